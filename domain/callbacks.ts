@@ -1,0 +1,119 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { parse } from 'lossless-json';
+import { DomainError } from './errors';
+import type { InvoiceService } from './invoices';
+import type { KeySource, ProcessingKeys, ReceiptStore } from './ports';
+import type { RefundService } from './refunds';
+import { isInvoiceStatus } from './status';
+
+export class CallbackSignatureError extends DomainError {
+  constructor() {
+    super('invalid_signature', 'The callback signature is missing or wrong');
+  }
+}
+
+export type CallbackOutcome = 'applied' | 'duplicate' | 'ignored';
+
+const WITHDRAWAL_TYPES = new Set([
+  'withdrawal',
+  'withrawal_exchange',
+  'withdrawal_exchange',
+  'withdrawal_instant_exchange',
+]);
+
+interface CallbackPayload {
+  foreign_id?: unknown;
+  type?: unknown;
+  status?: unknown;
+  error?: unknown;
+  currency_sent?: { currency?: unknown; amount?: unknown; remaining_amount?: unknown };
+}
+
+export class CallbackService {
+  constructor(
+    private readonly keys: KeySource,
+    private readonly receipts: ReceiptStore,
+    private readonly invoices: InvoiceService,
+    private readonly refunds: RefundService,
+  ) {}
+
+  /** Verifies, dedupes and applies one delivery. `headers` must have lower-case names. */
+  async receive(rawBody: Buffer, headers: Record<string, string | undefined>): Promise<CallbackOutcome> {
+    await this.verify(rawBody, headers['x-processing-key'], headers['x-processing-signature']);
+    const payload = parsePayload(rawBody);
+    if (!payload) return 'ignored';
+    const receiptId = createHash('sha256').update(rawBody).digest('hex');
+    if (!(await this.receipts.claim(receiptId))) return 'duplicate';
+    try {
+      return await this.apply(payload);
+    } catch (error) {
+      await this.receipts.release(receiptId);
+      throw error;
+    }
+  }
+
+  private async verify(body: Buffer, key: string | undefined, signature: string | undefined): Promise<void> {
+    if (!key || !signature) throw new CallbackSignatureError();
+    if (signedBy(await this.keys.get(), body, key, signature)) return;
+    // The keys may have been rotated since they were cached.
+    if (!signedBy(await this.keys.refresh(), body, key, signature)) throw new CallbackSignatureError();
+  }
+
+  private async apply(payload: CallbackPayload): Promise<CallbackOutcome> {
+    const { foreign_id: foreignId, type, status } = payload;
+    if (typeof foreignId !== 'string' || typeof status !== 'string') return 'ignored';
+    const error = typeof payload.error === 'string' && payload.error !== '' ? payload.error : undefined;
+    if (type === 'invoice') {
+      if (!isInvoiceStatus(status)) return 'ignored';
+      const updated = await this.invoices.applyStatus({
+        upstreamForeignId: foreignId,
+        status,
+        source: 'callback',
+        error,
+        payment: paymentOf(payload),
+      });
+      return updated ? 'applied' : 'ignored';
+    }
+    if (typeof type === 'string' && WITHDRAWAL_TYPES.has(type)) {
+      return (await this.refunds.applyStatus(foreignId, status, 'callback', error)) ? 'applied' : 'ignored';
+    }
+    return 'ignored';
+  }
+}
+
+function signedBy(keys: ProcessingKeys, body: Buffer, key: string, signature: string): boolean {
+  const expected = createHmac('sha512', keys.secretKey).update(body).digest();
+  const given = Buffer.from(signature, 'hex');
+  return (
+    constantTimeEqual(Buffer.from(key), Buffer.from(keys.apiKey)) &&
+    given.length === expected.length &&
+    timingSafeEqual(given, expected)
+  );
+}
+
+function constantTimeEqual(a: Buffer, b: Buffer): boolean {
+  const digest = (value: Buffer) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
+
+function parsePayload(rawBody: Buffer): CallbackPayload | undefined {
+  try {
+    // Numbers stay as their source text, so amounts keep every digit.
+    const value = parse(rawBody.toString('utf8'), null, (text) => text);
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as CallbackPayload)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function paymentOf(payload: CallbackPayload) {
+  const sent = payload.currency_sent;
+  if (!sent || typeof sent.currency !== 'string' || typeof sent.amount !== 'string') return undefined;
+  return {
+    currency: sent.currency,
+    amount: sent.amount,
+    remainingAmount: typeof sent.remaining_amount === 'string' ? sent.remaining_amount : undefined,
+  };
+}

@@ -1,0 +1,227 @@
+import {
+  ProcessingBadContentError,
+  ProcessingFeatureDisabledError,
+  ProcessingInvalidStateError,
+  ProcessingNotFoundError,
+  ProcessingValidationError,
+} from '../processing/errors';
+import type { CreateInvoiceRequest, InvoiceStatus } from '../processing/types';
+import { ConflictError, NotFoundError } from './errors';
+import { requestHash } from './hash';
+import type { CheckoutRequest, InvoiceRecord, Payment, StatusChange } from './model';
+import type { InvoiceStore, ProcessingApi, VersionedStore } from './ports';
+import { claim, mutate, save, type ClaimTiming } from './records';
+import { isFinal, movesForward } from './status';
+
+/** Attempts after the first use `<foreign_id>~<attempt>` upstream, so `~` is not allowed in our foreign_ids. */
+export const ATTEMPT_SEPARATOR = '~';
+const MAX_ATTEMPTS = 5;
+
+export function upstreamForeignId(record: Pick<InvoiceRecord, 'foreignId' | 'attempt'>): string {
+  return record.attempt === 1 ? record.foreignId : `${record.foreignId}${ATTEMPT_SEPARATOR}${record.attempt}`;
+}
+
+export function orderForeignId(upstreamId: string): string {
+  return upstreamId.split(ATTEMPT_SEPARATOR)[0];
+}
+
+export interface StatusUpdate {
+  upstreamForeignId: string;
+  status: InvoiceStatus;
+  source: StatusChange['source'];
+  error?: string;
+  payment?: Payment;
+}
+
+/** The poll reads the store alone and never calls the service. */
+export async function readInvoice(
+  invoices: VersionedStore<InvoiceRecord>,
+  foreignId: string,
+): Promise<InvoiceRecord> {
+  const record = await invoices.get(foreignId);
+  if (!record) throw new NotFoundError('Invoice');
+  return record;
+}
+
+export class InvoiceService {
+  constructor(
+    private readonly invoices: InvoiceStore,
+    private readonly processing: ProcessingApi,
+    private readonly timing: ClaimTiming,
+  ) {}
+
+  /** Creates the order's invoice once; a repeat of the same request answers the same invoice. */
+  async checkout(request: CheckoutRequest): Promise<{ record: InvoiceRecord; created: boolean }> {
+    const now = this.timing.now();
+    const fresh: InvoiceRecord = {
+      foreignId: request.foreignId,
+      version: 1,
+      phase: 'sending',
+      requestHash: requestHash(request),
+      request,
+      attempt: 1,
+      claimedAt: now,
+      status: null,
+      invoice: null,
+      payment: null,
+      error: null,
+      cancelled: false,
+      history: [],
+      createdAt: now,
+      updatedAt: now,
+    };
+    const claimed = await claim(this.invoices, fresh, this.timing, (existing) => ({
+      ...fresh,
+      version: existing.version + 1,
+      // After an unknown outcome the same upstream id is tried again; a duplicate answer tells us it was created.
+      attempt: existing.phase === 'abandoned' ? existing.attempt + 1 : existing.attempt,
+      createdAt: existing.createdAt,
+    }));
+    if (!claimed.owned) return { record: claimed.record, created: false };
+    return { record: await this.createUpstream(claimed.record), created: true };
+  }
+
+  async cancel(foreignId: string): Promise<InvoiceRecord> {
+    const record = await readInvoice(this.invoices, foreignId);
+    if (record.phase !== 'sent' || isFinal(record.status)) {
+      throw new ConflictError('invalid_invoice_state', `Invoice cannot be cancelled in its current state`);
+    }
+    try {
+      await this.processing.cancelInvoice(upstreamForeignId(record));
+    } catch (error) {
+      if (error instanceof ProcessingInvalidStateError) {
+        throw new ConflictError('invalid_invoice_state', 'The service refused to cancel this invoice');
+      }
+      throw error;
+    }
+    const updated = await this.applyStatus({
+      upstreamForeignId: upstreamForeignId(record),
+      status: 'failed',
+      source: 'cancel',
+      error: 'Cancelled by the store owner',
+    });
+    return updated ?? record;
+  }
+
+  /** Applies a status from the service, only forward and only to the invoice's current upstream attempt. */
+  applyStatus(update: StatusUpdate): Promise<InvoiceRecord | undefined> {
+    return mutate(this.invoices, orderForeignId(update.upstreamForeignId), (current) => {
+      if (current.phase !== 'sent' || upstreamForeignId(current) !== update.upstreamForeignId)
+        return undefined;
+      const advances = movesForward(current.status, update.status);
+      // A partial payment keeps the status and changes only what is left to pay.
+      const paid =
+        !isFinal(current.status) && !!update.payment && !samePayment(update.payment, current.payment);
+      if (!advances && !paid) return undefined;
+      const at = this.timing.now();
+      return {
+        ...current,
+        status: advances ? update.status : current.status,
+        payment: update.payment ?? current.payment,
+        error: update.error ?? current.error,
+        cancelled: current.cancelled || update.source === 'cancel',
+        history: advances
+          ? [...current.history, { status: update.status, at, source: update.source }]
+          : current.history,
+        updatedAt: at,
+      };
+    });
+  }
+
+  /** Invoices whose create is unresolved or whose status is not final. */
+  listOpen(limit: number): Promise<InvoiceRecord[]> {
+    return this.invoices.listOpen(limit);
+  }
+
+  /** Gives up on a create whose outcome stayed unknown, cancelling whatever it may have left upstream. */
+  async abandon(record: InvoiceRecord): Promise<void> {
+    await this.cancelOrphan(upstreamForeignId(record));
+    const at = this.timing.now();
+    await save(this.invoices, record, { ...record, phase: 'abandoned', updatedAt: at });
+  }
+
+  private async createUpstream(claimed: InvoiceRecord): Promise<InvoiceRecord> {
+    let record = claimed;
+    for (;;) {
+      try {
+        const invoice = await this.processing.createInvoice(toServiceRequest(record));
+        const at = this.timing.now();
+        const { record: saved } = await save(this.invoices, record, {
+          ...record,
+          phase: 'sent',
+          status: invoice.status,
+          invoice,
+          error: null,
+          history: [{ status: invoice.status, at, source: 'create' }],
+          updatedAt: at,
+        });
+        return saved;
+      } catch (error) {
+        if (error instanceof ProcessingValidationError && error.isDuplicateForeignId) {
+          if (record.attempt >= MAX_ATTEMPTS) throw error;
+          // An earlier attempt was created upstream but its answer was lost: retire it and start a new one.
+          await this.cancelOrphan(upstreamForeignId(record));
+          const at = this.timing.now();
+          const next = await save(this.invoices, record, {
+            ...record,
+            attempt: record.attempt + 1,
+            claimedAt: at,
+            updatedAt: at,
+          });
+          if (!next.won) return next.record;
+          record = next.record;
+          continue;
+        }
+        await this.release(record, error);
+        throw error;
+      }
+    }
+  }
+
+  /** Marks how the create ended so a retry can resume at once instead of waiting out the lease. */
+  private async release(record: InvoiceRecord, error: unknown): Promise<void> {
+    const refused =
+      error instanceof ProcessingValidationError ||
+      error instanceof ProcessingFeatureDisabledError ||
+      error instanceof ProcessingBadContentError;
+    const at = this.timing.now();
+    await save(this.invoices, record, {
+      ...record,
+      phase: refused ? 'rejected' : 'unknown',
+      error: refused ? (error as Error).message : null,
+      updatedAt: at,
+    });
+  }
+
+  private async cancelOrphan(upstreamId: string): Promise<void> {
+    try {
+      await this.processing.cancelInvoice(upstreamId);
+    } catch (error) {
+      // Already final or never created: either way nothing payable is left behind.
+      if (!(error instanceof ProcessingInvalidStateError || error instanceof ProcessingNotFoundError))
+        throw error;
+    }
+  }
+}
+
+function samePayment(a: Payment, b: Payment | null): boolean {
+  return !!b && a.currency === b.currency && a.amount === b.amount && a.remainingAmount === b.remainingAmount;
+}
+
+function toServiceRequest(record: InvoiceRecord): CreateInvoiceRequest {
+  const { request } = record;
+  return {
+    foreign_id: upstreamForeignId(record),
+    timer: request.timer,
+    title: request.title,
+    currency: request.currency,
+    amount: request.amount,
+    url_success: request.urlSuccess,
+    url_failed: request.urlFailed,
+    email_user: request.email,
+    type: request.type,
+    end_user_reference: request.endUserReference,
+    description: request.description,
+    sender_currency: request.senderCurrency,
+  };
+}

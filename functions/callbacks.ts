@@ -1,0 +1,25 @@
+import { CallbackService } from '../domain/callbacks';
+import { InvoiceService } from '../domain/invoices';
+import { RefundService } from '../domain/refunds';
+import { apiRoute } from '../http/route';
+import { processing } from '../runtime/processing';
+import { pluginSecret } from '../runtime/secret';
+import { invoiceStore, receiptStore, refundStore } from '../runtime/stores';
+import { claimTiming } from '../runtime/timing';
+import { processingKeys } from '../secrets/plugin-secret';
+
+const callbacks = new CallbackService(
+  processingKeys(pluginSecret),
+  receiptStore,
+  new InvoiceService(invoiceStore, processing, claimTiming),
+  new RefundService(refundStore, processing, claimTiming),
+);
+
+/** POST /callbacks: signed by the service over the raw body; 200 unless a retry could succeed. */
+export const handler = apiRoute(
+  { access: 'service', tokens: pluginSecret, input: ({ rawBody, headers }) => ({ rawBody, headers }) },
+  async ({ rawBody, headers }) => ({
+    status: 200,
+    body: { outcome: await callbacks.receive(rawBody, headers) },
+  }),
+);

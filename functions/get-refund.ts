@@ -1,0 +1,19 @@
+import { RefundService } from '../domain/refunds';
+import { foreignIdInput } from '../http/inputs';
+import { apiRoute } from '../http/route';
+import { refundView } from '../http/views';
+import { processing } from '../runtime/processing';
+import { pluginSecret } from '../runtime/secret';
+import { refundStore } from '../runtime/stores';
+import { claimTiming } from '../runtime/timing';
+
+const refunds = new RefundService(refundStore, processing, claimTiming);
+
+/** GET /refunds/{foreign_id}: refreshed through transaction lookup while not final. */
+export const handler = apiRoute(
+  { access: 'admin', tokens: pluginSecret, input: foreignIdInput },
+  async (foreignId) => ({
+    status: 200,
+    body: refundView(await refunds.get(foreignId)),
+  }),
+);

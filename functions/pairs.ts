@@ -1,0 +1,17 @@
+import { MarketService } from '../domain/market';
+import { pairInput } from '../http/inputs';
+import { apiRoute } from '../http/route';
+import { numberEnv } from '../runtime/env';
+import { processing } from '../runtime/processing';
+import { pluginSecret } from '../runtime/secret';
+
+const market = new MarketService(processing, numberEnv('RATES_CACHE_SECONDS', 30) * 1000, Date.now);
+
+/** GET /pairs?from=&to=: exchange pairs with their minimums, cached briefly. */
+export const handler = apiRoute(
+  { access: 'storefront', tokens: pluginSecret, input: pairInput },
+  async (query) => ({
+    status: 200,
+    body: { data: await market.pairs(query) },
+  }),
+);

@@ -1,0 +1,135 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { parse as parseLosslessly } from 'lossless-json';
+import { CallbackSignatureError } from '../domain/callbacks';
+import { ProcessingUpstreamError } from '../processing/errors';
+import { describeError, log } from '../observability/log';
+import { countMetric } from '../observability/metrics';
+import { HttpError, toErrorResponse } from './errors';
+
+/** Who may call a route: a bearer token of a scope, or the service itself (it signs; the handler verifies). */
+export type Access = 'storefront' | 'admin' | 'service';
+
+export interface Tokens {
+  storefrontToken: string;
+  adminToken: string;
+}
+
+export interface TokenSource {
+  get(): Promise<Tokens>;
+}
+
+export interface ApiRequest {
+  /** The JSON body; numbers arrive as LosslessNumber, so amounts never pass through a float. */
+  body: unknown;
+  rawBody: Buffer;
+  /** Header names in lower case. */
+  headers: Record<string, string | undefined>;
+  path: Record<string, string | undefined>;
+  query: Record<string, string | undefined>;
+}
+
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+type Event = APIGatewayProxyEventV2;
+type Result = APIGatewayProxyStructuredResultV2;
+
+export interface RouteOptions<T> {
+  access: Access;
+  tokens: TokenSource;
+  /** Validates and shapes the input; throws InvalidRequestError naming the fields. */
+  input: (request: ApiRequest) => T;
+}
+
+/** The one middleware chain every route uses: error mapping, auth by scope, body parsing, input validation. */
+export function apiRoute<T>(options: RouteOptions<T>, run: (input: T) => Promise<ApiResponse>) {
+  return middy<Event, Result>()
+    .use(errorResponses())
+    .use(bearerAuth(options.access, options.tokens))
+    .handler(async (event) => {
+      const input = options.input(toApiRequest(event, options.access !== 'service'));
+      return json(await run(input));
+    });
+}
+
+function errorResponses(): MiddlewareObj<Event, Result> {
+  return {
+    onError: (request) => {
+      const error = request.error;
+      const mapped = toErrorResponse(error);
+      if (error instanceof ProcessingUpstreamError) countMetric('UpstreamServerErrors');
+      if (error instanceof CallbackSignatureError) countMetric('CallbackSignatureFailures');
+      const fields = { route: request.event.routeKey, ...describeError(error), status: mapped.status };
+      if (mapped.status >= 500) log.error('request failed', fields);
+      else log.warn('request refused', fields);
+      const { status, code, message, fields: invalid, headers } = mapped;
+      request.response = json({ status, headers, body: { error: { code, message, fields: invalid } } });
+    },
+  };
+}
+
+function bearerAuth(access: Access, tokens: TokenSource): MiddlewareObj<Event, Result> {
+  return {
+    before: async ({ event }) => {
+      if (access === 'service') return;
+      const header = headerValue(event.headers, 'authorization');
+      const match = header && /^Bearer\s+(\S+)$/i.exec(header);
+      if (!match) throw new HttpError(401, 'unauthorized', 'A bearer token is required');
+      const { storefrontToken, adminToken } = await tokens.get();
+      const given = match[1];
+      if (sameToken(given, access === 'admin' ? adminToken : storefrontToken)) return;
+      if (access === 'admin' && sameToken(given, storefrontToken)) {
+        throw new HttpError(403, 'forbidden', 'This route needs the admin token');
+      }
+      throw new HttpError(401, 'unauthorized', 'The bearer token is not valid');
+    },
+  };
+}
+
+function sameToken(given: string, expected: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+function headerValue(headers: Event['headers'], name: string): string | undefined {
+  for (const [key, value] of Object.entries(headers ?? {})) if (key.toLowerCase() === name) return value;
+  return undefined;
+}
+
+function toApiRequest(event: Event, parseJson: boolean): ApiRequest {
+  const rawBody = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
+  const headers = Object.fromEntries(
+    Object.entries(event.headers ?? {}).map(([key, value]) => [key.toLowerCase(), value]),
+  );
+  return {
+    rawBody,
+    headers,
+    body: parseJson && rawBody.length > 0 ? parseJsonBody(rawBody, headers['content-type']) : undefined,
+    path: event.pathParameters ?? {},
+    query: event.queryStringParameters ?? {},
+  };
+}
+
+function parseJsonBody(rawBody: Buffer, contentType: string | undefined): unknown {
+  if (!contentType || !/^application\/json\b/i.test(contentType)) {
+    throw new HttpError(415, 'unsupported_media_type', 'The body must be application/json');
+  }
+  try {
+    return parseLosslessly(rawBody.toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'invalid_json', 'The body is not valid JSON');
+  }
+}
+
+function json({ status, body, headers }: ApiResponse): Result {
+  return {
+    statusCode: status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
+    body: JSON.stringify(body),
+  };
+}

@@ -1,0 +1,62 @@
+import type { BalanceSnapshot, InvoiceRecord, RefundRecord } from '../domain/model';
+import { isFinal } from '../domain/status';
+
+/** What the storefront polls. `seconds_left` and `expired` are computed at read time. */
+export function invoiceView(record: InvoiceRecord, nowMs: number) {
+  const invoice = record.invoice;
+  const releaseAt = invoice?.release_at ?? null;
+  const nowSeconds = Math.floor(nowMs / 1000);
+  return {
+    foreign_id: record.foreignId,
+    status: record.status ?? (record.phase === 'rejected' ? 'rejected' : 'creating'),
+    url: invoice?.url ?? null,
+    address: invoice?.address ?? null,
+    tag: invoice?.tag ?? null,
+    title: record.request.title,
+    currency: record.request.currency,
+    amount: invoice?.amount ?? record.request.amount,
+    sender_currency: invoice?.sender_currency ?? null,
+    sender_amount: invoice?.sender_amount ?? null,
+    fixed_at: invoice?.fixed_at ?? null,
+    release_at: releaseAt,
+    seconds_left: releaseAt === null ? null : Math.max(0, releaseAt - nowSeconds),
+    expired: releaseAt !== null && nowSeconds >= releaseAt && !isFinal(record.status),
+    cancelled: record.cancelled,
+    payment: record.payment && {
+      currency: record.payment.currency,
+      amount: record.payment.amount,
+      remaining_amount: record.payment.remainingAmount ?? null,
+    },
+    error: record.error,
+    history: record.history,
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
+  };
+}
+
+export function refundView(record: RefundRecord) {
+  const { request, withdrawal } = record;
+  return {
+    foreign_id: record.foreignId,
+    status: record.status ?? (record.phase === 'rejected' ? 'rejected' : 'sending'),
+    final: isFinal(record.status),
+    sender_currency: request.senderCurrency,
+    sender_amount: withdrawal?.sender_amount ?? request.senderAmount,
+    received_currency: request.receivedCurrency,
+    received_amount: withdrawal?.received_amount ?? null,
+    address: request.address,
+    transaction_id: withdrawal?.id ?? null,
+    error: record.error,
+    history: record.history,
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
+  };
+}
+
+export function snapshotView(snapshot: BalanceSnapshot) {
+  return {
+    taken_at: new Date(snapshot.takenAt).toISOString(),
+    source: snapshot.source,
+    balances: snapshot.balances,
+  };
+}

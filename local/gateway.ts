@@ -1,0 +1,137 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Route } from '../lib/routes';
+import { listen, type Listening } from './listen';
+
+export type HttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
+
+interface CompiledRoute {
+  route: Route;
+  pattern: RegExp;
+  params: string[];
+  handler: HttpHandler;
+}
+
+/** Content types API Gateway passes as text; any other body arrives base64-encoded. */
+const TEXT_TYPES = /^(application\/(json|xml|x-www-form-urlencoded)|text\/)/i;
+
+/**
+ * A local stand-in for API Gateway's HTTP API: it turns each request into a payload-v2 event for the same
+ * handler module the stack deploys, and the handler's result back into a response.
+ */
+export async function startGateway(
+  routes: ReadonlyArray<{ route: Route; handler: HttpHandler }>,
+  port = 0,
+): Promise<Listening> {
+  const compiled = routes.map(compile);
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      dispatch(compiled, request, Buffer.concat(chunks))
+        .then((result) => send(response, result))
+        .catch(() => send(response, { statusCode: 500, body: '{"message":"Internal Server Error"}' }));
+    });
+  });
+  return listen(server, port);
+}
+
+function compile({ route, handler }: { route: Route; handler: HttpHandler }): CompiledRoute {
+  const params: string[] = [];
+  const source = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    params.push(name);
+    return '([^/]+)';
+  });
+  return { route, pattern: new RegExp(`^${source}$`), params, handler };
+}
+
+async function dispatch(
+  routes: CompiledRoute[],
+  request: IncomingMessage,
+  body: Buffer,
+): Promise<APIGatewayProxyStructuredResultV2> {
+  const url = new URL(request.url ?? '/', 'http://local');
+  const method = request.method ?? 'GET';
+  for (const { route, pattern, params, handler } of routes) {
+    const match = route.method === method ? pattern.exec(url.pathname) : null;
+    if (!match) continue;
+    const pathParameters = Object.fromEntries(
+      params.map((name, i) => [name, decodeURIComponent(match[i + 1])]),
+    );
+    const event = toEvent(request, url, body, `${route.method} ${route.path}`, pathParameters);
+    return (await handler(event, lambdaContext(route.name))) as APIGatewayProxyStructuredResultV2;
+  }
+  return { statusCode: 404, body: '{"message":"Not Found"}' };
+}
+
+function toEvent(
+  request: IncomingMessage,
+  url: URL,
+  body: Buffer,
+  routeKey: string,
+  pathParameters: Record<string, string>,
+): APIGatewayProxyEventV2 {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams)
+    query[name] = name in query ? `${query[name]},${value}` : value;
+  const asText = TEXT_TYPES.test(headers['content-type'] ?? '');
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    headers,
+    queryStringParameters: Object.keys(query).length ? query : undefined,
+    pathParameters: Object.keys(pathParameters).length ? pathParameters : undefined,
+    body: body.length ? body.toString(asText ? 'utf8' : 'base64') : undefined,
+    isBase64Encoded: body.length > 0 && !asText,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      http: {
+        method: request.method ?? 'GET',
+        path: url.pathname,
+        protocol: `HTTP/${request.httpVersion}`,
+        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: now.toISOString(),
+      timeEpoch: now.getTime(),
+    },
+  };
+}
+
+function lambdaContext(functionName: string): Context {
+  const deadline = Date.now() + 29_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function send(response: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
+  const body = result.body ?? '';
+  response.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
+  response.end(result.isBase64Encoded ? Buffer.from(body, 'base64') : body);
+}

@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { routes, scheduledJobs, type FunctionName } from '../lib/routes';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { createPluginTable, LOCAL_CREDENTIALS, startLocalDynamo, type LocalDynamo } from './dynamodb';
+import { startGateway, type HttpHandler } from './gateway';
+import { startLocalSecretsManager, type LocalSecretsManager } from './secrets-manager';
+
+export interface LocalStackOptions {
+  /** Gateway port; 0 picks a free one. */
+  port?: number;
+  /** Embedded sandbox port; 0 picks a free one. */
+  sandboxPort?: number;
+  /** Another service that follows the spec; without it the embedded sandbox runs. */
+  processing?: { baseUrl: string; apiKey: string; secretKey: string };
+  storefrontToken?: string;
+  adminToken?: string;
+  /** Intervals of the scheduled jobs; `false` runs none (tests invoke them directly). */
+  schedule?: { snapshotMs: number; reconcileMs: number } | false;
+  /** Extra configuration for the handlers, such as shorter timeouts in tests. */
+  env?: Record<string, string>;
+}
+
+export interface LocalStack {
+  url: string;
+  storefrontToken: string;
+  adminToken: string;
+  sandbox?: Sandbox;
+  dynamo: LocalDynamo;
+  secrets: LocalSecretsManager;
+  tableName: string;
+  secretId: string;
+  /** Runs a scheduled job once, as the scheduler would. */
+  runJob(name: (typeof scheduledJobs)[number]): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+const TABLE_NAME = 'payments-plugin-local';
+const SECRET_ID = 'payments-plugin/local';
+
+/**
+ * The whole plugin on one machine: sandbox, dynalite, a Secrets Manager endpoint, and a gateway serving the
+ * same handler modules the CDK stack deploys. Handler modules read their configuration when first loaded, so a
+ * process runs one local stack.
+ */
+export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const storefrontToken = options.storefrontToken ?? randomToken();
+  const adminToken = options.adminToken ?? randomToken();
+  const gatewayPort = options.port ?? 0;
+  const sandbox = options.processing ? undefined : await startSandbox({ port: options.sandboxPort ?? 0 });
+  const processing = options.processing ?? {
+    baseUrl: sandbox!.url,
+    apiKey: sandbox!.apiKey,
+    secretKey: sandbox!.secretKey,
+  };
+  const dynamo = await startLocalDynamo();
+  await createPluginTable(dynamo.url, TABLE_NAME);
+  const secrets = await startLocalSecretsManager({
+    [SECRET_ID]: JSON.stringify({
+      processing_api_key: processing.apiKey,
+      processing_secret_key: processing.secretKey,
+      storefront_token: storefrontToken,
+      admin_token: adminToken,
+    }),
+  });
+
+  Object.assign(process.env, {
+    AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo.url,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.url,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    TABLE_NAME,
+    SECRET_ID,
+    PROCESSING_BASE_URL: processing.baseUrl,
+    ...options.env,
+  });
+
+  const handlers = new Map<FunctionName, HttpHandler>();
+  for (const name of [...routes.map((route) => route.name), ...scheduledJobs]) {
+    handlers.set(name, await loadHandler(name));
+  }
+  const gateway = await startGateway(
+    routes.map((route) => ({ route, handler: handlers.get(route.name)! })),
+    gatewayPort,
+  );
+  if (sandbox) {
+    await fetch(`${sandbox.url}/_sandbox/callbacks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${gateway.url}/callbacks` }),
+    });
+  }
+
+  const runJob = (name: (typeof scheduledJobs)[number]) => handlers.get(name)!({} as never, {} as never);
+  const timers = options.schedule
+    ? [
+        setInterval(() => runJob('snapshot-balances').catch(() => undefined), options.schedule.snapshotMs),
+        setInterval(() => runJob('reconcile').catch(() => undefined), options.schedule.reconcileMs),
+      ]
+    : [];
+
+  return {
+    url: gateway.url,
+    storefrontToken,
+    adminToken,
+    sandbox,
+    dynamo,
+    secrets,
+    tableName: TABLE_NAME,
+    secretId: SECRET_ID,
+    runJob,
+    close: async () => {
+      timers.forEach(clearInterval);
+      await gateway.close();
+      await sandbox?.close();
+      await secrets.close();
+      await dynamo.close();
+    },
+  };
+}
+
+async function loadHandler(name: FunctionName): Promise<HttpHandler> {
+  const module = (await import(`../functions/${name}`)) as { handler: HttpHandler };
+  return module.handler;
+}
+
+function randomToken(): string {
+  return randomBytes(24).toString('base64url');
+}

@@ -1,0 +1,51 @@
+import { startLocalStack } from './stack';
+
+/** `npm start`: the whole plugin on this machine, configured from the environment. */
+async function main(): Promise<void> {
+  const baseUrl = process.env.PROCESSING_BASE_URL;
+  let processing;
+  if (baseUrl) {
+    const apiKey = process.env.PROCESSING_API_KEY;
+    const secretKey = process.env.PROCESSING_SECRET_KEY;
+    if (!apiKey || !secretKey) {
+      throw new Error(
+        'PROCESSING_BASE_URL is set, so PROCESSING_API_KEY and PROCESSING_SECRET_KEY are required',
+      );
+    }
+    processing = { baseUrl, apiKey, secretKey };
+  }
+  const stack = await startLocalStack({
+    port: Number(process.env.PORT ?? 3000),
+    sandboxPort: Number(process.env.SANDBOX_PORT ?? 4010),
+    processing,
+    storefrontToken: process.env.STOREFRONT_TOKEN,
+    adminToken: process.env.ADMIN_TOKEN,
+    schedule: {
+      snapshotMs: Number(process.env.SNAPSHOT_INTERVAL_SECONDS ?? 3600) * 1000,
+      reconcileMs: Number(process.env.RECONCILE_INTERVAL_SECONDS ?? 60) * 1000,
+    },
+  });
+  const lines = [
+    'Payments plugin running locally.',
+    `  API:              ${stack.url}`,
+    `  STOREFRONT_TOKEN=${stack.storefrontToken}`,
+    `  ADMIN_TOKEN=${stack.adminToken}`,
+    stack.sandbox
+      ? `  Sandbox:          ${stack.sandbox.url} (control API: ${stack.sandbox.url}/_sandbox)`
+      : `  Processing API:   ${baseUrl}`,
+    `  DynamoDB (local): ${stack.dynamo.url}  table ${stack.tableName}`,
+    `  Secrets Manager:  ${stack.secrets.url}  secret ${stack.secretId}`,
+    'Press Ctrl-C to stop.',
+  ];
+  console.log(lines.join('\n'));
+  const stop = () => {
+    stack.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: Error) => {
+  console.error(`Could not start: ${error.message}`);
+  process.exit(1);
+});

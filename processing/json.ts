@@ -1,0 +1,35 @@
+// Lossless reading of the service's JSON: numeric amounts become exact decimal strings, other numbers stay numbers.
+import { Decimal } from 'decimal.js';
+import { isLosslessNumber, isSafeNumber, parse } from 'lossless-json';
+
+/** Keys whose values are money or rates wherever they appear (the transaction record sends them as numbers). */
+const AMOUNT_KEYS = new Set([
+  'amount',
+  'remaining_amount',
+  'balance',
+  'sender_amount',
+  'received_amount',
+  'rate_from',
+  'rate_to',
+  'min_amount',
+  'min_amount_deposit_with_exchange',
+]);
+
+const MIN_FRACTION_DIGITS = 8;
+
+/** Throws SyntaxError on invalid JSON, RangeError on a non-amount number a JS number cannot hold exactly. */
+export function parseJson(text: string): unknown {
+  return parse(text, (key, value) => {
+    if (!isLosslessNumber(value)) return value;
+    if (AMOUNT_KEYS.has(key)) return decimalToken(value.value);
+    if (!isSafeNumber(value.value)) throw new RangeError(`number at "${key}" cannot be read exactly`);
+    return Number(value.value);
+  });
+}
+
+/** The token's exact value in plain notation with at least 8 fractional digits; no digit is dropped. */
+function decimalToken(token: string): string {
+  const value = new Decimal(token);
+  const written = /^-?\d+(?:\.(\d+))?$/.exec(token)?.[1]?.length ?? value.decimalPlaces();
+  return value.toFixed(Math.max(written, MIN_FRACTION_DIGITS));
+}

@@ -1,0 +1,213 @@
+// The one place that talks to the service: signing, timeouts, retries, key healing and error parsing.
+import Pool from 'undici/lib/dispatcher/pool';
+import type { KeySource } from '../domain/ports';
+import {
+  ProcessingConnectionError,
+  ProcessingError,
+  ProcessingUpstreamError,
+  errorFromResponse,
+  isStaleKeyRejection,
+} from './errors';
+import { exchange, type ExchangeResult } from './http-exchange';
+import { parseJson } from './json';
+import { sign } from './signing';
+
+/**
+ * `read`: retried on connection errors and 5xx. `unsent`: retried only when the request surely never reached
+ * the service. `never`: not retried. A stale-key 403 is re-sent once after `keys.refresh()` under every policy.
+ */
+export type RetryPolicy = 'read' | 'unsent' | 'never';
+
+/** What a 2xx body must hold: `data` object, `data` list, a bare object, or nothing of interest. */
+export type Expect = 'object' | 'list' | 'record' | 'nothing';
+
+export interface ApiRequest {
+  operation: string;
+  method: 'GET' | 'POST';
+  /** Path under the base URL, starting with `/v2`. */
+  path: string;
+  query?: Record<string, string>;
+  /** Serialised once; exactly those bytes are signed and sent. */
+  body: object;
+  retry: RetryPolicy;
+  expect: Expect;
+}
+
+export interface ResponseEvent {
+  operation: string;
+  method: string;
+  path: string;
+  /** Absent when no answer arrived. */
+  status?: number;
+  durationMs: number;
+  /** The error code of a failed attempt. */
+  error?: string;
+}
+
+export interface RequestSenderOptions {
+  /** May carry a path prefix and a trailing slash, e.g. `https://host/api/`. */
+  baseUrl: string;
+  keys: KeySource;
+  connectTimeoutMs?: number;
+  headersTimeoutMs?: number;
+  /** Longest silence between body chunks. */
+  bodyTimeoutMs?: number;
+  maxRetries?: number;
+  connections?: number;
+  /** Called after every attempt; must not throw (errors from it are ignored). */
+  onResponse?: (event: ResponseEvent) => void;
+}
+
+const BACKOFF_BASE_MS = 50;
+
+export class RequestSender {
+  private readonly pool: Pool;
+  private readonly pathPrefix: string;
+  private readonly keys: KeySource;
+  private readonly maxRetries: number;
+  private readonly onResponse?: (event: ResponseEvent) => void;
+
+  constructor(options: RequestSenderOptions) {
+    const base = new URL(options.baseUrl);
+    if (base.search || base.hash) throw new TypeError('baseUrl must not carry a query or fragment');
+    this.pathPrefix = base.pathname.replace(/\/+$/, '');
+    this.keys = options.keys;
+    this.maxRetries = options.maxRetries ?? 2;
+    this.onResponse = options.onResponse;
+    this.pool = new Pool(base.origin, {
+      connections: options.connections ?? 16,
+      connectTimeout: options.connectTimeoutMs ?? 3000,
+      headersTimeout: options.headersTimeoutMs ?? 10000,
+      bodyTimeout: options.bodyTimeoutMs ?? 10000,
+    });
+  }
+
+  async send<T>(request: ApiRequest): Promise<T> {
+    const payload = Buffer.from(JSON.stringify(request.body), 'utf8');
+    let refreshed = false;
+    let retries = 0;
+    for (;;) {
+      try {
+        return (await this.attempt(request, payload)) as T;
+      } catch (error) {
+        if (!refreshed && isStaleKeyRejection(error)) {
+          refreshed = true;
+          await this.keys.refresh();
+        } else if (retries < this.maxRetries && mayRetry(request.retry, error)) {
+          await sleep(backoffMs(retries++));
+        } else {
+          throw error;
+        }
+      }
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  private async attempt(request: ApiRequest, payload: Buffer): Promise<unknown> {
+    const keys = await this.keys.get();
+    const signature = sign(keys.secretKey, payload);
+    const path = this.pathPrefix + request.path;
+    const query = request.query ? `?${new URLSearchParams(request.query).toString()}` : '';
+    const started = performance.now();
+    const outcome = await exchange(this.pool, {
+      method: request.method,
+      path: path + query,
+      body: payload,
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+        'X-Processing-Key': keys.apiKey,
+        'X-Processing-Signature': signature,
+      },
+    });
+    const report = (error?: ProcessingError) =>
+      this.report({
+        operation: request.operation,
+        method: request.method,
+        path,
+        status: outcome.ok ? outcome.status : undefined,
+        durationMs: Math.round(performance.now() - started),
+        error: error?.code,
+      });
+    try {
+      const result = interpret(request, outcome, [keys.apiKey, keys.secretKey, signature]);
+      report();
+      return result;
+    } catch (error) {
+      report(error as ProcessingError);
+      throw error;
+    }
+  }
+
+  private report(event: ResponseEvent): void {
+    try {
+      this.onResponse?.(event);
+    } catch {
+      // Observability must never change the outcome of a payment call.
+    }
+  }
+}
+
+function interpret(request: ApiRequest, outcome: ExchangeResult, secrets: string[]): unknown {
+  const { operation } = request;
+  if (!outcome.ok) {
+    const code = (outcome.error as { code?: unknown }).code;
+    throw new ProcessingConnectionError({
+      operation,
+      code: typeof code === 'string' ? code : 'connection_error',
+      message: `${operation}: ${redact(outcome.error.message, secrets)}`,
+      outcomeUnknown: outcome.sent,
+      cause: outcome.error,
+    });
+  }
+  if (outcome.status < 200 || outcome.status > 299) {
+    throw errorFromResponse(operation, outcome.status, redact(outcome.body, secrets));
+  }
+  if (request.expect === 'nothing') return undefined;
+  const invalid = (detail: string) =>
+    new ProcessingUpstreamError({
+      operation,
+      status: outcome.status,
+      code: 'invalid_response',
+      message: `${operation}: ${detail} (HTTP ${outcome.status})`,
+      rawBody: redact(outcome.body, secrets),
+    });
+  let body: unknown;
+  try {
+    body = parseJson(outcome.body);
+  } catch (error) {
+    throw invalid(`unreadable answer: ${(error as Error).message}`);
+  }
+  const value = request.expect === 'record' ? body : isObject(body) ? body.data : undefined;
+  const fits = request.expect === 'list' ? Array.isArray(value) : isObject(value);
+  if (!fits)
+    throw invalid(`answer lacks the expected ${request.expect === 'record' ? 'object' : request.expect}`);
+  return value;
+}
+
+function mayRetry(policy: RetryPolicy, error: unknown): boolean {
+  if (policy === 'never') return false;
+  if (error instanceof ProcessingConnectionError) return policy === 'read' || !error.outcomeUnknown;
+  return policy === 'read' && error instanceof ProcessingUpstreamError && (error.status ?? 0) >= 500;
+}
+
+/** Exponential with equal jitter: 25-50 ms, 50-100 ms, ... */
+function backoffMs(retry: number): number {
+  const ceiling = BACKOFF_BASE_MS * 2 ** retry;
+  return ceiling / 2 + (Math.random() * ceiling) / 2;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function redact(text: string, secrets: string[]): string {
+  return secrets.reduce((out, secret) => (secret ? out.split(secret).join('[redacted]') : out), text);
+}

@@ -1,0 +1,110 @@
+// Shapes of the Merchant Processing API v2 (spec sections 2 and 4). Amounts are decimal strings.
+
+export type CurrencyType = 'crypto' | 'fiat';
+export type InvoiceStatus = 'created' | 'pending' | 'processing' | 'confirmed' | 'failed';
+export type InvoiceType = 'fill_or_kill' | 'good_until_expired';
+
+export interface CreateInvoiceRequest {
+  foreign_id: string;
+  timer: boolean;
+  title: string;
+  currency: string;
+  /** Decimal string; sent without passing through a float. */
+  amount: string;
+  url_success: string;
+  url_failed: string;
+  email_user: string;
+  type?: InvoiceType;
+  end_user_reference?: string;
+  description?: string;
+  sender_currency?: string;
+}
+
+export interface Invoice {
+  id: number;
+  url: string;
+  foreign_id: string;
+  end_user_reference?: string;
+  address: string | null;
+  tag?: string | null;
+  title: string;
+  status: InvoiceStatus;
+  currency: string;
+  amount: string;
+  sender_currency: string | null;
+  sender_amount: string | null;
+  fixed_at: number | null;
+  release_at: number | null;
+  seconds_left: number | null;
+}
+
+export interface WithdrawalRequest {
+  foreign_id: string;
+  sender_currency: string;
+  received_currency: string;
+  sender_amount: string;
+  address: string;
+  end_user_reference?: string;
+}
+
+export interface Withdrawal {
+  id: number;
+  foreign_id: string;
+  end_user_reference?: string;
+  type: 'withdrawal_instant_exchange';
+  status: string;
+  sender_currency: string;
+  sender_amount: string;
+  received_currency: string;
+  received_amount: string;
+}
+
+export interface Balance {
+  currency: string;
+  type: CurrencyType;
+  balance: string;
+}
+
+export interface PairQuery {
+  currency_from: string;
+  currency_to: string;
+}
+
+export interface PairEntry {
+  currency_from: {
+    currency: string;
+    type: CurrencyType;
+    min_amount: string;
+    min_amount_deposit_with_exchange: string;
+    description?: string;
+  };
+  currency_to: { currency: string; type: CurrencyType; description?: string };
+  rate_from: string;
+  rate_to: string;
+}
+
+/** Transaction record (spec 2.6). Numeric `amount` fields arrive as JSON numbers and are kept as decimal strings. */
+export interface TransactionRecord {
+  id: number;
+  foreign_id: string;
+  type: 'withdrawal' | 'withrawal_exchange' | 'exchange' | string;
+  crypto_address?: { id: number; currency: string; address: string; tag: string | null };
+  currency_sent?: { currency: string; amount: string; remaining_amount?: string };
+  currency_received?: { currency: string; amount: string };
+  transactions: Array<{
+    id: number;
+    currency: string;
+    transaction_type: string;
+    type: string;
+    address: string;
+    tag: string | null;
+    amount: string;
+    txid: string;
+    confirmations: number;
+  }>;
+  fees: Array<{ type: string; currency: string; amount: string }>;
+  error: string;
+  status: string;
+}
+
+export type TransactionQuery = { id: number } | { foreign_id: string };

@@ -1,0 +1,6 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Table } from '../store/table';
+import { requireEnv } from './env';
+
+/** One client per container, reused by every invocation. */
+export const table: Table = { client: new DynamoDBClient({}), name: requireEnv('TABLE_NAME') };

@@ -1,0 +1,34 @@
+import { CONTROL_PREFIX } from './control';
+import { startSandbox } from './server';
+
+// `npm run sandbox`: a local, stateful Merchant Processing API v2. Keys here are sandbox-only, never real ones.
+async function main(): Promise<void> {
+  const sandbox = await startSandbox({
+    port: Number(process.env.SANDBOX_PORT ?? 4010),
+    apiKey: process.env.SANDBOX_API_KEY || undefined,
+    secretKey: process.env.SANDBOX_SECRET_KEY || undefined,
+    callbackUrl: process.env.SANDBOX_CALLBACK_URL || undefined,
+    log: (line) => console.log(`[sandbox] ${line}`),
+  });
+  console.log(`Merchant Processing API v2 sandbox listening on ${sandbox.url}`);
+  console.log(`  API base:    ${sandbox.url}/v2`);
+  console.log(`  API key:     ${sandbox.apiKey}`);
+  console.log(`  Secret key:  ${sandbox.secretKey}`);
+  console.log(
+    `  Callbacks:   ${process.env.SANDBOX_CALLBACK_URL || `(none; POST ${CONTROL_PREFIX}/callbacks to set)`}`,
+  );
+  console.log(`  Control API: ${sandbox.url}${CONTROL_PREFIX}`);
+  const stop = () => {
+    sandbox.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

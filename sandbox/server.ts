@@ -1,0 +1,195 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { handleApi, type ApiServices } from './api';
+import { AUTH_ERRORS } from './auth';
+import { CallbackSender } from './callbacks';
+import { CONTROL_PREFIX, handleControl, type ControlServices } from './control';
+import { FaultTable, type Fault } from './faults';
+import { BodyTooLarge, notFound, readBody, reply, writeJson, type Reply } from './http';
+import { InvoiceDesk } from './invoices';
+import { payPage } from './pay-page';
+import { SandboxState } from './state';
+import { Traffic } from './traffic';
+import { WithdrawalDesk } from './withdrawals';
+
+export interface SandboxOptions {
+  /** Default 0 (an ephemeral port). */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 'sandbox-api-key'. */
+  apiKey?: string;
+  /** Default 'sandbox-secret-key'. */
+  secretKey?: string;
+  /** Where payment callbacks are POSTed; also settable through the control API. */
+  callbackUrl?: string;
+  /** Waits after each failed callback attempt; default DEFAULT_CALLBACK_RETRY_MS. */
+  callbackRetryMs?: number[];
+  /** The clock in ms; the control API advances the sandbox's own clock from it. */
+  now?: () => number;
+  /** One line per /v2 request and per callback attempt; silent by default. */
+  log?: (line: string) => void;
+}
+
+export interface Sandbox {
+  url: string;
+  port: number;
+  apiKey: string;
+  secretKey: string;
+  close(): Promise<void>;
+}
+
+/** Compressed from the hours a real service would wait, so that local retries are visible in minutes. */
+export const DEFAULT_CALLBACK_RETRY_MS = [1000, 5000, 30000, 120000];
+export const DEFAULT_API_KEY = 'sandbox-api-key';
+export const DEFAULT_SECRET_KEY = 'sandbox-secret-key';
+
+const BODY_LIMIT_BYTES = 1024 * 1024;
+const EXPIRY_SWEEP_MS = 1000;
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const keys = {
+    apiKey: options.apiKey ?? DEFAULT_API_KEY,
+    secretKey: options.secretKey ?? DEFAULT_SECRET_KEY,
+  };
+  const host = options.host ?? '127.0.0.1';
+  const log = options.log ?? (() => undefined);
+  const state = new SandboxState(options.now ?? Date.now);
+  const callbacks = new CallbackSender(
+    {
+      url: options.callbackUrl ?? null,
+      retryMs: options.callbackRetryMs ?? DEFAULT_CALLBACK_RETRY_MS,
+      duplicate: false,
+    },
+    keys,
+    () => state.nowMs(),
+    log,
+  );
+  const notify = (key: string, payload: unknown) => callbacks.send(key, payload);
+  const invoices = new InvoiceDesk(state, notify);
+  const withdrawals = new WithdrawalDesk(state, notify);
+  const faults = new FaultTable();
+  const traffic = new Traffic();
+  let baseUrl = '';
+  const services: ApiServices & ControlServices = {
+    state,
+    invoices,
+    withdrawals,
+    keys,
+    faults,
+    traffic,
+    callbacks,
+    baseUrl: () => baseUrl,
+  };
+  const delayedReplies = new Set<NodeJS.Timeout>();
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://sandbox');
+    const method = request.method ?? 'GET';
+    const path = url.pathname;
+    let rawBody: Buffer;
+    try {
+      rawBody = await readBody(request, BODY_LIMIT_BYTES);
+    } catch (error) {
+      if (!(error instanceof BodyTooLarge)) throw error;
+      return writeJson(
+        response,
+        reply(413, { error: 'The request body is too large.', code: 'payload_too_large' }),
+      );
+    }
+    invoices.expireDue();
+    if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
+      const local = LOOPBACK.test(request.socket.remoteAddress ?? '');
+      const answer = local ? handleControl(method, path, url.searchParams, rawBody, services) : notFound();
+      return writeJson(response, answer);
+    }
+    if (path === '/v2' || path.startsWith('/v2/')) return serveApi(request, response, url, rawBody);
+    const invoiceId = method === 'GET' ? /^\/pay\/(\d+)$/.exec(path)?.[1] : undefined;
+    const invoice = invoiceId === undefined ? undefined : state.transactions.get(Number(invoiceId));
+    if (invoice?.kind === 'invoice') {
+      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      return void response.end(payPage(invoice));
+    }
+    writeJson(response, notFound());
+  }
+
+  function serveApi(request: IncomingMessage, response: ServerResponse, url: URL, rawBody: Buffer): void {
+    const method = request.method ?? 'GET';
+    const path = url.pathname;
+    const entry = traffic.record(request.socket, {
+      method,
+      path,
+      status: null,
+      at: state.nowMs(),
+      body: rawBody.toString('utf8'),
+    });
+    const fault = faults.take(method, path);
+    if (fault) entry.fault = fault.kind;
+    if (fault?.kind === 'hang') return log(`${method} ${path} left hanging (fault)`);
+    const answer =
+      faultReply(fault) ??
+      handleApi({ method, path, query: url.searchParams, headers: request.headers, rawBody }, services);
+    entry.status = answer.status;
+    log(`${method} ${path} ${answer.status}${fault ? ` (fault ${fault.kind})` : ''}`);
+    if (fault?.kind === 'reset_after_commit') return void request.socket.destroy();
+    if (fault?.kind !== 'delay') return writeJson(response, answer);
+    const timer = setTimeout(() => {
+      delayedReplies.delete(timer);
+      writeJson(response, answer);
+    }, fault.delayMs);
+    delayedReplies.add(timer);
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      log(`sandbox error: ${error instanceof Error ? error.stack : String(error)}`);
+      writeJson(response, reply(500, { error: 'Internal sandbox error', code: 'internal_error' }));
+    });
+  });
+  server.on('connection', () => traffic.connectionOpened());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  baseUrl = `http://${urlHost(host)}:${port}`;
+  const sweep = setInterval(() => invoices.expireDue(), EXPIRY_SWEEP_MS);
+  sweep.unref();
+
+  return {
+    url: baseUrl,
+    port,
+    apiKey: keys.apiKey,
+    secretKey: keys.secretKey,
+    close: () =>
+      new Promise<void>((resolve) => {
+        clearInterval(sweep);
+        for (const timer of delayedReplies) clearTimeout(timer);
+        delayedReplies.clear();
+        callbacks.stop();
+        server.close(() => resolve());
+        server.closeAllConnections(); // keep-alive sockets and requests left hanging by faults
+      }),
+  };
+}
+
+/** Faults that answer instead of the operation. */
+function faultReply(fault: Fault | undefined): Reply | undefined {
+  if (fault?.kind === '5xx') {
+    return reply(fault.status, { error: 'Service unavailable', code: 'service_unavailable' });
+  }
+  if (fault?.kind === '403') {
+    const error = AUTH_ERRORS[fault.code as keyof typeof AUTH_ERRORS] ?? 'Forbidden';
+    return reply(403, { error, code: fault.code });
+  }
+  return undefined;
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}

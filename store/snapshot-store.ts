@@ -1,0 +1,60 @@
+import { PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import type { BalanceSnapshot } from '../domain/model';
+import type { SnapshotStore } from '../domain/ports';
+import { num, str, ttlAfter, type Item, type Table } from './table';
+
+const PARTITION = 'BALANCES';
+
+export class DynamoSnapshotStore implements SnapshotStore {
+  constructor(
+    private readonly table: Table,
+    private readonly retentionDays: number,
+  ) {}
+
+  async put(snapshot: BalanceSnapshot): Promise<void> {
+    await this.table.client.send(
+      new PutItemCommand({
+        TableName: this.table.name,
+        Item: {
+          pk: str(PARTITION),
+          sk: str(sortKey(snapshot.takenAt)),
+          data: str(JSON.stringify(snapshot)),
+          ttl: num(ttlAfter(snapshot.takenAt, this.retentionDays)),
+        },
+      }),
+    );
+  }
+
+  async latest(): Promise<BalanceSnapshot | undefined> {
+    const { Items: items = [] } = await this.table.client.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': str(PARTITION) },
+        ScanIndexForward: false,
+        Limit: 1,
+      }),
+    );
+    return items[0] && fromItem(items[0]);
+  }
+
+  async since(takenAfter: number, limit: number): Promise<BalanceSnapshot[]> {
+    const { Items: items = [] } = await this.table.client.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        KeyConditionExpression: 'pk = :pk AND sk >= :since',
+        ExpressionAttributeValues: { ':pk': str(PARTITION), ':since': str(sortKey(takenAfter)) },
+        Limit: limit,
+      }),
+    );
+    return items.map(fromItem);
+  }
+}
+
+function sortKey(takenAt: number): string {
+  return String(takenAt).padStart(15, '0');
+}
+
+function fromItem(item: Item): BalanceSnapshot {
+  return JSON.parse(item.data.S ?? '{}') as BalanceSnapshot;
+}

@@ -1,0 +1,112 @@
+import { GetItemCommand, PutItemCommand, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import type { OpenItems, VersionedStore } from '../domain/ports';
+import { OPEN_ITEMS_INDEX, isConditionFailure, num, str, type Item, type Table } from './table';
+
+interface Keyed {
+  foreignId: string;
+  version: number;
+  updatedAt: number;
+}
+
+/**
+ * Records of one kind, one item each, written only with single-item conditional writes. The record lives as
+ * JSON in `data`; `version` guards every change, and open records carry the sparse `open-items` index keys.
+ */
+export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>, OpenItems<T> {
+  constructor(
+    private readonly table: Table,
+    private readonly kind: 'INVOICE' | 'REFUND',
+    private readonly isOpen: (record: T) => boolean,
+  ) {}
+
+  async get(foreignId: string): Promise<T | undefined> {
+    const { Item: item } = await this.table.client.send(
+      new GetItemCommand({ TableName: this.table.name, Key: this.key(foreignId), ConsistentRead: true }),
+    );
+    return item ? this.fromItem(item) : undefined;
+  }
+
+  async create(record: T): Promise<boolean> {
+    return this.conditional(
+      new PutItemCommand({
+        TableName: this.table.name,
+        Item: { ...this.key(record.foreignId), ...this.attributes(record), ...this.openKeys(record) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async update(record: T, expectedVersion: number): Promise<boolean> {
+    const open = this.isOpen(record);
+    return this.conditional(
+      new UpdateItemCommand({
+        TableName: this.table.name,
+        Key: this.key(record.foreignId),
+        UpdateExpression: open
+          ? 'SET #data = :data, version = :version, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk'
+          : 'SET #data = :data, version = :version REMOVE gsi1pk, gsi1sk',
+        ConditionExpression: 'version = :expected',
+        ExpressionAttributeNames: { '#data': 'data' },
+        ExpressionAttributeValues: {
+          ':data': str(JSON.stringify(record)),
+          ':version': num(record.version),
+          ':expected': num(expectedVersion),
+          ...(open
+            ? { ':gsi1pk': str(this.openPartition), ':gsi1sk': str(sortableTime(record.updatedAt)) }
+            : {}),
+        },
+      }),
+    );
+  }
+
+  async listOpen(limit: number): Promise<T[]> {
+    const { Items: items = [] } = await this.table.client.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        IndexName: OPEN_ITEMS_INDEX,
+        KeyConditionExpression: 'gsi1pk = :open',
+        ExpressionAttributeValues: { ':open': str(this.openPartition) },
+        Limit: limit,
+      }),
+    );
+    return items.map((item) => this.fromItem(item));
+  }
+
+  private get openPartition(): string {
+    return `OPEN#${this.kind}`;
+  }
+
+  private key(foreignId: string): Item {
+    return { pk: str(`${this.kind}#${foreignId}`), sk: str(this.kind) };
+  }
+
+  private attributes(record: T): Item {
+    return { data: str(JSON.stringify(record)), version: num(record.version) };
+  }
+
+  private openKeys(record: T): Item {
+    return this.isOpen(record)
+      ? { gsi1pk: str(this.openPartition), gsi1sk: str(sortableTime(record.updatedAt)) }
+      : {};
+  }
+
+  private fromItem(item: Item): T {
+    const record = JSON.parse(item.data.S ?? '{}') as T;
+    return { ...record, version: Number(item.version.N) };
+  }
+
+  private async conditional(command: PutItemCommand | UpdateItemCommand): Promise<boolean> {
+    try {
+      await this.table.client.send(command as PutItemCommand);
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+}
+
+/** Milliseconds as a fixed-width string, so that the index sorts oldest first. */
+function sortableTime(ms: number): string {
+  return String(ms).padStart(15, '0');
+}

@@ -1,0 +1,254 @@
+// Timeouts, retries, key healing and the at-most-once withdrawal, against a local HTTP server.
+import { ProcessingClient, type ProcessingClientOptions } from '../../processing/client';
+import {
+  ProcessingAuthError,
+  ProcessingConnectionError,
+  ProcessingUpstreamError,
+  ProcessingValidationError,
+} from '../../processing/errors';
+import type { WithdrawalRequest } from '../../processing/types';
+import {
+  KEYS,
+  NEW_KEYS,
+  closedPortUrl,
+  hmacHex,
+  keySequence,
+  startFakeService,
+  type FakeService,
+  type Reply,
+} from './fake-service';
+
+let service: FakeService;
+const clients: ProcessingClient[] = [];
+
+function clientFor(options: Partial<ProcessingClientOptions> = {}): ProcessingClient {
+  const client = new ProcessingClient({ baseUrl: service.url, keys: keySequence(KEYS), ...options });
+  clients.push(client);
+  return client;
+}
+
+beforeEach(async () => {
+  service = await startFakeService();
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await service.close();
+});
+
+const SERVER_ERROR: Reply = { status: 500, body: { error: 'boom' } };
+const BALANCES: Reply = {
+  status: 200,
+  body: { data: [{ currency: 'BTC', type: 'crypto', balance: '1.00000000' }] },
+};
+
+const WITHDRAWAL_REQUEST: WithdrawalRequest = {
+  foreign_id: 'wd-1',
+  sender_currency: 'USDT',
+  received_currency: 'BTC',
+  sender_amount: '25',
+  address: 'bc1qexample',
+  end_user_reference: 'customer-7',
+};
+
+const WITHDRAWAL = {
+  id: 9,
+  foreign_id: 'wd-1',
+  type: 'withdrawal_instant_exchange',
+  status: 'processing',
+  sender_currency: 'USDT',
+  sender_amount: '25.00000000',
+  received_currency: 'BTC',
+  received_amount: '0.00038000',
+};
+
+const RECORD =
+  '{"id":9,"foreign_id":"wd-1","type":"withrawal_exchange","status":"processing","error":"",' +
+  '"currency_sent":{"currency":"USDT","amount":25},"currency_received":{"currency":"BTC","amount":0.00038},' +
+  '"transactions":[],"fees":[]}';
+
+const paths = () => service.received.map((request) => `${request.method} ${request.url.split('?')[0]}`);
+
+describe('connection failures', () => {
+  it('reports a headers timeout as outcome unknown', async () => {
+    service.replies('hang');
+    const client = clientFor({ headersTimeoutMs: 200, maxRetries: 0 });
+
+    const error = await client.cancelInvoice('inv-1').catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ProcessingConnectionError);
+    expect(error).toMatchObject({
+      outcomeUnknown: true,
+      code: 'UND_ERR_HEADERS_TIMEOUT',
+      operation: 'cancelInvoice',
+    });
+  });
+
+  it('reports a reset after the request was read as outcome unknown', async () => {
+    service.replies('reset');
+    const error = await clientFor({ maxRetries: 0 })
+      .cancelInvoice('inv-1')
+      .catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ constructor: ProcessingConnectionError, outcomeUnknown: true });
+  });
+
+  it('reports a refused connection as never sent, and retries even a create then', async () => {
+    const events: Array<{ error?: string }> = [];
+    const client = new ProcessingClient({
+      baseUrl: await closedPortUrl(),
+      keys: keySequence(KEYS),
+      maxRetries: 2,
+      onResponse: (event) => events.push(event),
+    });
+    clients.push(client);
+
+    const error = await client.createWithdrawal(WITHDRAWAL_REQUEST).catch((e: unknown) => e);
+
+    expect(error).toMatchObject({
+      constructor: ProcessingConnectionError,
+      outcomeUnknown: false,
+      code: 'ECONNREFUSED',
+    });
+    expect(events.map((event) => event.error)).toEqual(['ECONNREFUSED', 'ECONNREFUSED', 'ECONNREFUSED']);
+  });
+});
+
+describe('retries', () => {
+  it('retries reads on 5xx and connection errors', async () => {
+    service.replies(SERVER_ERROR, 'reset', BALANCES);
+
+    await expect(clientFor().listBalances()).resolves.toHaveLength(1);
+    expect(service.received).toHaveLength(3);
+  });
+
+  it('gives up on reads after maxRetries', async () => {
+    service.replies(SERVER_ERROR);
+
+    await expect(
+      clientFor({ maxRetries: 1 }).rates({ currency_from: 'BTC', currency_to: 'USDT' }),
+    ).rejects.toThrow(ProcessingUpstreamError);
+    expect(service.received).toHaveLength(2);
+  });
+
+  it('never re-sends an invoice or a cancel after a 5xx or an unknown outcome', async () => {
+    const client = clientFor();
+    const invoice = {
+      foreign_id: 'inv-1',
+      timer: false,
+      title: 't',
+      currency: 'USDT',
+      amount: '1',
+      url_success: 'https://a.example',
+      url_failed: 'https://a.example',
+      email_user: 'a@example.com',
+    };
+
+    service.replies(SERVER_ERROR);
+    await expect(client.createInvoice(invoice)).rejects.toThrow(ProcessingUpstreamError);
+    service.replies('reset');
+    await expect(client.createInvoice(invoice)).rejects.toMatchObject({ outcomeUnknown: true });
+    service.replies(SERVER_ERROR);
+    await expect(client.cancelInvoice('inv-1')).rejects.toThrow(ProcessingUpstreamError);
+
+    expect(service.received).toHaveLength(3);
+  });
+});
+
+describe('key healing', () => {
+  it('refreshes keys once on bad_header_key and re-sends signed with the new secret', async () => {
+    const keys = keySequence(KEYS, NEW_KEYS);
+    service.replies({ status: 403, body: { error: 'Bad key', code: 'bad_header_key' } }, BALANCES);
+
+    await expect(clientFor({ keys }).listBalances()).resolves.toHaveLength(1);
+
+    expect(keys.refreshes).toBe(1);
+    const [first, second] = service.received;
+    expect(first.headers['x-processing-key']).toBe(KEYS.apiKey);
+    expect(second.headers['x-processing-key']).toBe(NEW_KEYS.apiKey);
+    expect(second.headers['x-processing-signature']).toBe(hmacHex(NEW_KEYS.secretKey, second.body));
+  });
+
+  it('refreshes only once when the new key is refused too, and not for other 403s', async () => {
+    const keys = keySequence(KEYS, NEW_KEYS);
+    service.replies({ status: 403, body: { error: 'Bad signature', code: 'bad_header_signature' } });
+    await expect(clientFor({ keys }).listBalances()).rejects.toMatchObject({ code: 'bad_header_signature' });
+    expect(keys.refreshes).toBe(1);
+    expect(service.received).toHaveLength(2);
+
+    service.replies({ status: 403, body: { error: 'Missing key', code: 'required_header_key' } });
+    await expect(clientFor({ keys }).listBalances()).rejects.toThrow(ProcessingAuthError);
+    expect(keys.refreshes).toBe(1);
+  });
+});
+
+describe('withdrawal at most once', () => {
+  it.each<[string, Reply]>([
+    ['a reset after sending', 'reset'],
+    ['a 5xx', SERVER_ERROR],
+    [
+      'a duplicate foreign_id',
+      { status: 400, body: { errors: { foreign_id: 'The foreign id has already been taken.' } } },
+    ],
+  ])('recovers the withdrawal by lookup after %s', async (_case, firstReply) => {
+    service.replies(firstReply, { status: 200, body: RECORD });
+
+    const withdrawal = await clientFor().createWithdrawal(WITHDRAWAL_REQUEST);
+
+    expect(withdrawal).toEqual({
+      ...WITHDRAWAL,
+      received_amount: '0.00038000',
+      end_user_reference: 'customer-7',
+    });
+    expect(paths()).toEqual(['POST /v2/crypto/withdrawal_instant_exchange', 'GET /v2/transactions/info']);
+    expect(service.received[1].url).toBe('/v2/transactions/info?foreign_id=wd-1');
+  });
+
+  it('sends once more when the lookup says the withdrawal does not exist', async () => {
+    service.replies(
+      'reset',
+      { status: 404, body: { error: 'Not found' } },
+      { status: 201, body: { data: WITHDRAWAL } },
+    );
+
+    await expect(clientFor().createWithdrawal(WITHDRAWAL_REQUEST)).resolves.toEqual(WITHDRAWAL);
+    expect(paths()).toEqual([
+      'POST /v2/crypto/withdrawal_instant_exchange',
+      'GET /v2/transactions/info',
+      'POST /v2/crypto/withdrawal_instant_exchange',
+    ]);
+  });
+
+  it('rethrows the first error when the lookup fails otherwise', async () => {
+    service.replies('reset', SERVER_ERROR);
+
+    const error = await clientFor({ maxRetries: 0 })
+      .createWithdrawal(WITHDRAWAL_REQUEST)
+      .catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ constructor: ProcessingConnectionError, outcomeUnknown: true });
+    expect(paths()).toEqual(['POST /v2/crypto/withdrawal_instant_exchange', 'GET /v2/transactions/info']);
+  });
+
+  it('does not pass off a different withdrawal under the same foreign_id', async () => {
+    const duplicate: Reply = {
+      status: 400,
+      body: { errors: { foreign_id: 'The foreign id has already been taken.' } },
+    };
+    service.replies(duplicate, { status: 200, body: RECORD.replace('"amount":25', '"amount":26') });
+
+    const error = await clientFor()
+      .createWithdrawal(WITHDRAWAL_REQUEST)
+      .catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ProcessingValidationError);
+    expect(service.received).toHaveLength(2);
+  });
+
+  it('does not look up after a plain validation error', async () => {
+    service.replies({ status: 400, body: { errors: { address: 'The address is invalid.' } } });
+
+    await expect(clientFor().createWithdrawal(WITHDRAWAL_REQUEST)).rejects.toThrow(ProcessingValidationError);
+    expect(service.received).toHaveLength(1);
+  });
+});

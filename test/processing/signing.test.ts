@@ -1,0 +1,24 @@
+import { sign } from '../../processing/signing';
+
+// Expected values computed independently: printf '%s' BODY | openssl dgst -sha512 -hmac SECRET
+const SECRET = 'test-secret-key-0123456789';
+
+describe('sign', () => {
+  it.each([
+    [
+      '{"currency_from":"BTC","currency_to":"USDT"}',
+      '392010d22472d9aae0f831dd0e75293b4634d5299d9e98a6db3d32b62c1e77e5fc2db14eac432c39ca0aa3528037f183861536464ab2d6218df895af70f62461',
+    ],
+    [
+      '{}',
+      '1a0956c5dd3708c7238e275a7c26856451117944e1f0e868e583079565ac15acf9925893aa74aa8f6d74f2846491d53fb00748c925a90a9fb35858a1008be682',
+    ],
+    [
+      '{"title":"Café ☕","amount":"10.50000000"}',
+      '6fe1e9790498b8af13faf1ae4d09c7ba2f89e6588bf71716cef1a907e1833bc3ab607f1adbb59841a4737901fb4f79c9c9046492b0b166805f2ca9dc3fa98cd9',
+    ],
+  ])('matches openssl for %s', (body, expected) => {
+    expect(sign(SECRET, body)).toBe(expected);
+    expect(sign(SECRET, Buffer.from(body, 'utf8'))).toBe(expected);
+  });
+});

@@ -1,0 +1,94 @@
+import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../local/stack';
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface Harness {
+  stack: LocalStack;
+  /** Calls the plugin through the local gateway; `token` may be 'storefront', 'admin', a literal, or omitted. */
+  api<T = any>(
+    method: string,
+    path: string,
+    options?: {
+      token?: 'storefront' | 'admin' | (string & {});
+      body?: unknown;
+      headers?: Record<string, string>;
+    },
+  ): Promise<Answer<T>>;
+  /** Calls the sandbox's control API. */
+  control<T = any>(method: string, path: string, body?: unknown): Promise<Answer<T>>;
+  /** The sandbox's log of /v2 requests for a path (exact, or a prefix ending in *). */
+  upstreamRequests(
+    path: string,
+  ): Promise<Array<{ method: string; path: string; status: number; body: string }>>;
+  close(): Promise<void>;
+}
+
+/** Boots the whole local stack (sandbox, dynalite, Secrets Manager endpoint, gateway) for one test file. */
+export async function startHarness(options: LocalStackOptions = {}): Promise<Harness> {
+  const stack = await startLocalStack({ schedule: false, ...options });
+  const tokens: Record<string, string> = { storefront: stack.storefrontToken, admin: stack.adminToken };
+  const call = async (url: string, method: string, body: unknown, headers: Record<string, string>) => {
+    const response = await fetch(url, {
+      method,
+      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body: parsed, headers: response.headers } as Answer;
+  };
+  return {
+    stack,
+    api: (method, path, { token, body, headers = {} } = {}) =>
+      call(`${stack.url}${path}`, method, body, {
+        ...(token ? { authorization: `Bearer ${tokens[token] ?? token}` } : {}),
+        ...headers,
+      }),
+    control: (method, path, body) => call(`${stack.sandbox!.url}/_sandbox${path}`, method, body, {}),
+    upstreamRequests: async (path) => {
+      const { body } = await call(
+        `${stack.sandbox!.url}/_sandbox/requests?path=${encodeURIComponent(path)}`,
+        'GET',
+        undefined,
+        {},
+      );
+      return body.requests;
+    },
+    close: () => stack.close(),
+  };
+}
+
+/** A valid checkout body; override fields per test. */
+export function checkoutBody(foreignId: string, overrides: Record<string, unknown> = {}) {
+  return {
+    foreign_id: foreignId,
+    amount: '25.50',
+    currency: 'EUR',
+    sender_currency: 'BTC',
+    title: `Order ${foreignId}`,
+    email: 'customer@example.com',
+    url_success: 'https://shop.example/ok',
+    url_failed: 'https://shop.example/failed',
+    ...overrides,
+  };
+}
+
+export function refundBody(foreignId: string, overrides: Record<string, unknown> = {}) {
+  return {
+    foreign_id: foreignId,
+    sender_currency: 'EUR',
+    received_currency: 'BTC',
+    sender_amount: '10',
+    address: 'bc1qrefundaddress0000000000000000000000',
+    ...overrides,
+  };
+}
