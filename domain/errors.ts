@@ -24,3 +24,17 @@ export class InProgressError extends DomainError {
     super('in_progress', 'Another request for this foreign_id is in progress; retry shortly');
   }
 }
+
+/** The record is mid-change (its create has not been recorded yet); the sender should retry later. */
+export class NotReadyError extends DomainError {
+  constructor(what: string) {
+    super('not_ready', `${what} is not ready yet; retry later`);
+  }
+}
+
+/** The deployment is missing configuration an operator must provide. */
+export class NotConfiguredError extends DomainError {
+  constructor(message: string) {
+    super('not_configured', message);
+  }
+}

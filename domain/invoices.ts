@@ -1,17 +1,18 @@
 import {
   ProcessingBadContentError,
+  ProcessingConnectionError,
   ProcessingFeatureDisabledError,
   ProcessingInvalidStateError,
   ProcessingNotFoundError,
   ProcessingValidationError,
 } from '../processing/errors';
-import type { CreateInvoiceRequest, InvoiceStatus } from '../processing/types';
-import { ConflictError, NotFoundError } from './errors';
+import type { CreateInvoiceRequest, InvoiceStatus, TransactionRecord } from '../processing/types';
+import { ConflictError, NotFoundError, NotReadyError } from './errors';
 import { requestHash } from './hash';
 import type { CheckoutRequest, InvoiceRecord, Payment, StatusChange } from './model';
 import type { InvoiceStore, ProcessingApi, VersionedStore } from './ports';
 import { claim, mutate, save, type ClaimTiming } from './records';
-import { isFinal, movesForward } from './status';
+import { isFinal, isInvoiceStatus, movesForward } from './status';
 
 /** Attempts after the first use `<foreign_id>~<attempt>` upstream, so `~` is not allowed in our foreign_ids. */
 export const ATTEMPT_SEPARATOR = '~';
@@ -84,15 +85,18 @@ export class InvoiceService {
   async cancel(foreignId: string): Promise<InvoiceRecord> {
     const record = await readInvoice(this.invoices, foreignId);
     if (record.phase !== 'sent' || isFinal(record.status)) {
-      throw new ConflictError('invalid_invoice_state', `Invoice cannot be cancelled in its current state`);
+      throw new ConflictError('invalid_invoice_state', 'Invoice cannot be cancelled in its current state');
     }
     try {
       await this.processing.cancelInvoice(upstreamForeignId(record));
     } catch (error) {
-      if (error instanceof ProcessingInvalidStateError) {
-        throw new ConflictError('invalid_invoice_state', 'The service refused to cancel this invoice');
-      }
-      throw error;
+      const outcomeUnknown = error instanceof ProcessingConnectionError && error.outcomeUnknown;
+      if (!(error instanceof ProcessingInvalidStateError || outcomeUnknown)) throw error;
+      // An earlier cancel may have gone through with its answer (and callback) lost: ask the service.
+      const settled = await this.refresh(record, 'cancel');
+      if (settled?.status === 'failed') return settled;
+      if (outcomeUnknown) throw error;
+      throw new ConflictError('invalid_invoice_state', 'The service refused to cancel this invoice');
     }
     const updated = await this.applyStatus({
       upstreamForeignId: upstreamForeignId(record),
@@ -100,14 +104,37 @@ export class InvoiceService {
       source: 'cancel',
       error: 'Cancelled by the store owner',
     });
-    return updated ?? record;
+    return updated ?? readInvoice(this.invoices, foreignId);
+  }
+
+  /** Asks the service for the invoice's transaction and records its status if that moves forward. */
+  async refresh(record: InvoiceRecord, source: StatusChange['source']): Promise<InvoiceRecord | undefined> {
+    if (!record.invoice) return undefined;
+    let transaction: TransactionRecord;
+    try {
+      transaction = await this.processing.getTransaction({ id: record.invoice.id });
+    } catch (error) {
+      if (error instanceof ProcessingNotFoundError) return undefined;
+      throw error;
+    }
+    if (!isInvoiceStatus(transaction.status)) return undefined;
+    return (
+      (await this.applyStatus({
+        upstreamForeignId: upstreamForeignId(record),
+        status: transaction.status,
+        source,
+        error: transaction.error || undefined,
+      })) ?? readInvoice(this.invoices, record.foreignId)
+    );
   }
 
   /** Applies a status from the service, only forward and only to the invoice's current upstream attempt. */
   applyStatus(update: StatusUpdate): Promise<InvoiceRecord | undefined> {
     return mutate(this.invoices, orderForeignId(update.upstreamForeignId), (current) => {
-      if (current.phase !== 'sent' || upstreamForeignId(current) !== update.upstreamForeignId)
-        return undefined;
+      if (upstreamForeignId(current) !== update.upstreamForeignId) return undefined;
+      // The service answered our create but we have not recorded it yet: the news must not be lost.
+      if (current.phase === 'sending') throw new NotReadyError('The invoice');
+      if (current.phase !== 'sent') return undefined;
       const advances = movesForward(current.status, update.status);
       // A partial payment keeps the status and changes only what is left to pay.
       const paid =
@@ -157,23 +184,27 @@ export class InvoiceService {
         });
         return saved;
       } catch (error) {
-        if (error instanceof ProcessingValidationError && error.isDuplicateForeignId) {
-          if (record.attempt >= MAX_ATTEMPTS) throw error;
-          // An earlier attempt was created upstream but its answer was lost: retire it and start a new one.
-          await this.cancelOrphan(upstreamForeignId(record));
-          const at = this.timing.now();
-          const next = await save(this.invoices, record, {
-            ...record,
-            attempt: record.attempt + 1,
-            claimedAt: at,
-            updatedAt: at,
-          });
-          if (!next.won) return next.record;
-          record = next.record;
-          continue;
+        const lostAnswer = error instanceof ProcessingValidationError && error.isDuplicateForeignId;
+        if (!lostAnswer || record.attempt >= MAX_ATTEMPTS) {
+          await this.release(record, error);
+          throw error;
         }
-        await this.release(record, error);
-        throw error;
+        // An earlier attempt was created upstream but its answer was lost: retire it and start a new one.
+        try {
+          await this.cancelOrphan(upstreamForeignId(record));
+        } catch (cancelError) {
+          await this.release(record, cancelError);
+          throw cancelError;
+        }
+        const at = this.timing.now();
+        const next = await save(this.invoices, record, {
+          ...record,
+          attempt: record.attempt + 1,
+          claimedAt: at,
+          updatedAt: at,
+        });
+        if (!next.won) return next.record;
+        record = next.record;
       }
     }
   }
@@ -184,13 +215,16 @@ export class InvoiceService {
       error instanceof ProcessingValidationError ||
       error instanceof ProcessingFeatureDisabledError ||
       error instanceof ProcessingBadContentError;
-    const at = this.timing.now();
-    await save(this.invoices, record, {
-      ...record,
-      phase: refused ? 'rejected' : 'unknown',
-      error: refused ? (error as Error).message : null,
-      updatedAt: at,
-    });
+    try {
+      await save(this.invoices, record, {
+        ...record,
+        phase: refused ? 'rejected' : 'unknown',
+        error: refused ? (error as Error).message : null,
+        updatedAt: this.timing.now(),
+      });
+    } catch {
+      // The lease runs out instead; the caller still gets the service's error.
+    }
   }
 
   private async cancelOrphan(upstreamId: string): Promise<void> {

@@ -1,9 +1,7 @@
-import { ProcessingNotFoundError } from '../processing/errors';
 import type { InvoiceService } from './invoices';
 import type { InvoiceRecord, RefundRecord } from './model';
-import type { ProcessingApi } from './ports';
 import type { RefundService } from './refunds';
-import { isFinal, isInvoiceStatus } from './status';
+import { isFinal } from './status';
 
 export interface SweepReport {
   refundsChecked: number;
@@ -16,7 +14,7 @@ export interface SweepOptions {
   now: () => number;
   /** A create still unresolved after this long is given up on (invoices) or looked up (refunds). */
   staleAfterMs: number;
-  /** How long after its expiry an invoice without a final status is looked up. */
+  /** How long after its expiry an invoice without a final status is looked up (timer-less ones: staleAfterMs). */
   expiryGraceMs: number;
   batch: number;
 }
@@ -29,7 +27,6 @@ export interface SweepOptions {
 export async function sweep(
   invoices: InvoiceService,
   refunds: RefundService,
-  processing: ProcessingApi,
   options: SweepOptions,
 ): Promise<SweepReport> {
   const report: SweepReport = { refundsChecked: 0, invoicesChecked: 0, invoicesAbandoned: 0, failures: 0 };
@@ -54,31 +51,19 @@ export async function sweep(
       if (leaseRunning(invoice)) continue;
       report.invoicesAbandoned++;
       await attempt(() => invoices.abandon(invoice));
-    } else if (isPastExpiry(invoice, now, options.expiryGraceMs)) {
+    } else if (isDue(invoice, now, options)) {
       report.invoicesChecked++;
-      await attempt(() => closeOut(invoices, processing, invoice));
+      await attempt(() => invoices.refresh(invoice, 'reconcile'));
     }
   }
   if (report.failures > 0) throw new Error(`Reconciliation sweep: ${report.failures} records failed`);
   return report;
 }
 
-function isPastExpiry(invoice: InvoiceRecord, now: number, graceMs: number): boolean {
+/** Due for a lookup: expired without a final status, or without a timer and quiet for a while. */
+function isDue(invoice: InvoiceRecord, now: number, options: SweepOptions): boolean {
+  if (isFinal(invoice.status)) return false;
   const releaseAt = invoice.invoice?.release_at;
-  return !!releaseAt && !isFinal(invoice.status) && now >= releaseAt * 1000 + graceMs;
-}
-
-async function closeOut(invoices: InvoiceService, processing: ProcessingApi, invoice: InvoiceRecord) {
-  try {
-    const transaction = await processing.getTransaction({ id: invoice.invoice!.id });
-    if (!isInvoiceStatus(transaction.status) || !isFinal(transaction.status)) return;
-    await invoices.applyStatus({
-      upstreamForeignId: transaction.foreign_id,
-      status: transaction.status,
-      source: 'reconcile',
-      error: transaction.error || undefined,
-    });
-  } catch (error) {
-    if (!(error instanceof ProcessingNotFoundError)) throw error;
-  }
+  if (releaseAt) return now >= releaseAt * 1000 + options.expiryGraceMs;
+  return now - invoice.updatedAt >= options.staleAfterMs;
 }

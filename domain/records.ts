@@ -79,7 +79,7 @@ export async function save<T extends { foreignId: string; version: number }>(
 
 /**
  * Applies `change` with compare-and-set, re-reading on a lost race. `change` answers undefined when there is
- * nothing to do (for example a status that would go backwards).
+ * nothing to do (for example a status that would go backwards); so does `mutate` then, and for a missing record.
  */
 export async function mutate<T extends { foreignId: string; version: number }>(
   store: VersionedStore<T>,
@@ -91,7 +91,7 @@ export async function mutate<T extends { foreignId: string; version: number }>(
     const current = await store.get(foreignId);
     if (!current) return undefined;
     const next = change(current);
-    if (!next) return current;
+    if (!next) return undefined;
     const { record, won } = await save(store, current, next);
     if (won) return record;
   }

@@ -5,7 +5,7 @@ import {
 } from '../processing/errors';
 import type { TransactionRecord, WithdrawalRequest } from '../processing/types';
 import { withdrawalFromTransaction } from '../processing/withdrawal';
-import { NotFoundError } from './errors';
+import { NotFoundError, NotReadyError } from './errors';
 import { requestHash } from './hash';
 import type { RefundRecord, RefundRequest, StatusChange } from './model';
 import type { ProcessingApi, RefundStore } from './ports';
@@ -92,6 +92,7 @@ export class RefundService {
     error?: string,
   ): Promise<RefundRecord | undefined> {
     return mutate(this.refunds, foreignId, (current) => {
+      if (current.phase === 'sending' && source === 'callback') throw new NotReadyError('The refund');
       if (current.phase !== 'sent' || current.status === status || isFinal(current.status)) return undefined;
       const at = this.timing.now();
       return {

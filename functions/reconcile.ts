@@ -18,7 +18,7 @@ const options = {
 
 /** Scheduled: refreshes open refunds and closes out what the service reports final. */
 export const handler = async (): Promise<SweepReport> => {
-  const report = await sweep(invoices, refunds, processing, options);
+  const report = await sweep(invoices, refunds, options);
   log.info('reconciliation sweep done', { ...report });
   return report;
 };

@@ -1,4 +1,11 @@
-import { ConflictError, DomainError, InProgressError, NotFoundError } from '../domain/errors';
+import {
+  ConflictError,
+  DomainError,
+  InProgressError,
+  NotConfiguredError,
+  NotFoundError,
+  NotReadyError,
+} from '../domain/errors';
 import { CallbackSignatureError } from '../domain/callbacks';
 import {
   ProcessingAuthError,
@@ -66,6 +73,10 @@ function fromDomainError(error: DomainError): ErrorResponse {
       message: error.message,
       headers: { 'retry-after': String(error.retryAfterSeconds) },
     };
+  }
+  if (error instanceof NotConfiguredError) return { status: 503, code: error.code, message: error.message };
+  if (error instanceof NotReadyError) {
+    return { status: 503, code: error.code, message: error.message, headers: { 'retry-after': '5' } };
   }
   if (error instanceof CallbackSignatureError)
     return { status: 403, code: error.code, message: error.message };

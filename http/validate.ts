@@ -22,12 +22,13 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * fields at fault. Fields the route does not know are refused too, since a typo must not pass silently.
  */
 export class FieldReader {
-  private readonly errors: Record<string, string> = {};
+  // No prototype: a field named like `__proto__` or `constructor` must be an ordinary key here.
+  private readonly errors: Record<string, string> = Object.create(null);
   private readonly known = new Set<string>();
   private readonly source: Record<string, unknown>;
 
   constructor(source: unknown, what = 'body') {
-    if (typeof source === 'object' && source !== null && !Array.isArray(source)) {
+    if (isPlainObject(source)) {
       this.source = source as Record<string, unknown>;
     } else {
       this.source = {};
@@ -40,9 +41,10 @@ export class FieldReader {
     if (value === undefined) return undefined;
     if (typeof value !== 'string') return this.fail(name, 'must be a string');
     if (rule.required && value.trim() === '') return this.fail(name, 'must not be empty');
-    if (rule.min !== undefined && value.length < rule.min)
+    const length = [...value].length;
+    if (rule.min !== undefined && length < rule.min)
       return this.fail(name, `must be at least ${rule.min} characters`);
-    if (rule.max !== undefined && value.length > rule.max)
+    if (rule.max !== undefined && length > rule.max)
       return this.fail(name, `must be at most ${rule.max} characters`);
     if (rule.pattern && !rule.pattern.test(value))
       return this.fail(name, rule.patternMessage ?? 'has the wrong format');
@@ -119,7 +121,8 @@ export class FieldReader {
   /** Throws one InvalidRequestError naming every failed or unknown field. */
   done(): void {
     for (const name of Object.keys(this.source)) {
-      if (!this.known.has(name) && !(name in this.errors)) this.errors[name] = 'is not a known field';
+      if (!this.known.has(name) && !Object.hasOwn(this.errors, name))
+        this.errors[name] = 'is not a known field';
     }
     if (Object.keys(this.errors).length > 0) throw new InvalidRequestError(this.errors);
   }
@@ -138,4 +141,11 @@ export class FieldReader {
     this.errors[name] = message;
     return undefined;
   }
+}
+
+/** JSON objects only: lossless-json wraps a bare top-level number in an object of its own class. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }

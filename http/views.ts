@@ -1,5 +1,14 @@
-import type { BalanceSnapshot, InvoiceRecord, RefundRecord } from '../domain/model';
+import type { BalanceSnapshot, InvoiceRecord, Phase, RefundRecord } from '../domain/model';
 import { isFinal } from '../domain/status';
+
+/** Before the service's first answer: `creating` resolves on a retry; the other two are final. */
+const PHASE_STATUS: Record<Phase, string> = {
+  sending: 'creating',
+  unknown: 'creating',
+  rejected: 'rejected',
+  abandoned: 'abandoned',
+  sent: 'creating',
+};
 
 /** What the storefront polls. `seconds_left` and `expired` are computed at read time. */
 export function invoiceView(record: InvoiceRecord, nowMs: number) {
@@ -8,7 +17,7 @@ export function invoiceView(record: InvoiceRecord, nowMs: number) {
   const nowSeconds = Math.floor(nowMs / 1000);
   return {
     foreign_id: record.foreignId,
-    status: record.status ?? (record.phase === 'rejected' ? 'rejected' : 'creating'),
+    status: record.status ?? PHASE_STATUS[record.phase],
     url: invoice?.url ?? null,
     address: invoice?.address ?? null,
     tag: invoice?.tag ?? null,

@@ -18,7 +18,7 @@ export async function startLocalDynamo(port = 0): Promise<LocalDynamo> {
 
 /** The table the CDK stack declares: `pk`/`sk`, and the sparse `open-items` index. */
 export async function createPluginTable(endpoint: string, tableName: string): Promise<void> {
-  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: LOCAL_CREDENTIALS });
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
   await client.send(
     new CreateTableCommand({
       TableName: tableName,

@@ -25,16 +25,27 @@ export async function startGateway(
   port = 0,
 ): Promise<Listening> {
   const compiled = routes.map(compile);
+  const inFlight = new Set<Promise<void>>();
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      dispatch(compiled, request, Buffer.concat(chunks))
+      const done = dispatch(compiled, request, Buffer.concat(chunks))
         .then((result) => send(response, result))
-        .catch(() => send(response, { statusCode: 500, body: '{"message":"Internal Server Error"}' }));
+        .catch(() => send(response, { statusCode: 500, body: '{"message":"Internal Server Error"}' }))
+        .finally(() => inFlight.delete(done));
+      inFlight.add(done);
     });
   });
-  return listen(server, port);
+  const listening = await listen(server, port);
+  return {
+    ...listening,
+    // Invocations still running finish first, so that nothing they touch is closed under them.
+    close: async () => {
+      await Promise.all(inFlight);
+      await listening.close();
+    },
+  };
 }
 
 function compile({ route, handler }: { route: Route; handler: HttpHandler }): CompiledRoute {
@@ -56,9 +67,12 @@ async function dispatch(
   for (const { route, pattern, params, handler } of routes) {
     const match = route.method === method ? pattern.exec(url.pathname) : null;
     if (!match) continue;
-    const pathParameters = Object.fromEntries(
-      params.map((name, i) => [name, decodeURIComponent(match[i + 1])]),
-    );
+    let pathParameters: Record<string, string>;
+    try {
+      pathParameters = Object.fromEntries(params.map((name, i) => [name, decodeURIComponent(match[i + 1])]));
+    } catch {
+      return { statusCode: 400, body: '{"message":"Bad Request"}' };
+    }
     const event = toEvent(request, url, body, `${route.method} ${route.path}`, pathParameters);
     return (await handler(event, lambdaContext(route.name))) as APIGatewayProxyStructuredResultV2;
   }

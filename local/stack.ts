@@ -112,8 +112,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     runJob,
     close: async () => {
       timers.forEach(clearInterval);
-      await gateway.close();
       await sandbox?.close();
+      await gateway.close();
       await secrets.close();
       await dynamo.close();
     },

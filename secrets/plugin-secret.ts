@@ -1,4 +1,6 @@
+import { NotConfiguredError } from '../domain/errors';
 import type { KeySource } from '../domain/ports';
+import { PROCESSING_KEY_PLACEHOLDER, SECRET_FIELDS } from '../lib/secret-keys';
 
 /** The one secret: processing keys and the two bearer tokens. */
 export interface PluginSecret {
@@ -7,13 +9,6 @@ export interface PluginSecret {
   storefrontToken: string;
   adminToken: string;
 }
-
-const FIELDS = {
-  processingApiKey: 'processing_api_key',
-  processingSecretKey: 'processing_secret_key',
-  storefrontToken: 'storefront_token',
-  adminToken: 'admin_token',
-} as const;
 
 /** Parses the secret's JSON; an error names the missing field, never a value. */
 export function parsePluginSecret(text: string): PluginSecret {
@@ -24,7 +19,7 @@ export function parsePluginSecret(text: string): PluginSecret {
     throw new Error('The plugin secret is not valid JSON');
   }
   const secret = {} as PluginSecret;
-  for (const [name, field] of Object.entries(FIELDS) as Array<[keyof PluginSecret, string]>) {
+  for (const [name, field] of Object.entries(SECRET_FIELDS) as Array<[keyof PluginSecret, string]>) {
     const value = raw[field];
     if (typeof value !== 'string' || value === '') throw new Error(`The plugin secret has no "${field}"`);
     secret[name] = value;
@@ -71,10 +66,15 @@ export class CachedSecret {
 }
 
 export function processingKeys(secret: CachedSecret): KeySource {
-  const keys = ({ processingApiKey, processingSecretKey }: PluginSecret) => ({
-    apiKey: processingApiKey,
-    secretKey: processingSecretKey,
-  });
+  const keys = ({ processingApiKey, processingSecretKey }: PluginSecret) => {
+    if (
+      processingApiKey === PROCESSING_KEY_PLACEHOLDER ||
+      processingSecretKey === PROCESSING_KEY_PLACEHOLDER
+    ) {
+      throw new NotConfiguredError('The processing keys in the plugin secret have not been set yet');
+    }
+    return { apiKey: processingApiKey, secretKey: processingSecretKey };
+  };
   return {
     get: async () => keys(await secret.get()),
     refresh: async () => keys(await secret.refresh()),
