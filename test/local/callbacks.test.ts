@@ -1,0 +1,223 @@
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { invoiceCallbackBody, postCallback, signBody, signedHeaders } from '../support/callbacks';
+import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
+import { captureOutput, type CapturedOutput } from '../support/output';
+import { scanTable } from '../support/table';
+import { waitFor } from '../support/wait';
+
+let harness: Harness;
+let output: CapturedOutput;
+beforeAll(async () => {
+  output = captureOutput(); // refused callbacks log warnings; keep the run quiet
+  harness = await startHarness();
+});
+afterAll(async () => {
+  await harness.close();
+  output.restore();
+});
+// Only the callbacks a test sends itself reach the plugin, unless it turns the sandbox's back on.
+beforeEach(() => harness.control('POST', '/callbacks', { url: null, duplicate: false }));
+
+async function pendingInvoice(foreignId: string) {
+  const created = await harness.api('POST', '/checkout', {
+    token: 'storefront',
+    body: checkoutBody(foreignId),
+  });
+  expect(created.status).toBe(201);
+  return created.body;
+}
+
+const poll = async (foreignId: string) =>
+  (await harness.api('GET', `/invoices/${foreignId}`, { token: 'storefront' })).body;
+/** The view without what is computed at read time. */
+const stored = ({ seconds_left: _secondsLeft, expired: _expired, ...view }: Record<string, unknown>) => view;
+const statuses = (view: { history: Array<{ status: string }> }) =>
+  view.history.map((change) => change.status);
+const tableText = async () =>
+  JSON.stringify((await scanTable(harness.stack)).map((item) => JSON.stringify(item)).sort());
+
+describe('refused deliveries change nothing', () => {
+  const body = invoiceCallbackBody('cb-refused', 'confirmed');
+  const sandbox = () => harness.stack.sandbox!;
+  const cases: Array<[string, () => Record<string, string>]> = [
+    [
+      'a signature made with another secret',
+      () => ({
+        'X-Processing-Key': sandbox().apiKey,
+        'X-Processing-Signature': signBody('not-the-secret', body),
+      }),
+    ],
+    [
+      'a signature over re-serialized JSON',
+      () => ({
+        'X-Processing-Key': sandbox().apiKey,
+        'X-Processing-Signature': signBody(sandbox().secretKey, JSON.stringify(JSON.parse(body), null, 2)),
+      }),
+    ],
+    [
+      'a wrong key header',
+      () => ({
+        'X-Processing-Key': 'another-key',
+        'X-Processing-Signature': signBody(sandbox().secretKey, body),
+      }),
+    ],
+    [
+      'a signature that is not hex',
+      () => ({ 'X-Processing-Key': sandbox().apiKey, 'X-Processing-Signature': 'zz'.repeat(64) }),
+    ],
+    [
+      'a truncated signature',
+      () => ({
+        'X-Processing-Key': sandbox().apiKey,
+        'X-Processing-Signature': signBody(sandbox().secretKey, body).slice(0, 64),
+      }),
+    ],
+    ['no key header', () => ({ 'X-Processing-Signature': signBody(sandbox().secretKey, body) })],
+    ['no signature header', () => ({ 'X-Processing-Key': sandbox().apiKey })],
+    ['no headers at all', () => ({})],
+  ];
+
+  beforeAll(() => pendingInvoice('cb-refused'));
+
+  test.each(cases)('%s: 403 and the invoice and table are unchanged', async (_name, headers) => {
+    const before = await tableText();
+
+    const answer = await postCallback(harness, body, headers());
+
+    expect(answer.status).toBe(403);
+    expect(answer.body.error.code).toBe('invalid_signature');
+    expect(await tableText()).toBe(before);
+    expect(await poll('cb-refused')).toMatchObject({ status: 'pending', history: [{ status: 'pending' }] });
+  });
+});
+
+test('a replayed delivery has no second effect', async () => {
+  await pendingInvoice('cb-replay');
+  const body = invoiceCallbackBody('cb-replay', 'processing');
+
+  const first = await postCallback(harness, body, signedHeaders(harness, body));
+  const afterFirst = await poll('cb-replay');
+  const replay = await postCallback(harness, body, signedHeaders(harness, body));
+
+  expect(first.status).toBe(200);
+  expect(first.body.outcome).toBe('applied');
+  expect(replay.status).toBe(200);
+  expect(replay.body.outcome).toBe('duplicate');
+  expect(stored(await poll('cb-replay'))).toEqual(stored(afterFirst));
+  expect(statuses(afterFirst)).toEqual(['pending', 'processing']);
+});
+
+test('concurrent copies of one delivery are applied once', async () => {
+  await pendingInvoice('cb-replay-race');
+  const body = invoiceCallbackBody('cb-replay-race', 'confirmed');
+
+  const answers = await Promise.all(
+    Array.from({ length: 10 }, () => postCallback(harness, body, signedHeaders(harness, body))),
+  );
+
+  expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+  expect(answers.filter((answer) => answer.body.outcome === 'applied')).toHaveLength(1);
+  expect(statuses(await poll('cb-replay-race'))).toEqual(['pending', 'confirmed']);
+});
+
+test('out of order: confirmed, then processing, stays confirmed; a later failed does not undo it', async () => {
+  await pendingInvoice('cb-order');
+  const confirmed = invoiceCallbackBody('cb-order', 'confirmed');
+  const processing = invoiceCallbackBody('cb-order', 'processing');
+  const failed = invoiceCallbackBody('cb-order', 'failed', { error: 'Timer expired. User not paid.' });
+
+  expect((await postCallback(harness, confirmed, signedHeaders(harness, confirmed))).status).toBe(200);
+  const afterConfirmed = await poll('cb-order');
+  expect((await postCallback(harness, processing, signedHeaders(harness, processing))).status).toBe(200);
+  expect((await postCallback(harness, failed, signedHeaders(harness, failed))).status).toBe(200);
+
+  const view = await poll('cb-order');
+  expect(view.status).toBe('confirmed');
+  expect(statuses(view)).toEqual(['pending', 'confirmed']);
+  expect(stored(view)).toEqual(stored(afterConfirmed));
+});
+
+test('a base64-encoded body (non-JSON content type through the gateway) is verified over its bytes and applied', async () => {
+  await pendingInvoice('cb-base64');
+  const body = invoiceCallbackBody('cb-base64', 'processing');
+
+  const answer = await postCallback(harness, body, signedHeaders(harness, body), 'application/octet-stream');
+
+  expect(answer.status).toBe(200);
+  expect(answer.body.outcome).toBe('applied');
+  expect(await poll('cb-base64')).toMatchObject({ status: 'processing' });
+});
+
+test('header names in odd case are accepted', async () => {
+  await pendingInvoice('cb-case');
+  const body = invoiceCallbackBody('cb-case', 'processing');
+  const headers = signedHeaders(harness, body, {
+    key: 'X-PROCESSING-KEY',
+    signature: 'x-Processing-SIGNATURE',
+  });
+
+  const answer = await postCallback(harness, body, headers, 'Application/JSON');
+
+  expect(answer.status).toBe(200);
+  expect(answer.body.outcome).toBe('applied');
+  expect(await poll('cb-case')).toMatchObject({ status: 'processing' });
+});
+
+test('header names in odd case reach the handler unchanged (a proxy that keeps the case) and are accepted', async () => {
+  await pendingInvoice('cb-case-event');
+  const body = invoiceCallbackBody('cb-case-event', 'confirmed');
+  // The same module instance the gateway serves: the stack loaded it in this jest module registry.
+  const { handler } = (await import('../../functions/callbacks')) as {
+    handler: (
+      event: APIGatewayProxyEventV2,
+      context: Context,
+    ) => Promise<{ statusCode: number; body: string }>;
+  };
+  const event = {
+    version: '2.0',
+    routeKey: 'POST /callbacks',
+    rawPath: '/callbacks',
+    rawQueryString: '',
+    headers: {
+      'Content-Type': 'application/json',
+      ...signedHeaders(harness, body, { key: 'X-PROCESSING-KEY', signature: 'X-Processing-SIGNATURE' }),
+    },
+    body: Buffer.from(body).toString('base64'),
+    isBase64Encoded: true,
+    requestContext: { http: { method: 'POST', path: '/callbacks' } },
+  } as unknown as APIGatewayProxyEventV2;
+
+  const result = await handler(event, {} as Context);
+
+  expect(result.statusCode).toBe(200);
+  expect(JSON.parse(result.body).outcome).toBe('applied');
+  expect(await poll('cb-case-event')).toMatchObject({ status: 'confirmed' });
+});
+
+test('a callback for an unknown foreign_id answers 200 (a retry could not help) and writes no invoice', async () => {
+  const body = invoiceCallbackBody('cb-nobody', 'confirmed');
+
+  const answer = await postCallback(harness, body, signedHeaders(harness, body));
+
+  expect(answer.status).toBe(200);
+  expect((await harness.api('GET', '/invoices/cb-nobody', { token: 'storefront' })).status).toBe(404);
+});
+
+test("the sandbox's own deliveries, each sent twice, move the invoice forward once per status", async () => {
+  await pendingInvoice('cb-sandbox-twice');
+  await harness.control('POST', '/callbacks', { url: `${harness.stack.url}/callbacks`, duplicate: true });
+
+  await harness.control('POST', '/invoices/cb-sandbox-twice/pay', { kind: 'full' });
+  const view = await waitFor(
+    () => poll('cb-sandbox-twice'),
+    (current) => current.status === 'confirmed',
+  );
+  const deliveries = await waitFor(
+    async () => (await harness.control('GET', '/callbacks')).body.deliveries as Array<{ status: number }>,
+    (list) => list.length >= 4,
+  );
+
+  expect(deliveries.map((delivery) => delivery.status)).toEqual([200, 200, 200, 200]);
+  expect(statuses(view)).toEqual(['pending', 'processing', 'confirmed']);
+  expect(view.payment).toMatchObject({ currency: 'BTC', amount: expect.stringMatching(/^\d+\.\d+$/) });
+});

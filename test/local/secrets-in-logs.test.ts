@@ -1,0 +1,167 @@
+import { invoiceCallbackBody, postCallback, signBody, signedHeaders } from '../support/callbacks';
+import { clearFaults, injectFault } from '../support/faults';
+import { checkoutBody, refundBody, startHarness, type Answer, type Harness } from '../support/local-stack';
+import { captureOutput, type CapturedOutput } from '../support/output';
+import { waitFor } from '../support/wait';
+
+let harness: Harness;
+let output: CapturedOutput;
+/** Every answer the plugin gave, headers and body, as text. */
+const answers: string[] = [];
+
+beforeAll(async () => {
+  output = captureOutput();
+  harness = await startHarness({ env: { PROCESSING_TIMEOUT_MS: '500' } });
+});
+afterAll(async () => {
+  await harness.close();
+  output.restore();
+});
+
+async function api(
+  method: string,
+  path: string,
+  options: Parameters<Harness['api']>[2] = {},
+): Promise<Answer> {
+  const answer = await harness.api(method, path, options);
+  answers.push(JSON.stringify([...answer.headers]), JSON.stringify(answer.body));
+  return answer;
+}
+
+async function callback(body: string, headers: Record<string, string>, contentType?: string) {
+  const answer = await postCallback(harness, body, headers, contentType);
+  answers.push(JSON.stringify([...answer.headers]), JSON.stringify(answer.body));
+  return answer;
+}
+
+async function happyFlow() {
+  expect((await api('POST', '/checkout', { token: 'storefront', body: checkoutBody('logs-1') })).status).toBe(
+    201,
+  );
+  expect((await api('POST', '/checkout', { token: 'storefront', body: checkoutBody('logs-1') })).status).toBe(
+    200,
+  );
+  await harness.control('POST', '/invoices/logs-1/pay', { kind: 'full' });
+  const paid = await waitFor(
+    () => api('GET', '/invoices/logs-1', { token: 'storefront' }),
+    (answer) => answer.body.status === 'confirmed',
+  );
+  expect(paid.body.status).toBe('confirmed');
+
+  expect((await api('POST', '/checkout', { token: 'storefront', body: checkoutBody('logs-2') })).status).toBe(
+    201,
+  );
+  expect((await api('POST', '/invoices/logs-2/cancel', { token: 'admin' })).status).toBe(200);
+  expect((await api('POST', '/refunds', { token: 'admin', body: refundBody('logs-refund') })).status).toBe(
+    201,
+  );
+  await harness.control('POST', '/withdrawals/logs-refund/complete', { status: 'confirmed' });
+  expect((await api('GET', '/refunds/logs-refund', { token: 'admin' })).status).toBe(200);
+  expect((await api('GET', '/transactions?foreign_id=logs-refund', { token: 'admin' })).status).toBe(200);
+  expect((await api('GET', '/balances?live=true', { token: 'admin' })).status).toBe(200);
+  expect((await api('GET', '/balances', { token: 'admin' })).status).toBe(200);
+  expect((await api('GET', '/balances/history', { token: 'admin' })).status).toBe(200);
+  expect((await api('GET', '/rates?from=BTC&to=EUR', { token: 'storefront' })).status).toBe(200);
+  expect((await api('GET', '/pairs?from=BTC&to=EUR', { token: 'storefront' })).status).toBe(200);
+  answers.push(JSON.stringify(await harness.stack.runJob('snapshot-balances')));
+  answers.push(JSON.stringify(await harness.stack.runJob('reconcile')));
+}
+
+async function failingFlow() {
+  // Credentials: none, wrong, the storefront token on an admin route, a token in the wrong place.
+  expect((await api('GET', '/invoices/logs-1')).status).toBe(401);
+  expect((await api('GET', '/invoices/logs-1', { token: 'wrong-token' })).status).toBe(401);
+  expect((await api('GET', '/balances', { token: 'storefront' })).status).toBe(403);
+  const misplaced = await api('GET', '/balances', {
+    headers: { authorization: `Token ${harness.stack.adminToken}` },
+  });
+  expect(misplaced.status).toBe(401);
+
+  // Bad input, wrong media type, unknown records.
+  expect(
+    (await api('POST', '/checkout', { token: 'storefront', body: checkoutBody('logs-3', { amount: 'x' }) }))
+      .status,
+  ).toBe(400);
+  expect((await api('POST', '/checkout', { token: 'storefront', body: 'not json' })).status).toBe(400);
+  const textBody = await api('POST', '/refunds', {
+    token: 'admin',
+    body: 'foreign_id=x',
+    headers: { 'content-type': 'text/plain' },
+  });
+  expect(textBody.status).toBe(415);
+  expect((await api('GET', '/invoices/logs-missing', { token: 'storefront' })).status).toBe(404);
+
+  // Upstream faults, including a stale-key refusal that makes the plugin refetch its secret.
+  await injectFault(harness, '/v2/invoices/create', '5xx');
+  expect((await api('POST', '/checkout', { token: 'storefront', body: checkoutBody('logs-4') })).status).toBe(
+    502,
+  );
+  await injectFault(harness, '/v2/invoices/create', 'hang');
+  expect((await api('POST', '/checkout', { token: 'storefront', body: checkoutBody('logs-5') })).status).toBe(
+    504,
+  );
+  await injectFault(harness, '/v2/invoices/create', 'reset_after_commit');
+  expect((await api('POST', '/checkout', { token: 'storefront', body: checkoutBody('logs-6') })).status).toBe(
+    504,
+  );
+  expect((await api('POST', '/checkout', { token: 'storefront', body: checkoutBody('logs-6') })).status).toBe(
+    201,
+  );
+  await harness.control('POST', '/faults', {
+    path: '/v2/accounts/list',
+    kind: '403',
+    code: 'bad_header_signature',
+    times: 1,
+  });
+  expect((await api('GET', '/balances?live=true', { token: 'admin' })).status).toBe(200);
+  await harness.control('POST', '/faults', {
+    path: '/v2/accounts/list',
+    kind: '403',
+    code: 'bad_header_key',
+    times: 10,
+  });
+  expect((await api('GET', '/balances?live=true', { token: 'admin' })).status).toBe(502);
+  await clearFaults(harness);
+  const rejected = await api('POST', '/refunds', {
+    token: 'admin',
+    body: refundBody('logs-too-much', { sender_amount: '99999999' }),
+  });
+  expect(rejected.status).toBe(422);
+
+  // Callbacks: a bad signature, missing headers, and one signed over other bytes.
+  const body = invoiceCallbackBody('logs-6', 'confirmed');
+  const { apiKey } = harness.stack.sandbox!;
+  expect(
+    (await callback(body, { 'X-Processing-Key': apiKey, 'X-Processing-Signature': signBody('guess', body) }))
+      .status,
+  ).toBe(403);
+  expect((await callback(body, {})).status).toBe(403);
+  expect((await callback(body, signedHeaders(harness, `${body} `))).status).toBe(403);
+  expect((await callback(body, signedHeaders(harness, body), 'application/octet-stream')).status).toBe(200);
+}
+
+test('a full run, with errors, writes no secret or token to the logs or to any answer', async () => {
+  await happyFlow();
+  await failingFlow();
+
+  const { apiKey, secretKey } = harness.stack.sandbox!;
+  const secrets = {
+    apiKey,
+    secretKey,
+    storefrontToken: harness.stack.storefrontToken,
+    adminToken: harness.stack.adminToken,
+  };
+  const logs = output.text();
+  const replies = answers.join('\n');
+  // The capture did see the plugin's logs, refusals and failures included.
+  expect(logs).toContain('request refused');
+  expect(logs).toContain('request failed');
+  expect(replies).toContain('processor_auth_failed');
+  for (const [name, value] of Object.entries(secrets)) {
+    expect({ name, inLogs: logs.includes(value), inAnswers: replies.includes(value) }).toEqual({
+      name,
+      inLogs: false,
+      inAnswers: false,
+    });
+  }
+});

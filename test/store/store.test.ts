@@ -1,0 +1,355 @@
+import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { ConflictError, InProgressError } from '../../domain/errors';
+import type { InvoiceRecord, RefundRecord } from '../../domain/model';
+import { claim, save, type ClaimTiming } from '../../domain/records';
+import { isOpen } from '../../domain/status';
+import { createPluginTable, LOCAL_CREDENTIALS, startLocalDynamo } from '../../local/dynamodb';
+import { DynamoReceiptStore } from '../../store/receipt-store';
+import { DynamoSnapshotStore } from '../../store/snapshot-store';
+import type { Table } from '../../store/table';
+import { VersionedDynamoStore } from '../../store/versioned-store';
+import { motoInstalled, startMoto } from '../support/moto';
+
+// The same contract, run against two DynamoDB implementations: idempotency rests on these conditional writes.
+const backends = [
+  { backend: 'dynalite', available: true, start: () => startLocalDynamo() },
+  { backend: 'moto_server', available: motoInstalled(), start: () => startMoto() },
+];
+
+const CONCURRENCY = 20;
+const DAY_SECONDS = 86_400;
+
+function invoice(foreignId: string, overrides: Partial<InvoiceRecord> = {}): InvoiceRecord {
+  const at = Date.now();
+  return {
+    foreignId,
+    version: 1,
+    phase: 'sending',
+    requestHash: 'request-a',
+    request: {
+      foreignId,
+      amount: '25.50000000',
+      currency: 'EUR',
+      title: 'Order',
+      email: 'customer@example.com',
+      urlSuccess: 'https://shop.example/ok',
+      urlFailed: 'https://shop.example/failed',
+      timer: true,
+    },
+    attempt: 1,
+    claimedAt: at,
+    status: null,
+    invoice: null,
+    payment: null,
+    error: null,
+    cancelled: false,
+    history: [],
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+function refund(foreignId: string, overrides: Partial<RefundRecord> = {}): RefundRecord {
+  const at = Date.now();
+  return {
+    foreignId,
+    version: 1,
+    phase: 'sending',
+    requestHash: 'refund-a',
+    request: {
+      foreignId,
+      senderCurrency: 'EUR',
+      receivedCurrency: 'BTC',
+      senderAmount: '10.00000000',
+      address: 'bc1q',
+    },
+    claimedAt: at,
+    status: null,
+    withdrawal: null,
+    error: null,
+    history: [],
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+const sent = (status: string) => ({ phase: 'sent' as const, status: status as InvoiceRecord['status'] });
+const ids = (records: Array<{ foreignId: string }>) => records.map((record) => record.foreignId);
+
+describe.each(backends)('store on $backend', ({ backend, available, start }) => {
+  if (!available) {
+    test.skip(`skipped: ${backend} is not installed here (pip install "moto[server]" to run these)`, () =>
+      undefined);
+    return;
+  }
+
+  let server: { url: string; close(): Promise<void> };
+  let client: DynamoDBClient;
+  let table: Table;
+  let invoices: VersionedDynamoStore<InvoiceRecord>;
+  let refunds: VersionedDynamoStore<RefundRecord>;
+
+  beforeAll(async () => {
+    server = await start();
+    client = new DynamoDBClient({
+      endpoint: server.url,
+      region: 'us-east-1',
+      credentials: LOCAL_CREDENTIALS,
+    });
+  });
+  afterAll(async () => {
+    client?.destroy();
+    await server?.close();
+  });
+  // A table per test, so the open-items index and the snapshot partition hold only that test's items.
+  beforeEach(async () => {
+    const name = `store-${randomUUID()}`;
+    await createPluginTable(server.url, name);
+    table = { client, name };
+    invoices = new VersionedDynamoStore<InvoiceRecord>(table, 'INVOICE', isOpen);
+    refunds = new VersionedDynamoStore<RefundRecord>(table, 'REFUND', isOpen);
+  });
+
+  async function scan() {
+    return (await client.send(new ScanCommand({ TableName: table.name }))).Items ?? [];
+  }
+
+  describe('VersionedDynamoStore', () => {
+    test('create-if-absent: the first create wins, a second is refused and changes nothing', async () => {
+      expect(await invoices.get('order-1')).toBeUndefined();
+      const first = invoice('order-1');
+      expect(await invoices.create(first)).toBe(true);
+      expect(await invoices.create(invoice('order-1', { requestHash: 'request-b' }))).toBe(false);
+      expect(await invoices.get('order-1')).toEqual(first);
+    });
+
+    test('invoices and refunds with the same foreign_id are separate records', async () => {
+      expect(await invoices.create(invoice('shared'))).toBe(true);
+      expect(await refunds.create(refund('shared'))).toBe(true);
+      expect((await refunds.get('shared'))?.requestHash).toBe('refund-a');
+    });
+
+    test('compare-and-set: a stale version is refused, the current version applies', async () => {
+      await invoices.create(invoice('order-1'));
+      const second = invoice('order-1', { version: 2, ...sent('pending') });
+      expect(await invoices.update(second, 1)).toBe(true);
+      expect(await invoices.update(invoice('order-1', { version: 2, error: 'stale writer' }), 1)).toBe(false);
+      expect(await invoices.get('order-1')).toEqual(second);
+
+      const third = { ...second, version: 3, status: 'confirmed' as const };
+      expect(await invoices.update(third, 2)).toBe(true);
+      expect(await invoices.get('order-1')).toEqual(third);
+    });
+
+    test('an update of an absent record is refused and does not create it', async () => {
+      expect(await invoices.update(invoice('ghost', { version: 2 }), 1)).toBe(false);
+      expect(await invoices.get('ghost')).toBeUndefined();
+      expect(await scan()).toEqual([]);
+    });
+
+    test(`${CONCURRENCY} concurrent creates of one key: exactly one wins`, async () => {
+      const results = await Promise.all(
+        Array.from({ length: CONCURRENCY }, (_, i) =>
+          invoices.create(invoice('race', { requestHash: `r${i}` })),
+        ),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+      const winner = results.indexOf(true);
+      expect((await invoices.get('race'))?.requestHash).toBe(`r${winner}`);
+    });
+
+    test(`${CONCURRENCY} concurrent updates expecting the same version: exactly one wins, and it is stored`, async () => {
+      await invoices.create(invoice('race'));
+      const results = await Promise.all(
+        Array.from({ length: CONCURRENCY }, (_, i) =>
+          invoices.update(invoice('race', { version: 2, error: `writer ${i}` }), 1),
+        ),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+      const stored = await invoices.get('race');
+      expect(stored).toMatchObject({ version: 2, error: `writer ${results.indexOf(true)}` });
+    });
+
+    test('open-items index: open records listed oldest change first; final or settled ones are not', async () => {
+      await invoices.create(invoice('sending', { updatedAt: 3_000 }));
+      await invoices.create(invoice('pending', { ...sent('pending'), updatedAt: 1_000 }));
+      await invoices.create(invoice('unknown', { phase: 'unknown', updatedAt: 2_000 }));
+      await invoices.create(invoice('confirmed', { ...sent('confirmed'), updatedAt: 500 }));
+      await invoices.create(invoice('rejected', { phase: 'rejected', updatedAt: 600 }));
+      await refunds.create(refund('refund-open', { updatedAt: 100 }));
+
+      expect(ids(await invoices.listOpen(10))).toEqual(['pending', 'unknown', 'sending']);
+      expect(ids(await invoices.listOpen(2))).toEqual(['pending', 'unknown']);
+      expect(ids(await refunds.listOpen(10))).toEqual(['refund-open']);
+    });
+
+    test('open-items index: a record leaves it when it becomes final and rejoins when reopened', async () => {
+      const pending = invoice('pending', { ...sent('pending'), updatedAt: 1_000 });
+      const rejected = invoice('rejected', { phase: 'rejected', updatedAt: 2_000 });
+      await invoices.create(pending);
+      await invoices.create(rejected);
+      expect(ids(await invoices.listOpen(10))).toEqual(['pending']);
+
+      expect(
+        await invoices.update({ ...pending, version: 2, status: 'confirmed', updatedAt: 4_000 }, 1),
+      ).toBe(true);
+      // A refused request may be retried: the takeover claims it again, so it is open work once more.
+      expect(await invoices.update({ ...rejected, version: 2, phase: 'sending', updatedAt: 3_000 }, 1)).toBe(
+        true,
+      );
+      expect(ids(await invoices.listOpen(10))).toEqual(['rejected']);
+
+      const [item] = (await scan()).filter((entry) => entry.pk.S === 'INVOICE#pending');
+      expect(item.gsi1pk).toBeUndefined();
+      expect(item.gsi1sk).toBeUndefined();
+    });
+
+    test('a stale update does not touch the open-items index either', async () => {
+      await invoices.create(invoice('order-1', sent('pending')));
+      expect(await invoices.update(invoice('order-1', { version: 2, ...sent('failed') }), 7)).toBe(false);
+      expect(ids(await invoices.listOpen(10))).toEqual(['order-1']);
+    });
+  });
+
+  describe('DynamoSnapshotStore', () => {
+    const snapshot = (takenAt: number) => ({
+      takenAt,
+      source: 'scheduled' as const,
+      balances: [{ currency: 'BTC', type: 'crypto' as const, balance: `${takenAt}.00000000` }],
+    });
+
+    test('latest is the newest by time taken, whatever the order written', async () => {
+      const snapshots = new DynamoSnapshotStore(table, 90);
+      expect(await snapshots.latest()).toBeUndefined();
+      for (const takenAt of [1_700_000_001_000, 1_700_000_003_000, 1_700_000_002_000]) {
+        await snapshots.put(snapshot(takenAt));
+      }
+      expect(await snapshots.latest()).toEqual(snapshot(1_700_000_003_000));
+    });
+
+    test('since lists oldest first from the given time, up to the limit', async () => {
+      const snapshots = new DynamoSnapshotStore(table, 90);
+      const times = [9_000, 100_000, 1_700_000_000_000, 1_700_000_060_000, 1_700_000_120_000];
+      for (const takenAt of [...times].reverse()) await snapshots.put(snapshot(takenAt));
+      const taken = async (since: number, limit: number) =>
+        (await snapshots.since(since, limit)).map((entry) => entry.takenAt);
+
+      expect(await taken(0, 100)).toEqual(times);
+      expect(await taken(50_000, 100)).toEqual(times.slice(1));
+      expect(await taken(1_700_000_000_001, 100)).toEqual(times.slice(3));
+      expect(await taken(0, 2)).toEqual(times.slice(0, 2));
+      expect(await taken(1_800_000_000_000, 100)).toEqual([]);
+    });
+
+    test('snapshots carry a TTL of the retention period', async () => {
+      await new DynamoSnapshotStore(table, 90).put(snapshot(1_700_000_000_000));
+      const [item] = await scan();
+      expect(Number(item.ttl.N)).toBe(1_700_000_000 + 90 * DAY_SECONDS);
+    });
+  });
+
+  describe('DynamoReceiptStore', () => {
+    const now = () => 1_700_000_000_000;
+
+    test('claim is true once per receipt id; release lets the next delivery claim it again', async () => {
+      const receipts = new DynamoReceiptStore(table, 30, now);
+      expect(await receipts.claim('delivery-1')).toBe(true);
+      expect(await receipts.claim('delivery-1')).toBe(false);
+      expect(await receipts.claim('delivery-2')).toBe(true);
+      await receipts.release('delivery-1');
+      expect(await receipts.claim('delivery-1')).toBe(true);
+      expect(await receipts.claim('delivery-2')).toBe(false);
+      await expect(receipts.release('never-claimed')).resolves.toBeUndefined();
+    });
+
+    test(`${CONCURRENCY} concurrent claims of one receipt: exactly one is true`, async () => {
+      const receipts = new DynamoReceiptStore(table, 30, now);
+      const results = await Promise.all(
+        Array.from({ length: CONCURRENCY }, () => receipts.claim('delivery-1')),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+    });
+
+    test('receipts carry a TTL of the retention period', async () => {
+      await new DynamoReceiptStore(table, 30, now).claim('delivery-1');
+      const [item] = await scan();
+      expect(Number(item.ttl.N)).toBe(1_700_000_000 + 30 * DAY_SECONDS);
+    });
+  });
+
+  describe('claim protocol (domain/records.ts) on this backend', () => {
+    const timing = (waitMs: number): ClaimTiming => ({ now: Date.now, leaseMs: 60_000, waitMs, pollMs: 20 });
+    const takeOver = (fresh: InvoiceRecord) => (existing: InvoiceRecord) => ({
+      ...fresh,
+      version: existing.version + 1,
+      claimedAt: Date.now(),
+    });
+    const claimers = (fresh: () => InvoiceRecord, waitMs: number) =>
+      Promise.allSettled(
+        Array.from({ length: CONCURRENCY }, () => {
+          const record = fresh();
+          return claim(invoices, record, timing(waitMs), takeOver(record));
+        }),
+      );
+    const owners = (results: PromiseSettledResult<{ owned: boolean }>[]) =>
+      results.filter((result) => result.status === 'fulfilled' && result.value.owned);
+    const rejections = (results: PromiseSettledResult<unknown>[]) =>
+      results.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
+
+    test(`${CONCURRENCY} concurrent claimers of a new id: one owner, the rest give up with in_progress`, async () => {
+      const results = await claimers(() => invoice('order-1'), 200);
+      expect(owners(results)).toHaveLength(1);
+      const others = rejections(results);
+      expect(others).toHaveLength(CONCURRENCY - 1);
+      for (const reason of others) expect(reason).toBeInstanceOf(InProgressError);
+    });
+
+    test(`${CONCURRENCY} concurrent claimers: when the owner finishes, the rest answer its record`, async () => {
+      const finishing = claimers(() => invoice('order-1'), 3_000);
+      const finish = (async () => {
+        for (;;) {
+          const current = await invoices.get('order-1');
+          if (current) return save(invoices, current, { ...current, ...sent('pending') });
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      })();
+      const [results] = await Promise.all([finishing, finish]);
+      expect(owners(results)).toHaveLength(1);
+      const answered = results.filter((result) => result.status === 'fulfilled' && !result.value.owned);
+      expect(answered).toHaveLength(CONCURRENCY - 1);
+      for (const result of answered) {
+        expect(result.status === 'fulfilled' && result.value.record).toMatchObject({
+          phase: 'sent',
+          version: 2,
+        });
+      }
+    });
+
+    test(`${CONCURRENCY} concurrent claimers of an expired lease: exactly one takes it over`, async () => {
+      await invoices.create(invoice('order-1', { claimedAt: Date.now() - 120_000 }));
+      const results = await claimers(() => invoice('order-1'), 200);
+      expect(owners(results)).toHaveLength(1);
+      expect(rejections(results).every((reason) => reason instanceof InProgressError)).toBe(true);
+      expect((await invoices.get('order-1'))?.version).toBe(2);
+    });
+
+    test(`${CONCURRENCY} concurrent retries of a rejected request with a new body: exactly one owner`, async () => {
+      await invoices.create(invoice('order-1', { phase: 'rejected', error: 'amount too small' }));
+      const results = await claimers(() => invoice('order-1', { requestHash: 'request-b' }), 200);
+      expect(owners(results)).toHaveLength(1);
+      expect(rejections(results).every((reason) => reason instanceof InProgressError)).toBe(true);
+    });
+
+    test('a different request for a claimed id is a conflict for every claimer', async () => {
+      await invoices.create(invoice('order-1', sent('pending')));
+      const results = await claimers(() => invoice('order-1', { requestHash: 'request-b' }), 200);
+      const reasons = rejections(results);
+      expect(reasons).toHaveLength(CONCURRENCY);
+      for (const reason of reasons) expect(reason).toMatchObject({ code: 'foreign_id_conflict' });
+      expect(reasons[0]).toBeInstanceOf(ConflictError);
+    });
+  });
+});

@@ -1,0 +1,35 @@
+import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { LocalStack } from '../../local/stack';
+
+/** Every item in the plugin's table, read straight from dynalite, to check what was (not) written. */
+export async function scanTable(stack: LocalStack): Promise<Array<Record<string, AttributeValue>>> {
+  const client = new DynamoDBClient({
+    endpoint: stack.dynamo.url,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  try {
+    const items: Array<Record<string, AttributeValue>> = [];
+    let start: Record<string, AttributeValue> | undefined;
+    do {
+      const page = await client.send(
+        new ScanCommand({ TableName: stack.tableName, ExclusiveStartKey: start }),
+      );
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return items;
+  } finally {
+    client.destroy();
+  }
+}
+
+/** A refund or invoice record as stored, without going through a route (GET /refunds refreshes it). */
+export async function storedRecord(
+  stack: LocalStack,
+  kind: 'INVOICE' | 'REFUND',
+  foreignId: string,
+): Promise<Record<string, any> | undefined> {
+  const item = (await scanTable(stack)).find((candidate) => candidate.pk?.S === `${kind}#${foreignId}`);
+  return item?.data?.S ? JSON.parse(item.data.S) : undefined;
+}
