@@ -1,0 +1,4 @@
+import { App } from 'aws-cdk-lib';
+import { definePaymentsPluginApp } from '../lib/define-app';
+
+definePaymentsPluginApp(new App());

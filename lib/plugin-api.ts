@@ -1,0 +1,98 @@
+import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  CfnStage,
+  HttpApi,
+  HttpMethod,
+  HttpStage,
+  LogGroupLogDestination,
+  type ThrottleSettings,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { routes, type RouteFunctionName } from './routes';
+
+/** Stage default, so every admin route: a back office calls them now and then. */
+const DEFAULT_THROTTLE: Required<ThrottleSettings> = { rateLimit: 10, burstLimit: 20 };
+
+/** Storefront routes run per customer (checkout, then polling the invoice) and callbacks come from the service. */
+const BUSY_ROUTE_THROTTLE: Required<ThrottleSettings> = { rateLimit: 100, burstLimit: 200 };
+const BUSY_ROUTES: readonly RouteFunctionName[] = ['checkout', 'get-invoice', 'rates', 'pairs', 'callbacks'];
+
+export interface PluginApiProps {
+  handlers: Record<RouteFunctionName, IFunction>;
+}
+
+/** The HTTP API: one route per entry of the route table, each to its own function, throttled per route. */
+export class PluginApi extends Construct {
+  private readonly api: HttpApi;
+  private readonly stage: HttpStage;
+
+  constructor(scope: Construct, id: string, props: PluginApiProps) {
+    super(scope, id);
+    this.api = new HttpApi(this, 'HttpApi', {
+      description: 'Merchant Payments plugin',
+      createDefaultStage: false,
+    });
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.stage = this.api.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: DEFAULT_THROTTLE,
+      accessLogSettings: { destination: new LogGroupLogDestination(accessLogs), format: accessLogFormat() },
+    });
+
+    // CloudFormation property names: this map goes into the template as it is.
+    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
+    for (const route of routes) {
+      const [httpRoute] = this.api.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: new HttpLambdaIntegration(`${route.name}-integration`, props.handlers[route.name]),
+      });
+      // Route settings name routes by key, so the stage must wait for them.
+      this.stage.node.addDependency(httpRoute);
+      if (BUSY_ROUTES.includes(route.name)) {
+        routeSettings[`${route.method} ${route.path}`] = {
+          ThrottlingRateLimit: BUSY_ROUTE_THROTTLE.rateLimit,
+          ThrottlingBurstLimit: BUSY_ROUTE_THROTTLE.burstLimit,
+        };
+      }
+    }
+    (this.stage.node.defaultChild as CfnStage).addPropertyOverride('RouteSettings', routeSettings);
+
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'Each function checks a bearer token (storefront or admin) against the plugin secret, and /callbacks ' +
+        'checks the service signature; an authorizer would need the same secret and add a hop per call.',
+    });
+  }
+
+  /** The invoke URL, ending in `/`. */
+  get url(): string {
+    return this.stage.url;
+  }
+}
+
+/** JSON lines with what an operator needs to follow a request; never headers, so never a bearer token. */
+function accessLogFormat(): AccessLogFormat {
+  return AccessLogFormat.custom(
+    JSON.stringify({
+      requestId: '$context.requestId',
+      requestTime: '$context.requestTime',
+      sourceIp: '$context.identity.sourceIp',
+      routeKey: '$context.routeKey',
+      status: '$context.status',
+      responseLatency: '$context.responseLatency',
+      integrationLatency: '$context.integrationLatency',
+      integrationError: '$context.integrationErrorMessage',
+      responseLength: '$context.responseLength',
+    }),
+  );
+}

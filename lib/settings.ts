@@ -1,0 +1,90 @@
+// Deployment settings, read from CDK context (`-c key=value` or cdk.json) and validated up front.
+
+export type Stage = 'sandbox' | 'production';
+
+export interface PluginSettings {
+  stage: Stage;
+  /** Base address of the processing service, without the `/v2` prefix and without a trailing slash. */
+  processingBaseUrl: string;
+  /** EventBridge Scheduler expressions, e.g. `rate(1 hour)` or `cron(0 * * * ? *)`. */
+  snapshotRate: string;
+  reconcileRate: string;
+  alarmEmail?: string;
+}
+
+export type RawSettings = { [K in keyof PluginSettings]?: unknown };
+
+/** Placeholder for the public sandbox; pass `-c processingBaseUrl=...` to point at the real one. */
+export const SANDBOX_PROCESSING_BASE_URL = 'https://sandbox.processing.example';
+
+const SETTING_KEYS = ['stage', 'processingBaseUrl', 'snapshotRate', 'reconcileRate', 'alarmEmail'] as const;
+
+// Singular unit for 1, plural otherwise: the Scheduler API rejects `rate(1 minutes)` and `rate(5 minute)`.
+const RATE = /^rate\((1 (minute|hour|day)|([2-9]|[1-9]\d+) (minutes|hours|days))\)$/;
+const CRON = /^cron\(\S+( \S+){5}\)$/;
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
+export function readSettings(node: { tryGetContext(key: string): unknown }): PluginSettings {
+  return resolveSettings(Object.fromEntries(SETTING_KEYS.map((key) => [key, node.tryGetContext(key)])));
+}
+
+export function resolveSettings(raw: RawSettings): PluginSettings {
+  const stage = optionalString(raw, 'stage') ?? 'sandbox';
+  if (stage !== 'sandbox' && stage !== 'production') {
+    throw new Error(`Setting "stage" must be "sandbox" or "production", got "${stage}".`);
+  }
+  const alarmEmail = optionalString(raw, 'alarmEmail');
+  if (alarmEmail !== undefined && !EMAIL.test(alarmEmail)) {
+    throw new Error(`Setting "alarmEmail" must be an e-mail address, got "${alarmEmail}".`);
+  }
+  return {
+    stage,
+    processingBaseUrl: baseUrl(raw, stage),
+    snapshotRate: schedule(raw, 'snapshotRate', 'rate(1 hour)'),
+    reconcileRate: schedule(raw, 'reconcileRate', 'rate(5 minutes)'),
+    ...(alarmEmail === undefined ? {} : { alarmEmail }),
+  };
+}
+
+function optionalString(raw: RawSettings, key: keyof PluginSettings): string | undefined {
+  const value = raw[key];
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string')
+    throw new Error(`Setting "${key}" must be a string, got ${JSON.stringify(value)}.`);
+  return value.trim();
+}
+
+function baseUrl(raw: RawSettings, stage: Stage): string {
+  const value = optionalString(raw, 'processingBaseUrl');
+  if (value === undefined) {
+    if (stage === 'production') {
+      throw new Error(
+        'Setting "processingBaseUrl" is required for stage "production" (-c processingBaseUrl=https://...).',
+      );
+    }
+    return SANDBOX_PROCESSING_BASE_URL;
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`Setting "processingBaseUrl" must be an absolute URL, got "${value}".`);
+  }
+  if (url.protocol !== 'https:' || url.username || url.password || url.search || url.hash) {
+    throw new Error(`Setting "processingBaseUrl" must be a plain https:// URL, got "${value}".`);
+  }
+  if (/\/v2\/?$/.test(url.pathname)) {
+    throw new Error(`Setting "processingBaseUrl" must leave out the /v2 prefix, got "${value}".`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+function schedule(raw: RawSettings, key: 'snapshotRate' | 'reconcileRate', fallback: string): string {
+  const value = optionalString(raw, key) ?? fallback;
+  if (!RATE.test(value) && !CRON.test(value)) {
+    throw new Error(
+      `Setting "${key}" must look like "rate(5 minutes)", "rate(1 hour)" or "cron(...)", got "${value}".`,
+    );
+  }
+  return value;
+}

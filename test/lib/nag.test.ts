@@ -1,0 +1,44 @@
+import { App, Validations } from 'aws-cdk-lib';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { definePaymentsPluginApp } from '../../lib/define-app';
+
+const CONFIGURATIONS = {
+  sandbox: {},
+  'production with alarm e-mail': {
+    stage: 'production',
+    processingBaseUrl: 'https://api.processing.test',
+    alarmEmail: 'ops@merchant.test',
+  },
+};
+
+describe.each(Object.entries(CONFIGURATIONS))('cdk-nag AwsSolutions, %s', (_name, context) => {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+  definePaymentsPluginApp(app);
+
+  test('synth passes the checks the app registers', () => {
+    // The app's own plugin runs here and throws "Validation failed" on any finding.
+    expect(() => app.synth()).not.toThrow();
+  });
+
+  test('no finding is left unacknowledged', () => {
+    expect(new AwsSolutionsChecks().validateScope(app).violations).toEqual([]);
+  });
+
+  test('every acknowledgement gives its reason', () => {
+    const reasons = app.node
+      .findAll()
+      .flatMap((c) => c.node.metadata)
+      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((entry) => Object.values(entry.data as Record<string, string>));
+    expect(reasons.length).toBeGreaterThan(0);
+    for (const reason of reasons) expect(reason.length).toBeGreaterThan(40);
+  });
+});
+
+test('the app registers the checks: one finding fails the synth', () => {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = definePaymentsPluginApp(app);
+  new Queue(stack, 'QueueWithoutTls');
+  expect(() => app.synth()).toThrow(/AwsSolutions-SQS4/);
+});

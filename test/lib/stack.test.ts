@@ -1,0 +1,468 @@
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { definePaymentsPluginApp } from '../../lib/define-app';
+import type { PaymentsPluginStack } from '../../lib/payments-plugin-stack';
+import { PluginFunction } from '../../lib/plugin-function';
+import { routes, scheduledJobs } from '../../lib/routes';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+// The brief's least-privilege table, written out here rather than imported, so the test checks the stack against it.
+const TABLE_ACTIONS: Record<string, string[]> = {
+  checkout: ['GetItem', 'PutItem', 'UpdateItem'],
+  'get-invoice': ['GetItem'],
+  'cancel-invoice': ['GetItem', 'UpdateItem'],
+  rates: [],
+  pairs: [],
+  'lookup-transaction': [],
+  'get-balances': ['Query', 'PutItem'],
+  'balance-history': ['Query'],
+  'create-refund': ['GetItem', 'PutItem', 'UpdateItem'],
+  'get-refund': ['GetItem', 'UpdateItem'],
+  callbacks: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+  'snapshot-balances': ['PutItem'],
+  reconcile: ['Query', 'GetItem', 'UpdateItem'],
+};
+
+function synth(context: Record<string, unknown> = {}) {
+  // Skips bundling: these tests read the template, not the code.
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+  const stack = definePaymentsPluginApp(app);
+  return { stack, template: Template.fromStack(stack) };
+}
+
+const sandbox = synth();
+const production = synth({
+  stage: 'production',
+  processingBaseUrl: 'https://api.processing.test',
+  snapshotRate: 'rate(30 minutes)',
+  reconcileRate: 'rate(2 minutes)',
+  alarmEmail: 'ops@merchant.test',
+});
+const template = sandbox.template;
+
+const ref = (id: string) => ({ Ref: id });
+const arnOf = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
+const onlyId = (resources: Record<string, unknown>) => {
+  const ids = Object.keys(resources);
+  expect(ids).toHaveLength(1);
+  return ids[0];
+};
+const tableId = onlyId(template.findResources('AWS::DynamoDB::GlobalTable'));
+const secretId = onlyId(template.findResources('AWS::SecretsManager::Secret'));
+const queueId = onlyId(template.findResources('AWS::SQS::Queue'));
+const functions = template.findResources('AWS::Lambda::Function');
+
+/** The logical id of the function a route or a schedule invokes, read from the template. */
+function functionIdFor(name: string): string {
+  const route = routes.find((r) => r.name === name);
+  if (route) {
+    const [apiRoute] = Object.values(
+      template.findResources('AWS::ApiGatewayV2::Route', {
+        Properties: { RouteKey: `${route.method} ${route.path}` },
+      }),
+    );
+    const integrationId = apiRoute.Properties.Target['Fn::Join'][1][1].Ref as string;
+    const integration = template.toJSON().Resources[integrationId];
+    return integration.Properties.IntegrationUri['Fn::GetAtt'][0];
+  }
+  const [schedule] = Object.values(template.findResources('AWS::Scheduler::Schedule')).filter(
+    (s) => JSON.parse(s.Properties.Target.Input).job === name,
+  );
+  return schedule.Properties.Target.Arn['Fn::GetAtt'][0];
+}
+
+/** The PluginFunction construct that owns the CloudFormation function with this logical id. */
+function pluginFunctionOf(stack: PaymentsPluginStack, logicalId: string): PluginFunction {
+  const cfn = stack.node
+    .findAll()
+    .find((c): c is CfnFunction => c instanceof CfnFunction && stack.getLogicalId(c) === logicalId);
+  const owner = cfn?.node.scopes.find((scope): scope is PluginFunction => scope instanceof PluginFunction);
+  if (!owner) throw new Error(`no PluginFunction owns ${logicalId}`);
+  return owner;
+}
+
+/** Every (action, resource) pair the policies attached to a role allow. */
+function grantsOf(roleId: string): string[] {
+  const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [ref(roleId)] } });
+  const grants: string[] = [];
+  for (const policy of Object.values(policies)) {
+    for (const statement of policy.Properties.PolicyDocument.Statement) {
+      expect(statement.Effect).toBe('Allow');
+      for (const action of [statement.Action].flat()) {
+        for (const resource of [statement.Resource].flat())
+          grants.push(`${action} ${JSON.stringify(resource)}`);
+      }
+    }
+  }
+  return grants.sort();
+}
+
+const grant = (action: string, resource: unknown) => `${action} ${JSON.stringify(resource)}`;
+
+describe('functions', () => {
+  const allNames = [...routes.map((r) => r.name), ...scheduledJobs];
+
+  test('every route and job reaches its own function, whose entry is the module the route table names', () => {
+    expect(Object.keys(template.findResources('AWS::ApiGatewayV2::Route'))).toHaveLength(routes.length);
+    const ids = allNames.map(functionIdFor);
+    expect(new Set(ids).size).toBe(allNames.length);
+    allNames.forEach((name, i) => {
+      const entry = pluginFunctionOf(sandbox.stack, ids[i]).entry;
+      expect(entry).toBe(path.join(ROOT, 'functions', `${name}.ts`));
+      expect(existsSync(entry)).toBe(true);
+      expect(functions[ids[i]].Properties.Handler).toBe('index.handler');
+    });
+  });
+
+  test('every function has the same runtime, logging, tracing and environment', () => {
+    const logGroups = template.findResources('AWS::Logs::LogGroup');
+    // The route and job functions plus the custom resource that fills the tokens.
+    expect(Object.keys(functions)).toHaveLength(allNames.length + 1);
+    for (const fn of Object.values(functions)) {
+      const props = fn.Properties;
+      expect(props).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        TracingConfig: { Mode: 'Active' },
+        MemorySize: 512,
+        Environment: {
+          Variables: expect.objectContaining({
+            NODE_OPTIONS: '--enable-source-maps',
+            AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+          }),
+        },
+      });
+      expect(props.VpcConfig).toBeUndefined();
+      expect(logGroups[props.LoggingConfig.LogGroup.Ref].Properties.RetentionInDays).toBe(30);
+    }
+    const logGroupIds = Object.values(functions).map((fn) => fn.Properties.LoggingConfig.LogGroup.Ref);
+    expect(new Set(logGroupIds).size).toBe(logGroupIds.length);
+  });
+
+  test('route and job functions get the table, the secret and the processing base URL', () => {
+    for (const name of allNames) {
+      expect(functions[functionIdFor(name)].Properties.Environment.Variables).toEqual({
+        TABLE_NAME: ref(tableId),
+        SECRET_ID: ref(secretId),
+        PROCESSING_BASE_URL: 'https://sandbox.processing.example',
+        NODE_OPTIONS: '--enable-source-maps',
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      });
+      const isJob = (scheduledJobs as readonly string[]).includes(name);
+      expect(functions[functionIdFor(name)].Properties.Timeout).toBe(isJob ? 120 : 25);
+    }
+    const prodFunctions = production.template.findResources('AWS::Lambda::Function', {
+      Properties: { Environment: { Variables: { PROCESSING_BASE_URL: 'https://api.processing.test' } } },
+    });
+    expect(Object.keys(prodFunctions)).toHaveLength(allNames.length);
+  });
+
+  test.each(Object.keys(TABLE_ACTIONS))('%s holds exactly its grants', (name) => {
+    const fn = functions[functionIdFor(name)].Properties;
+    const logGroupArn = arnOf(fn.LoggingConfig.LogGroup.Ref);
+    const expected = [
+      grant('logs:CreateLogStream', logGroupArn),
+      grant('logs:PutLogEvents', logGroupArn),
+      grant('xray:PutTelemetryRecords', '*'),
+      grant('xray:PutTraceSegments', '*'),
+      grant('secretsmanager:GetSecretValue', ref(secretId)),
+      ...TABLE_ACTIONS[name].map((action) => grant(`dynamodb:${action}`, arnOf(tableId))),
+    ];
+    if (name === 'reconcile') {
+      const index = { 'Fn::Join': ['', [arnOf(tableId), '/index/open-items']] };
+      expected.push(grant('dynamodb:Query', index));
+    }
+    if ((scheduledJobs as readonly string[]).includes(name))
+      expected.push(grant('sqs:SendMessage', arnOf(queueId)));
+    expect(grantsOf(fn.Role['Fn::GetAtt'][0])).toEqual(expected.sort());
+  });
+
+  test('no role has a managed or inline policy', () => {
+    for (const role of Object.values(template.findResources('AWS::IAM::Role'))) {
+      expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+      expect(role.Properties.Policies).toBeUndefined();
+    }
+  });
+});
+
+describe('table', () => {
+  test('keys, on-demand billing, PITR, TTL, the open-items index, retained', () => {
+    template.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: {
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        AttributeDefinitions: Match.arrayWith([
+          { AttributeName: 'pk', AttributeType: 'S' },
+          { AttributeName: 'sk', AttributeType: 'S' },
+          { AttributeName: 'gsi1pk', AttributeType: 'S' },
+          { AttributeName: 'gsi1sk', AttributeType: 'S' },
+        ]),
+        BillingMode: 'PAY_PER_REQUEST',
+        TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: 'open-items',
+            KeySchema: [
+              { AttributeName: 'gsi1pk', KeyType: 'HASH' },
+              { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          },
+        ],
+        Replicas: [
+          Match.objectLike({
+            PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+            DeletionProtectionEnabled: false,
+          }),
+        ],
+      },
+    });
+  });
+
+  test('production turns deletion protection on', () => {
+    production.template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      Replicas: [Match.objectLike({ DeletionProtectionEnabled: true })],
+    });
+  });
+});
+
+describe('secret', () => {
+  test('the template holds only placeholders for the processing keys, and the secret is retained', () => {
+    template.hasResource('AWS::SecretsManager::Secret', {
+      DeletionPolicy: 'Retain',
+      Properties: {
+        SecretString: JSON.stringify({
+          processing_api_key: 'REPLACE_ME',
+          processing_secret_key: 'REPLACE_ME',
+        }),
+        GenerateSecretString: Match.absent(),
+      },
+    });
+  });
+
+  test('a custom resource fills the tokens; it reads and writes this secret only and returns nothing', () => {
+    const tokensId = onlyId(template.findResources('Custom::BearerTokens'));
+    const tokens = template.toJSON().Resources[tokensId];
+    expect(Object.keys(tokens.Properties).sort()).toEqual(['SecretId', 'ServiceToken']);
+    expect(tokens.Properties.SecretId).toEqual(ref(secretId));
+    const fillerId = tokens.Properties.ServiceToken['Fn::GetAtt'][0];
+    expect(pluginFunctionOf(sandbox.stack, fillerId).entry).toBe(
+      path.join(ROOT, 'lib', 'tokens', 'fill-tokens.ts'),
+    );
+    const filler = functions[fillerId].Properties;
+    const logGroupArn = arnOf(filler.LoggingConfig.LogGroup.Ref);
+    expect(grantsOf(filler.Role['Fn::GetAtt'][0])).toEqual(
+      [
+        grant('logs:CreateLogStream', logGroupArn),
+        grant('logs:PutLogEvents', logGroupArn),
+        grant('xray:PutTelemetryRecords', '*'),
+        grant('xray:PutTraceSegments', '*'),
+        grant('secretsmanager:GetSecretValue', ref(secretId)),
+        grant('secretsmanager:PutSecretValue', ref(secretId)),
+      ].sort(),
+    );
+    // Nothing reads an attribute of the custom resource, so no token can reach an output.
+    expect(JSON.stringify(template.toJSON())).not.toContain(`"Fn::GetAtt":["${tokensId}"`);
+    expect(JSON.stringify(template.toJSON())).not.toMatch(/storefront_token|admin_token/);
+  });
+});
+
+describe('scheduled jobs', () => {
+  test('each job runs on its configured rate, with a retry policy and the dead-letter queue', () => {
+    const expressions = { 'snapshot-balances': 'rate(30 minutes)', reconcile: 'rate(2 minutes)' };
+    for (const [job, expression] of Object.entries(expressions)) {
+      production.template.hasResourceProperties('AWS::Scheduler::Schedule', {
+        ScheduleExpression: expression,
+        State: 'ENABLED',
+        Target: Match.objectLike({
+          Input: Match.serializedJson({ job, scheduledTime: '<aws.scheduler.scheduled-time>' }),
+          RetryPolicy: { MaximumRetryAttempts: 3, MaximumEventAgeInSeconds: 900 },
+          DeadLetterConfig: { Arn: Match.objectLike({ 'Fn::GetAtt': [Match.anyValue(), 'Arn'] }) },
+        }),
+      });
+    }
+    const schedules = Object.values(template.findResources('AWS::Scheduler::Schedule'));
+    expect(schedules.map((s) => s.Properties.ScheduleExpression).sort()).toEqual([
+      'rate(1 hour)',
+      'rate(5 minutes)',
+    ]);
+    for (const schedule of schedules) {
+      expect(schedule.Properties.Target.DeadLetterConfig.Arn).toEqual(arnOf(queueId));
+      const roleId = schedule.Properties.Target.RoleArn['Fn::GetAtt'][0];
+      const fnArn = schedule.Properties.Target.Arn;
+      expect(grantsOf(roleId)).toEqual(
+        [
+          grant('lambda:InvokeFunction', fnArn),
+          grant('lambda:InvokeFunction', { 'Fn::Join': ['', [fnArn, ':*']] }),
+          grant('sqs:SendMessage', arnOf(queueId)),
+        ].sort(),
+      );
+    }
+  });
+
+  test('a job that fails after its async retries also lands in the dead-letter queue', () => {
+    for (const job of scheduledJobs) {
+      template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+        FunctionName: ref(functionIdFor(job)),
+        MaximumRetryAttempts: 2,
+        DestinationConfig: { OnFailure: { Destination: arnOf(queueId) } },
+      });
+    }
+  });
+
+  test('the dead-letter queue is encrypted and refuses plain HTTP', () => {
+    template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
+    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [ref(queueId)],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+});
+
+describe('HTTP API', () => {
+  test('admin routes get the stage throttle, storefront routes and callbacks a higher one; access is logged', () => {
+    const stage = Object.values(template.findResources('AWS::ApiGatewayV2::Stage'))[0];
+    const props = stage.Properties;
+    expect(props.StageName).toBe('$default');
+    expect(props.AutoDeploy).toBe(true);
+    expect(props.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 });
+    const busy = { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 };
+    expect(props.RouteSettings).toEqual({
+      'POST /checkout': busy,
+      'GET /invoices/{foreign_id}': busy,
+      'GET /rates': busy,
+      'GET /pairs': busy,
+      'POST /callbacks': busy,
+    });
+    const accessLogsId = props.AccessLogSettings.DestinationArn['Fn::GetAtt'][0];
+    expect(template.toJSON().Resources[accessLogsId].Type).toBe('AWS::Logs::LogGroup');
+    expect(JSON.parse(props.AccessLogSettings.Format)).toMatchObject({ requestId: '$context.requestId' });
+    // Route settings name routes by key, so the stage is created after every route.
+    const routeIds = Object.keys(template.findResources('AWS::ApiGatewayV2::Route'));
+    expect(stage.DependsOn).toEqual(expect.arrayContaining(routeIds));
+  });
+
+  test('routes send the version 2.0 payload to their function', () => {
+    const integrations = Object.values(template.findResources('AWS::ApiGatewayV2::Integration'));
+    expect(integrations).toHaveLength(routes.length);
+    for (const integration of integrations) {
+      expect(integration.Properties).toMatchObject({
+        IntegrationType: 'AWS_PROXY',
+        PayloadFormatVersion: '2.0',
+      });
+    }
+  });
+});
+
+describe('alarms', () => {
+  const alarmsOf = (t: Template) =>
+    Object.values(t.findResources('AWS::CloudWatch::Alarm')).map((a) => a.Properties);
+
+  test('each function has an errors and a throttles alarm', () => {
+    const alarms = alarmsOf(template);
+    for (const name of [...routes.map((r) => r.name), ...scheduledJobs]) {
+      for (const metric of ['Errors', 'Throttles']) {
+        const matching = alarms.filter(
+          (a) =>
+            a.MetricName === metric &&
+            a.Namespace === 'AWS/Lambda' &&
+            JSON.stringify(a.Dimensions) ===
+              JSON.stringify([{ Name: 'FunctionName', Value: ref(functionIdFor(name)) }]),
+        );
+        expect(matching).toHaveLength(1);
+      }
+    }
+    for (const alarm of alarms) {
+      expect(alarm).toMatchObject({
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+        EvaluationPeriods: 1,
+      });
+      expect(alarm.AlarmActions).toBeUndefined();
+    }
+    expect(template.findResources('AWS::SNS::Topic')).toEqual({});
+  });
+
+  test('the dead-letter queue depth and the two custom metrics have alarms', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }],
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+    for (const metric of ['UpstreamServerErrors', 'CallbackSignatureFailures']) {
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'MerchantPayments',
+        MetricName: metric,
+        Dimensions: [{ Name: 'Service', Value: 'payments-plugin' }],
+        Statistic: 'Sum',
+        TreatMissingData: 'notBreaching',
+      });
+    }
+  });
+
+  test('with alarmEmail, an encrypted topic that refuses plain HTTP e-mails every alarm', () => {
+    const t = production.template;
+    const topicId = onlyId(t.findResources('AWS::SNS::Topic'));
+    const keyId = onlyId(t.findResources('AWS::KMS::Key'));
+    t.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: arnOf(keyId) });
+    t.hasResourceProperties('AWS::KMS::Key', {
+      EnableKeyRotation: true,
+      KeyPolicy: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+          }),
+        ]),
+      },
+    });
+    t.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+    t.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@merchant.test' });
+    const alarms = alarmsOf(t);
+    expect(alarms).toHaveLength(alarmsOf(template).length);
+    for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([ref(topicId)]);
+  });
+});
+
+describe('app', () => {
+  test('outputs the API URL, the callback URL and the secret name', () => {
+    const outputs = template.toJSON().Outputs;
+    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'CallbackUrl', 'SecretName']);
+    const apiUrl = outputs.ApiUrl.Value['Fn::Join'][1];
+    expect(apiUrl.at(-1)).toBe('/');
+    expect(outputs.CallbackUrl.Value['Fn::Join'][1]).toEqual([...apiUrl.slice(0, -1), '/callbacks']);
+    expect(JSON.stringify(outputs.SecretName.Value)).toContain(`"Ref":"${secretId}"`);
+  });
+
+  test('the stack is named after the stage and has no account or region', () => {
+    expect(sandbox.stack.stackName).toBe('MerchantPaymentsPlugin-sandbox');
+    expect(production.stack.stackName).toBe('MerchantPaymentsPlugin-production');
+    expect(sandbox.stack.environment).toBe('aws://unknown-account/unknown-region');
+  });
+
+  test('bad context stops the app with a clear message', () => {
+    expect(() => definePaymentsPluginApp(new App({ context: { stage: 'production' } }))).toThrow(
+      /"processingBaseUrl" is required/,
+    );
+  });
+});
