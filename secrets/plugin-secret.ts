@@ -37,7 +37,7 @@ export class CachedSecret {
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
     /** Refreshes come from rejected keys or signatures; this keeps a flood of them from hammering the source. */
-    private readonly minRefreshMs = 10_000,
+    private readonly minRefreshMs = 1_000,
   ) {}
 
   get(): Promise<PluginSecret> {
