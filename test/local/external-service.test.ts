@@ -23,7 +23,7 @@ afterAll(async () => {
   await service.close();
 });
 
-async function control(method: string, path: string, body?: unknown) {
+async function control(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const response = await fetch(`${service.url}/_sandbox${path}`, {
     method,
     headers: { 'content-type': 'application/json' },
