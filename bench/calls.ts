@@ -1,0 +1,68 @@
+import type { PluginUnderTest } from './plugin';
+import { invocation } from './lambda-events';
+
+/** A storefront checkout as a shop sends it; the invoice gets an address and a quote in BTC. */
+export function checkoutRequest(foreignId: string): string {
+  return JSON.stringify({
+    foreign_id: foreignId,
+    amount: '25.50',
+    currency: 'EUR',
+    sender_currency: 'BTC',
+    timer: true,
+    title: `Order ${foreignId}`,
+    email: 'customer@example.com',
+    url_success: 'https://shop.example/paid',
+    url_failed: 'https://shop.example/failed',
+  });
+}
+
+/** Unique foreign_ids: every measured checkout creates a new invoice. */
+export function idSequence(prefix: string): () => string {
+  let next = 0;
+  return () => `${prefix}-${++next}`;
+}
+
+/** A checkout by the handler, readied: event built, not yet invoked. */
+export function checkoutByHandler(plugin: PluginUnderTest, foreignId: string): () => Promise<unknown> {
+  return invocation(
+    plugin.checkout,
+    'checkout',
+    {
+      method: 'POST',
+      route: '/checkout',
+      path: '/checkout',
+      token: plugin.stack.storefrontToken,
+      body: checkoutRequest(foreignId),
+    },
+    201,
+  );
+}
+
+/** A poll by the handler, readied. */
+export function pollByHandler(plugin: PluginUnderTest, foreignId: string): () => Promise<unknown> {
+  return invocation(
+    plugin.getInvoice,
+    'get-invoice',
+    {
+      method: 'GET',
+      route: '/invoices/{foreign_id}',
+      path: `/invoices/${foreignId}`,
+      token: plugin.stack.storefrontToken,
+      pathParameters: { foreign_id: foreignId },
+    },
+    200,
+  );
+}
+
+/** The create request the plugin sent for `sampleId`, from the sandbox's log, as a template for other ids. */
+export async function createBodyTemplate(
+  plugin: PluginUnderTest,
+  sampleId: string,
+): Promise<(foreignId: string) => string> {
+  const url = `${plugin.stack.sandbox!.url}/_sandbox/requests?path=${encodeURIComponent('/v2/invoices/create')}`;
+  const { requests } = (await (await fetch(url)).json()) as { requests: Array<{ body: string }> };
+  const marker = `"foreign_id":"${sampleId}"`;
+  const sample = requests.find((request) => request.body.includes(marker));
+  if (!sample) throw new Error(`The sandbox logged no create for ${sampleId}`);
+  return (foreignId) => sample.body.replace(marker, `"foreign_id":"${foreignId}"`);
+}

@@ -1,0 +1,41 @@
+/** Readies one call and answers it unstarted: only the returned function is timed (Lambda builds the event). */
+export type Call = () => () => Promise<unknown>;
+
+/** Runs `count` calls with `concurrency` in flight and answers each call's duration in ms. */
+export async function timeCalls(call: Call, count: number, concurrency = 1): Promise<number[]> {
+  const durations: number[] = [];
+  let started = 0;
+  const worker = async () => {
+    while (started < count) {
+      started++;
+      const run = call();
+      const begin = performance.now();
+      await run();
+      durations.push(performance.now() - begin);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  return durations;
+}
+
+/**
+ * Times a subject beside its baseline in alternating rounds (one call each when sequential), swapping which goes
+ * first, so that drift in the machine's load and garbage collection land on both alike.
+ */
+export async function sideBySide(
+  subject: Call,
+  baseline: Call,
+  count: number,
+  concurrency: number,
+): Promise<{ subject: number[]; baseline: number[] }> {
+  const round = concurrency === 1 ? 1 : concurrency * 8;
+  const times = { subject: [] as number[], baseline: [] as number[] };
+  for (let done = 0, turn = 0; done < count; done += round, turn++) {
+    const size = Math.min(round, count - done);
+    const order = turn % 2 === 0 ? (['subject', 'baseline'] as const) : (['baseline', 'subject'] as const);
+    for (const side of order) {
+      times[side].push(...(await timeCalls(side === 'subject' ? subject : baseline, size, concurrency)));
+    }
+  }
+  return times;
+}
