@@ -1,31 +1,107 @@
-// One HTTP exchange on an undici dispatcher: reads the whole body and knows whether the request reached a socket.
-import type { Dispatcher } from 'undici';
+// One HTTP exchange over a keep-alive agent: reads the whole body and knows whether the request left this process.
+import http from 'node:http';
+import https from 'node:https';
 
 export type ExchangeResult =
   | { ok: true; status: number; body: string }
-  /** `sent` is false when the failure came before undici began writing the request. */
+  /** `sent` is false when the failure came before a connection to the service existed. */
   | { ok: false; error: Error; sent: boolean };
 
-export function exchange(
-  dispatcher: Dispatcher,
-  options: Dispatcher.DispatchOptions,
-): Promise<ExchangeResult> {
-  return new Promise((resolve) => {
-    let sent = false;
-    let status = 0;
-    const chunks: Buffer[] = [];
-    dispatcher.dispatch(options, {
-      onRequestStart: () => {
-        sent = true;
-      },
-      onResponseStart: (_controller, statusCode) => {
-        status = statusCode;
-      },
-      onResponseData: (_controller, chunk) => {
-        chunks.push(chunk);
-      },
-      onResponseEnd: () => resolve({ ok: true, status, body: Buffer.concat(chunks).toString('utf8') }),
-      onResponseError: (_controller, error) => resolve({ ok: false, error, sent }),
+export interface ExchangeRequest {
+  method: string;
+  /** Path and query. */
+  path: string;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface TransportOptions {
+  connections: number;
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  /** Longest silence between body chunks. */
+  bodyTimeoutMs: number;
+}
+
+class TimeoutError extends Error {
+  constructor(readonly code: 'connect_timeout' | 'headers_timeout' | 'body_timeout') {
+    super(code.replace('_', ' '));
+    this.name = 'TimeoutError';
+  }
+}
+
+/**
+ * Keep-alive HTTP(S) to one origin, as stripe-node does it: node's own agent, which costs a cold start nothing to
+ * load, reused by every request of the process.
+ */
+export class HttpTransport {
+  private readonly agent: http.Agent;
+  private readonly request: typeof http.request;
+
+  constructor(
+    private readonly origin: URL,
+    private readonly options: TransportOptions,
+  ) {
+    const secure = origin.protocol === 'https:';
+    const agentOptions = { keepAlive: true, maxSockets: options.connections, scheduling: 'lifo' as const };
+    this.agent = secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
+    this.request = secure ? https.request : http.request;
+  }
+
+  exchange({ method, path, headers, body }: ExchangeRequest): Promise<ExchangeResult> {
+    const { connectTimeoutMs, headersTimeoutMs, bodyTimeoutMs } = this.options;
+    return new Promise((resolve) => {
+      let sent = false;
+      let timer: NodeJS.Timeout | undefined;
+      const request = this.request({
+        protocol: this.origin.protocol,
+        hostname: this.origin.hostname,
+        port: this.origin.port,
+        method,
+        path,
+        headers: { ...headers, 'content-length': String(body.length) },
+        agent: this.agent,
+      });
+      const expire = (ms: number, code: TimeoutError['code']) => {
+        clearTimeout(timer);
+        timer = setTimeout(() => request.destroy(new TimeoutError(code)), ms);
+      };
+      const finish = (result: ExchangeResult) => {
+        clearTimeout(timer);
+        resolve(result);
+      };
+      expire(connectTimeoutMs, 'connect_timeout');
+      request.on('socket', (socket) => {
+        const connected = () => {
+          sent = true;
+          expire(headersTimeoutMs, 'headers_timeout');
+        };
+        if (!socket.connecting) connected();
+        else socket.once(this.origin.protocol === 'https:' ? 'secureConnect' : 'connect', connected);
+      });
+      request.on('response', (response) => {
+        const chunks: Buffer[] = [];
+        expire(bodyTimeoutMs, 'body_timeout');
+        response.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          expire(bodyTimeoutMs, 'body_timeout');
+        });
+        response.on('end', () =>
+          finish({
+            ok: true,
+            status: response.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        response.on('error', (error) => finish({ ok: false, error, sent: true }));
+      });
+      request.on('error', (error) => finish({ ok: false, error, sent }));
+      request.end(body);
     });
-  });
+  }
+
+  close(): Promise<void> {
+    this.agent.destroy();
+    return Promise.resolve();
+  }
 }

@@ -17,8 +17,16 @@ const AMOUNT_KEYS = new Set([
 
 const MIN_FRACTION_DIGITS = 8;
 
+/** An amount key directly followed by a number token; inside a JSON string the quotes would be escaped. */
+const NUMERIC_AMOUNT = new RegExp(`"(?:${[...AMOUNT_KEYS].join('|')})"\\s*:\\s*-?\\d`);
+
 /** Throws SyntaxError on invalid JSON, RangeError on a non-amount number a JS number cannot hold exactly. */
 export function parseJson(text: string): unknown {
+  // Most answers carry amounts as strings and only small integers as numbers: the native parser is exact there.
+  if (!NUMERIC_AMOUNT.test(text)) {
+    const value = parseIfIntegersOnly(text);
+    if (value !== undefined) return value;
+  }
   return parse(text, (key, value) => {
     if (!isLosslessNumber(value)) return value;
     if (AMOUNT_KEYS.has(key)) return decimalToken(value.value);
@@ -32,4 +40,19 @@ function decimalToken(token: string): string {
   const value = new Decimal(token);
   const written = /^-?\d+(?:\.(\d+))?$/.exec(token)?.[1]?.length ?? value.decimalPlaces();
   return value.toFixed(Math.max(written, MIN_FRACTION_DIGITS));
+}
+
+const NOT_EXACT = Symbol('not exact');
+
+/** JSON.parse, or undefined when some number is not a safe integer and so needs the lossless reading. */
+function parseIfIntegersOnly(text: string): unknown {
+  try {
+    return JSON.parse(text, (_key, value: unknown) => {
+      if (typeof value === 'number' && !Number.isSafeInteger(value)) throw NOT_EXACT;
+      return value;
+    });
+  } catch (error) {
+    if (error === NOT_EXACT) return undefined;
+    throw error;
+  }
 }

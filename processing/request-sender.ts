@@ -1,5 +1,4 @@
 // The one place that talks to the service: signing, timeouts, retries, key healing and error parsing.
-import Pool from 'undici/lib/dispatcher/pool';
 import type { KeySource } from '../domain/ports';
 import {
   ProcessingConnectionError,
@@ -8,7 +7,7 @@ import {
   errorFromResponse,
   isStaleKeyRejection,
 } from './errors';
-import { exchange, type ExchangeResult } from './http-exchange';
+import { HttpTransport, type ExchangeResult } from './http-exchange';
 import { parseJson } from './json';
 import { sign } from './signing';
 
@@ -61,7 +60,7 @@ export interface RequestSenderOptions {
 const BACKOFF_BASE_MS = 50;
 
 export class RequestSender {
-  private readonly pool: Pool;
+  private readonly transport: HttpTransport;
   private readonly pathPrefix: string;
   private readonly keys: KeySource;
   private readonly maxRetries: number;
@@ -74,11 +73,11 @@ export class RequestSender {
     this.keys = options.keys;
     this.maxRetries = options.maxRetries ?? 2;
     this.onResponse = options.onResponse;
-    this.pool = new Pool(base.origin, {
+    this.transport = new HttpTransport(base, {
       connections: options.connections ?? 16,
-      connectTimeout: options.connectTimeoutMs ?? 3000,
-      headersTimeout: options.headersTimeoutMs ?? 10000,
-      bodyTimeout: options.bodyTimeoutMs ?? 10000,
+      connectTimeoutMs: options.connectTimeoutMs ?? 3000,
+      headersTimeoutMs: options.headersTimeoutMs ?? 10000,
+      bodyTimeoutMs: options.bodyTimeoutMs ?? 10000,
     });
   }
 
@@ -103,7 +102,7 @@ export class RequestSender {
   }
 
   close(): Promise<void> {
-    return this.pool.close();
+    return this.transport.close();
   }
 
   private async attempt(request: ApiRequest, payload: Buffer): Promise<unknown> {
@@ -112,7 +111,7 @@ export class RequestSender {
     const path = this.pathPrefix + request.path;
     const query = request.query ? `?${new URLSearchParams(request.query).toString()}` : '';
     const started = performance.now();
-    const outcome = await exchange(this.pool, {
+    const outcome = await this.transport.exchange({
       method: request.method,
       path: path + query,
       body: payload,

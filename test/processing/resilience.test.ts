@@ -79,7 +79,7 @@ describe('connection failures', () => {
     expect(error).toBeInstanceOf(ProcessingConnectionError);
     expect(error).toMatchObject({
       outcomeUnknown: true,
-      code: 'UND_ERR_HEADERS_TIMEOUT',
+      code: 'headers_timeout',
       operation: 'cancelInvoice',
     });
   });
