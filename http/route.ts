@@ -48,7 +48,9 @@ export interface RouteOptions<T> {
 
 /** The one middleware chain every route uses: error mapping, auth by scope, body parsing, input validation. */
 export function apiRoute<T>(options: RouteOptions<T>, run: (input: T) => Promise<ApiResponse>) {
-  return middy<Event, Result>()
+  // The processing client's timeouts end every call well before the function's own; middy's early-timeout
+  // timer would only add work to each invocation.
+  return middy<Event, Result>({ timeoutEarlyInMillis: 0 })
     .use(errorResponses())
     .use(bearerAuth(options.access, options.tokens))
     .handler(async (event) => {
@@ -80,10 +82,10 @@ function bearerAuth(access: Access, tokens: TokenSource): MiddlewareObj<Event, R
       const header = headerValue(event.headers, 'authorization');
       const match = header && /^Bearer\s+(\S+)$/i.exec(header);
       if (!match) throw new HttpError(401, 'unauthorized', 'A bearer token is required');
-      const { storefrontToken, adminToken } = await tokens.get();
-      const given = match[1];
-      if (sameToken(given, access === 'admin' ? adminToken : storefrontToken)) return;
-      if (access === 'admin' && sameToken(given, storefrontToken)) {
+      const expected = tokenDigests(await tokens.get());
+      const given = digest(match[1]);
+      if (timingSafeEqual(given, access === 'admin' ? expected.admin : expected.storefront)) return;
+      if (access === 'admin' && timingSafeEqual(given, expected.storefront)) {
         throw new HttpError(403, 'forbidden', 'This route needs the admin token');
       }
       throw new HttpError(401, 'unauthorized', 'The bearer token is not valid');
@@ -91,21 +93,35 @@ function bearerAuth(access: Access, tokens: TokenSource): MiddlewareObj<Event, R
   };
 }
 
-function sameToken(given: string, expected: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(given), digest(expected));
+/** Tokens are compared as digests, in constant time whatever their lengths; the expected ones are hashed once. */
+const digestsOf = new WeakMap<Tokens, { storefront: Buffer; admin: Buffer }>();
+
+function tokenDigests(tokens: Tokens) {
+  let digests = digestsOf.get(tokens);
+  if (!digests) {
+    digests = { storefront: digest(tokens.storefrontToken), admin: digest(tokens.adminToken) };
+    digestsOf.set(tokens, digests);
+  }
+  return digests;
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
 }
 
 function headerValue(headers: Event['headers'], name: string): string | undefined {
+  if (headers?.[name] !== undefined) return headers[name];
   for (const [key, value] of Object.entries(headers ?? {})) if (key.toLowerCase() === name) return value;
   return undefined;
 }
 
 function toApiRequest(event: Event, parseJson: boolean): ApiRequest {
   const rawBody = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
-  const headers = Object.fromEntries(
-    Object.entries(event.headers ?? {}).map(([key, value]) => [key.toLowerCase(), value]),
-  );
+  const given = event.headers ?? {};
+  // API Gateway sends lower-case names already; anything else is folded here.
+  const headers = Object.keys(given).every((key) => key === key.toLowerCase())
+    ? given
+    : Object.fromEntries(Object.entries(given).map(([key, value]) => [key.toLowerCase(), value]));
   return {
     rawBody,
     headers,
@@ -119,11 +135,21 @@ function parseJsonBody(rawBody: Buffer, contentType: string | undefined): unknow
   if (!contentType || !/^application\/json\b/i.test(contentType)) {
     throw new HttpError(415, 'unsupported_media_type', 'The body must be application/json');
   }
+  const text = rawBody.toString('utf8');
+  let value: unknown;
   try {
-    return parseLosslessly(rawBody.toString('utf8'));
+    value = JSON.parse(text);
   } catch {
     throw new HttpError(400, 'invalid_json', 'The body is not valid JSON');
   }
+  // Only a body with a JSON number needs the slower lossless reading, so that an amount keeps every digit.
+  return hasNumber(value) ? parseLosslessly(text) : value;
+}
+
+function hasNumber(value: unknown): boolean {
+  if (typeof value === 'number') return true;
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.values(value).some(hasNumber);
 }
 
 function json({ status, body, headers }: ApiResponse): Result {

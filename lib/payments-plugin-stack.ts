@@ -39,7 +39,7 @@ export class PaymentsPluginStack extends Stack {
           indexName: OPEN_ITEMS_INDEX,
           partitionKey: { name: 'gsi1pk', type: AttributeType.STRING },
           sortKey: { name: 'gsi1sk', type: AttributeType.STRING },
-          projectionType: ProjectionType.ALL,
+          projectionType: ProjectionType.KEYS_ONLY,
         },
       ],
     });

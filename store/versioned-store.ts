@@ -10,7 +10,8 @@ interface Keyed {
 
 /**
  * Records of one kind, one item each, written only with single-item conditional writes. The record lives as
- * JSON in `data`; `version` guards every change, and open records carry the sparse `open-items` index keys.
+ * JSON in `data`; `version` guards every change, and open records carry the keys of the sparse, keys-only
+ * `open-items` index.
  */
 export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>, OpenItems<T> {
   constructor(
@@ -69,7 +70,11 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
         Limit: limit,
       }),
     );
-    return items.map((item) => this.fromItem(item));
+    // The index holds keys only, which keeps its writes small; each record is then read consistently.
+    const records: Array<T | undefined> = await Promise.all(
+      items.map((item) => this.get(this.foreignIdOf(item))),
+    );
+    return records.filter((record): record is T => record !== undefined);
   }
 
   private get openPartition(): string {
@@ -78,6 +83,10 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
 
   private key(foreignId: string): Item {
     return { pk: str(`${this.kind}#${foreignId}`), sk: str(this.kind) };
+  }
+
+  private foreignIdOf(item: Item): string {
+    return (item.pk.S ?? '').slice(this.kind.length + 1);
   }
 
   private attributes(record: T): Item {

@@ -214,7 +214,7 @@ describe('table', () => {
               { AttributeName: 'gsi1pk', KeyType: 'HASH' },
               { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
             ],
-            Projection: { ProjectionType: 'ALL' },
+            Projection: { ProjectionType: 'KEYS_ONLY' },
           },
         ],
         Replicas: [
