@@ -32,14 +32,19 @@ export class BaselineIo {
     this.pool = new Pool(config.service.url, { connections: 16 });
   }
 
-  /** A conditional PutItem claim, one signed POST /v2/invoices/create, a conditional UpdateItem with the answer. */
-  async checkout(foreignId: string): Promise<void> {
+  /**
+   * A conditional PutItem claim, one signed POST /v2/invoices/create, a conditional UpdateItem with the answer.
+   * With `indexed`, both writes also carry the sparse index's keys, as the plugin's do for the reconciliation
+   * sweep: the difference shows what maintaining that index costs on this store.
+   */
+  async checkout(foreignId: string, indexed = false): Promise<void> {
     const body = this.config.createBody(foreignId);
     const key = { pk: S(`BASELINE#${foreignId}`), sk: S('BASELINE') };
+    const indexKeys = () => ({ gsi1pk: S('OPEN#BASELINE'), gsi1sk: S(String(Date.now()).padStart(15, '0')) });
     await this.client.send(
       new PutItemCommand({
         TableName: this.config.tableName,
-        Item: { ...key, data: S(body), version: N(1) },
+        Item: { ...key, data: S(body), version: N(1), ...(indexed ? indexKeys() : {}) },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -62,10 +67,15 @@ export class BaselineIo {
       new UpdateItemCommand({
         TableName: this.config.tableName,
         Key: key,
-        UpdateExpression: 'SET #data = :data, version = :version',
+        UpdateExpression: `SET #data = :data, version = :version${indexed ? ', gsi1pk = :gsi1pk, gsi1sk = :gsi1sk' : ''}`,
         ConditionExpression: 'version = :expected',
         ExpressionAttributeNames: { '#data': 'data' },
-        ExpressionAttributeValues: { ':data': S(invoice), ':version': N(2), ':expected': N(1) },
+        ExpressionAttributeValues: {
+          ':data': S(invoice),
+          ':version': N(2),
+          ':expected': N(1),
+          ...(indexed ? { ':gsi1pk': indexKeys().gsi1pk, ':gsi1sk': indexKeys().gsi1sk } : {}),
+        },
       }),
     );
   }
