@@ -1,6 +1,7 @@
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import type { HttpHandler } from '../local/gateway';
+import { lambdaContext } from '../local/lambda-context';
 
 export interface ApiCall {
   method: 'GET' | 'POST';
@@ -57,25 +58,6 @@ export function apiEvent(call: ApiCall): APIGatewayProxyEventV2 {
   };
 }
 
-/** The context Lambda passes; middy reads the remaining time, as it does in AWS. */
-export function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + 10_000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'bench',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
-
 /**
  * Builds the event and context (Lambda's work, outside the clock) and answers the invocation to time, which
  * insists on the expected status so that a failing call is never taken for a fast one.
@@ -87,7 +69,7 @@ export function invocation(
   expectedStatus: number,
 ): () => Promise<APIGatewayProxyStructuredResultV2> {
   const event = apiEvent(call);
-  const context = lambdaContext(functionName);
+  const context = lambdaContext(functionName, 10_000);
   return async () => {
     const result = (await handler(event, context)) as APIGatewayProxyStructuredResultV2;
     if (result.statusCode !== expectedStatus) {

@@ -2,6 +2,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Route } from '../lib/routes';
+import { lambdaContext } from './lambda-context';
 import { listen, type Listening } from './listen';
 
 export type HttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
@@ -74,7 +75,7 @@ async function dispatch(
       return { statusCode: 400, body: '{"message":"Bad Request"}' };
     }
     const event = toEvent(request, url, body, `${route.method} ${route.path}`, pathParameters);
-    return (await handler(event, lambdaContext(route.name))) as APIGatewayProxyStructuredResultV2;
+    return (await handler(event, lambdaContext(route.name, 29_000))) as APIGatewayProxyStructuredResultV2;
   }
   return { statusCode: 404, body: '{"message":"Not Found"}' };
 }
@@ -123,24 +124,6 @@ function toEvent(
       time: now.toISOString(),
       timeEpoch: now.getTime(),
     },
-  };
-}
-
-function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + 29_000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
   };
 }
 
