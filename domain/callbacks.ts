@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { parse } from 'lossless-json';
+import { parseJson } from '../processing/json';
 import { DomainError } from './errors';
 import type { InvoiceService } from './invoices';
 import type { KeySource, ProcessingKeys, ReceiptStore } from './ports';
@@ -98,8 +98,8 @@ function constantTimeEqual(a: Buffer, b: Buffer): boolean {
 
 function parsePayload(rawBody: Buffer): CallbackPayload | undefined {
   try {
-    // Numbers stay as their source text, so amounts keep every digit.
-    const value = parse(rawBody.toString('utf8'), null, (text) => text);
+    // Amounts become exact decimal strings with at least 8 fractional digits, like every answer of the service.
+    const value = parseJson(rawBody.toString('utf8'));
     return value && typeof value === 'object' && !Array.isArray(value)
       ? (value as CallbackPayload)
       : undefined;

@@ -11,7 +11,7 @@ import { ConflictError, NotFoundError, NotReadyError } from './errors';
 import { requestHash } from './hash';
 import type { CheckoutRequest, InvoiceRecord, Payment, StatusChange } from './model';
 import type { InvoiceStore, ProcessingApi, VersionedStore } from './ports';
-import { claim, mutate, save, type ClaimTiming } from './records';
+import { claim, mayHaveBeenSent, mutate, save, type ClaimTiming } from './records';
 import { isFinal, isInvoiceStatus, movesForward } from './status';
 
 /** Attempts after the first use `<foreign_id>~<attempt>` upstream, so `~` is not allowed in our foreign_ids. */
@@ -79,7 +79,8 @@ export class InvoiceService {
       createdAt: existing.createdAt,
     }));
     if (!claimed.owned) return { record: claimed.record, created: false };
-    return { record: await this.createUpstream(claimed.record), created: true };
+    const resumed = mayHaveBeenSent(claimed.previous);
+    return { record: await this.createUpstream(claimed.record, resumed), created: true };
   }
 
   async cancel(foreignId: string): Promise<InvoiceRecord> {
@@ -93,8 +94,8 @@ export class InvoiceService {
       const outcomeUnknown = error instanceof ProcessingConnectionError && error.outcomeUnknown;
       if (!(error instanceof ProcessingInvalidStateError || outcomeUnknown)) throw error;
       // An earlier cancel may have gone through with its answer (and callback) lost: ask the service.
-      const settled = await this.refresh(record, 'cancel');
-      if (settled?.status === 'failed') return settled;
+      const settled = await this.refresh(record, 'lookup');
+      if (settled?.status === 'failed') return this.markCancelled(settled);
       if (outcomeUnknown) throw error;
       throw new ConflictError('invalid_invoice_state', 'The service refused to cancel this invoice');
     }
@@ -105,6 +106,13 @@ export class InvoiceService {
       error: 'Cancelled by the store owner',
     });
     return updated ?? readInvoice(this.invoices, foreignId);
+  }
+
+  private async markCancelled(record: InvoiceRecord): Promise<InvoiceRecord> {
+    const updated = await mutate(this.invoices, record.foreignId, (current) =>
+      current.cancelled ? undefined : { ...current, cancelled: true, updatedAt: this.timing.now() },
+    );
+    return updated ?? readInvoice(this.invoices, record.foreignId);
   }
 
   /** Asks the service for the invoice's transaction and records its status if that moves forward. */
@@ -138,15 +146,18 @@ export class InvoiceService {
       const advances = movesForward(current.status, update.status);
       // A partial payment keeps the status and changes only what is left to pay.
       const paid =
-        !isFinal(current.status) && !!update.payment && !samePayment(update.payment, current.payment);
+        !isFinal(current.status) &&
+        update.status === current.status &&
+        !!update.payment &&
+        !samePayment(update.payment, current.payment);
       if (!advances && !paid) return undefined;
       const at = this.timing.now();
       return {
         ...current,
         status: advances ? update.status : current.status,
-        payment: update.payment ?? current.payment,
+        payment: (advances || paid) && update.payment ? update.payment : current.payment,
         error: update.error ?? current.error,
-        cancelled: current.cancelled || update.source === 'cancel',
+        cancelled: current.cancelled || (update.source === 'cancel' && update.status === 'failed'),
         history: advances
           ? [...current.history, { status: update.status, at, source: update.source }]
           : current.history,
@@ -160,15 +171,31 @@ export class InvoiceService {
     return this.invoices.listOpen(limit);
   }
 
-  /** Gives up on a create whose outcome stayed unknown, cancelling whatever it may have left upstream. */
+  /**
+   * Gives up on a create whose outcome stayed unknown, cancelling whatever it may have left upstream. The sweep
+   * first takes the record under a fresh lease, so it never cancels an invoice a retry has just created.
+   */
   async abandon(record: InvoiceRecord): Promise<void> {
-    await this.cancelOrphan(upstreamForeignId(record));
     const at = this.timing.now();
-    await save(this.invoices, record, { ...record, phase: 'abandoned', updatedAt: at });
+    const taken = await save(this.invoices, record, {
+      ...record,
+      phase: 'sending',
+      claimedAt: at,
+      updatedAt: at,
+    });
+    if (!taken.won) return;
+    await this.cancelOrphan(upstreamForeignId(taken.record));
+    await save(this.invoices, taken.record, {
+      ...taken.record,
+      phase: 'abandoned',
+      updatedAt: this.timing.now(),
+    });
   }
 
-  private async createUpstream(claimed: InvoiceRecord): Promise<InvoiceRecord> {
+  /** `resumed`: an earlier attempt with this upstream id may have been created without our hearing back. */
+  private async createUpstream(claimed: InvoiceRecord, resumed: boolean): Promise<InvoiceRecord> {
     let record = claimed;
+    let mayBeOurs = resumed;
     for (;;) {
       try {
         const invoice = await this.processing.createInvoice(toServiceRequest(record));
@@ -184,7 +211,10 @@ export class InvoiceService {
         });
         return saved;
       } catch (error) {
-        const lostAnswer = error instanceof ProcessingValidationError && error.isDuplicateForeignId;
+        // "foreign_id taken" proves a lost answer only after a send of ours whose outcome was unknown; otherwise
+        // the id belongs to someone else's invoice, which must not be cancelled.
+        const lostAnswer =
+          mayBeOurs && error instanceof ProcessingValidationError && error.isDuplicateForeignId;
         if (!lostAnswer || record.attempt >= MAX_ATTEMPTS) {
           await this.release(record, error);
           throw error;
@@ -205,6 +235,7 @@ export class InvoiceService {
         });
         if (!next.won) return next.record;
         record = next.record;
+        mayBeOurs = false;
       }
     }
   }

@@ -1,4 +1,4 @@
-// The interfaces the domain depends on. Adapters (undici client, DynamoDB store, Secrets Manager) implement them.
+// The interfaces the domain depends on. Adapters (the processing client, DynamoDB, Secrets Manager) implement them.
 import type { BalanceSnapshot, InvoiceRecord, RefundRecord } from './model';
 import type {
   Balance,

@@ -24,6 +24,13 @@ export interface Claim<T> {
   record: T;
   /** True when this caller holds the claim and must talk to the service; false when the record already answers. */
   owned: boolean;
+  /** The record this claim took over, if any: its phase tells whether an earlier send may have reached the service. */
+  previous?: T;
+}
+
+/** A claim taken over from these phases may follow a send that reached the service without our hearing back. */
+export function mayHaveBeenSent(previous: { phase: string } | undefined): boolean {
+  return previous?.phase === 'unknown' || previous?.phase === 'sending';
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -57,7 +64,8 @@ export async function claim<T extends Claimable>(
     const leaseHeld = existing.phase === 'sending' && timing.now() - existing.claimedAt < timing.leaseMs;
     if (!leaseHeld) {
       const next = takeOver(existing);
-      if (await store.update(next, existing.version)) return { record: next, owned: true };
+      if (await store.update(next, existing.version))
+        return { record: next, owned: true, previous: existing };
       continue;
     }
     if (timing.now() >= deadline) throw new InProgressError(Math.ceil(timing.pollMs / 1000) || 1);

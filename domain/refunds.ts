@@ -9,7 +9,7 @@ import { NotFoundError, NotReadyError } from './errors';
 import { requestHash } from './hash';
 import type { RefundRecord, RefundRequest, StatusChange } from './model';
 import type { ProcessingApi, RefundStore } from './ports';
-import { claim, mutate, save, type ClaimTiming } from './records';
+import { claim, mayHaveBeenSent, mutate, save, type ClaimTiming } from './records';
 import { isFinal } from './status';
 
 export class RefundService {
@@ -42,6 +42,11 @@ export class RefundService {
       createdAt: existing.createdAt,
     }));
     if (!claimed.owned) return { record: claimed.record, created: false };
+    if (mayHaveBeenSent(claimed.previous)) {
+      // An earlier send may have reached the service: find it before anything is sent again.
+      const adopted = await this.adoptSent(claimed.record);
+      if (adopted) return { record: adopted, created: true };
+    }
     return { record: await this.send(claimed.record), created: true };
   }
 
@@ -59,29 +64,14 @@ export class RefundService {
 
   /** Asks the service for the withdrawal's status and records it; a send whose answer was lost is adopted. */
   async refresh(record: RefundRecord, source: StatusChange['source']): Promise<RefundRecord | undefined> {
-    let transaction: TransactionRecord;
-    try {
-      transaction = await this.processing.getTransaction({ foreign_id: record.foreignId });
-    } catch (error) {
-      if (error instanceof ProcessingNotFoundError) return record;
-      throw error;
-    }
+    const transaction = await this.lookUp(record.foreignId);
+    if (!transaction) return record;
     if (record.phase === 'sent') {
       return this.applyStatus(record.foreignId, transaction.status, source, transaction.error || undefined);
     }
-    return mutate(this.refunds, record.foreignId, (current) => {
-      if (current.phase === 'sent') return undefined;
-      const at = this.timing.now();
-      return {
-        ...current,
-        phase: 'sent',
-        status: transaction.status,
-        withdrawal: withdrawalFromTransaction(transaction),
-        error: transaction.error || null,
-        history: [{ status: transaction.status, at, source }],
-        updatedAt: at,
-      };
-    });
+    return mutate(this.refunds, record.foreignId, (current) =>
+      current.phase === 'sent' ? undefined : this.asSent(current, transaction, source),
+    );
   }
 
   /** Records a status from the service; final states are final. */
@@ -93,7 +83,8 @@ export class RefundService {
   ): Promise<RefundRecord | undefined> {
     return mutate(this.refunds, foreignId, (current) => {
       if (current.phase === 'sending' && source === 'callback') throw new NotReadyError('The refund');
-      if (current.phase !== 'sent' || current.status === status || isFinal(current.status)) return undefined;
+      // Withdrawal statuses past creation are not listed by the spec: accept only a move to a final one.
+      if (current.phase !== 'sent' || isFinal(current.status) || !isFinal(status)) return undefined;
       const at = this.timing.now();
       return {
         ...current,
@@ -103,6 +94,41 @@ export class RefundService {
         updatedAt: at,
       };
     });
+  }
+
+  /** Under a claim we hold: records the withdrawal the service already has, or answers undefined if it has none. */
+  private async adoptSent(record: RefundRecord): Promise<RefundRecord | undefined> {
+    let transaction: TransactionRecord | undefined;
+    try {
+      transaction = await this.lookUp(record.foreignId);
+    } catch (error) {
+      await this.release(record, error);
+      throw error;
+    }
+    if (!transaction) return undefined;
+    return (await save(this.refunds, record, this.asSent(record, transaction, 'lookup'))).record;
+  }
+
+  private asSent(record: RefundRecord, transaction: TransactionRecord, source: StatusChange['source']) {
+    const at = this.timing.now();
+    return {
+      ...record,
+      phase: 'sent' as const,
+      status: transaction.status,
+      withdrawal: withdrawalFromTransaction(transaction),
+      error: transaction.error || null,
+      history: [...record.history, { status: transaction.status, at, source }],
+      updatedAt: at,
+    };
+  }
+
+  private async lookUp(foreignId: string): Promise<TransactionRecord | undefined> {
+    try {
+      return await this.processing.getTransaction({ foreign_id: foreignId });
+    } catch (error) {
+      if (error instanceof ProcessingNotFoundError) return undefined;
+      throw error;
+    }
   }
 
   private async send(record: RefundRecord): Promise<RefundRecord> {
@@ -120,15 +146,25 @@ export class RefundService {
       });
       return saved;
     } catch (error) {
-      const refused =
-        error instanceof ProcessingValidationError || error instanceof ProcessingBadContentError;
+      await this.release(record, error);
+      throw error;
+    }
+  }
+
+  /** Marks how a send ended. "foreign_id taken" means a withdrawal exists: unknown, for a lookup to settle. */
+  private async release(record: RefundRecord, error: unknown): Promise<void> {
+    const refused =
+      (error instanceof ProcessingValidationError && !error.isDuplicateForeignId) ||
+      error instanceof ProcessingBadContentError;
+    try {
       await save(this.refunds, record, {
         ...record,
         phase: refused ? 'rejected' : 'unknown',
         error: refused ? (error as Error).message : null,
         updatedAt: this.timing.now(),
       });
-      throw error;
+    } catch {
+      // The lease runs out instead; the caller still gets the service's error.
     }
   }
 }

@@ -143,13 +143,23 @@ function parseJsonBody(rawBody: Buffer, contentType: string | undefined): unknow
     throw new HttpError(400, 'invalid_json', 'The body is not valid JSON');
   }
   // Only a body with a JSON number needs the slower lossless reading, so that an amount keeps every digit.
-  return hasNumber(value) ? parseLosslessly(text) : value;
+  if (!hasNumber(value)) return value;
+  try {
+    return parseLosslessly(text);
+  } catch {
+    throw new HttpError(400, 'invalid_json', 'The body is not valid JSON (duplicate keys are refused)');
+  }
 }
 
+/** Iterative, so that a deeply nested body cannot exhaust the stack. */
 function hasNumber(value: unknown): boolean {
-  if (typeof value === 'number') return true;
-  if (typeof value !== 'object' || value === null) return false;
-  return Object.values(value).some(hasNumber);
+  const pending = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'number') return true;
+    if (typeof next === 'object' && next !== null) pending.push(...Object.values(next));
+  }
+  return false;
 }
 
 function json({ status, body, headers }: ApiResponse): Result {
