@@ -44,12 +44,15 @@ export class CallbackService {
     if (!payload) return 'ignored';
     const receiptId = createHash('sha256').update(rawBody).digest('hex');
     if (!(await this.receipts.claim(receiptId))) return 'duplicate';
+    let outcome: CallbackOutcome;
     try {
-      return await this.apply(payload);
+      outcome = await this.apply(payload);
     } catch (error) {
       await this.receipts.release(receiptId);
       throw error;
     }
+    await this.receipts.complete(receiptId);
+    return outcome;
   }
 
   private async verify(body: Buffer, key: string | undefined, signature: string | undefined): Promise<void> {

@@ -11,7 +11,7 @@ import { ConflictError, NotFoundError, NotReadyError } from './errors';
 import { requestHash } from './hash';
 import type { CheckoutRequest, InvoiceRecord, Payment, StatusChange } from './model';
 import type { InvoiceStore, ProcessingApi, VersionedStore } from './ports';
-import { claim, mayHaveBeenSent, mutate, save, type ClaimTiming } from './records';
+import { claim, markSwept, mayHaveBeenSent, mutate, save, type ClaimTiming } from './records';
 import { isFinal, isInvoiceStatus, movesForward } from './status';
 
 /** Attempts after the first use `<foreign_id>~<attempt>` upstream, so `~` is not allowed in our foreign_ids. */
@@ -166,9 +166,13 @@ export class InvoiceService {
     });
   }
 
-  /** Invoices whose create is unresolved or whose status is not final. */
-  listOpen(limit: number): Promise<InvoiceRecord[]> {
-    return this.invoices.listOpen(limit);
+  /** Open records the sweep is due to look at, by `now`, the longest due first. */
+  listDue(limit: number, now: number): Promise<InvoiceRecord[]> {
+    return this.invoices.listOpen(limit, now);
+  }
+
+  async markSwept(foreignId: string): Promise<void> {
+    await markSwept(this.invoices, foreignId, this.timing.now());
   }
 
   /**

@@ -55,6 +55,8 @@ export interface InvoiceRecord {
   history: StatusChange[];
   createdAt: number;
   updatedAt: number;
+  /** When the reconciliation sweep last looked at it; orders the sweep's work with `updatedAt`. */
+  sweptAt?: number;
 }
 
 export interface RefundRequest {
@@ -79,6 +81,8 @@ export interface RefundRecord {
   history: StatusChange[];
   createdAt: number;
   updatedAt: number;
+  /** When the reconciliation sweep last looked at it; orders the sweep's work with `updatedAt`. */
+  sweptAt?: number;
 }
 
 export interface BalanceSnapshot {

@@ -44,8 +44,8 @@ export interface VersionedStore<T extends { version: number }> {
 }
 
 export interface OpenItems<T> {
-  /** Records that are not final yet, oldest change first. */
-  listOpen(limit: number): Promise<T[]>;
+  /** Records that are not final yet and due for the sweep by `dueBy` (ms), the longest due first. */
+  listOpen(limit: number, dueBy?: number): Promise<T[]>;
 }
 
 export type InvoiceStore = VersionedStore<InvoiceRecord> & OpenItems<InvoiceRecord>;
@@ -59,8 +59,10 @@ export interface SnapshotStore {
 
 /** Remembers callback deliveries so a repeated one has no second effect. */
 export interface ReceiptStore {
-  /** True the first time a receipt id is seen. */
+  /** True the first time a receipt id is seen, or when the delivery that claimed it died before finishing. */
   claim(receiptId: string): Promise<boolean>;
+  /** Records that the delivery was applied: from now on a repeat is a duplicate for good. */
+  complete(receiptId: string): Promise<void>;
   /** Forgets a receipt whose processing failed, so that the retried delivery is applied. */
   release(receiptId: string): Promise<void>;
 }

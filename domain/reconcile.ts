@@ -1,7 +1,6 @@
 import type { InvoiceService } from './invoices';
 import type { InvoiceRecord, RefundRecord } from './model';
 import type { RefundService } from './refunds';
-import { isFinal } from './status';
 
 export interface SweepReport {
   refundsChecked: number;
@@ -10,13 +9,29 @@ export interface SweepReport {
   failures: number;
 }
 
-export interface SweepOptions {
-  now: () => number;
+export interface SweepTiming {
   /** A create still unresolved after this long is given up on (invoices) or looked up (refunds). */
   staleAfterMs: number;
-  /** How long after its expiry an invoice without a final status is looked up (timer-less ones: staleAfterMs). */
+  /** How long after its expiry an invoice without a final status is looked up. */
   expiryGraceMs: number;
+}
+
+export interface SweepOptions extends SweepTiming {
+  now: () => number;
   batch: number;
+}
+
+/**
+ * When the sweep should next look at an open record. The open-items index is ordered by it, so the sweep reads
+ * only what is due, oldest first, and records that are not due yet never crowd out those that are.
+ */
+export function nextSweepAt(record: InvoiceRecord | RefundRecord, timing: SweepTiming): number {
+  if (record.phase !== 'sent') return record.claimedAt + timing.staleAfterMs;
+  const lastLook = record.sweptAt === undefined ? undefined : record.sweptAt + timing.staleAfterMs;
+  const releaseAt = 'invoice' in record ? record.invoice?.release_at : undefined;
+  if (releaseAt) return Math.max(releaseAt * 1000 + timing.expiryGraceMs, lastLook ?? 0);
+  if ('invoice' in record) return Math.max(record.updatedAt, record.sweptAt ?? 0) + timing.staleAfterMs;
+  return lastLook ?? record.updatedAt;
 }
 
 /**
@@ -31,8 +46,6 @@ export async function sweep(
 ): Promise<SweepReport> {
   const report: SweepReport = { refundsChecked: 0, invoicesChecked: 0, invoicesAbandoned: 0, failures: 0 };
   const now = options.now();
-  const leaseRunning = (record: InvoiceRecord | RefundRecord) =>
-    now - record.claimedAt < options.staleAfterMs;
   const attempt = async (work: () => Promise<unknown>) => {
     try {
       await work();
@@ -41,29 +54,25 @@ export async function sweep(
     }
   };
 
-  for (const refund of await refunds.listOpen(options.batch)) {
-    if (refund.phase === 'sending' && leaseRunning(refund)) continue;
+  for (const refund of await refunds.listDue(options.batch, now)) {
     report.refundsChecked++;
-    await attempt(() => refunds.refresh(refund, 'reconcile'));
+    await attempt(async () => {
+      await refunds.refresh(refund, 'reconcile');
+      await refunds.markSwept(refund.foreignId);
+    });
   }
-  for (const invoice of await invoices.listOpen(options.batch)) {
+  for (const invoice of await invoices.listDue(options.batch, now)) {
     if (invoice.phase !== 'sent') {
-      if (leaseRunning(invoice)) continue;
       report.invoicesAbandoned++;
       await attempt(() => invoices.abandon(invoice));
-    } else if (isDue(invoice, now, options)) {
+    } else {
       report.invoicesChecked++;
-      await attempt(() => invoices.refresh(invoice, 'reconcile'));
+      await attempt(async () => {
+        await invoices.refresh(invoice, 'reconcile');
+        await invoices.markSwept(invoice.foreignId);
+      });
     }
   }
   if (report.failures > 0) throw new Error(`Reconciliation sweep: ${report.failures} records failed`);
   return report;
-}
-
-/** Due for a lookup: expired without a final status, or without a timer and quiet for a while. */
-function isDue(invoice: InvoiceRecord, now: number, options: SweepOptions): boolean {
-  if (isFinal(invoice.status)) return false;
-  const releaseAt = invoice.invoice?.release_at;
-  if (releaseAt) return now >= releaseAt * 1000 + options.expiryGraceMs;
-  return now - invoice.updatedAt >= options.staleAfterMs;
 }

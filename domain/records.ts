@@ -105,3 +105,12 @@ export async function mutate<T extends { foreignId: string; version: number }>(
   }
   throw new InProgressError(1);
 }
+
+/** Notes that the sweep has looked at an open record, which moves it behind the others in the sweep's order. */
+export function markSwept<T extends { foreignId: string; version: number; sweptAt?: number }>(
+  store: VersionedStore<T>,
+  foreignId: string,
+  now: number,
+): Promise<T | undefined> {
+  return mutate(store, foreignId, (current) => ({ ...current, sweptAt: now }));
+}

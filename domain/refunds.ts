@@ -9,7 +9,7 @@ import { NotFoundError, NotReadyError } from './errors';
 import { requestHash } from './hash';
 import type { RefundRecord, RefundRequest, StatusChange } from './model';
 import type { ProcessingApi, RefundStore } from './ports';
-import { claim, mayHaveBeenSent, mutate, save, type ClaimTiming } from './records';
+import { claim, markSwept, mayHaveBeenSent, mutate, save, type ClaimTiming } from './records';
 import { isFinal } from './status';
 
 export class RefundService {
@@ -58,8 +58,13 @@ export class RefundService {
     return (await this.refresh(record, 'lookup')) ?? record;
   }
 
-  listOpen(limit: number): Promise<RefundRecord[]> {
-    return this.refunds.listOpen(limit);
+  /** Open records the sweep is due to look at, by `now`, the longest due first. */
+  listDue(limit: number, now: number): Promise<RefundRecord[]> {
+    return this.refunds.listOpen(limit, now);
+  }
+
+  async markSwept(foreignId: string): Promise<void> {
+    await markSwept(this.refunds, foreignId, this.timing.now());
   }
 
   /** Asks the service for the withdrawal's status and records it; a send whose answer was lost is adopted. */

@@ -5,16 +5,11 @@ import { log } from '../observability/log';
 import { numberEnv } from '../runtime/env';
 import { processing } from '../runtime/processing';
 import { invoiceStore, refundStore } from '../runtime/stores';
-import { claimTiming } from '../runtime/timing';
+import { claimTiming, sweepTiming } from '../runtime/timing';
 
 const invoices = new InvoiceService(invoiceStore, processing, claimTiming);
 const refunds = new RefundService(refundStore, processing, claimTiming);
-const options = {
-  now: Date.now,
-  staleAfterMs: numberEnv('RECONCILE_STALE_SECONDS', 300) * 1000,
-  expiryGraceMs: numberEnv('RECONCILE_EXPIRY_GRACE_SECONDS', 60) * 1000,
-  batch: numberEnv('RECONCILE_BATCH', 100),
-};
+const options = { ...sweepTiming, now: Date.now, batch: numberEnv('RECONCILE_BATCH', 100) };
 
 /** Scheduled: refreshes open refunds and closes out what the service reports final. */
 export const handler = async (): Promise<SweepReport> => {

@@ -1,3 +1,4 @@
+import type { SweepTiming } from '../domain/reconcile';
 import type { ClaimTiming } from '../domain/records';
 import { numberEnv } from './env';
 
@@ -6,4 +7,9 @@ export const claimTiming: ClaimTiming = {
   leaseMs: numberEnv('CLAIM_LEASE_MS', 45_000),
   waitMs: numberEnv('CLAIM_WAIT_MS', 5_000),
   pollMs: 100,
+};
+
+export const sweepTiming: SweepTiming = {
+  staleAfterMs: numberEnv('RECONCILE_STALE_SECONDS', 300) * 1000,
+  expiryGraceMs: numberEnv('RECONCILE_EXPIRY_GRACE_SECONDS', 60) * 1000,
 };

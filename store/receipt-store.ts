@@ -1,21 +1,34 @@
-import { DeleteItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { ReceiptStore } from '../domain/ports';
 import { isConditionFailure, num, str, ttlAfter, type Table } from './table';
 
+/**
+ * A receipt is `pending` while its delivery is applied and `done` after. A pending receipt whose lease ran out
+ * (the function died mid-way) can be claimed again, so that no crash turns a delivery into a lost one.
+ */
 export class DynamoReceiptStore implements ReceiptStore {
   constructor(
     private readonly table: Table,
     private readonly retentionDays: number,
     private readonly now: () => number,
+    private readonly leaseMs = 60_000,
   ) {}
 
   async claim(receiptId: string): Promise<boolean> {
+    const now = this.now();
     try {
       await this.table.client.send(
         new PutItemCommand({
           TableName: this.table.name,
-          Item: { ...key(receiptId), ttl: num(ttlAfter(this.now(), this.retentionDays)) },
-          ConditionExpression: 'attribute_not_exists(pk)',
+          Item: {
+            ...key(receiptId),
+            receipt_state: str('pending'),
+            lease_until: num(now + this.leaseMs),
+            ttl: num(ttlAfter(now, this.retentionDays)),
+          },
+          ConditionExpression:
+            'attribute_not_exists(pk) OR (receipt_state = :pending AND lease_until < :now)',
+          ExpressionAttributeValues: { ':pending': str('pending'), ':now': num(now) },
         }),
       );
       return true;
@@ -23,6 +36,17 @@ export class DynamoReceiptStore implements ReceiptStore {
       if (isConditionFailure(error)) return false;
       throw error;
     }
+  }
+
+  async complete(receiptId: string): Promise<void> {
+    await this.table.client.send(
+      new UpdateItemCommand({
+        TableName: this.table.name,
+        Key: key(receiptId),
+        UpdateExpression: 'SET receipt_state = :done REMOVE lease_until',
+        ExpressionAttributeValues: { ':done': str('done') },
+      }),
+    );
   }
 
   async release(receiptId: string): Promise<void> {

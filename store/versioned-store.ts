@@ -6,6 +6,7 @@ interface Keyed {
   foreignId: string;
   version: number;
   updatedAt: number;
+  sweptAt?: number;
 }
 
 /**
@@ -18,6 +19,8 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     private readonly table: Table,
     private readonly kind: 'INVOICE' | 'REFUND',
     private readonly isOpen: (record: T) => boolean,
+    /** When the sweep is next due to look at an open record: the index's sort key. */
+    private readonly dueAt: (record: T) => number = lastTouched,
   ) {}
 
   async get(foreignId: string): Promise<T | undefined> {
@@ -53,20 +56,20 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
           ':version': num(record.version),
           ':expected': num(expectedVersion),
           ...(open
-            ? { ':gsi1pk': str(this.openPartition), ':gsi1sk': str(sortableTime(record.updatedAt)) }
+            ? { ':gsi1pk': str(this.openPartition), ':gsi1sk': str(sortableTime(this.dueAt(record))) }
             : {}),
         },
       }),
     );
   }
 
-  async listOpen(limit: number): Promise<T[]> {
+  async listOpen(limit: number, dueBy = Number.MAX_SAFE_INTEGER): Promise<T[]> {
     const { Items: items = [] } = await this.table.client.send(
       new QueryCommand({
         TableName: this.table.name,
         IndexName: OPEN_ITEMS_INDEX,
-        KeyConditionExpression: 'gsi1pk = :open',
-        ExpressionAttributeValues: { ':open': str(this.openPartition) },
+        KeyConditionExpression: 'gsi1pk = :open AND gsi1sk <= :due',
+        ExpressionAttributeValues: { ':open': str(this.openPartition), ':due': str(sortableTime(dueBy)) },
         Limit: limit,
       }),
     );
@@ -95,7 +98,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
 
   private openKeys(record: T): Item {
     return this.isOpen(record)
-      ? { gsi1pk: str(this.openPartition), gsi1sk: str(sortableTime(record.updatedAt)) }
+      ? { gsi1pk: str(this.openPartition), gsi1sk: str(sortableTime(this.dueAt(record))) }
       : {};
   }
 
@@ -113,6 +116,11 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
       throw error;
     }
   }
+}
+
+/** Without a schedule, the index lists records changed or swept longest ago first. */
+function lastTouched(record: Keyed): number {
+  return Math.max(record.updatedAt, record.sweptAt ?? 0);
 }
 
 /** Milliseconds as a fixed-width string, so that the index sorts oldest first. */

@@ -186,6 +186,19 @@ describe.each(backends)('store on $backend', ({ backend, available, start }) => 
       expect(ids(await refunds.listOpen(10))).toEqual(['refund-open']);
     });
 
+    test('open-items index ordered by a due time: only records due by then are listed, soonest due first', async () => {
+      const scheduled = new VersionedDynamoStore<InvoiceRecord>(table, 'INVOICE', isOpen, (record) =>
+        record.sweptAt === undefined ? record.updatedAt : record.sweptAt + 10_000,
+      );
+      await scheduled.create(invoice('due-first', { ...sent('pending'), updatedAt: 1_000 }));
+      await scheduled.create(invoice('due-later', { ...sent('pending'), updatedAt: 4_000 }));
+      await scheduled.create(invoice('swept', { ...sent('pending'), updatedAt: 500, sweptAt: 2_000 }));
+
+      expect(ids(await scheduled.listOpen(10, 5_000))).toEqual(['due-first', 'due-later']);
+      expect(ids(await scheduled.listOpen(10, 12_000))).toEqual(['due-first', 'due-later', 'swept']);
+      expect(ids(await scheduled.listOpen(10, 999))).toEqual([]);
+    });
+
     test('open-items index: a record leaves it when it becomes final and rejoins when reopened', async () => {
       const pending = invoice('pending', { ...sent('pending'), updatedAt: 1_000 });
       const rejected = invoice('rejected', { phase: 'rejected', updatedAt: 2_000 });
@@ -271,6 +284,19 @@ describe.each(backends)('store on $backend', ({ backend, available, start }) => 
         Array.from({ length: CONCURRENCY }, () => receipts.claim('delivery-1')),
       );
       expect(results.filter(Boolean)).toHaveLength(1);
+    });
+
+    test('a pending receipt whose lease ran out can be claimed again; a completed one never', async () => {
+      let clock = 1_700_000_000_000;
+      const receipts = new DynamoReceiptStore(table, 30, () => clock, 60_000);
+      expect(await receipts.claim('crashed')).toBe(true);
+      expect(await receipts.claim('finished')).toBe(true);
+      await receipts.complete('finished');
+      clock += 30_000;
+      expect(await receipts.claim('crashed')).toBe(false);
+      clock += 31_000;
+      expect(await receipts.claim('crashed')).toBe(true);
+      expect(await receipts.claim('finished')).toBe(false);
     });
 
     test('receipts carry a TTL of the retention period', async () => {
