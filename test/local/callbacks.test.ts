@@ -137,6 +137,25 @@ test('out of order: confirmed, then processing, stays confirmed; a later failed 
   expect(stored(view)).toEqual(stored(afterConfirmed));
 });
 
+test.each(['1e500000', '1e9000000000000000'])(
+  'a signed callback with the amount %s is ignored without expanding it, and changes nothing',
+  async (amount) => {
+    const foreignId = `cb-huge-${amount.length}`;
+    await pendingInvoice(foreignId);
+    const body = invoiceCallbackBody(foreignId, 'confirmed').replace(
+      '"amount":0.00046',
+      `"amount":${amount}`,
+    );
+    const before = await tableText();
+
+    const answer = await postCallback(harness, body, signedHeaders(harness, body));
+
+    expect(answer.status).toBe(200);
+    expect(answer.body.outcome).toBe('ignored');
+    expect(await tableText()).toBe(before);
+  },
+);
+
 test('a base64-encoded body (non-JSON content type through the gateway) is verified over its bytes and applied', async () => {
   await pendingInvoice('cb-base64');
   const body = invoiceCallbackBody('cb-base64', 'processing');
