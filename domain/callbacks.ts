@@ -1,5 +1,6 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { parseJson } from '../processing/json';
+import { verifySignature } from '../processing/signing';
 import { DomainError } from './errors';
 import type { InvoiceService } from './invoices';
 import type { KeySource, ProcessingKeys, ReceiptStore } from './ports';
@@ -85,12 +86,9 @@ export class CallbackService {
 }
 
 function signedBy(keys: ProcessingKeys, body: Buffer, key: string, signature: string): boolean {
-  const expected = createHmac('sha512', keys.secretKey).update(body).digest();
-  const given = Buffer.from(signature, 'hex');
   return (
     constantTimeEqual(Buffer.from(key), Buffer.from(keys.apiKey)) &&
-    given.length === expected.length &&
-    timingSafeEqual(given, expected)
+    verifySignature(keys.secretKey, body, signature)
   );
 }
 

@@ -66,6 +66,20 @@ describe('refused deliveries change nothing', () => {
       () => ({ 'X-Processing-Key': sandbox().apiKey, 'X-Processing-Signature': 'zz'.repeat(64) }),
     ],
     [
+      'a valid signature followed by non-hex characters',
+      () => ({
+        'X-Processing-Key': sandbox().apiKey,
+        'X-Processing-Signature': `${signBody(sandbox().secretKey, body)}zz`,
+      }),
+    ],
+    [
+      'a valid signature followed by a space and more hex',
+      () => ({
+        'X-Processing-Key': sandbox().apiKey,
+        'X-Processing-Signature': `${signBody(sandbox().secretKey, body)} 00`,
+      }),
+    ],
+    [
       'a truncated signature',
       () => ({
         'X-Processing-Key': sandbox().apiKey,
