@@ -131,8 +131,13 @@ function toApiRequest(event: Event, parseJson: boolean): ApiRequest {
   };
 }
 
+/** `application/json`, with parameters such as charset or not; `application/json-patch+json` is another format. */
+const JSON_CONTENT_TYPE = /^application\/json\s*(?:;|$)/i;
+/** Far deeper than any body of this API; the lossless reader recurses, so this also keeps it off the stack's end. */
+const MAX_DEPTH = 32;
+
 function parseJsonBody(rawBody: Buffer, contentType: string | undefined): unknown {
-  if (!contentType || !/^application\/json\b/i.test(contentType)) {
+  if (!contentType || !JSON_CONTENT_TYPE.test(contentType)) {
     throw new HttpError(415, 'unsupported_media_type', 'The body must be application/json');
   }
   const text = rawBody.toString('utf8');
@@ -140,26 +145,68 @@ function parseJsonBody(rawBody: Buffer, contentType: string | undefined): unknow
   try {
     value = JSON.parse(text);
   } catch {
-    throw new HttpError(400, 'invalid_json', 'The body is not valid JSON');
+    throw invalidJson('The body is not valid JSON');
   }
+  const shape = shapeOf(value);
+  if (shape.depth > MAX_DEPTH) throw invalidJson(`The body is nested more than ${MAX_DEPTH} levels deep`);
+  // JSON.parse keeps the last of repeated keys silently; the text has more keys than the objects then.
+  if (shape.keys !== keysWritten(text))
+    throw invalidJson('The body is not valid JSON: duplicate keys are refused');
   // Only a body with a JSON number needs the slower lossless reading, so that an amount keeps every digit.
-  if (!hasNumber(value)) return value;
+  if (!shape.hasNumber) return value;
   try {
     return parseLosslessly(text);
   } catch {
-    throw new HttpError(400, 'invalid_json', 'The body is not valid JSON (duplicate keys are refused)');
+    throw invalidJson('The body is not valid JSON');
   }
 }
 
-/** Iterative, so that a deeply nested body cannot exhaust the stack. */
-function hasNumber(value: unknown): boolean {
+function invalidJson(message: string): HttpError {
+  return new HttpError(400, 'invalid_json', message);
+}
+
+/**
+ * Whether a parsed body holds a number, how many keys its objects have, and how deep it nests (up to one level
+ * past MAX_DEPTH). Iterative and without spreading, so that neither a deep nor a wide body exhausts the stack.
+ */
+function shapeOf(value: unknown): { hasNumber: boolean; keys: number; depth: number } {
+  let hasNumber = false;
+  let keys = 0;
+  let depth = 0;
   const pending = [value];
+  const levels = [0];
   while (pending.length > 0) {
     const next = pending.pop();
-    if (typeof next === 'number') return true;
-    if (typeof next === 'object' && next !== null) pending.push(...Object.values(next));
+    const level = (levels.pop() as number) + 1;
+    if (typeof next === 'number') hasNumber = true;
+    if (typeof next !== 'object' || next === null) continue;
+    depth = Math.max(depth, level);
+    if (depth > MAX_DEPTH) break;
+    const children = Object.values(next);
+    if (!Array.isArray(next)) keys += children.length;
+    for (const child of children) {
+      pending.push(child);
+      levels.push(level);
+    }
   }
-  return false;
+  return { hasNumber, keys, depth };
+}
+
+const [QUOTE, BACKSLASH, COLON] = ['"', '\\', ':'].map((char) => char.charCodeAt(0));
+
+/** In valid JSON every colon outside a string follows a key. */
+function keysWritten(text: string): number {
+  let keys = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === BACKSLASH) i += 1;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) inString = true;
+    else if (code === COLON) keys += 1;
+  }
+  return keys;
 }
 
 function json({ status, body, headers }: ApiResponse): Result {
