@@ -1,8 +1,9 @@
 import { Decimal } from 'decimal.js';
+import { sign } from '../../processing/signing';
 import { clearFaults, injectFault } from '../support/faults';
 import { checkoutBody, refundBody, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
-import { storedRecord } from '../support/table';
+import { scanTable, storedRecord } from '../support/table';
 import { waitFor } from '../support/wait';
 
 const STALE_SECONDS = 1;
@@ -66,6 +67,47 @@ test.each(['confirmed', 'failed'] as const)(
     expect(debited).toBe(outcome === 'confirmed' ? '10' : '0');
   },
 );
+
+test('a refund whose foreign_id the service holds for a withdrawal we did not make is never taken for ours', async () => {
+  const foreignId = 'ext-1';
+  // Someone else's withdrawal, made with a signed call straight to the service.
+  const { url, apiKey, secretKey } = harness.stack.sandbox!;
+  const theirs = JSON.stringify({
+    foreign_id: foreignId,
+    sender_currency: 'EUR',
+    received_currency: 'BTC',
+    sender_amount: '5',
+    address: 'bc1qsomeoneelse000000000000000000000000',
+  });
+  const made = await fetch(`${url}/v2/crypto/withdrawal_instant_exchange`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-processing-key': apiKey,
+      'x-processing-signature': sign(secretKey, theirs),
+    },
+    body: theirs,
+  });
+  expect(made.status).toBe(201);
+  const before = await eurBalance();
+
+  const refused = await harness.api('POST', '/refunds', {
+    token: 'admin',
+    body: refundBody(foreignId, { sender_amount: '7' }),
+  });
+  expect(refused.status).toBe(409);
+  await sleep(STALE_SECONDS * 1000 + 100);
+  await harness.stack.runJob('reconcile');
+
+  const view = await harness.api('GET', `/refunds/${foreignId}`, { token: 'admin' });
+  expect(view.body).toMatchObject({ status: 'rejected', transaction_id: null, received_amount: null });
+  expect(new Decimal(view.body.sender_amount).eq(7)).toBe(true);
+  expect(view.body.history).toEqual([]);
+  // Refused for good: it has left the sweep's open items, and nothing more was sent or debited.
+  const item = (await scanTable(harness.stack)).find((entry) => entry.pk?.S === `REFUND#${foreignId}`);
+  expect(item?.gsi1pk).toBeUndefined();
+  expect(await eurBalance()).toBe(before);
+});
 
 test('a stale checkout whose outcome stayed unknown is abandoned and its orphan cancelled upstream', async () => {
   const foreignId = 'reconcile-stale';
