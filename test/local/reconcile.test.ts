@@ -7,13 +7,18 @@ import { scanTable, storedRecord } from '../support/table';
 import { waitFor } from '../support/wait';
 
 const STALE_SECONDS = 1;
+const GRACE_SECONDS = 1;
 
 let harness: Harness;
 let output: CapturedOutput;
 beforeAll(async () => {
   output = captureOutput(); // the injected failures log errors; keep the run quiet
   harness = await startHarness({
-    env: { PROCESSING_TIMEOUT_MS: '500', RECONCILE_STALE_SECONDS: String(STALE_SECONDS) },
+    env: {
+      PROCESSING_TIMEOUT_MS: '500',
+      RECONCILE_STALE_SECONDS: String(STALE_SECONDS),
+      RECONCILE_EXPIRY_GRACE_SECONDS: String(GRACE_SECONDS),
+    },
   });
   // Every callback is lost: the sandbox posts to a closed port and does not retry.
   await harness.control('POST', '/callbacks', { url: 'http://127.0.0.1:9/callbacks', retry_ms: [] });
@@ -152,22 +157,34 @@ test('a stale checkout that never reached the service is abandoned without error
   expect((await harness.control('GET', `/invoices/${foreignId}`)).status).toBe(404);
 });
 
-// Without a timer there is no expiry to wait for: the sweep looks the invoice up once it has been quiet a while.
-test('a timer-less invoice paid upstream whose callback was lost is closed out by the sweep', async () => {
-  const foreignId = 'reconcile-paid-no-timer';
-  const created = await harness.api('POST', '/checkout', {
-    token: 'storefront',
-    body: checkoutBody(foreignId, { timer: false, sender_currency: undefined }),
-  });
-  expect(created.body).toMatchObject({ status: 'created', release_at: null });
-  expect(
-    (await harness.control('POST', `/invoices/${foreignId}/pay`, { kind: 'full', currency: 'BTC' })).body
-      .status,
-  ).toBe('confirmed');
+// The sweep first looks an open invoice up a grace after checkout, with a timer or without, not after its expiry.
+test.each([
+  ['a timer-less invoice', { timer: false, sender_currency: undefined }],
+  ['an invoice with a timer', {}],
+])(
+  '%s paid upstream whose callbacks were lost shows paid, with its amount, after the first sweep',
+  async (kind, overrides) => {
+    const foreignId = `reconcile-paid-${kind.split(' ').at(-1)}`;
+    const created = await harness.api('POST', '/checkout', {
+      token: 'storefront',
+      body: checkoutBody(foreignId, overrides),
+    });
+    expect(created.status).toBe(201);
+    const paid = await harness.control('POST', `/invoices/${foreignId}/pay`, {
+      kind: 'full',
+      currency: 'BTC',
+    });
+    expect(paid.body.status).toBe('confirmed');
 
-  await sleep(STALE_SECONDS * 1000 + 100);
-  await harness.stack.runJob('reconcile');
+    await sleep(GRACE_SECONDS * 1000 + 100);
+    await harness.stack.runJob('reconcile');
 
-  const polled = await harness.api('GET', `/invoices/${foreignId}`, { token: 'storefront' });
-  expect(polled.body.status).toBe('confirmed');
-});
+    const polled = await harness.api('GET', `/invoices/${foreignId}`, { token: 'storefront' });
+    expect(polled.body).toMatchObject({
+      status: 'confirmed',
+      expired: false,
+      payment: { currency: 'BTC', amount: paid.body.paid_amount },
+    });
+    expect(polled.body.history.at(-1)).toMatchObject({ status: 'confirmed', source: 'reconcile' });
+  },
+);
