@@ -1,7 +1,7 @@
 // How an invoice records the service's news of its payment: from callbacks, lookups and the sweep.
 import { Decimal } from 'decimal.js';
 import type { CheckoutRequest, InvoiceRecord, Payment } from '../../domain/model';
-import { startDomainRig, type DomainRig } from '../support/domain-rig';
+import { checkoutRequest, startDomainRig, type DomainRig } from '../support/domain-rig';
 
 let rig: DomainRig;
 beforeEach(async () => {
@@ -9,19 +9,8 @@ beforeEach(async () => {
 });
 afterEach(() => rig.close());
 
-const checkout = (foreignId: string, overrides: Partial<CheckoutRequest> = {}): CheckoutRequest => ({
-  foreignId,
-  amount: '25.5',
-  currency: 'EUR',
-  senderCurrency: 'BTC',
-  title: `Order ${foreignId}`,
-  email: 'customer@example.com',
-  urlSuccess: 'https://shop.example/ok',
-  urlFailed: 'https://shop.example/failed',
-  timer: true,
-  type: 'good_until_expired',
-  ...overrides,
-});
+const checkout = (foreignId: string, overrides: Partial<CheckoutRequest> = {}) =>
+  checkoutRequest(foreignId, { type: 'good_until_expired', ...overrides });
 
 const stored = async (foreignId: string) => (await rig.invoiceStore.get(foreignId))!;
 

@@ -1,7 +1,7 @@
 // With every callback lost, the sweep alone must tell the storefront about a payment, and soon.
 import type { InvoiceRecord } from '../../domain/model';
 import { invoiceView } from '../../http/views';
-import { startDomainRig, type DomainRig } from '../support/domain-rig';
+import { checkoutRequest, startDomainRig, type DomainRig } from '../support/domain-rig';
 
 let rig: DomainRig;
 beforeEach(async () => {
@@ -34,18 +34,8 @@ test.each([
   'a payment made %i minutes after checkout shows within %i minutes, with what was paid',
   async (minutes, within) => {
     const foreignId = `order-paid-${minutes}`;
-    await rig.invoices.checkout({
-      foreignId,
-      amount: '25.5',
-      currency: 'EUR',
-      senderCurrency: 'BTC',
-      title: 'Order',
-      email: 'customer@example.com',
-      urlSuccess: 'https://shop.example/ok',
-      urlFailed: 'https://shop.example/failed',
-      // A timer would end an invoice unpaid after 15 minutes; without one it waits as long as it takes.
-      timer: minutes < 15,
-    });
+    // A timer would end an invoice unpaid after 15 minutes; without one it waits as long as it takes.
+    await rig.invoices.checkout(checkoutRequest(foreignId, { timer: minutes < 15 }));
     await runFor(minutes * MINUTE + 10_000);
     const paid = await rig.control('POST', `/invoices/${foreignId}/pay`, { kind: 'full', hold: true });
     expect(paid.status).toBe('processing');
@@ -61,17 +51,7 @@ test.each([
 );
 
 test('an invoice nobody pays is closed out within two minutes of its timer running out', async () => {
-  await rig.invoices.checkout({
-    foreignId: 'order-unpaid',
-    amount: '25.5',
-    currency: 'EUR',
-    senderCurrency: 'BTC',
-    title: 'Order',
-    email: 'customer@example.com',
-    urlSuccess: 'https://shop.example/ok',
-    urlFailed: 'https://shop.example/failed',
-    timer: true,
-  });
+  await rig.invoices.checkout(checkoutRequest('order-unpaid'));
   await runFor(15 * MINUTE - 10_000);
   expect((await stored('order-unpaid')).status).toBe('pending');
 
@@ -81,16 +61,9 @@ test('an invoice nobody pays is closed out within two minutes of its timer runni
 });
 
 test("the sweep's reads stay bounded: an invoice left open costs about 55 lookups on its first day, then 24 a day", async () => {
-  await rig.invoices.checkout({
-    foreignId: 'order-forgotten',
-    amount: '25.5',
-    currency: 'EUR',
-    title: 'Order',
-    email: 'customer@example.com',
-    urlSuccess: 'https://shop.example/ok',
-    urlFailed: 'https://shop.example/failed',
-    timer: false,
-  });
+  await rig.invoices.checkout(
+    checkoutRequest('order-forgotten', { timer: false, senderCurrency: undefined }),
+  );
   const lookups = async () =>
     (await rig.control('GET', '/requests?path=/v2/transactions/info')).requests.length as number;
 

@@ -2,7 +2,6 @@
 import { Decimal } from 'decimal.js';
 import { ConflictError } from '../../domain/errors';
 import type { RefundRecord, RefundRequest } from '../../domain/model';
-import { requestHash } from '../../domain/hash';
 import { startDomainRig, type DomainRig } from '../support/domain-rig';
 
 let rig: DomainRig;
@@ -34,24 +33,17 @@ async function foreignWithdrawal(foreignId: string, amount: string, address: str
   });
 }
 
-/** A refund record as a send whose outcome was lost leaves it: the answer never came back. */
-async function lostSend(request: RefundRequest): Promise<void> {
-  const at = rig.clock.ms;
-  const record: RefundRecord = {
-    foreignId: request.foreignId,
-    version: 1,
-    phase: 'unknown',
-    requestHash: requestHash(request),
-    request,
-    claimedAt: at,
-    status: null,
-    withdrawal: null,
-    error: null,
-    history: [],
-    createdAt: at,
-    updatedAt: at,
-  };
-  expect(await rig.refundStore.create(record)).toBe(true);
+/**
+ * A send of ours whose outcome was lost: the create fails (after committing a withdrawal, or before), and so
+ * does the client's own lookup, which leaves the refund `unknown` for a retry or the sweep to settle.
+ */
+async function lostSend(request: RefundRequest, committed: boolean): Promise<void> {
+  const kind = committed ? 'reset_after_commit' : '5xx';
+  await rig.control('POST', '/faults', { path: '/v2/crypto/withdrawal_instant_exchange', kind, times: 1 });
+  await rig.control('POST', '/faults', { path: '/v2/transactions/info', kind: '5xx' });
+  await expect(rig.refunds.create(request)).rejects.toThrow();
+  await rig.control('DELETE', '/faults');
+  expect(await rig.refundStore.get(request.foreignId)).toMatchObject({ phase: 'unknown', withdrawal: null });
 }
 
 const eurBalance = async () =>
@@ -77,12 +69,15 @@ describe('a foreign_id the service holds for a withdrawal we did not make', () =
     expect((await rig.sweep()).refundsChecked).toBe(0);
     expectRefusedForGood(await rig.refundStore.get('ext-1'));
     expectRefusedForGood(await rig.refunds.get('ext-1'));
+    // The same request again is refused again.
+    await expect(rig.refunds.create(refund('ext-1'))).rejects.toThrow(ConflictError);
+    expectRefusedForGood(await rig.refundStore.get('ext-1'));
     expect(await eurBalance()).toBe(before);
   });
 
   test('the sweep does not adopt it after a send of ours whose outcome was lost', async () => {
     await foreignWithdrawal('ext-2', '5', OTHER_ADDRESS);
-    await lostSend(refund('ext-2'));
+    await lostSend(refund('ext-2'), false);
 
     rig.clock.ms += 3_600_000;
     expect((await rig.sweep()).refundsChecked).toBe(1);
@@ -93,9 +88,8 @@ describe('a foreign_id the service holds for a withdrawal we did not make', () =
 
   test('a retry taking over a lost send does not adopt it, and sends nothing', async () => {
     await foreignWithdrawal('ext-3', '7', OTHER_ADDRESS); // same amount and currencies, another address
-    await lostSend(refund('ext-3'));
+    await lostSend(refund('ext-3'), false);
     const before = await eurBalance();
-    rig.clock.ms += 60_000; // the lost send's lease has run out
 
     const error = await rig.refunds.create(refund('ext-3')).catch((e: unknown) => e);
 
@@ -107,27 +101,27 @@ describe('a foreign_id the service holds for a withdrawal we did not make', () =
 
 describe('our own withdrawal whose answer was lost', () => {
   test('the sweep adopts it', async () => {
-    const request = refund('ours-1');
-    const sent = await foreignWithdrawal('ours-1', '7', OUR_ADDRESS);
-    await lostSend(request);
+    await lostSend(refund('ours-1'), true);
 
     rig.clock.ms += 3_600_000;
     await rig.sweep();
 
     const record = await rig.refundStore.get('ours-1');
-    expect(record).toMatchObject({ phase: 'sent', status: 'processing', withdrawal: { id: sent.id } });
+    expect(record).toMatchObject({
+      phase: 'sent',
+      status: 'processing',
+      withdrawal: { foreign_id: 'ours-1' },
+    });
     expect(new Decimal(record!.withdrawal!.sender_amount).eq(7)).toBe(true);
   });
 
   test('a retry taking over adopts it without sending again', async () => {
     const before = await eurBalance();
-    const sent = await foreignWithdrawal('ours-2', '7', OUR_ADDRESS);
-    await lostSend(refund('ours-2'));
-    rig.clock.ms += 60_000;
+    await lostSend(refund('ours-2'), true);
 
     const { record } = await rig.refunds.create(refund('ours-2'));
 
-    expect(record).toMatchObject({ phase: 'sent', withdrawal: { id: sent.id } });
+    expect(record).toMatchObject({ phase: 'sent', withdrawal: { foreign_id: 'ours-2' } });
     expect(new Decimal(before).minus(await eurBalance()).toString()).toBe('7');
   });
 });

@@ -1,5 +1,5 @@
 import { InvoiceService } from '../../domain/invoices';
-import type { InvoiceRecord, RefundRecord } from '../../domain/model';
+import type { CheckoutRequest, InvoiceRecord, RefundRecord } from '../../domain/model';
 import { nextSweepAt, sweep, type SweepTiming } from '../../domain/reconcile';
 import { RefundService } from '../../domain/refunds';
 import { ProcessingClient } from '../../processing/client';
@@ -65,5 +65,24 @@ export async function startDomainRig(): Promise<DomainRig> {
       await client.close();
       await sandbox.close();
     },
+  };
+}
+
+/** A checkout with a timer and a fixed payment currency; override fields per test. */
+export function checkoutRequest(
+  foreignId: string,
+  overrides: Partial<CheckoutRequest> = {},
+): CheckoutRequest {
+  return {
+    foreignId,
+    amount: '25.5',
+    currency: 'EUR',
+    senderCurrency: 'BTC',
+    title: `Order ${foreignId}`,
+    email: 'customer@example.com',
+    urlSuccess: 'https://shop.example/ok',
+    urlFailed: 'https://shop.example/failed',
+    timer: true,
+    ...overrides,
   };
 }
