@@ -3,6 +3,7 @@ import { parseJson } from '../processing/json';
 import { verifySignature } from '../processing/signing';
 import { DomainError } from './errors';
 import type { InvoiceService } from './invoices';
+import { paymentOf } from './payment';
 import type { KeySource, ProcessingKeys, ReceiptStore } from './ports';
 import type { RefundService } from './refunds';
 import { isInvoiceStatus } from './status';
@@ -74,7 +75,7 @@ export class CallbackService {
         status,
         source: 'callback',
         error,
-        payment: paymentOf(payload),
+        payment: paymentOf(payload.currency_sent),
       });
       return updated ? 'applied' : 'ignored';
     }
@@ -107,14 +108,4 @@ function parsePayload(rawBody: Buffer): CallbackPayload | undefined {
   } catch {
     return undefined;
   }
-}
-
-function paymentOf(payload: CallbackPayload) {
-  const sent = payload.currency_sent;
-  if (!sent || typeof sent.currency !== 'string' || typeof sent.amount !== 'string') return undefined;
-  return {
-    currency: sent.currency,
-    amount: sent.amount,
-    remainingAmount: typeof sent.remaining_amount === 'string' ? sent.remaining_amount : undefined,
-  };
 }

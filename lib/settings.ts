@@ -41,7 +41,8 @@ export function resolveSettings(raw: RawSettings): PluginSettings {
     stage,
     processingBaseUrl: baseUrl(raw, stage),
     snapshotRate: schedule(raw, 'snapshotRate', 'rate(1 hour)'),
-    reconcileRate: schedule(raw, 'reconcileRate', 'rate(5 minutes)'),
+    // Every minute, so that the sweep catches a lost callback within a couple of minutes (domain/reconcile.ts).
+    reconcileRate: schedule(raw, 'reconcileRate', 'rate(1 minute)'),
     ...(alarmEmail === undefined ? {} : { alarmEmail }),
   };
 }

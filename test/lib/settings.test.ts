@@ -5,7 +5,7 @@ test('defaults give a sandbox with the placeholder base URL and the default rate
     stage: 'sandbox',
     processingBaseUrl: SANDBOX_PROCESSING_BASE_URL,
     snapshotRate: 'rate(1 hour)',
-    reconcileRate: 'rate(5 minutes)',
+    reconcileRate: 'rate(1 minute)',
   });
 });
 

@@ -292,7 +292,7 @@ describe('scheduled jobs', () => {
     const schedules = Object.values(template.findResources('AWS::Scheduler::Schedule'));
     expect(schedules.map((s) => s.Properties.ScheduleExpression).sort()).toEqual([
       'rate(1 hour)',
-      'rate(5 minutes)',
+      'rate(1 minute)',
     ]);
     for (const schedule of schedules) {
       expect(schedule.Properties.Target.DeadLetterConfig.Arn).toEqual(arnOf(queueId));

@@ -170,6 +170,25 @@ test.each(['1e500000', '1e9000000000000000'])(
   },
 );
 
+test('out of order: of two partial payments, the earlier one arriving last does not take the paid amount back', async () => {
+  await pendingInvoice('cb-partial-order');
+  const partial = (amount: number, remaining: number) =>
+    invoiceCallbackBody('cb-partial-order', 'pending', {
+      currency_sent: { currency: 'BTC', amount, remaining_amount: remaining },
+    });
+  const later = partial(0.0003, 0.00016);
+  const earlier = partial(0.0001, 0.00036);
+
+  expect((await postCallback(harness, later, signedHeaders(harness, later))).body.outcome).toBe('applied');
+  expect((await postCallback(harness, earlier, signedHeaders(harness, earlier))).body.outcome).toBe(
+    'ignored',
+  );
+
+  const view = await poll('cb-partial-order');
+  expect(view.status).toBe('pending');
+  expect(view.payment).toEqual({ currency: 'BTC', amount: '0.00030000', remaining_amount: '0.00016000' });
+});
+
 test('a base64-encoded body (non-JSON content type through the gateway) is verified over its bytes and applied', async () => {
   await pendingInvoice('cb-base64');
   const body = invoiceCallbackBody('cb-base64', 'processing');

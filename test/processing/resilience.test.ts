@@ -64,6 +64,7 @@ const WITHDRAWAL = {
 
 const RECORD =
   '{"id":9,"foreign_id":"wd-1","type":"withrawal_exchange","status":"processing","error":"",' +
+  '"crypto_address":{"id":4,"currency":"BTC","address":"bc1qexample","tag":null},' +
   '"currency_sent":{"currency":"USDT","amount":25},"currency_received":{"currency":"BTC","amount":0.00038},' +
   '"transactions":[],"fees":[]}';
 
@@ -230,12 +231,15 @@ describe('withdrawal at most once', () => {
     expect(paths()).toEqual(['POST /v2/crypto/withdrawal_instant_exchange', 'GET /v2/transactions/info']);
   });
 
-  it('does not pass off a different withdrawal under the same foreign_id', async () => {
+  it.each([
+    ['amount', RECORD.replace('"amount":25', '"amount":26')],
+    ['address', RECORD.replace('"address":"bc1qexample"', '"address":"bc1qsomeoneelse"')],
+  ])('does not pass off a withdrawal with another %s under the same foreign_id', async (_field, other) => {
     const duplicate: Reply = {
       status: 400,
       body: { errors: { foreign_id: 'The foreign id has already been taken.' } },
     };
-    service.replies(duplicate, { status: 200, body: RECORD.replace('"amount":25', '"amount":26') });
+    service.replies(duplicate, { status: 200, body: other });
 
     const error = await clientFor()
       .createWithdrawal(WITHDRAWAL_REQUEST)
