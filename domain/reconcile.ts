@@ -7,6 +7,8 @@ export interface SweepReport {
   invoicesChecked: number;
   invoicesAbandoned: number;
   failures: number;
+  /** Due records left for the next run because this one's time ran low. */
+  deferred: number;
 }
 
 export interface SweepTiming {
@@ -19,6 +21,10 @@ export interface SweepTiming {
 export interface SweepOptions extends SweepTiming {
   now: () => number;
   batch: number;
+  /** Time left in this run. */
+  timeLeftMs: () => number;
+  /** No record is taken with less time left than this: what one record's calls and writes may need. */
+  recordReserveMs: number;
 }
 
 /**
@@ -54,14 +60,20 @@ function nextInvoiceLook(record: InvoiceRecord, timing: SweepTiming): number {
 /**
  * Refreshes refunds that are not final, closes out invoices the service reports final, and gives up on creates
  * whose outcome stayed unknown. One record's failure does not stop the others; the sweep throws at the end so
- * that the scheduler retries it.
+ * that the scheduler retries it. When its time runs low it takes no more records: they stay due for the next run.
  */
 export async function sweep(
   invoices: InvoiceService,
   refunds: RefundService,
   options: SweepOptions,
 ): Promise<SweepReport> {
-  const report: SweepReport = { refundsChecked: 0, invoicesChecked: 0, invoicesAbandoned: 0, failures: 0 };
+  const report: SweepReport = {
+    refundsChecked: 0,
+    invoicesChecked: 0,
+    invoicesAbandoned: 0,
+    failures: 0,
+    deferred: 0,
+  };
   const now = options.now();
   const attempt = async (work: () => Promise<unknown>) => {
     try {
@@ -70,15 +82,24 @@ export async function sweep(
       report.failures++;
     }
   };
+  function* whileTimeLasts<T>(records: T[]): Generator<T> {
+    for (const [index, record] of records.entries()) {
+      if (options.timeLeftMs() < options.recordReserveMs) {
+        report.deferred += records.length - index;
+        return;
+      }
+      yield record;
+    }
+  }
 
-  for (const refund of await refunds.listDue(options.batch, now)) {
+  for (const refund of whileTimeLasts(await refunds.listDue(options.batch, now))) {
     report.refundsChecked++;
     await attempt(async () => {
       await refunds.refresh(refund, 'reconcile');
       await refunds.markSwept(refund.foreignId);
     });
   }
-  for (const invoice of await invoices.listDue(options.batch, now)) {
+  for (const invoice of whileTimeLasts(await invoices.listDue(options.batch, now))) {
     if (invoice.phase !== 'sent') {
       report.invoicesAbandoned++;
       await attempt(() => invoices.abandon(invoice));

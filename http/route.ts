@@ -3,9 +3,10 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { parse as parseLosslessly } from 'lossless-json';
 import { CallbackSignatureError } from '../domain/callbacks';
-import { ProcessingUpstreamError } from '../processing/errors';
+import { ProcessingTimeoutError, ProcessingUpstreamError } from '../processing/errors';
 import { describeError, log } from '../observability/log';
 import { countMetric } from '../observability/metrics';
+import { withInvocationDeadline } from '../runtime/deadline';
 import { HttpError, toErrorResponse } from './errors';
 
 /** Who may call a route: a bearer token of a scope, or the service itself (it signs; the handler verifies). */
@@ -46,17 +47,21 @@ export interface RouteOptions<T> {
   input: (request: ApiRequest) => T;
 }
 
-/** The one middleware chain every route uses: error mapping, auth by scope, body parsing, input validation. */
+/**
+ * The one middleware chain every route uses: error mapping, auth by scope, body parsing, input validation, all
+ * under the invocation's deadline, from which every call to the service budgets its time.
+ */
 export function apiRoute<T>(options: RouteOptions<T>, run: (input: T) => Promise<ApiResponse>) {
-  // The processing client's timeouts end every call well before the function's own; middy's early-timeout
-  // timer would only add work to each invocation.
-  return middy<Event, Result>({ timeoutEarlyInMillis: 0 })
+  // The deadline ends every call to the service before the function's own timeout; middy's early-timeout timer
+  // would only add work to each invocation.
+  const handler = middy<Event, Result>({ timeoutEarlyInMillis: 0 })
     .use(errorResponses())
     .use(bearerAuth(options.access, options.tokens))
     .handler(async (event) => {
       const input = options.input(toApiRequest(event, options.access !== 'service'));
       return json(await run(input));
     });
+  return withInvocationDeadline(handler);
 }
 
 function errorResponses(): MiddlewareObj<Event, Result> {
@@ -64,7 +69,9 @@ function errorResponses(): MiddlewareObj<Event, Result> {
     onError: (request) => {
       const error = request.error;
       const mapped = toErrorResponse(error);
-      if (error instanceof ProcessingUpstreamError) countMetric('UpstreamServerErrors');
+      if (error instanceof ProcessingUpstreamError || error instanceof ProcessingTimeoutError) {
+        countMetric('UpstreamServerErrors');
+      }
       if (error instanceof CallbackSignatureError) countMetric('CallbackSignatureFailures');
       const fields = { route: request.event.routeKey, ...describeError(error), status: mapped.status };
       if (mapped.status >= 500) log.error('request failed', fields);

@@ -7,12 +7,11 @@ import { PluginAlarms } from './plugin-alarms';
 import { PluginApi } from './plugin-api';
 import { PluginFunction, PROJECT_ROOT } from './plugin-function';
 import { PluginSecret } from './plugin-secret';
-import { routes, scheduledJobs, type FunctionName } from './routes';
+import { JOB_FUNCTION_TIMEOUT_SECONDS, routes, scheduledJobs, type FunctionName } from './routes';
 import { ScheduledJobs } from './scheduled-jobs';
 import type { PluginSettings } from './settings';
 
-/** Jobs walk many records; API functions answer a person and stay at the default. */
-const JOB_TIMEOUT = Duration.minutes(2);
+const JOB_TIMEOUT = Duration.seconds(JOB_FUNCTION_TIMEOUT_SECONDS);
 
 export interface PaymentsPluginStackProps extends StackProps {
   settings: PluginSettings;

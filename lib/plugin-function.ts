@@ -5,15 +5,12 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { API_FUNCTION_TIMEOUT_SECONDS } from './routes';
 
 /** The project root: bundling resolves entries and the lockfile from here. */
 export const PROJECT_ROOT = path.join(__dirname, '..');
 
-/**
- * Room for a processing call at its longest (connect plus response timeouts) and the writes around it, so a slow
- * call ends in the function, not in a kill; below the HTTP API's 30 s limit.
- */
-const API_TIMEOUT = Duration.seconds(25);
+const API_TIMEOUT = Duration.seconds(API_FUNCTION_TIMEOUT_SECONDS);
 
 export interface PluginFunctionProps {
   /** Absolute path of the TypeScript module that exports `handler`. */

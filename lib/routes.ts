@@ -24,6 +24,15 @@ export const routes = [
   { method: 'POST', path: '/callbacks', name: 'callbacks' },
 ] as const satisfies readonly Route[];
 
+/**
+ * An API function's timeout (Lambda's, in the stack and in the local gateway): under the HTTP API's 30 s
+ * integration limit. Every call to the service budgets itself from what is left of it (runtime/deadline.ts).
+ */
+export const API_FUNCTION_TIMEOUT_SECONDS = 25;
+
+/** A scheduled job's timeout: jobs walk many records, and the sweep stops taking new ones as its time runs low. */
+export const JOB_FUNCTION_TIMEOUT_SECONDS = 120;
+
 /** Functions run on a schedule, with no route. */
 export const scheduledJobs = ['snapshot-balances', 'reconcile'] as const;
 

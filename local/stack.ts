@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { routes, scheduledJobs, type FunctionName } from '../lib/routes';
+import { JOB_FUNCTION_TIMEOUT_SECONDS, routes, scheduledJobs, type FunctionName } from '../lib/routes';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { createPluginTable, LOCAL_CREDENTIALS, startLocalDynamo, type LocalDynamo } from './dynamodb';
 import { startGateway, type HttpHandler } from './gateway';
+import { invokeWithTimeout } from './lambda-context';
 import { startLocalSecretsManager, type LocalSecretsManager } from './secrets-manager';
 
 export interface LocalStackOptions {
@@ -29,7 +30,7 @@ export interface LocalStack {
   secrets: LocalSecretsManager;
   tableName: string;
   secretId: string;
-  /** Runs a scheduled job once, as the scheduler would. */
+  /** Runs a scheduled job once, as the scheduler would, with the timeout the stack gives it. */
   runJob(name: (typeof scheduledJobs)[number]): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -92,7 +93,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     });
   }
 
-  const runJob = (name: (typeof scheduledJobs)[number]) => handlers.get(name)!({} as never, {} as never);
+  const runJob = (name: (typeof scheduledJobs)[number]) =>
+    invokeWithTimeout(
+      handlers.get(name)!,
+      { job: name, scheduledTime: new Date().toISOString() } as never,
+      name,
+      JOB_FUNCTION_TIMEOUT_SECONDS * 1000,
+    ).answer;
   const timers = options.schedule
     ? [
         setInterval(() => runJob('snapshot-balances').catch(() => undefined), options.schedule.snapshotMs),

@@ -1,4 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { API_FUNCTION_TIMEOUT_SECONDS } from '../../lib/routes';
+import { lambdaContext } from '../../local/lambda-context';
 import { invoiceCallbackBody, postCallback, signBody, signedHeaders } from '../support/callbacks';
 import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
@@ -239,7 +241,7 @@ test('header names in odd case reach the handler unchanged (a proxy that keeps t
     requestContext: { http: { method: 'POST', path: '/callbacks' } },
   } as unknown as APIGatewayProxyEventV2;
 
-  const result = await handler(event, {} as Context);
+  const result = await handler(event, lambdaContext('callbacks', API_FUNCTION_TIMEOUT_SECONDS * 1000));
 
   expect(result.statusCode).toBe(200);
   expect(JSON.parse(result.body).outcome).toBe('applied');
