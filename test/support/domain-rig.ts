@@ -51,7 +51,14 @@ export async function startDomainRig(): Promise<DomainRig> {
     invoices,
     refunds,
     clock,
-    sweep: () => sweep(invoices, refunds, { ...SWEEP_TIMING, now, batch: 100 }),
+    sweep: () =>
+      sweep(invoices, refunds, {
+        ...SWEEP_TIMING,
+        now,
+        batch: 100,
+        timeLeftMs: () => Infinity,
+        recordReserveMs: 0,
+      }),
     control: async (method, path, body) => {
       const response = await fetch(`${sandbox.url}/_sandbox${path}`, {
         method,
