@@ -2,6 +2,7 @@ import { InvoiceService } from '../domain/invoices';
 import { foreignIdInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { invoiceView } from '../http/views';
+import { route } from '../lib/routes';
 import { processing } from '../runtime/processing';
 import { pluginSecret } from '../runtime/secret';
 import { invoiceStore } from '../runtime/stores';
@@ -11,7 +12,7 @@ const invoices = new InvoiceService(invoiceStore, processing, claimTiming);
 
 /** POST /invoices/{foreign_id}/cancel: 200 with the updated view, 409 when its state does not allow it. */
 export const handler = apiRoute(
-  { access: 'admin', tokens: pluginSecret, input: foreignIdInput },
+  { route: route('cancel-invoice'), tokens: pluginSecret, input: foreignIdInput },
   async (foreignId) => ({
     status: 200,
     body: invoiceView(await invoices.cancel(foreignId), Date.now()),

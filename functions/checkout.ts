@@ -2,6 +2,7 @@ import { InvoiceService } from '../domain/invoices';
 import { checkoutInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { invoiceView } from '../http/views';
+import { route } from '../lib/routes';
 import { processing } from '../runtime/processing';
 import { pluginSecret } from '../runtime/secret';
 import { invoiceStore } from '../runtime/stores';
@@ -11,7 +12,7 @@ const invoices = new InvoiceService(invoiceStore, processing, claimTiming);
 
 /** POST /checkout: 201 with a new invoice, 200 with the same one for a repeated request. */
 export const handler = apiRoute(
-  { access: 'storefront', tokens: pluginSecret, input: checkoutInput },
+  { route: route('checkout'), tokens: pluginSecret, input: checkoutInput },
   async (request) => {
     const { record, created } = await invoices.checkout(request);
     return { status: created ? 201 : 200, body: invoiceView(record, Date.now()) };

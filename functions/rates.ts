@@ -1,6 +1,7 @@
 import { MarketService } from '../domain/market';
 import { pairInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
+import { route } from '../lib/routes';
 import { numberEnv } from '../runtime/env';
 import { processing } from '../runtime/processing';
 import { pluginSecret } from '../runtime/secret';
@@ -9,7 +10,7 @@ const market = new MarketService(processing, numberEnv('RATES_CACHE_SECONDS', 30
 
 /** GET /rates?from=&to=: the service's estimates, cached briefly. */
 export const handler = apiRoute(
-  { access: 'storefront', tokens: pluginSecret, input: pairInput },
+  { route: route('rates'), tokens: pluginSecret, input: pairInput },
   async (query) => ({
     status: 200,
     body: { data: await market.rates(query) },

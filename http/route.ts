@@ -3,13 +3,11 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { parse as parseLosslessly } from 'lossless-json';
 import { CallbackSignatureError } from '../domain/callbacks';
+import type { Access } from '../lib/routes';
 import { ProcessingUpstreamError } from '../processing/errors';
 import { describeError, log } from '../observability/log';
 import { countMetric } from '../observability/metrics';
 import { HttpError, toErrorResponse } from './errors';
-
-/** Who may call a route: a bearer token of a scope, or the service itself (it signs; the handler verifies). */
-export type Access = 'storefront' | 'admin' | 'service';
 
 export interface Tokens {
   storefrontToken: string;
@@ -39,12 +37,15 @@ export interface ApiResponse {
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
 
-export interface RouteOptions<T> {
-  access: Access;
-  tokens: TokenSource;
+/** A route's entry in lib/routes.ts says who may call it; a bearer route needs the tokens to check. */
+type Guard =
+  | { route: { access: 'service' }; tokens?: never }
+  | { route: { access: Exclude<Access, 'service'> }; tokens: TokenSource };
+
+export type RouteOptions<T> = Guard & {
   /** Validates and shapes the input; throws InvalidRequestError naming the fields. */
   input: (request: ApiRequest) => T;
-}
+};
 
 /** The one middleware chain every route uses: error mapping, auth by scope, body parsing, input validation. */
 export function apiRoute<T>(options: RouteOptions<T>, run: (input: T) => Promise<ApiResponse>) {
@@ -52,9 +53,9 @@ export function apiRoute<T>(options: RouteOptions<T>, run: (input: T) => Promise
   // timer would only add work to each invocation.
   return middy<Event, Result>({ timeoutEarlyInMillis: 0 })
     .use(errorResponses())
-    .use(bearerAuth(options.access, options.tokens))
+    .use(bearerAuth(options))
     .handler(async (event) => {
-      const input = options.input(toApiRequest(event, options.access !== 'service'));
+      const input = options.input(toApiRequest(event, options.route.access !== 'service'));
       return json(await run(input));
     });
 }
@@ -75,10 +76,13 @@ function errorResponses(): MiddlewareObj<Event, Result> {
   };
 }
 
-function bearerAuth(access: Access, tokens: TokenSource): MiddlewareObj<Event, Result> {
+function bearerAuth(guard: Guard): MiddlewareObj<Event, Result> {
   return {
     before: async ({ event }) => {
-      if (access === 'service') return;
+      // The service signs its callbacks instead; the handler verifies the signature over the raw body.
+      if (guard.tokens === undefined) return;
+      const { route, tokens } = guard;
+      const access = route.access;
       const header = headerValue(event.headers, 'authorization');
       const match = header && /^Bearer\s+(\S+)$/i.exec(header);
       if (!match) throw new HttpError(401, 'unauthorized', 'A bearer token is required');

@@ -1,13 +1,14 @@
 import * as path from 'node:path';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, Billing, ProjectionType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
-import { dataAccess, OPEN_ITEMS_INDEX } from './data-access';
 import { PluginAlarms } from './plugin-alarms';
 import { PluginApi } from './plugin-api';
 import { PluginFunction, PROJECT_ROOT } from './plugin-function';
 import { PluginSecret } from './plugin-secret';
-import { routes, scheduledJobs, type FunctionName } from './routes';
+import { OPEN_ITEMS_INDEX, TABLE_SCHEMA } from '../store/schema';
+import { jobs, routes, type FunctionName, type Route, type ScheduledJob } from './routes';
 import { ScheduledJobs } from './scheduled-jobs';
 import type { PluginSettings } from './settings';
 
@@ -27,18 +28,18 @@ export class PaymentsPluginStack extends Stack {
     const { settings } = props;
 
     this.table = new TableV2(this, 'Table', {
-      partitionKey: { name: 'pk', type: AttributeType.STRING },
-      sortKey: { name: 'sk', type: AttributeType.STRING },
+      partitionKey: { name: TABLE_SCHEMA.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE_SCHEMA.sortKey, type: AttributeType.STRING },
       billing: Billing.onDemand(),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      timeToLiveAttribute: 'ttl',
+      timeToLiveAttribute: TABLE_SCHEMA.timeToLive,
       removalPolicy: RemovalPolicy.RETAIN,
       deletionProtection: settings.stage !== 'sandbox',
       globalSecondaryIndexes: [
         {
-          indexName: OPEN_ITEMS_INDEX,
-          partitionKey: { name: 'gsi1pk', type: AttributeType.STRING },
-          sortKey: { name: 'gsi1sk', type: AttributeType.STRING },
+          indexName: OPEN_ITEMS_INDEX.name,
+          partitionKey: { name: OPEN_ITEMS_INDEX.partitionKey, type: AttributeType.STRING },
+          sortKey: { name: OPEN_ITEMS_INDEX.sortKey, type: AttributeType.STRING },
           projectionType: ProjectionType.KEYS_ONLY,
         },
       ],
@@ -50,10 +51,11 @@ export class PaymentsPluginStack extends Stack {
       SECRET_ID: this.secret.secret.secretArn,
       PROCESSING_BASE_URL: settings.processingBaseUrl,
     };
-    const names: FunctionName[] = [...routes.map((route) => route.name), ...scheduledJobs];
-    const handlers = byName(names, (name) => this.pluginFunction(name, environment).function);
+    const handlers = Object.fromEntries(
+      [...routes, ...jobs].map((facts) => [facts.name, this.pluginFunction(facts, environment).function]),
+    ) as Record<FunctionName, NodejsFunction>;
     const api = new PluginApi(this, 'Api', { handlers });
-    const jobs = new ScheduledJobs(this, 'Jobs', {
+    const schedules = new ScheduledJobs(this, 'Jobs', {
       jobs: {
         'snapshot-balances': { handler: handlers['snapshot-balances'], rate: settings.snapshotRate },
         reconcile: { handler: handlers.reconcile, rate: settings.reconcileRate },
@@ -61,7 +63,7 @@ export class PaymentsPluginStack extends Stack {
     });
     new PluginAlarms(this, 'Alarms', {
       functions: handlers,
-      deadLetterQueue: jobs.deadLetterQueue,
+      deadLetterQueue: schedules.deadLetterQueue,
       alarmEmail: settings.alarmEmail,
     });
 
@@ -76,25 +78,22 @@ export class PaymentsPluginStack extends Stack {
     });
   }
 
-  private pluginFunction(name: FunctionName, environment: Record<string, string>): PluginFunction {
+  /** The function of a route or a job, granted what lib/routes.ts says it needs and nothing more. */
+  private pluginFunction(facts: Route | ScheduledJob, environment: Record<string, string>): PluginFunction {
+    const { name, data } = facts;
     const fn = new PluginFunction(this, name, {
       entry: path.join(PROJECT_ROOT, 'functions', `${name}.ts`),
       description: `Merchant Payments plugin: ${name} (functions/${name}.ts)`,
       environment,
-      timeout: (scheduledJobs as readonly string[]).includes(name) ? JOB_TIMEOUT : undefined,
+      timeout: 'path' in facts ? undefined : JOB_TIMEOUT,
     });
     this.secret.grantRead(fn);
-    const access = dataAccess[name];
-    if (access.table.length > 0) fn.allow(access.table.map(dynamodb), [this.table.tableArn]);
-    if (access.openItemsIndex) {
-      fn.allow(access.openItemsIndex.map(dynamodb), [`${this.table.tableArn}/index/${OPEN_ITEMS_INDEX}`]);
+    if (data.table.length > 0) fn.allow(data.table.map(dynamodb), [this.table.tableArn]);
+    if (data.openItemsIndex) {
+      fn.allow(data.openItemsIndex.map(dynamodb), [`${this.table.tableArn}/index/${OPEN_ITEMS_INDEX.name}`]);
     }
     return fn;
   }
 }
 
 const dynamodb = (action: string) => `dynamodb:${action}`;
-
-function byName<T>(names: FunctionName[], make: (name: FunctionName) => T): Record<FunctionName, T> {
-  return Object.fromEntries(names.map((name) => [name, make(name)])) as Record<FunctionName, T>;
-}

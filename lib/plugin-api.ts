@@ -12,14 +12,13 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { routes, type RouteFunctionName } from './routes';
+import { routes, type RouteFunctionName, type ThrottleClass } from './routes';
 
-/** Stage default, so every admin route: a back office calls them now and then. */
-const DEFAULT_THROTTLE: Required<ThrottleSettings> = { rateLimit: 10, burstLimit: 20 };
-
-/** Storefront routes run per customer (checkout, then polling the invoice) and callbacks come from the service. */
-const BUSY_ROUTE_THROTTLE: Required<ThrottleSettings> = { rateLimit: 100, burstLimit: 200 };
-const BUSY_ROUTES: readonly RouteFunctionName[] = ['checkout', 'get-invoice', 'rates', 'pairs', 'callbacks'];
+/** Requests per second and bursts for each throttle class of lib/routes.ts. */
+const THROTTLES: Record<ThrottleClass, Required<ThrottleSettings>> = {
+  busy: { rateLimit: 100, burstLimit: 200 },
+  admin: { rateLimit: 10, burstLimit: 20 },
+};
 
 export interface PluginApiProps {
   handlers: Record<RouteFunctionName, IFunction>;
@@ -43,7 +42,8 @@ export class PluginApi extends Construct {
     this.stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
-      throttle: DEFAULT_THROTTLE,
+      // Every route has its own class below; the stage default only meets paths no route serves.
+      throttle: THROTTLES.admin,
       accessLogSettings: { destination: new LogGroupLogDestination(accessLogs), format: accessLogFormat() },
     });
 
@@ -57,12 +57,11 @@ export class PluginApi extends Construct {
       });
       // Route settings name routes by key, so the stage must wait for them.
       this.stage.node.addDependency(httpRoute);
-      if (BUSY_ROUTES.includes(route.name)) {
-        routeSettings[`${route.method} ${route.path}`] = {
-          ThrottlingRateLimit: BUSY_ROUTE_THROTTLE.rateLimit,
-          ThrottlingBurstLimit: BUSY_ROUTE_THROTTLE.burstLimit,
-        };
-      }
+      const { rateLimit, burstLimit } = THROTTLES[route.throttle];
+      routeSettings[`${route.method} ${route.path}`] = {
+        ThrottlingRateLimit: rateLimit,
+        ThrottlingBurstLimit: burstLimit,
+      };
     }
     (this.stage.node.defaultChild as CfnStage).addPropertyOverride('RouteSettings', routeSettings);
 

@@ -1,32 +1,142 @@
-// The route table the deployed HTTP API and the local gateway both serve. Plain data: no CDK imports.
+// Every deployment fact about a function, in one place: the HTTP routes and the scheduled jobs. Plain data, no CDK
+// imports: the stack (grants, throttles), the local gateway, the functions (access scope) and the tests read it.
 
 export type HttpMethod = 'GET' | 'POST';
 
-export interface Route {
+/** Who may call a route: a bearer token of a scope, or the service itself (it signs; the handler verifies). */
+export type Access = 'storefront' | 'admin' | 'service';
+
+export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query';
+
+/** Exactly the DynamoDB actions a function needs: on the table, and on the open-items index where it queries it. */
+export interface DataAccess {
+  table: readonly TableAction[];
+  openItemsIndex?: readonly 'Query'[];
+}
+
+/** `busy`: called per customer (checkout, then polling) or by the service; `admin`: a back office, now and then. */
+export type ThrottleClass = 'busy' | 'admin';
+
+interface FunctionFacts {
+  /** The handler module is `functions/<name>.ts`, exporting `handler`. */
+  name: string;
+  data: DataAccess;
+}
+
+export interface Route extends FunctionFacts {
   method: HttpMethod;
   /** API Gateway path syntax: `{name}` is a path parameter. */
   path: string;
-  /** The handler module is `functions/<name>.ts`, exporting `handler`. */
-  name: string;
+  access: Access;
+  throttle: ThrottleClass;
 }
 
+export type ScheduledJob = FunctionFacts;
+
 export const routes = [
-  { method: 'POST', path: '/checkout', name: 'checkout' },
-  { method: 'GET', path: '/invoices/{foreign_id}', name: 'get-invoice' },
-  { method: 'POST', path: '/invoices/{foreign_id}/cancel', name: 'cancel-invoice' },
-  { method: 'GET', path: '/rates', name: 'rates' },
-  { method: 'GET', path: '/pairs', name: 'pairs' },
-  { method: 'GET', path: '/balances', name: 'get-balances' },
-  { method: 'GET', path: '/balances/history', name: 'balance-history' },
-  { method: 'POST', path: '/refunds', name: 'create-refund' },
-  { method: 'GET', path: '/refunds/{foreign_id}', name: 'get-refund' },
-  { method: 'GET', path: '/transactions', name: 'lookup-transaction' },
-  { method: 'POST', path: '/callbacks', name: 'callbacks' },
+  {
+    method: 'POST',
+    path: '/checkout',
+    name: 'checkout',
+    access: 'storefront',
+    throttle: 'busy',
+    data: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
+  },
+  {
+    method: 'GET',
+    path: '/invoices/{foreign_id}',
+    name: 'get-invoice',
+    access: 'storefront',
+    throttle: 'busy',
+    data: { table: ['GetItem'] },
+  },
+  {
+    method: 'POST',
+    path: '/invoices/{foreign_id}/cancel',
+    name: 'cancel-invoice',
+    access: 'admin',
+    throttle: 'admin',
+    data: { table: ['GetItem', 'UpdateItem'] },
+  },
+  {
+    method: 'GET',
+    path: '/rates',
+    name: 'rates',
+    access: 'storefront',
+    throttle: 'busy',
+    data: { table: [] },
+  },
+  {
+    method: 'GET',
+    path: '/pairs',
+    name: 'pairs',
+    access: 'storefront',
+    throttle: 'busy',
+    data: { table: [] },
+  },
+  {
+    method: 'GET',
+    path: '/balances',
+    name: 'get-balances',
+    access: 'admin',
+    throttle: 'admin',
+    data: { table: ['Query', 'PutItem'] },
+  },
+  {
+    method: 'GET',
+    path: '/balances/history',
+    name: 'balance-history',
+    access: 'admin',
+    throttle: 'admin',
+    data: { table: ['Query'] },
+  },
+  {
+    method: 'POST',
+    path: '/refunds',
+    name: 'create-refund',
+    access: 'admin',
+    throttle: 'admin',
+    data: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
+  },
+  {
+    method: 'GET',
+    path: '/refunds/{foreign_id}',
+    name: 'get-refund',
+    access: 'admin',
+    throttle: 'admin',
+    data: { table: ['GetItem', 'UpdateItem'] },
+  },
+  {
+    method: 'GET',
+    path: '/transactions',
+    name: 'lookup-transaction',
+    access: 'admin',
+    throttle: 'admin',
+    data: { table: [] },
+  },
+  {
+    method: 'POST',
+    path: '/callbacks',
+    name: 'callbacks',
+    access: 'service',
+    throttle: 'busy',
+    data: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  },
 ] as const satisfies readonly Route[];
 
 /** Functions run on a schedule, with no route. */
-export const scheduledJobs = ['snapshot-balances', 'reconcile'] as const;
+export const jobs = [
+  { name: 'snapshot-balances', data: { table: ['PutItem'] } },
+  { name: 'reconcile', data: { table: ['Query', 'GetItem', 'UpdateItem'], openItemsIndex: ['Query'] } },
+] as const satisfies readonly ScheduledJob[];
+
+export const scheduledJobs: readonly ScheduledJobName[] = jobs.map((job) => job.name);
 
 export type RouteFunctionName = (typeof routes)[number]['name'];
-export type ScheduledJobName = (typeof scheduledJobs)[number];
+export type ScheduledJobName = (typeof jobs)[number]['name'];
 export type FunctionName = RouteFunctionName | ScheduledJobName;
+
+/** The route table's entry for a function, with its literal types (so its access scope is known when compiling). */
+export function route<N extends RouteFunctionName>(name: N): Extract<(typeof routes)[number], { name: N }> {
+  return routes.find((entry) => entry.name === name) as Extract<(typeof routes)[number], { name: N }>;
+}

@@ -332,19 +332,26 @@ describe('scheduled jobs', () => {
 });
 
 describe('HTTP API', () => {
-  test('admin routes get the stage throttle, storefront routes and callbacks a higher one; access is logged', () => {
+  test('every route has its own throttle: admin routes a low one, storefront routes and callbacks a higher one', () => {
     const stage = Object.values(template.findResources('AWS::ApiGatewayV2::Stage'))[0];
     const props = stage.Properties;
     expect(props.StageName).toBe('$default');
     expect(props.AutoDeploy).toBe(true);
-    expect(props.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 });
+    const admin = { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 };
     const busy = { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 };
+    expect(props.DefaultRouteSettings).toEqual(admin);
     expect(props.RouteSettings).toEqual({
       'POST /checkout': busy,
       'GET /invoices/{foreign_id}': busy,
       'GET /rates': busy,
       'GET /pairs': busy,
       'POST /callbacks': busy,
+      'POST /invoices/{foreign_id}/cancel': admin,
+      'GET /balances': admin,
+      'GET /balances/history': admin,
+      'POST /refunds': admin,
+      'GET /refunds/{foreign_id}': admin,
+      'GET /transactions': admin,
     });
     const accessLogsId = props.AccessLogSettings.DestinationArn['Fn::GetAtt'][0];
     expect(template.toJSON().Resources[accessLogsId].Type).toBe('AWS::Logs::LogGroup');

@@ -1,4 +1,4 @@
-import { routes } from '../../lib/routes';
+import { route, routes, type RouteFunctionName } from '../../lib/routes';
 import { checkoutBody, refundBody, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
 import { scanTable } from '../support/table';
@@ -24,26 +24,26 @@ afterAll(async () => {
   output.restore();
 });
 
-type Scope = 'storefront' | 'admin' | 'service';
-
-/** For every route: who may call it, and a request it would act on (write, or send upstream) if allowed. */
-const REQUESTS: Record<(typeof routes)[number]['name'], { scope: Scope; path: string; body?: unknown }> = {
-  checkout: { scope: 'storefront', path: '/checkout', body: checkoutBody('auth-new-invoice') },
-  'get-invoice': { scope: 'storefront', path: '/invoices/auth-invoice' },
-  'cancel-invoice': { scope: 'admin', path: '/invoices/auth-invoice/cancel' },
-  rates: { scope: 'storefront', path: '/rates?from=BTC&to=EUR' },
-  pairs: { scope: 'storefront', path: '/pairs?from=BTC&to=EUR' },
-  'get-balances': { scope: 'admin', path: '/balances?live=true' },
-  'balance-history': { scope: 'admin', path: '/balances/history' },
-  'create-refund': { scope: 'admin', path: '/refunds', body: refundBody('auth-new-refund') },
-  'get-refund': { scope: 'admin', path: '/refunds/auth-refund' },
-  'lookup-transaction': { scope: 'admin', path: '/transactions?foreign_id=auth-refund' },
+/** For every route: a request it would act on (write, or send upstream) if allowed. */
+const REQUESTS: Record<RouteFunctionName, { path: string; body?: unknown }> = {
+  checkout: { path: '/checkout', body: checkoutBody('auth-new-invoice') },
+  'get-invoice': { path: '/invoices/auth-invoice' },
+  'cancel-invoice': { path: '/invoices/auth-invoice/cancel' },
+  rates: { path: '/rates?from=BTC&to=EUR' },
+  pairs: { path: '/pairs?from=BTC&to=EUR' },
+  'get-balances': { path: '/balances?live=true' },
+  'balance-history': { path: '/balances/history' },
+  'create-refund': { path: '/refunds', body: refundBody('auth-new-refund') },
+  'get-refund': { path: '/refunds/auth-refund' },
+  'lookup-transaction': { path: '/transactions?foreign_id=auth-refund' },
   callbacks: {
-    scope: 'service',
     path: '/callbacks',
     body: { foreign_id: 'auth-invoice', type: 'invoice', status: 'confirmed', error: '' },
   },
 };
+
+/** Who may call it, as the route table says. */
+const scopeOf = (name: RouteFunctionName) => route(name).access;
 
 /** Credentials that must not open a route, and what they get: the header to send (none when undefined). */
 const BAD_CREDENTIALS: Array<[string, (h: Harness) => string | undefined]> = [
@@ -64,8 +64,7 @@ const state = async () => ({
 
 async function call(name: keyof typeof REQUESTS, authorization: string | undefined) {
   const { path, body } = REQUESTS[name];
-  const route = routes.find((candidate) => candidate.name === name)!;
-  return harness.api(route.method, path, {
+  return harness.api(route(name).method, path, {
     body,
     headers: authorization === undefined ? {} : { authorization },
   });
@@ -85,14 +84,14 @@ test.each(cases)('%s with %s is refused; nothing is written or sent', async (nam
 
   const answer = await call(name, header(harness));
 
-  const scope = REQUESTS[name].scope;
+  const scope = scopeOf(name);
   expect({ status: answer.status, code: answer.body.error?.code }).toEqual(
     scope === 'service' ? { status: 403, code: 'invalid_signature' } : { status: 401, code: 'unauthorized' },
   );
   expect(await state()).toEqual(before);
 });
 
-const adminRoutes = names.filter((name) => REQUESTS[name].scope === 'admin');
+const adminRoutes = names.filter((name) => scopeOf(name) === 'admin');
 test.each(adminRoutes)(
   '%s with the storefront token is refused with 403; nothing is written or sent',
   async (name) => {
@@ -127,10 +126,9 @@ test.each(['storefront', 'admin'] as const)(
 test('the right token opens each bearer route (the matrix requests are valid)', async () => {
   const opened = await Promise.all(
     names
-      .filter((name) => REQUESTS[name].scope !== 'service')
+      .filter((name) => scopeOf(name) !== 'service')
       .map(async (name) => {
-        const token =
-          REQUESTS[name].scope === 'admin' ? harness.stack.adminToken : harness.stack.storefrontToken;
+        const token = scopeOf(name) === 'admin' ? harness.stack.adminToken : harness.stack.storefrontToken;
         return [name, (await call(name, `Bearer ${token}`)).status] as const;
       }),
   );

@@ -1,0 +1,38 @@
+import { jobs, route, routes, type Route, type ScheduledJob } from '../../lib/routes';
+
+test('route(name) answers the table entry of that route', () => {
+  for (const entry of routes) expect(route(entry.name)).toBe(entry);
+});
+
+test('names are unique across routes and jobs, and so are method and path', () => {
+  const names = [...routes, ...jobs].map((facts) => facts.name);
+  expect(new Set(names).size).toBe(names.length);
+  const keys = routes.map(({ method, path }) => `${method} ${path}`);
+  expect(new Set(keys).size).toBe(keys.length);
+});
+
+// These checks run in the typecheck: each directive fails `tsc` if the entry below it compiles.
+test('a route or a job that leaves out a deployment fact does not compile', () => {
+  const complete = {
+    method: 'GET',
+    path: '/health',
+    name: 'health',
+    access: 'admin',
+    throttle: 'admin',
+    data: { table: [] },
+  } as const satisfies Route;
+  const { throttle: _throttle, ...withoutThrottle } = complete;
+  const { access: _access, ...withoutAccess } = complete;
+  const { data: _data, ...withoutData } = complete;
+
+  // @ts-expect-error: a route must name its throttle class
+  const noThrottle: Route = withoutThrottle;
+  // @ts-expect-error: a route must name who may call it
+  const noAccess: Route = withoutAccess;
+  // @ts-expect-error: a route must name its DynamoDB access, even when it is none
+  const noData: Route = withoutData;
+  // @ts-expect-error: a job must name its DynamoDB access
+  const jobWithoutData: ScheduledJob = { name: 'job' };
+
+  expect([noThrottle, noAccess, noData, jobWithoutData]).toHaveLength(4);
+});
