@@ -4,13 +4,12 @@ import { RefundService } from '../domain/refunds';
 import { apiRoute } from '../http/route';
 import { route } from '../lib/routes';
 import { processing } from '../runtime/processing';
-import { pluginSecret } from '../runtime/secret';
+import { processingKeys } from '../runtime/processing-keys';
 import { invoiceStore, receiptStore, refundStore } from '../runtime/stores';
 import { claimTiming } from '../runtime/timing';
-import { processingKeys } from '../secrets/plugin-secret';
 
 const callbacks = new CallbackService(
-  processingKeys(pluginSecret),
+  processingKeys,
   receiptStore,
   new InvoiceService(invoiceStore, processing, claimTiming),
   new RefundService(refundStore, processing, claimTiming),

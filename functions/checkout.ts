@@ -4,7 +4,7 @@ import { apiRoute } from '../http/route';
 import { invoiceView } from '../http/views';
 import { route } from '../lib/routes';
 import { processing } from '../runtime/processing';
-import { pluginSecret } from '../runtime/secret';
+import { bearerTokens } from '../runtime/bearer-tokens';
 import { invoiceStore } from '../runtime/stores';
 import { claimTiming } from '../runtime/timing';
 
@@ -12,7 +12,7 @@ const invoices = new InvoiceService(invoiceStore, processing, claimTiming);
 
 /** POST /checkout: 201 with a new invoice, 200 with the same one for a repeated request. */
 export const handler = apiRoute(
-  { route: route('checkout'), tokens: pluginSecret, input: checkoutInput },
+  { route: route('checkout'), tokens: bearerTokens, input: checkoutInput },
   async (request) => {
     const { record, created } = await invoices.checkout(request);
     return { status: created ? 201 : 200, body: invoiceView(record, Date.now()) };

@@ -5,14 +5,14 @@ import { apiRoute } from '../http/route';
 import { snapshotView } from '../http/views';
 import { route } from '../lib/routes';
 import { processing } from '../runtime/processing';
-import { pluginSecret } from '../runtime/secret';
+import { bearerTokens } from '../runtime/bearer-tokens';
 import { snapshotStore } from '../runtime/stores';
 
 const balances = new BalanceService(snapshotStore, processing, Date.now);
 
 /** GET /balances: the latest snapshot; `?live=true` asks the service now and stores a snapshot. */
 export const handler = apiRoute(
-  { route: route('get-balances'), tokens: pluginSecret, input: balancesInput },
+  { route: route('get-balances'), tokens: bearerTokens, input: balancesInput },
   async ({ live }) => {
     const snapshot = live ? await balances.snapshot('live') : await balances.latest();
     if (!snapshot) throw new NotFoundError('A balance snapshot');

@@ -6,7 +6,7 @@ import type { Construct } from 'constructs';
 import { PluginAlarms } from './plugin-alarms';
 import { PluginApi } from './plugin-api';
 import { PluginFunction, PROJECT_ROOT } from './plugin-function';
-import { PluginSecret } from './plugin-secret';
+import { PluginSecrets } from './plugin-secrets';
 import { OPEN_ITEMS_INDEX, TABLE_SCHEMA } from '../store/schema';
 import { jobs, routes, type FunctionName, type Route, type ScheduledJob } from './routes';
 import { ScheduledJobs } from './scheduled-jobs';
@@ -21,7 +21,7 @@ export interface PaymentsPluginStackProps extends StackProps {
 
 export class PaymentsPluginStack extends Stack {
   private readonly table: TableV2;
-  private readonly secret: PluginSecret;
+  private readonly secrets: PluginSecrets;
 
   constructor(scope: Construct, id: string, props: PaymentsPluginStackProps) {
     super(scope, id, props);
@@ -44,11 +44,10 @@ export class PaymentsPluginStack extends Stack {
         },
       ],
     });
-    this.secret = new PluginSecret(this, 'Secret');
+    this.secrets = new PluginSecrets(this, 'Secrets');
 
     const environment = {
       TABLE_NAME: this.table.tableName,
-      SECRET_ID: this.secret.secret.secretArn,
       PROCESSING_BASE_URL: settings.processingBaseUrl,
     };
     const handlers = Object.fromEntries(
@@ -72,22 +71,26 @@ export class PaymentsPluginStack extends Stack {
       description: 'Enter this as the callback URL in the merchant administration',
       value: `${api.url}callbacks`,
     });
-    new CfnOutput(this, 'SecretName', {
-      description: 'Secrets Manager secret with the processing keys and the bearer tokens',
-      value: this.secret.secret.secretName,
+    new CfnOutput(this, 'ProcessingKeysSecretName', {
+      description: 'Secrets Manager secret for the processing keys: put them in after the first deploy',
+      value: this.secrets.secrets.processingKeys.secretName,
+    });
+    new CfnOutput(this, 'TokensSecretName', {
+      description: 'Secrets Manager secret with the bearer tokens of the storefront and the back office',
+      value: this.secrets.secrets.tokens.secretName,
     });
   }
 
   /** The function of a route or a job, granted what lib/routes.ts says it needs and nothing more. */
   private pluginFunction(facts: Route | ScheduledJob, environment: Record<string, string>): PluginFunction {
-    const { name, data } = facts;
+    const { name, data, secrets } = facts;
     const fn = new PluginFunction(this, name, {
       entry: path.join(PROJECT_ROOT, 'functions', `${name}.ts`),
       description: `Merchant Payments plugin: ${name} (functions/${name}.ts)`,
-      environment,
+      environment: { ...environment, ...this.secrets.environment(secrets) },
       timeout: 'path' in facts ? undefined : JOB_TIMEOUT,
     });
-    this.secret.grantRead(fn);
+    this.secrets.grantRead(fn, secrets);
     if (data.table.length > 0) fn.allow(data.table.map(dynamodb), [this.table.tableArn]);
     if (data.openItemsIndex) {
       fn.allow(data.openItemsIndex.map(dynamodb), [`${this.table.tableArn}/index/${OPEN_ITEMS_INDEX.name}`]);

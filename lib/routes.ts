@@ -1,5 +1,6 @@
 // Every deployment fact about a function, in one place: the HTTP routes and the scheduled jobs. Plain data, no CDK
 // imports: the stack (grants, throttles), the local gateway, the functions (access scope) and the tests read it.
+import type { SecretName } from '../secrets/fields';
 
 export type HttpMethod = 'GET' | 'POST';
 
@@ -21,6 +22,8 @@ interface FunctionFacts {
   /** The handler module is `functions/<name>.ts`, exporting `handler`. */
   name: string;
   data: DataAccess;
+  /** The secrets it may read: the tokens it checks callers against, the keys it signs or verifies with. */
+  secrets: readonly SecretName[];
 }
 
 export interface Route extends FunctionFacts {
@@ -41,6 +44,7 @@ export const routes = [
     access: 'storefront',
     throttle: 'busy',
     data: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
+    secrets: ['tokens', 'processingKeys'],
   },
   {
     method: 'GET',
@@ -49,6 +53,7 @@ export const routes = [
     access: 'storefront',
     throttle: 'busy',
     data: { table: ['GetItem'] },
+    secrets: ['tokens'],
   },
   {
     method: 'POST',
@@ -57,6 +62,7 @@ export const routes = [
     access: 'admin',
     throttle: 'admin',
     data: { table: ['GetItem', 'UpdateItem'] },
+    secrets: ['tokens', 'processingKeys'],
   },
   {
     method: 'GET',
@@ -65,6 +71,7 @@ export const routes = [
     access: 'storefront',
     throttle: 'busy',
     data: { table: [] },
+    secrets: ['tokens', 'processingKeys'],
   },
   {
     method: 'GET',
@@ -73,6 +80,7 @@ export const routes = [
     access: 'storefront',
     throttle: 'busy',
     data: { table: [] },
+    secrets: ['tokens', 'processingKeys'],
   },
   {
     method: 'GET',
@@ -81,6 +89,7 @@ export const routes = [
     access: 'admin',
     throttle: 'admin',
     data: { table: ['Query', 'PutItem'] },
+    secrets: ['tokens', 'processingKeys'],
   },
   {
     method: 'GET',
@@ -89,6 +98,7 @@ export const routes = [
     access: 'admin',
     throttle: 'admin',
     data: { table: ['Query'] },
+    secrets: ['tokens'],
   },
   {
     method: 'POST',
@@ -97,6 +107,7 @@ export const routes = [
     access: 'admin',
     throttle: 'admin',
     data: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
+    secrets: ['tokens', 'processingKeys'],
   },
   {
     method: 'GET',
@@ -105,6 +116,7 @@ export const routes = [
     access: 'admin',
     throttle: 'admin',
     data: { table: ['GetItem', 'UpdateItem'] },
+    secrets: ['tokens', 'processingKeys'],
   },
   {
     method: 'GET',
@@ -113,6 +125,7 @@ export const routes = [
     access: 'admin',
     throttle: 'admin',
     data: { table: [] },
+    secrets: ['tokens', 'processingKeys'],
   },
   {
     method: 'POST',
@@ -121,13 +134,18 @@ export const routes = [
     access: 'service',
     throttle: 'busy',
     data: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    secrets: ['processingKeys'],
   },
 ] as const satisfies readonly Route[];
 
 /** Functions run on a schedule, with no route. */
 export const jobs = [
-  { name: 'snapshot-balances', data: { table: ['PutItem'] } },
-  { name: 'reconcile', data: { table: ['Query', 'GetItem', 'UpdateItem'], openItemsIndex: ['Query'] } },
+  { name: 'snapshot-balances', data: { table: ['PutItem'] }, secrets: ['processingKeys'] },
+  {
+    name: 'reconcile',
+    data: { table: ['Query', 'GetItem', 'UpdateItem'], openItemsIndex: ['Query'] },
+    secrets: ['processingKeys'],
+  },
 ] as const satisfies readonly ScheduledJob[];
 
 export const scheduledJobs: readonly ScheduledJobName[] = jobs.map((job) => job.name);

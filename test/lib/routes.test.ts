@@ -1,4 +1,5 @@
 import { jobs, route, routes, type Route, type ScheduledJob } from '../../lib/routes';
+import type { SecretName } from '../../secrets/fields';
 
 test('route(name) answers the table entry of that route', () => {
   for (const entry of routes) expect(route(entry.name)).toBe(entry);
@@ -20,10 +21,12 @@ test('a route or a job that leaves out a deployment fact does not compile', () =
     access: 'admin',
     throttle: 'admin',
     data: { table: [] },
+    secrets: ['tokens'],
   } as const satisfies Route;
   const { throttle: _throttle, ...withoutThrottle } = complete;
   const { access: _access, ...withoutAccess } = complete;
   const { data: _data, ...withoutData } = complete;
+  const { secrets: _secrets, ...withoutSecrets } = complete;
 
   // @ts-expect-error: a route must name its throttle class
   const noThrottle: Route = withoutThrottle;
@@ -31,8 +34,20 @@ test('a route or a job that leaves out a deployment fact does not compile', () =
   const noAccess: Route = withoutAccess;
   // @ts-expect-error: a route must name its DynamoDB access, even when it is none
   const noData: Route = withoutData;
+  // @ts-expect-error: a route must name the secrets it may read, even when it is none
+  const noSecrets: Route = withoutSecrets;
   // @ts-expect-error: a job must name its DynamoDB access
-  const jobWithoutData: ScheduledJob = { name: 'job' };
+  const jobWithoutData: ScheduledJob = { name: 'job', secrets: [] };
+  // @ts-expect-error: a job must name the secrets it may read
+  const jobWithoutSecrets: ScheduledJob = { name: 'job', data: { table: [] } };
 
-  expect([noThrottle, noAccess, noData, jobWithoutData]).toHaveLength(4);
+  expect([noThrottle, noAccess, noData, noSecrets, jobWithoutData, jobWithoutSecrets]).toHaveLength(6);
+});
+
+test('a route may read the tokens secret exactly when it checks bearer tokens; no job reads it', () => {
+  for (const { name, access, secrets } of routes) {
+    const readsTokens = (secrets as readonly SecretName[]).includes('tokens');
+    expect({ name, readsTokens }).toEqual({ name, readsTokens: access !== 'service' });
+  }
+  for (const { secrets } of jobs) expect(secrets).not.toContain('tokens');
 });

@@ -27,6 +27,24 @@ const TABLE_ACTIONS: Record<string, string[]> = {
   reconcile: ['Query', 'GetItem', 'UpdateItem'],
 };
 
+// Which secrets each function may read, written out: a function that only checks tokens must never be able to read
+// the processing keys, which can send withdrawals.
+const SECRET_READS: Record<string, Array<'processingKeys' | 'tokens'>> = {
+  checkout: ['tokens', 'processingKeys'],
+  'get-invoice': ['tokens'],
+  'cancel-invoice': ['tokens', 'processingKeys'],
+  rates: ['tokens', 'processingKeys'],
+  pairs: ['tokens', 'processingKeys'],
+  'lookup-transaction': ['tokens', 'processingKeys'],
+  'get-balances': ['tokens', 'processingKeys'],
+  'balance-history': ['tokens'],
+  'create-refund': ['tokens', 'processingKeys'],
+  'get-refund': ['tokens', 'processingKeys'],
+  callbacks: ['processingKeys'],
+  'snapshot-balances': ['processingKeys'],
+  reconcile: ['processingKeys'],
+};
+
 function synth(context: Record<string, unknown> = {}) {
   // Skips bundling: these tests read the template, not the code.
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
@@ -52,9 +70,17 @@ const onlyId = (resources: Record<string, unknown>) => {
   return ids[0];
 };
 const tableId = onlyId(template.findResources('AWS::DynamoDB::GlobalTable'));
-const secretId = onlyId(template.findResources('AWS::SecretsManager::Secret'));
+const secretIdOf = (what: string) =>
+  onlyId(
+    template.findResources('AWS::SecretsManager::Secret', {
+      Properties: { Description: Match.stringLikeRegexp(what) },
+    }),
+  );
+const secretIds = { processingKeys: secretIdOf('processing keys'), tokens: secretIdOf('bearer tokens') };
+const SECRET_ENV = { processingKeys: 'PROCESSING_KEYS_SECRET_ID', tokens: 'TOKENS_SECRET_ID' };
 const queueId = onlyId(template.findResources('AWS::SQS::Queue'));
 const functions = template.findResources('AWS::Lambda::Function');
+const allNames = [...routes.map((r) => r.name), ...scheduledJobs];
 
 /** The logical id of the function a route or a schedule invokes, read from the template. */
 function functionIdFor(name: string): string {
@@ -104,8 +130,6 @@ function grantsOf(roleId: string): string[] {
 const grant = (action: string, resource: unknown) => `${action} ${JSON.stringify(resource)}`;
 
 describe('functions', () => {
-  const allNames = [...routes.map((r) => r.name), ...scheduledJobs];
-
   test('every route and job reaches its own function, whose entry is the module the route table names', () => {
     expect(Object.keys(template.findResources('AWS::ApiGatewayV2::Route'))).toHaveLength(routes.length);
     const ids = allNames.map(functionIdFor);
@@ -143,11 +167,12 @@ describe('functions', () => {
     expect(new Set(logGroupIds).size).toBe(logGroupIds.length);
   });
 
-  test('route and job functions get the table, the secret and the processing base URL', () => {
+  test('route and job functions get the table, the ids of the secrets they may read and the service URL', () => {
     for (const name of allNames) {
+      const secrets = SECRET_READS[name].map((secret) => [SECRET_ENV[secret], ref(secretIds[secret])]);
       expect(functions[functionIdFor(name)].Properties.Environment.Variables).toEqual({
         TABLE_NAME: ref(tableId),
-        SECRET_ID: ref(secretId),
+        ...Object.fromEntries(secrets),
         PROCESSING_BASE_URL: 'https://sandbox.processing.example',
         NODE_OPTIONS: '--enable-source-maps',
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -169,7 +194,7 @@ describe('functions', () => {
       grant('logs:PutLogEvents', logGroupArn),
       grant('xray:PutTelemetryRecords', '*'),
       grant('xray:PutTraceSegments', '*'),
-      grant('secretsmanager:GetSecretValue', ref(secretId)),
+      ...SECRET_READS[name].map((secret) => grant('secretsmanager:GetSecretValue', ref(secretIds[secret]))),
       ...TABLE_ACTIONS[name].map((action) => grant(`dynamodb:${action}`, arnOf(tableId))),
     ];
     if (name === 'reconcile') {
@@ -234,25 +259,42 @@ describe('table', () => {
   });
 });
 
-describe('secret', () => {
-  test('the template holds only placeholders for the processing keys, and the secret is retained', () => {
-    template.hasResource('AWS::SecretsManager::Secret', {
-      DeletionPolicy: 'Retain',
-      Properties: {
-        SecretString: JSON.stringify({
-          processing_api_key: 'REPLACE_ME',
-          processing_secret_key: 'REPLACE_ME',
-        }),
-        GenerateSecretString: Match.absent(),
-      },
-    });
+describe('secrets', () => {
+  test('two secrets, both created with no value (nothing a later deploy could write over) and retained', () => {
+    const secrets = template.findResources('AWS::SecretsManager::Secret');
+    expect(Object.keys(secrets).sort()).toEqual(Object.values(secretIds).sort());
+    for (const secret of Object.values(secrets)) {
+      expect(secret).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+      expect(secret.Properties.SecretString).toBeUndefined();
+      expect(secret.Properties.GenerateSecretString).toBeUndefined();
+    }
   });
 
-  test('a custom resource fills the tokens; it reads and writes this secret only and returns nothing', () => {
+  test('only the functions that sign or verify with the processing keys may read them', () => {
+    const readers = (secret: string) =>
+      Object.entries(functions)
+        .filter(([, fn]) => grantsOf(fn.Properties.Role['Fn::GetAtt'][0]).some((g) => g.includes(secret)))
+        .map(([id]) => id)
+        .sort();
+    const expected = (secret: 'processingKeys' | 'tokens') =>
+      allNames
+        .filter((name) => SECRET_READS[name].includes(secret))
+        .map(functionIdFor)
+        .sort();
+    expect(readers(secretIds.processingKeys)).toEqual(expected('processingKeys'));
+    expect(readers(secretIds.processingKeys)).not.toContain(functionIdFor('get-invoice'));
+    expect(readers(secretIds.processingKeys)).not.toContain(functionIdFor('balance-history'));
+    // The custom resource that fills the tokens reads them too.
+    const tokensId = onlyId(template.findResources('Custom::BearerTokens'));
+    const fillerId = template.toJSON().Resources[tokensId].Properties.ServiceToken['Fn::GetAtt'][0];
+    expect(readers(secretIds.tokens)).toEqual([...expected('tokens'), fillerId].sort());
+  });
+
+  test('a custom resource fills the tokens; it reads and writes that secret only and returns nothing', () => {
     const tokensId = onlyId(template.findResources('Custom::BearerTokens'));
     const tokens = template.toJSON().Resources[tokensId];
     expect(Object.keys(tokens.Properties).sort()).toEqual(['SecretId', 'ServiceToken']);
-    expect(tokens.Properties.SecretId).toEqual(ref(secretId));
+    expect(tokens.Properties.SecretId).toEqual(ref(secretIds.tokens));
     const fillerId = tokens.Properties.ServiceToken['Fn::GetAtt'][0];
     expect(pluginFunctionOf(sandbox.stack, fillerId).entry).toBe(
       path.join(ROOT, 'lib', 'tokens', 'fill-tokens.ts'),
@@ -265,8 +307,8 @@ describe('secret', () => {
         grant('logs:PutLogEvents', logGroupArn),
         grant('xray:PutTelemetryRecords', '*'),
         grant('xray:PutTraceSegments', '*'),
-        grant('secretsmanager:GetSecretValue', ref(secretId)),
-        grant('secretsmanager:PutSecretValue', ref(secretId)),
+        grant('secretsmanager:GetSecretValue', ref(secretIds.tokens)),
+        grant('secretsmanager:PutSecretValue', ref(secretIds.tokens)),
       ].sort(),
     );
     // Nothing reads an attribute of the custom resource, so no token can reach an output.
@@ -452,13 +494,21 @@ describe('alarms', () => {
 });
 
 describe('app', () => {
-  test('outputs the API URL, the callback URL and the secret name', () => {
+  test('outputs the API URL, the callback URL and the names of the two secrets', () => {
     const outputs = template.toJSON().Outputs;
-    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'CallbackUrl', 'SecretName']);
+    expect(Object.keys(outputs).sort()).toEqual([
+      'ApiUrl',
+      'CallbackUrl',
+      'ProcessingKeysSecretName',
+      'TokensSecretName',
+    ]);
     const apiUrl = outputs.ApiUrl.Value['Fn::Join'][1];
     expect(apiUrl.at(-1)).toBe('/');
     expect(outputs.CallbackUrl.Value['Fn::Join'][1]).toEqual([...apiUrl.slice(0, -1), '/callbacks']);
-    expect(JSON.stringify(outputs.SecretName.Value)).toContain(`"Ref":"${secretId}"`);
+    expect(JSON.stringify(outputs.ProcessingKeysSecretName.Value)).toContain(
+      `"Ref":"${secretIds.processingKeys}"`,
+    );
+    expect(JSON.stringify(outputs.TokensSecretName.Value)).toContain(`"Ref":"${secretIds.tokens}"`);
   });
 
   test('the stack is named after the stage and has no account or region', () => {

@@ -1,0 +1,67 @@
+import * as path from 'node:path';
+import { CustomResource, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { type CfnSecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { SECRET_ENV, type SecretName } from '../secrets/fields';
+import { PluginFunction } from './plugin-function';
+
+/**
+ * Two secrets, so that a function that only checks tokens cannot read the keys that send withdrawals. Both are
+ * created empty: the template holds no value, placeholder or other, that a later deploy could write over what the
+ * operator put in. The operator puts the processing keys in; a custom resource generates the bearer tokens, so they
+ * never pass through CloudFormation. Both are kept when the stack is deleted.
+ */
+export class PluginSecrets extends Construct {
+  readonly secrets: Record<SecretName, Secret>;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.secrets = {
+      processingKeys: emptySecret(this, 'ProcessingKeys', 'processing keys (put in by the operator)'),
+      tokens: emptySecret(this, 'Tokens', 'bearer tokens (generated once, rotated by the operator)'),
+    };
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'The processing keys are issued in the merchant administration and the bearer tokens are held by the ' +
+        'storefront and the back office, so no Lambda can rotate them alone; the operator guide shows how.',
+    });
+
+    const tokens = this.secrets.tokens;
+    const filler = new PluginFunction(this, 'FillTokens', {
+      entry: path.join(__dirname, 'tokens', 'fill-tokens.ts'),
+      description: 'Custom resource: puts the bearer tokens into their secret',
+      timeout: Duration.seconds(30),
+    });
+    filler.allow(['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue'], [tokens.secretArn]);
+    new CustomResource(this, 'GeneratedTokens', {
+      serviceToken: filler.function.functionArn,
+      resourceType: 'Custom::BearerTokens',
+      properties: { SecretId: tokens.secretArn },
+    });
+  }
+
+  /** GetSecretValue on these secrets only, and their ids in the environment the runtime reads them from. */
+  grantRead(fn: PluginFunction, names: readonly SecretName[]): void {
+    if (names.length > 0)
+      fn.allow(
+        ['secretsmanager:GetSecretValue'],
+        names.map((name) => this.secrets[name].secretArn),
+      );
+  }
+
+  environment(names: readonly SecretName[]): Record<string, string> {
+    return Object.fromEntries(names.map((name) => [SECRET_ENV[name], this.secrets[name].secretArn]));
+  }
+}
+
+function emptySecret(scope: Construct, id: string, what: string): Secret {
+  const secret = new Secret(scope, id, {
+    description: `Merchant Payments plugin: ${what}`,
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+  // With no value given, the construct would have CloudFormation generate one; with neither property,
+  // CloudFormation creates the secret with no value at all, and never writes one.
+  (secret.node.defaultChild as CfnSecret).addPropertyDeletionOverride('GenerateSecretString');
+  return secret;
+}
