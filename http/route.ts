@@ -9,13 +9,16 @@ import { describeError, log } from '../observability/log';
 import { countMetric } from '../observability/metrics';
 import { HttpError, toErrorResponse } from './errors';
 
+/** The bearer tokens accepted now, per scope: the current one, and the one it replaced while a rotation overlaps. */
 export interface Tokens {
-  storefrontToken: string;
-  adminToken: string;
+  storefront: readonly string[];
+  admin: readonly string[];
 }
 
 export interface TokenSource {
   get(): Promise<Tokens>;
+  /** Looks again, at most once a second: a token that matches none may have just been rotated in. */
+  refresh(): Promise<Tokens>;
 }
 
 export interface ApiRequest {
@@ -86,10 +89,14 @@ function bearerAuth(guard: Guard): MiddlewareObj<Event, Result> {
       const header = headerValue(event.headers, 'authorization');
       const match = header && /^Bearer\s+(\S+)$/i.exec(header);
       if (!match) throw new HttpError(401, 'unauthorized', 'A bearer token is required');
-      const expected = tokenDigests(await tokens.get());
       const given = digest(match[1]);
-      if (timingSafeEqual(given, access === 'admin' ? expected.admin : expected.storefront)) return;
-      if (access === 'admin' && timingSafeEqual(given, expected.storefront)) {
+      let accepted = await tokens.get();
+      // A warm container may hold the tokens from before a rotation: a token it does not know sends it to look again.
+      if (!accepts(accepted, 'storefront', given) && !accepts(accepted, 'admin', given)) {
+        accepted = await tokens.refresh();
+      }
+      if (accepts(accepted, access, given)) return;
+      if (access === 'admin' && accepts(accepted, 'storefront', given)) {
         throw new HttpError(403, 'forbidden', 'This route needs the admin token');
       }
       throw new HttpError(401, 'unauthorized', 'The bearer token is not valid');
@@ -97,16 +104,16 @@ function bearerAuth(guard: Guard): MiddlewareObj<Event, Result> {
   };
 }
 
-/** Tokens are compared as digests, in constant time whatever their lengths; the expected ones are hashed once. */
-const digestsOf = new WeakMap<Tokens, { storefront: Buffer; admin: Buffer }>();
+/** Tokens are compared as digests, in constant time whatever their lengths; the accepted ones are hashed once. */
+const digestsOf = new WeakMap<Tokens, Record<keyof Tokens, Buffer[]>>();
 
-function tokenDigests(tokens: Tokens) {
+function accepts(tokens: Tokens, scope: keyof Tokens, given: Buffer): boolean {
   let digests = digestsOf.get(tokens);
   if (!digests) {
-    digests = { storefront: digest(tokens.storefrontToken), admin: digest(tokens.adminToken) };
+    digests = { storefront: tokens.storefront.map(digest), admin: tokens.admin.map(digest) };
     digestsOf.set(tokens, digests);
   }
-  return digests;
+  return digests[scope].some((expected) => timingSafeEqual(given, expected));
 }
 
 function digest(value: string): Buffer {

@@ -1,5 +1,6 @@
 import type { TokenSource } from '../http/route';
-import { parseTokens } from '../secrets/bearer-tokens';
+import { parseTokensSecret, tokenSource } from '../secrets/bearer-tokens';
 import { cachedSecret } from './secret';
 
-export const bearerTokens: TokenSource = cachedSecret('tokens', parseTokens);
+/** Only the bearer routes load this module, and only they may read the tokens secret. */
+export const bearerTokens: TokenSource = tokenSource(cachedSecret('tokens', parseTokensSecret));

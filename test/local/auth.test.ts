@@ -145,3 +145,53 @@ test('the right token opens each bearer route (the matrix requests are valid)', 
     'lookup-transaction': 200,
   });
 });
+
+describe('token rotation', () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const poll = (token: string) => harness.api('GET', '/invoices/auth-invoice', { token });
+  const putTokens = (value: object) =>
+    harness.stack.secrets.put(harness.stack.secretIds.tokens, JSON.stringify(value));
+  const tokenReads = () => harness.stack.secrets.calls(harness.stack.secretIds.tokens);
+  const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
+  // The functions look again at most once a second; waiting that long makes the next look certain.
+  const pastTheRefreshLimit = () => sleep(1_100);
+
+  test('a warm container accepts a newly rotated token at once, and the previous one for the overlap', async () => {
+    const { storefrontToken, adminToken } = harness.stack;
+    expect((await poll(storefrontToken)).status).toBe(200);
+    await pastTheRefreshLimit();
+    putTokens({
+      storefront_token: 'rotated-storefront-token',
+      admin_token: adminToken,
+      previous_storefront_token: storefrontToken,
+      previous_storefront_token_expires_at: inAnHour(),
+    });
+    const before = tokenReads();
+
+    expect((await poll('rotated-storefront-token')).status).toBe(200);
+    expect(tokenReads()).toBe(before + 1);
+    expect((await poll(storefrontToken)).status).toBe(200);
+    expect(tokenReads()).toBe(before + 1);
+  });
+
+  test('a previous token whose stated time is up is refused', async () => {
+    await pastTheRefreshLimit();
+    putTokens({
+      storefront_token: 'rotated-again',
+      admin_token: harness.stack.adminToken,
+      previous_storefront_token: 'rotated-storefront-token',
+      previous_storefront_token_expires_at: new Date(Date.now() - 1_000).toISOString(),
+    });
+
+    expect((await poll('rotated-again')).status).toBe(200);
+    expect((await poll('rotated-storefront-token')).status).toBe(401);
+  });
+
+  test('a flood of unknown tokens makes each container look again at most once a second', async () => {
+    const before = tokenReads();
+    const started = Date.now();
+    for (let i = 0; i < 30; i++) expect((await poll(`flood-${i}`)).status).toBe(401);
+    const seconds = (Date.now() - started) / 1000;
+    expect(tokenReads() - before).toBeLessThanOrEqual(Math.floor(seconds) + 1);
+  });
+});
