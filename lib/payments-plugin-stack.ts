@@ -83,12 +83,13 @@ export class PaymentsPluginStack extends Stack {
 
   /** The function of a route or a job, granted what lib/routes.ts says it needs and nothing more. */
   private pluginFunction(facts: Route | ScheduledJob, environment: Record<string, string>): PluginFunction {
-    const { name, data, secrets } = facts;
+    const { name, data, secrets, concurrency } = facts;
     const fn = new PluginFunction(this, name, {
       entry: path.join(PROJECT_ROOT, 'functions', `${name}.ts`),
       description: `Merchant Payments plugin: ${name} (functions/${name}.ts)`,
       environment: { ...environment, ...this.secrets.environment(secrets) },
       timeout: 'path' in facts ? undefined : JOB_TIMEOUT,
+      reservedConcurrency: concurrency === 'shared' ? undefined : concurrency.reserved,
     });
     this.secrets.grantRead(fn, secrets);
     if (data.table.length > 0) fn.allow(data.table.map(dynamodb), [this.table.tableArn]);

@@ -22,6 +22,8 @@ export interface PluginFunctionProps {
   environment?: Record<string, string>;
   timeout?: Duration;
   memorySize?: number;
+  /** Set aside for this function alone, and its ceiling; unset: the account's shared pool. */
+  reservedConcurrency?: number;
 }
 
 /**
@@ -53,6 +55,7 @@ export class PluginFunction extends Construct {
       architecture: Architecture.ARM_64,
       timeout: props.timeout ?? API_TIMEOUT,
       memorySize: props.memorySize ?? 512,
+      reservedConcurrentExecutions: props.reservedConcurrency,
       tracing: Tracing.ACTIVE,
       logGroup: this.logGroup,
       role: this.role,

@@ -18,12 +18,19 @@ export interface DataAccess {
 /** `busy`: called per customer (checkout, then polling) or by the service; `admin`: a back office, now and then. */
 export type ThrottleClass = 'busy' | 'admin';
 
+/**
+ * `shared`: the account's unreserved pool. `{ reserved: n }`: n set aside for this function alone, and never more
+ * than n at once. Lambda keeps 100 of an account's concurrency unreserved, so the account needs 100 plus the sum.
+ */
+export type Concurrency = 'shared' | { reserved: number };
+
 interface FunctionFacts {
   /** The handler module is `functions/<name>.ts`, exporting `handler`. */
   name: string;
   data: DataAccess;
   /** The secrets it may read: the tokens it checks callers against, the keys it signs or verifies with. */
   secrets: readonly SecretName[];
+  concurrency: Concurrency;
 }
 
 export interface Route extends FunctionFacts {
@@ -45,6 +52,7 @@ export const routes = [
     throttle: 'busy',
     data: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
     secrets: ['tokens', 'processingKeys'],
+    concurrency: 'shared',
   },
   {
     method: 'GET',
@@ -54,6 +62,7 @@ export const routes = [
     throttle: 'busy',
     data: { table: ['GetItem'] },
     secrets: ['tokens'],
+    concurrency: 'shared',
   },
   {
     method: 'POST',
@@ -63,6 +72,7 @@ export const routes = [
     throttle: 'admin',
     data: { table: ['GetItem', 'UpdateItem'] },
     secrets: ['tokens', 'processingKeys'],
+    concurrency: 'shared',
   },
   {
     method: 'GET',
@@ -72,6 +82,7 @@ export const routes = [
     throttle: 'busy',
     data: { table: [] },
     secrets: ['tokens', 'processingKeys'],
+    concurrency: 'shared',
   },
   {
     method: 'GET',
@@ -81,6 +92,7 @@ export const routes = [
     throttle: 'busy',
     data: { table: [] },
     secrets: ['tokens', 'processingKeys'],
+    concurrency: 'shared',
   },
   {
     method: 'GET',
@@ -90,6 +102,7 @@ export const routes = [
     throttle: 'admin',
     data: { table: ['Query', 'PutItem'] },
     secrets: ['tokens', 'processingKeys'],
+    concurrency: 'shared',
   },
   {
     method: 'GET',
@@ -99,6 +112,7 @@ export const routes = [
     throttle: 'admin',
     data: { table: ['Query'] },
     secrets: ['tokens'],
+    concurrency: 'shared',
   },
   {
     method: 'POST',
@@ -108,6 +122,7 @@ export const routes = [
     throttle: 'admin',
     data: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
     secrets: ['tokens', 'processingKeys'],
+    concurrency: 'shared',
   },
   {
     method: 'GET',
@@ -117,6 +132,7 @@ export const routes = [
     throttle: 'admin',
     data: { table: ['GetItem', 'UpdateItem'] },
     secrets: ['tokens', 'processingKeys'],
+    concurrency: 'shared',
   },
   {
     method: 'GET',
@@ -126,6 +142,7 @@ export const routes = [
     throttle: 'admin',
     data: { table: [] },
     secrets: ['tokens', 'processingKeys'],
+    concurrency: 'shared',
   },
   {
     method: 'POST',
@@ -135,16 +152,26 @@ export const routes = [
     throttle: 'busy',
     data: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     secrets: ['processingKeys'],
+    // Its own, so that a flood on the public routes cannot starve the payment callbacks; 20 carry its 100/s
+    // throttle at about 200 ms each.
+    concurrency: { reserved: 20 },
   },
 ] as const satisfies readonly Route[];
 
 /** Functions run on a schedule, with no route. */
 export const jobs = [
-  { name: 'snapshot-balances', data: { table: ['PutItem'] }, secrets: ['processingKeys'] },
+  {
+    name: 'snapshot-balances',
+    data: { table: ['PutItem'] },
+    secrets: ['processingKeys'],
+    concurrency: 'shared',
+  },
   {
     name: 'reconcile',
     data: { table: ['Query', 'GetItem', 'UpdateItem'], openItemsIndex: ['Query'] },
     secrets: ['processingKeys'],
+    // One run at a time: a run due while the last one still works waits (Lambda retries it), never overlaps.
+    concurrency: { reserved: 1 },
   },
 ] as const satisfies readonly ScheduledJob[];
 

@@ -22,11 +22,13 @@ test('a route or a job that leaves out a deployment fact does not compile', () =
     throttle: 'admin',
     data: { table: [] },
     secrets: ['tokens'],
+    concurrency: 'shared',
   } as const satisfies Route;
   const { throttle: _throttle, ...withoutThrottle } = complete;
   const { access: _access, ...withoutAccess } = complete;
   const { data: _data, ...withoutData } = complete;
   const { secrets: _secrets, ...withoutSecrets } = complete;
+  const { concurrency: _concurrency, ...withoutConcurrency } = complete;
 
   // @ts-expect-error: a route must name its throttle class
   const noThrottle: Route = withoutThrottle;
@@ -36,12 +38,25 @@ test('a route or a job that leaves out a deployment fact does not compile', () =
   const noData: Route = withoutData;
   // @ts-expect-error: a route must name the secrets it may read, even when it is none
   const noSecrets: Route = withoutSecrets;
+  // @ts-expect-error: a route must say whether it has concurrency of its own
+  const noConcurrency: Route = withoutConcurrency;
   // @ts-expect-error: a job must name its DynamoDB access
-  const jobWithoutData: ScheduledJob = { name: 'job', secrets: [] };
+  const jobWithoutData: ScheduledJob = { name: 'job', secrets: [], concurrency: 'shared' };
   // @ts-expect-error: a job must name the secrets it may read
-  const jobWithoutSecrets: ScheduledJob = { name: 'job', data: { table: [] } };
+  const jobWithoutSecrets: ScheduledJob = { name: 'job', data: { table: [] }, concurrency: 'shared' };
+  // @ts-expect-error: a job must say whether it has concurrency of its own
+  const jobWithoutConcurrency: ScheduledJob = { name: 'job', data: { table: [] }, secrets: [] };
 
-  expect([noThrottle, noAccess, noData, noSecrets, jobWithoutData, jobWithoutSecrets]).toHaveLength(6);
+  expect([
+    noThrottle,
+    noAccess,
+    noData,
+    noSecrets,
+    noConcurrency,
+    jobWithoutData,
+    jobWithoutSecrets,
+    jobWithoutConcurrency,
+  ]).toHaveLength(8);
 });
 
 test('a route may read the tokens secret exactly when it checks bearer tokens; no job reads it', () => {

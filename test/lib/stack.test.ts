@@ -206,6 +206,16 @@ describe('functions', () => {
     expect(grantsOf(fn.Role['Fn::GetAtt'][0])).toEqual(expected.sort());
   });
 
+  test('callbacks have 20 concurrent runs of their own, reconcile exactly one; the rest share the pool', () => {
+    const reserved = Object.fromEntries(
+      allNames.map((name) => [name, functions[functionIdFor(name)].Properties.ReservedConcurrentExecutions]),
+    );
+    expect(Object.fromEntries(Object.entries(reserved).filter(([, value]) => value !== undefined))).toEqual({
+      callbacks: 20,
+      reconcile: 1,
+    });
+  });
+
   test('no role has a managed or inline policy', () => {
     for (const role of Object.values(template.findResources('AWS::IAM::Role'))) {
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
