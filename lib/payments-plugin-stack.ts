@@ -62,8 +62,11 @@ export class PaymentsPluginStack extends Stack {
     });
     new PluginAlarms(this, 'Alarms', {
       functions: handlers,
+      api: api.api,
+      table: this.table,
       deadLetterQueue: schedules.deadLetterQueue,
       alarmEmail: settings.alarmEmail,
+      alarmTopicArn: settings.alarmTopicArn,
     });
 
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the plugin API', value: api.url });

@@ -26,7 +26,7 @@ export interface PluginApiProps {
 
 /** The HTTP API: one route per entry of the route table, each to its own function, throttled per route. */
 export class PluginApi extends Construct {
-  private readonly api: HttpApi;
+  readonly api: HttpApi;
   private readonly stage: HttpStage;
 
   constructor(scope: Construct, id: string, props: PluginApiProps) {

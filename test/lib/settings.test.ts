@@ -27,7 +27,23 @@ test('production takes its base URL, rates and alarm e-mail from the settings', 
   });
 });
 
+test('production may send its alarms to an existing topic instead of an e-mail address', () => {
+  const alarmTopicArn = 'arn:aws:sns:eu-central-1:123456789012:ops-alarms';
+  expect(
+    resolveSettings({ stage: 'production', processingBaseUrl: 'https://api.processing.test', alarmTopicArn }),
+  ).toMatchObject({ stage: 'production', alarmTopicArn });
+});
+
 test.each([
+  [
+    { stage: 'production', processingBaseUrl: 'https://api.processing.test' },
+    /"production" needs somewhere to send its alarms: set "alarmEmail" .*"alarmTopicArn"/,
+  ],
+  [{ alarmTopicArn: 'ops-alarms' }, /"alarmTopicArn" must be the ARN of a standard SNS topic/],
+  [
+    { alarmTopicArn: 'arn:aws:sns:eu-central-1:123456789012:ops-alarms.fifo' },
+    /"alarmTopicArn" must be the ARN of a standard SNS topic/,
+  ],
   [{ stage: 'prod' }, /"stage" must be "sandbox" or "production", got "prod"/],
   [{ stage: 'production' }, /"processingBaseUrl" is required for stage "production"/],
   [{ processingBaseUrl: 'http://api.processing.test' }, /must be a plain https:\/\/ URL/],

@@ -53,13 +53,14 @@ function synth(context: Record<string, unknown> = {}) {
 }
 
 const sandbox = synth();
-const production = synth({
+const PRODUCTION_CONTEXT = {
   stage: 'production',
   processingBaseUrl: 'https://api.processing.test',
   snapshotRate: 'rate(30 minutes)',
   reconcileRate: 'rate(2 minutes)',
   alarmEmail: 'ops@merchant.test',
-});
+};
+const production = synth(PRODUCTION_CONTEXT);
 const template = sandbox.template;
 
 const ref = (id: string) => ({ Ref: id });
@@ -429,29 +430,86 @@ describe('alarms', () => {
   const alarmsOf = (t: Template) =>
     Object.values(t.findResources('AWS::CloudWatch::Alarm')).map((a) => a.Properties);
 
-  test('each function has an errors and a throttles alarm', () => {
-    const alarms = alarmsOf(template);
-    for (const name of [...routes.map((r) => r.name), ...scheduledJobs]) {
+  const lambdaAlarms = (name: string, metric: string) =>
+    alarmsOf(template).filter(
+      (a) =>
+        a.MetricName === metric &&
+        a.Namespace === 'AWS/Lambda' &&
+        JSON.stringify(a.Dimensions) ===
+          JSON.stringify([{ Name: 'FunctionName', Value: ref(functionIdFor(name)) }]),
+    );
+
+  test('each function has an errors and a throttles alarm; every alarm fires on a breach in one period', () => {
+    for (const name of allNames) {
       for (const metric of ['Errors', 'Throttles']) {
-        const matching = alarms.filter(
-          (a) =>
-            a.MetricName === metric &&
-            a.Namespace === 'AWS/Lambda' &&
-            JSON.stringify(a.Dimensions) ===
-              JSON.stringify([{ Name: 'FunctionName', Value: ref(functionIdFor(name)) }]),
-        );
-        expect(matching).toHaveLength(1);
+        expect(lambdaAlarms(name, metric)).toEqual([expect.objectContaining({ Threshold: 0 })]);
       }
     }
-    for (const alarm of alarms) {
+    for (const alarm of alarmsOf(template)) {
       expect(alarm).toMatchObject({
-        Threshold: 0,
         ComparisonOperator: 'GreaterThanThreshold',
         EvaluationPeriods: 1,
+        TreatMissingData: 'notBreaching',
       });
       expect(alarm.AlarmActions).toBeUndefined();
     }
     expect(template.findResources('AWS::SNS::Topic')).toEqual({});
+  });
+
+  test('each function has an alarm on its longest run passing 80% of its timeout', () => {
+    for (const name of allNames) {
+      const timeoutSeconds = functions[functionIdFor(name)].Properties.Timeout;
+      expect(lambdaAlarms(name, 'Duration')).toEqual([
+        expect.objectContaining({ Statistic: 'Maximum', Threshold: 0.8 * timeoutSeconds * 1000 }),
+      ]);
+    }
+  });
+
+  test('the API has a 5xx and a p99 latency alarm', () => {
+    const apiId = onlyId(template.findResources('AWS::ApiGatewayV2::Api'));
+    const dimensions = [{ Name: 'ApiId', Value: ref(apiId) }];
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/ApiGateway',
+      MetricName: '5xx',
+      Dimensions: dimensions,
+      Statistic: 'Sum',
+      Threshold: 0,
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/ApiGateway',
+      MetricName: 'Latency',
+      Dimensions: dimensions,
+      ExtendedStatistic: 'p99',
+      Threshold: 5000,
+    });
+  });
+
+  test('DynamoDB throttles on every operation the functions use have an alarm', () => {
+    const [throttles] = alarmsOf(template).filter((a) =>
+      JSON.stringify(a.Metrics ?? []).includes('ThrottledRequests'),
+    );
+    const operations = throttles.Metrics.filter((m: any) => m.MetricStat).map((m: any) => {
+      expect(m.MetricStat.Metric).toMatchObject({
+        Namespace: 'AWS/DynamoDB',
+        MetricName: 'ThrottledRequests',
+      });
+      expect(m.MetricStat.Stat).toBe('Sum');
+      const dimensions = Object.fromEntries(
+        m.MetricStat.Metric.Dimensions.map((d: any) => [d.Name, d.Value]),
+      );
+      expect(dimensions.TableName).toEqual(ref(tableId));
+      return dimensions.Operation;
+    });
+    expect(operations.sort()).toEqual(['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem']);
+    // A term with no data counts 0, so one operation's throttles are not lost for want of the others'.
+    const [expression] = throttles.Metrics.filter((m: any) => m.Expression);
+    expect(expression.ReturnData).toBe(true);
+    expect(expression.Expression.split(' + ').sort()).toEqual(
+      throttles.Metrics.filter((m: any) => m.MetricStat)
+        .map((m: any) => `FILL(${m.Id}, 0)`)
+        .sort(),
+    );
+    expect(throttles.Threshold).toBe(0);
   });
 
   test('the dead-letter queue depth and the two custom metrics have alarms', () => {
@@ -473,7 +531,7 @@ describe('alarms', () => {
     }
   });
 
-  test('with alarmEmail, an encrypted topic that refuses plain HTTP e-mails every alarm', () => {
+  test('with alarmEmail, an encrypted topic that CloudWatch may publish to e-mails every alarm', () => {
     const t = production.template;
     const topicId = onlyId(t.findResources('AWS::SNS::Topic'));
     const keyId = onlyId(t.findResources('AWS::KMS::Key'));
@@ -493,6 +551,16 @@ describe('alarms', () => {
       PolicyDocument: {
         Statement: Match.arrayWith([
           Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          Match.objectLike({
+            Effect: 'Allow',
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Action: 'sns:Publish',
+            Resource: ref(topicId),
+            Condition: {
+              ArnLike: { 'aws:SourceArn': Match.anyValue() },
+              StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+            },
+          }),
         ]),
       },
     });
@@ -500,6 +568,15 @@ describe('alarms', () => {
     const alarms = alarmsOf(t);
     expect(alarms).toHaveLength(alarmsOf(template).length);
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([ref(topicId)]);
+  });
+
+  test('with alarmTopicArn, every alarm also goes to that topic', () => {
+    const alarmTopicArn = 'arn:aws:sns:eu-central-1:123456789012:ops-alarms';
+    const { template: t } = synth({ ...PRODUCTION_CONTEXT, alarmEmail: undefined, alarmTopicArn });
+    expect(t.findResources('AWS::SNS::Topic')).toEqual({});
+    const alarms = alarmsOf(t);
+    expect(alarms).toHaveLength(alarmsOf(template).length);
+    for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([alarmTopicArn]);
   });
 });
 
