@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, Billing, ProjectionType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { PluginAlarms } from './plugin-alarms';
 import { PluginApi } from './plugin-api';
@@ -44,16 +45,20 @@ export class PaymentsPluginStack extends Stack {
         },
       ],
     });
-    this.secrets = new PluginSecrets(this, 'Secrets');
+    const logRetention = settings.logRetentionDays as RetentionDays;
+    this.secrets = new PluginSecrets(this, 'Secrets', { logRetention });
 
     const environment = {
       TABLE_NAME: this.table.tableName,
       PROCESSING_BASE_URL: settings.processingBaseUrl,
     };
     const handlers = Object.fromEntries(
-      [...routes, ...jobs].map((facts) => [facts.name, this.pluginFunction(facts, environment).function]),
+      [...routes, ...jobs].map((facts) => [
+        facts.name,
+        this.pluginFunction(facts, environment, logRetention).function,
+      ]),
     ) as Record<FunctionName, NodejsFunction>;
-    const api = new PluginApi(this, 'Api', { handlers });
+    const api = new PluginApi(this, 'Api', { handlers, logRetention });
     const schedules = new ScheduledJobs(this, 'Jobs', {
       jobs: {
         'snapshot-balances': { handler: handlers['snapshot-balances'], rate: settings.snapshotRate },
@@ -85,7 +90,11 @@ export class PaymentsPluginStack extends Stack {
   }
 
   /** The function of a route or a job, granted what lib/routes.ts says it needs and nothing more. */
-  private pluginFunction(facts: Route | ScheduledJob, environment: Record<string, string>): PluginFunction {
+  private pluginFunction(
+    facts: Route | ScheduledJob,
+    environment: Record<string, string>,
+    logRetention: RetentionDays,
+  ): PluginFunction {
     const { name, data, secrets, concurrency } = facts;
     const fn = new PluginFunction(this, name, {
       entry: path.join(PROJECT_ROOT, 'functions', `${name}.ts`),
@@ -93,6 +102,7 @@ export class PaymentsPluginStack extends Stack {
       environment: { ...environment, ...this.secrets.environment(secrets) },
       timeout: 'path' in facts ? undefined : JOB_TIMEOUT,
       reservedConcurrency: concurrency === 'shared' ? undefined : concurrency.reserved,
+      logRetention,
     });
     this.secrets.grantRead(fn, secrets);
     if (data.table.length > 0) fn.allow(data.table.map(dynamodb), [this.table.tableArn]);

@@ -10,7 +10,7 @@ import {
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { routes, type RouteFunctionName, type ThrottleClass } from './routes';
 
@@ -22,6 +22,8 @@ const THROTTLES: Record<ThrottleClass, Required<ThrottleSettings>> = {
 
 export interface PluginApiProps {
   handlers: Record<RouteFunctionName, IFunction>;
+  /** Of the access logs. */
+  logRetention: RetentionDays;
 }
 
 /** The HTTP API: one route per entry of the route table, each to its own function, throttled per route. */
@@ -36,7 +38,7 @@ export class PluginApi extends Construct {
       createDefaultStage: false,
     });
     const accessLogs = new LogGroup(this, 'AccessLogs', {
-      retention: RetentionDays.ONE_MONTH,
+      retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
     });
     this.stage = this.api.addStage('DefaultStage', {

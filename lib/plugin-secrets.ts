@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { CustomResource, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { type CfnSecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { SECRET_ENV, type SecretName } from '../secrets/fields';
 import { PluginFunction } from './plugin-function';
@@ -11,10 +12,15 @@ import { PluginFunction } from './plugin-function';
  * operator put in. The operator puts the processing keys in; a custom resource generates the bearer tokens, so they
  * never pass through CloudFormation. Both are kept when the stack is deleted.
  */
+export interface PluginSecretsProps {
+  /** Of the custom resource's logs. */
+  logRetention: RetentionDays;
+}
+
 export class PluginSecrets extends Construct {
   readonly secrets: Record<SecretName, Secret>;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: PluginSecretsProps) {
     super(scope, id);
     this.secrets = {
       processingKeys: emptySecret(this, 'ProcessingKeys', 'processing keys (put in by the operator)'),
@@ -32,12 +38,15 @@ export class PluginSecrets extends Construct {
       entry: path.join(__dirname, 'tokens', 'fill-tokens.ts'),
       description: 'Custom resource: puts the bearer tokens into their secret',
       timeout: Duration.seconds(30),
+      logRetention: props.logRetention,
     });
     filler.allow(['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue'], [tokens.secretArn]);
     new CustomResource(this, 'GeneratedTokens', {
       serviceToken: filler.function.functionArn,
       resourceType: 'Custom::BearerTokens',
       properties: { SecretId: tokens.secretArn },
+      // Not the default hour: a filler that fails before it answers fails the deploy within a minute.
+      serviceTimeout: Duration.seconds(60),
     });
   }
 

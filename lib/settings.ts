@@ -12,6 +12,8 @@ export interface PluginSettings {
   /** Where alarms go: an e-mail address (the stack makes the topic), an existing SNS topic, or both. */
   alarmEmail?: string;
   alarmTopicArn?: string;
+  /** How long the functions' logs and the API access logs are kept. */
+  logRetentionDays: number;
 }
 
 export type RawSettings = { [K in keyof PluginSettings]?: unknown };
@@ -26,7 +28,16 @@ const SETTING_KEYS = [
   'reconcileRate',
   'alarmEmail',
   'alarmTopicArn',
+  'logRetentionDays',
 ] as const;
+
+/** A sandbox is for trying things; production logs are what an incident is investigated from. */
+const LOG_RETENTION_DAYS: Record<Stage, number> = { sandbox: 30, production: 365 };
+
+/** The retention periods CloudWatch Logs accepts. */
+const RETENTION_DAYS = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+];
 
 // Singular unit for 1, plural otherwise: the Scheduler API rejects `rate(1 minutes)` and `rate(5 minute)`.
 const RATE = /^rate\((1 (minute|hour|day)|([2-9]|[1-9]\d+) (minutes|hours|days))\)$/;
@@ -68,6 +79,7 @@ export function resolveSettings(raw: RawSettings): PluginSettings {
     reconcileRate: schedule(raw, 'reconcileRate', 'rate(5 minutes)'),
     ...(alarmEmail === undefined ? {} : { alarmEmail }),
     ...(alarmTopicArn === undefined ? {} : { alarmTopicArn }),
+    logRetentionDays: logRetentionDays(raw, stage),
   };
 }
 
@@ -102,6 +114,19 @@ function baseUrl(raw: RawSettings, stage: Stage): string {
     throw new Error(`Setting "processingBaseUrl" must leave out the /v2 prefix, got "${value}".`);
   }
   return value.replace(/\/+$/, '');
+}
+
+function logRetentionDays(raw: RawSettings, stage: Stage): number {
+  const value = raw.logRetentionDays;
+  if (value === undefined || value === null || value === '') return LOG_RETENTION_DAYS[stage];
+  // `-c logRetentionDays=90` arrives as a string, cdk.json may hold a number.
+  const days = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
+  if (!RETENTION_DAYS.includes(days)) {
+    throw new Error(
+      `Setting "logRetentionDays" must be one of ${RETENTION_DAYS.join(', ')}, got ${JSON.stringify(value)}.`,
+    );
+  }
+  return days;
 }
 
 function schedule(raw: RawSettings, key: 'snapshotRate' | 'reconcileRate', fallback: string): string {

@@ -1,4 +1,5 @@
 // Bundles every function for real, once: proves each entry builds with the stack's esbuild settings.
+import { spawnSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,7 @@ import { definePaymentsPluginApp } from '../../lib/define-app';
 
 interface LambdaResource {
   Type: string;
-  Properties: { Code: { S3Key: string } };
+  Properties: { Code: { S3Key: string }; Environment?: { Variables: Record<string, unknown> } };
 }
 
 // The SDK tries this inside try/catch, only for SigV4a (multi-region access points), which nothing here uses.
@@ -18,7 +19,7 @@ const outdir = mkdtempSync(path.join(tmpdir(), 'cdk-bundling-'));
 
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-test('every function bundles minified with a source map and needs no module at run time but Node built-ins', () => {
+test('every function bundles minified with a source map, needs no module but Node built-ins, and starts with the template environment', () => {
   const app = new App({ outdir });
   const stack = definePaymentsPluginApp(app);
   const assembly = app.synth();
@@ -42,5 +43,23 @@ test('every function bundles minified with a source map and needs no module at r
       (name) => !name.startsWith('node:') && !builtinModules.includes(name) && !OPTIONAL.includes(name),
     );
     expect({ logicalId, external }).toEqual({ logicalId, external: [] });
+
+    // Its init needs nothing the template does not give it: a token-only function, say, does not need the id of
+    // the processing keys secret. References to other resources stand in as their logical ids.
+    const environment = Object.fromEntries(
+      Object.entries(fn.Properties.Environment?.Variables ?? {}).map(([name, value]) => [
+        name,
+        typeof value === 'string' ? value : JSON.stringify(value),
+      ]),
+    );
+    const init = spawnSync(process.execPath, ['-e', 'require(process.argv[1])', bundle], {
+      env: { PATH: process.env.PATH, AWS_REGION: 'eu-central-1', ...environment },
+      encoding: 'utf8',
+    });
+    expect({ logicalId, status: init.status, stderr: init.stderr }).toEqual({
+      logicalId,
+      status: 0,
+      stderr: '',
+    });
   }
 });

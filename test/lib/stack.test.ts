@@ -143,7 +143,7 @@ describe('functions', () => {
     });
   });
 
-  test('every function has the same runtime, logging, tracing and environment', () => {
+  test('every function has the same runtime, logging and environment, and no X-Ray', () => {
     const logGroups = template.findResources('AWS::Logs::LogGroup');
     // The route and job functions plus the custom resource that fills the tokens.
     expect(Object.keys(functions)).toHaveLength(allNames.length + 1);
@@ -152,7 +152,6 @@ describe('functions', () => {
       expect(props).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
-        TracingConfig: { Mode: 'Active' },
         MemorySize: 512,
         Environment: {
           Variables: expect.objectContaining({
@@ -162,6 +161,7 @@ describe('functions', () => {
         },
       });
       expect(props.VpcConfig).toBeUndefined();
+      expect(props.TracingConfig).toBeUndefined();
       expect(logGroups[props.LoggingConfig.LogGroup.Ref].Properties.RetentionInDays).toBe(30);
     }
     const logGroupIds = Object.values(functions).map((fn) => fn.Properties.LoggingConfig.LogGroup.Ref);
@@ -193,8 +193,6 @@ describe('functions', () => {
     const expected = [
       grant('logs:CreateLogStream', logGroupArn),
       grant('logs:PutLogEvents', logGroupArn),
-      grant('xray:PutTelemetryRecords', '*'),
-      grant('xray:PutTraceSegments', '*'),
       ...SECRET_READS[name].map((secret) => grant('secretsmanager:GetSecretValue', ref(secretIds[secret]))),
       ...TABLE_ACTIONS[name].map((action) => grant(`dynamodb:${action}`, arnOf(tableId))),
     ];
@@ -215,6 +213,16 @@ describe('functions', () => {
       callbacks: 20,
       reconcile: 1,
     });
+  });
+
+  test('logs are kept 30 days in a sandbox, a year in production, or as long as logRetentionDays says', () => {
+    const retentions = (t: Template) =>
+      new Set(Object.values(t.findResources('AWS::Logs::LogGroup')).map((g) => g.Properties.RetentionInDays));
+    // Every function's log group and the API access logs.
+    expect(Object.keys(template.findResources('AWS::Logs::LogGroup'))).toHaveLength(allNames.length + 2);
+    expect(retentions(template)).toEqual(new Set([30]));
+    expect(retentions(production.template)).toEqual(new Set([365]));
+    expect(retentions(synth({ logRetentionDays: '90' }).template)).toEqual(new Set([90]));
   });
 
   test('no role has a managed or inline policy', () => {
@@ -304,7 +312,9 @@ describe('secrets', () => {
   test('a custom resource fills the tokens; it reads and writes that secret only and returns nothing', () => {
     const tokensId = onlyId(template.findResources('Custom::BearerTokens'));
     const tokens = template.toJSON().Resources[tokensId];
-    expect(Object.keys(tokens.Properties).sort()).toEqual(['SecretId', 'ServiceToken']);
+    expect(Object.keys(tokens.Properties).sort()).toEqual(['SecretId', 'ServiceTimeout', 'ServiceToken']);
+    // CloudFormation waits a minute, not its default hour, for a filler that fails before it answers.
+    expect(Number(tokens.Properties.ServiceTimeout)).toBe(60);
     expect(tokens.Properties.SecretId).toEqual(ref(secretIds.tokens));
     const fillerId = tokens.Properties.ServiceToken['Fn::GetAtt'][0];
     expect(pluginFunctionOf(sandbox.stack, fillerId).entry).toBe(
@@ -316,8 +326,6 @@ describe('secrets', () => {
       [
         grant('logs:CreateLogStream', logGroupArn),
         grant('logs:PutLogEvents', logGroupArn),
-        grant('xray:PutTelemetryRecords', '*'),
-        grant('xray:PutTraceSegments', '*'),
         grant('secretsmanager:GetSecretValue', ref(secretIds.tokens)),
         grant('secretsmanager:PutSecretValue', ref(secretIds.tokens)),
       ].sort(),
