@@ -4,11 +4,11 @@ import { AttributeType, Billing, ProjectionType, TableV2 } from 'aws-cdk-lib/aws
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { OPEN_ITEMS_INDEX, TABLE_SCHEMA } from '../store/schema';
 import { PluginAlarms } from './plugin-alarms';
 import { PluginApi } from './plugin-api';
 import { PluginFunction, PROJECT_ROOT } from './plugin-function';
 import { PluginSecrets } from './plugin-secrets';
-import { OPEN_ITEMS_INDEX, TABLE_SCHEMA } from '../store/schema';
 import { jobs, routes, type FunctionName, type Route, type ScheduledJob } from './routes';
 import { ScheduledJobs } from './scheduled-jobs';
 import type { PluginSettings } from './settings';

@@ -6,17 +6,17 @@ import { Construct } from 'constructs';
 import { SECRET_ENV, type SecretName } from '../secrets/fields';
 import { PluginFunction } from './plugin-function';
 
+export interface PluginSecretsProps {
+  /** Of the custom resource's logs. */
+  logRetention: RetentionDays;
+}
+
 /**
  * Two secrets, so that a function that only checks tokens cannot read the keys that send withdrawals. Both are
  * created empty: the template holds no value, placeholder or other, that a later deploy could write over what the
  * operator put in. The operator puts the processing keys in; a custom resource generates the bearer tokens, so they
  * never pass through CloudFormation. Both are kept when the stack is deleted.
  */
-export interface PluginSecretsProps {
-  /** Of the custom resource's logs. */
-  logRetention: RetentionDays;
-}
-
 export class PluginSecrets extends Construct {
   readonly secrets: Record<SecretName, Secret>;
 
@@ -50,15 +50,16 @@ export class PluginSecrets extends Construct {
     });
   }
 
-  /** GetSecretValue on these secrets only, and their ids in the environment the runtime reads them from. */
+  /** GetSecretValue on these secrets, and no other. */
   grantRead(fn: PluginFunction, names: readonly SecretName[]): void {
-    if (names.length > 0)
-      fn.allow(
-        ['secretsmanager:GetSecretValue'],
-        names.map((name) => this.secrets[name].secretArn),
-      );
+    if (names.length === 0) return;
+    fn.allow(
+      ['secretsmanager:GetSecretValue'],
+      names.map((name) => this.secrets[name].secretArn),
+    );
   }
 
+  /** The ids of these secrets, under the names the runtime reads them from (secrets/fields.ts). */
   environment(names: readonly SecretName[]): Record<string, string> {
     return Object.fromEntries(names.map((name) => [SECRET_ENV[name], this.secrets[name].secretArn]));
   }
