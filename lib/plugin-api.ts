@@ -70,7 +70,7 @@ export class PluginApi extends Construct {
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-APIG4',
       reason:
-        'Each function checks a bearer token (storefront or admin) against the plugin secret, and /callbacks ' +
+        'Each function checks a bearer token (storefront or admin) against the tokens secret, and /callbacks ' +
         'checks the service signature; an authorizer would need the same secret and add a hop per call.',
     });
   }

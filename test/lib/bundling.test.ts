@@ -19,6 +19,7 @@ const outdir = mkdtempSync(path.join(tmpdir(), 'cdk-bundling-'));
 
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
+// Bundling and starting 14 functions takes about 20 s on an idle machine; a busy CI may need several times that.
 test('every function bundles minified with a source map, needs no module but Node built-ins, and starts with the template environment', () => {
   const app = new App({ outdir });
   const stack = definePaymentsPluginApp(app);
@@ -62,4 +63,4 @@ test('every function bundles minified with a source map, needs no module but Nod
       stderr: '',
     });
   }
-});
+}, 180_000);
