@@ -2,7 +2,7 @@ import { CallbackService } from '../domain/callbacks';
 import { InvoiceService } from '../domain/invoices';
 import { RefundService } from '../domain/refunds';
 import { apiRoute } from '../http/route';
-import { route } from '../lib/routes';
+import { callbacksRoute } from '../lib/routes';
 import { processing } from '../runtime/processing';
 import { processingKeys } from '../runtime/processing-keys';
 import { invoiceStore, receiptStore, refundStore } from '../runtime/stores';
@@ -17,7 +17,7 @@ const callbacks = new CallbackService(
 
 /** POST /callbacks: signed by the service over the raw body; 200 unless a retry could succeed. */
 export const handler = apiRoute(
-  { route: route('callbacks'), input: ({ rawBody, headers }) => ({ rawBody, headers }) },
+  { route: callbacksRoute, input: ({ rawBody, headers }) => ({ rawBody, headers }) },
   async ({ rawBody, headers }) => ({
     status: 200,
     body: { outcome: await callbacks.receive(rawBody, headers) },

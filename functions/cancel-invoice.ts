@@ -2,7 +2,7 @@ import { InvoiceService } from '../domain/invoices';
 import { foreignIdInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { invoiceView } from '../http/views';
-import { route } from '../lib/routes';
+import { cancelInvoiceRoute } from '../lib/routes';
 import { processing } from '../runtime/processing';
 import { bearerTokens } from '../runtime/bearer-tokens';
 import { invoiceStore } from '../runtime/stores';
@@ -12,7 +12,7 @@ const invoices = new InvoiceService(invoiceStore, processing, claimTiming);
 
 /** POST /invoices/{foreign_id}/cancel: 200 with the updated view, 409 when its state does not allow it. */
 export const handler = apiRoute(
-  { route: route('cancel-invoice'), tokens: bearerTokens, input: foreignIdInput },
+  { route: cancelInvoiceRoute, tokens: bearerTokens, input: foreignIdInput },
   async (foreignId) => ({
     status: 200,
     body: invoiceView(await invoices.cancel(foreignId), Date.now()),

@@ -2,7 +2,7 @@ import { RefundService } from '../domain/refunds';
 import { refundInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { refundView } from '../http/views';
-import { route } from '../lib/routes';
+import { createRefundRoute } from '../lib/routes';
 import { processing } from '../runtime/processing';
 import { bearerTokens } from '../runtime/bearer-tokens';
 import { refundStore } from '../runtime/stores';
@@ -12,7 +12,7 @@ const refunds = new RefundService(refundStore, processing, claimTiming);
 
 /** POST /refunds: an instant withdrawal with exchange, once per foreign_id. */
 export const handler = apiRoute(
-  { route: route('create-refund'), tokens: bearerTokens, input: refundInput },
+  { route: createRefundRoute, tokens: bearerTokens, input: refundInput },
   async (request) => {
     const { record, created } = await refunds.create(request);
     return { status: created ? 201 : 200, body: refundView(record) };

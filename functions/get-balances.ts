@@ -3,7 +3,7 @@ import { NotFoundError } from '../domain/errors';
 import { balancesInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { snapshotView } from '../http/views';
-import { route } from '../lib/routes';
+import { getBalancesRoute } from '../lib/routes';
 import { processing } from '../runtime/processing';
 import { bearerTokens } from '../runtime/bearer-tokens';
 import { snapshotStore } from '../runtime/stores';
@@ -12,7 +12,7 @@ const balances = new BalanceService(snapshotStore, processing, Date.now);
 
 /** GET /balances: the latest snapshot; `?live=true` asks the service now and stores a snapshot. */
 export const handler = apiRoute(
-  { route: route('get-balances'), tokens: bearerTokens, input: balancesInput },
+  { route: getBalancesRoute, tokens: bearerTokens, input: balancesInput },
   async ({ live }) => {
     const snapshot = live ? await balances.snapshot('live') : await balances.latest();
     if (!snapshot) throw new NotFoundError('A balance snapshot');

@@ -2,7 +2,7 @@ import { RefundService } from '../domain/refunds';
 import { foreignIdInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { refundView } from '../http/views';
-import { route } from '../lib/routes';
+import { getRefundRoute } from '../lib/routes';
 import { processing } from '../runtime/processing';
 import { bearerTokens } from '../runtime/bearer-tokens';
 import { refundStore } from '../runtime/stores';
@@ -12,7 +12,7 @@ const refunds = new RefundService(refundStore, processing, claimTiming);
 
 /** GET /refunds/{foreign_id}: refreshed through transaction lookup while not final. */
 export const handler = apiRoute(
-  { route: route('get-refund'), tokens: bearerTokens, input: foreignIdInput },
+  { route: getRefundRoute, tokens: bearerTokens, input: foreignIdInput },
   async (foreignId) => ({
     status: 200,
     body: refundView(await refunds.get(foreignId)),

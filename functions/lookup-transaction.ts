@@ -1,12 +1,12 @@
 import { transactionInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
-import { route } from '../lib/routes';
+import { lookupTransactionRoute } from '../lib/routes';
 import { processing } from '../runtime/processing';
 import { bearerTokens } from '../runtime/bearer-tokens';
 
 /** GET /transactions?id= or ?foreign_id=: the service's transaction record. */
 export const handler = apiRoute(
-  { route: route('lookup-transaction'), tokens: bearerTokens, input: transactionInput },
+  { route: lookupTransactionRoute, tokens: bearerTokens, input: transactionInput },
   async (query) => ({
     status: 200,
     body: await processing.getTransaction(query),

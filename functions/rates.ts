@@ -1,7 +1,7 @@
 import { MarketService } from '../domain/market';
 import { pairInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
-import { route } from '../lib/routes';
+import { ratesRoute } from '../lib/routes';
 import { numberEnv } from '../runtime/env';
 import { processing } from '../runtime/processing';
 import { bearerTokens } from '../runtime/bearer-tokens';
@@ -10,7 +10,7 @@ const market = new MarketService(processing, numberEnv('RATES_CACHE_SECONDS', 30
 
 /** GET /rates?from=&to=: the service's estimates, cached briefly. */
 export const handler = apiRoute(
-  { route: route('rates'), tokens: bearerTokens, input: pairInput },
+  { route: ratesRoute, tokens: bearerTokens, input: pairInput },
   async (query) => ({
     status: 200,
     body: { data: await market.rates(query) },

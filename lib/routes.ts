@@ -43,120 +43,144 @@ export interface Route extends FunctionFacts {
 
 export type ScheduledJob = FunctionFacts;
 
+// One constant per route, so that a function's bundle holds its own entry and not the whole table.
+export const checkoutRoute = {
+  method: 'POST',
+  path: '/checkout',
+  name: 'checkout',
+  access: 'storefront',
+  throttle: 'busy',
+  data: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
+  secrets: ['tokens', 'processingKeys'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const getInvoiceRoute = {
+  method: 'GET',
+  path: '/invoices/{foreign_id}',
+  name: 'get-invoice',
+  access: 'storefront',
+  throttle: 'busy',
+  data: { table: ['GetItem'] },
+  secrets: ['tokens'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const cancelInvoiceRoute = {
+  method: 'POST',
+  path: '/invoices/{foreign_id}/cancel',
+  name: 'cancel-invoice',
+  access: 'admin',
+  throttle: 'admin',
+  data: { table: ['GetItem', 'UpdateItem'] },
+  secrets: ['tokens', 'processingKeys'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const ratesRoute = {
+  method: 'GET',
+  path: '/rates',
+  name: 'rates',
+  access: 'storefront',
+  throttle: 'busy',
+  data: { table: [] },
+  secrets: ['tokens', 'processingKeys'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const pairsRoute = {
+  method: 'GET',
+  path: '/pairs',
+  name: 'pairs',
+  access: 'storefront',
+  throttle: 'busy',
+  data: { table: [] },
+  secrets: ['tokens', 'processingKeys'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const getBalancesRoute = {
+  method: 'GET',
+  path: '/balances',
+  name: 'get-balances',
+  access: 'admin',
+  throttle: 'admin',
+  data: { table: ['Query', 'PutItem'] },
+  secrets: ['tokens', 'processingKeys'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const balanceHistoryRoute = {
+  method: 'GET',
+  path: '/balances/history',
+  name: 'balance-history',
+  access: 'admin',
+  throttle: 'admin',
+  data: { table: ['Query'] },
+  secrets: ['tokens'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const createRefundRoute = {
+  method: 'POST',
+  path: '/refunds',
+  name: 'create-refund',
+  access: 'admin',
+  throttle: 'admin',
+  data: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
+  secrets: ['tokens', 'processingKeys'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const getRefundRoute = {
+  method: 'GET',
+  path: '/refunds/{foreign_id}',
+  name: 'get-refund',
+  access: 'admin',
+  throttle: 'admin',
+  data: { table: ['GetItem', 'UpdateItem'] },
+  secrets: ['tokens', 'processingKeys'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const lookupTransactionRoute = {
+  method: 'GET',
+  path: '/transactions',
+  name: 'lookup-transaction',
+  access: 'admin',
+  throttle: 'admin',
+  data: { table: [] },
+  secrets: ['tokens', 'processingKeys'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const callbacksRoute = {
+  method: 'POST',
+  path: '/callbacks',
+  name: 'callbacks',
+  access: 'service',
+  throttle: 'busy',
+  data: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  secrets: ['processingKeys'],
+  // Its own, so that a flood on the public routes cannot starve the payment callbacks; 20 carry its 100/s
+  // throttle at about 200 ms each.
+  concurrency: { reserved: 20 },
+} as const satisfies Route;
+
+/** The route table the deployed HTTP API and the local gateway both serve. */
 export const routes = [
-  {
-    method: 'POST',
-    path: '/checkout',
-    name: 'checkout',
-    access: 'storefront',
-    throttle: 'busy',
-    data: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
-    secrets: ['tokens', 'processingKeys'],
-    concurrency: 'shared',
-  },
-  {
-    method: 'GET',
-    path: '/invoices/{foreign_id}',
-    name: 'get-invoice',
-    access: 'storefront',
-    throttle: 'busy',
-    data: { table: ['GetItem'] },
-    secrets: ['tokens'],
-    concurrency: 'shared',
-  },
-  {
-    method: 'POST',
-    path: '/invoices/{foreign_id}/cancel',
-    name: 'cancel-invoice',
-    access: 'admin',
-    throttle: 'admin',
-    data: { table: ['GetItem', 'UpdateItem'] },
-    secrets: ['tokens', 'processingKeys'],
-    concurrency: 'shared',
-  },
-  {
-    method: 'GET',
-    path: '/rates',
-    name: 'rates',
-    access: 'storefront',
-    throttle: 'busy',
-    data: { table: [] },
-    secrets: ['tokens', 'processingKeys'],
-    concurrency: 'shared',
-  },
-  {
-    method: 'GET',
-    path: '/pairs',
-    name: 'pairs',
-    access: 'storefront',
-    throttle: 'busy',
-    data: { table: [] },
-    secrets: ['tokens', 'processingKeys'],
-    concurrency: 'shared',
-  },
-  {
-    method: 'GET',
-    path: '/balances',
-    name: 'get-balances',
-    access: 'admin',
-    throttle: 'admin',
-    data: { table: ['Query', 'PutItem'] },
-    secrets: ['tokens', 'processingKeys'],
-    concurrency: 'shared',
-  },
-  {
-    method: 'GET',
-    path: '/balances/history',
-    name: 'balance-history',
-    access: 'admin',
-    throttle: 'admin',
-    data: { table: ['Query'] },
-    secrets: ['tokens'],
-    concurrency: 'shared',
-  },
-  {
-    method: 'POST',
-    path: '/refunds',
-    name: 'create-refund',
-    access: 'admin',
-    throttle: 'admin',
-    data: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
-    secrets: ['tokens', 'processingKeys'],
-    concurrency: 'shared',
-  },
-  {
-    method: 'GET',
-    path: '/refunds/{foreign_id}',
-    name: 'get-refund',
-    access: 'admin',
-    throttle: 'admin',
-    data: { table: ['GetItem', 'UpdateItem'] },
-    secrets: ['tokens', 'processingKeys'],
-    concurrency: 'shared',
-  },
-  {
-    method: 'GET',
-    path: '/transactions',
-    name: 'lookup-transaction',
-    access: 'admin',
-    throttle: 'admin',
-    data: { table: [] },
-    secrets: ['tokens', 'processingKeys'],
-    concurrency: 'shared',
-  },
-  {
-    method: 'POST',
-    path: '/callbacks',
-    name: 'callbacks',
-    access: 'service',
-    throttle: 'busy',
-    data: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
-    secrets: ['processingKeys'],
-    // Its own, so that a flood on the public routes cannot starve the payment callbacks; 20 carry its 100/s
-    // throttle at about 200 ms each.
-    concurrency: { reserved: 20 },
-  },
-] as const satisfies readonly Route[];
+  checkoutRoute,
+  getInvoiceRoute,
+  cancelInvoiceRoute,
+  ratesRoute,
+  pairsRoute,
+  getBalancesRoute,
+  balanceHistoryRoute,
+  createRefundRoute,
+  getRefundRoute,
+  lookupTransactionRoute,
+  callbacksRoute,
+] as const;
 
 /** Functions run on a schedule, with no route. */
 export const jobs = [
@@ -175,13 +199,9 @@ export const jobs = [
   },
 ] as const satisfies readonly ScheduledJob[];
 
-export const scheduledJobs: readonly ScheduledJobName[] = jobs.map((job) => job.name);
+// Pure: a function's bundle drops it with the table.
+export const scheduledJobs: readonly ScheduledJobName[] = /* @__PURE__ */ jobs.map((job) => job.name);
 
 export type RouteFunctionName = (typeof routes)[number]['name'];
 export type ScheduledJobName = (typeof jobs)[number]['name'];
 export type FunctionName = RouteFunctionName | ScheduledJobName;
-
-/** The route table's entry for a function, with its literal types (so its access scope is known when compiling). */
-export function route<N extends RouteFunctionName>(name: N): Extract<(typeof routes)[number], { name: N }> {
-  return routes.find((entry) => entry.name === name) as Extract<(typeof routes)[number], { name: N }>;
-}

@@ -1,11 +1,11 @@
-import { CachedSecret } from '../secrets/cached-secret';
+import { cacheSecret, type CachedSecret } from '../secrets/cached-secret';
 import { SECRET_ENV, type SecretName } from '../secrets/fields';
 import { secretsManagerLoader } from '../secrets/secrets-manager';
 import { numberEnv, requireEnv } from './env';
 
 /** A secret the function may read, named by its environment variable, fetched once per SECRET_TTL_SECONDS. */
 export function cachedSecret<T>(name: SecretName, parse: (text: string | undefined) => T): CachedSecret<T> {
-  return new CachedSecret(
+  return cacheSecret(
     secretsManagerLoader(requireEnv(SECRET_ENV[name])),
     parse,
     numberEnv('SECRET_TTL_SECONDS', 300) * 1000,

@@ -1,41 +1,31 @@
-/** Fetches a secret once and keeps it for `ttlMs`; concurrent callers share one fetch. */
-export class CachedSecret<T> {
-  private value?: { secret: T; fetchedAt: number };
-  private inFlight?: Promise<T>;
+/** A secret fetched once and kept for a while; concurrent callers share one fetch. */
+export interface CachedSecret<T> {
+  get(): Promise<T>;
+  /** Fetches again, unless the value in hand is younger than the refresh limit. */
+  refresh(): Promise<T>;
+}
 
-  constructor(
-    /** The secret's text, or undefined while it has no value yet. */
-    private readonly load: () => Promise<string | undefined>,
-    /** Throws an error that names the missing field, never a value. */
-    private readonly parse: (text: string | undefined) => T,
-    private readonly ttlMs: number,
-    private readonly now: () => number = Date.now,
-    /** Refreshes come from rejected keys or tokens; this keeps a flood of them from hammering the source. */
-    private readonly minRefreshMs = 1_000,
-  ) {}
-
-  get(): Promise<T> {
-    if (this.value && this.now() - this.value.fetchedAt < this.ttlMs)
-      return Promise.resolve(this.value.secret);
-    return this.fetch();
-  }
-
-  /** Fetches again, unless the value in hand was fetched less than `minRefreshMs` ago. */
-  refresh(): Promise<T> {
-    if (this.value && this.now() - this.value.fetchedAt < this.minRefreshMs) {
-      return Promise.resolve(this.value.secret);
-    }
-    return this.fetch();
-  }
-
-  private fetch(): Promise<T> {
-    this.inFlight ??= this.load()
+export function cacheSecret<T>(
+  /** The secret's text, or undefined while it has no value yet. */
+  load: () => Promise<string | undefined>,
+  /** Throws an error that names the missing field, never a value. */
+  parse: (text: string | undefined) => T,
+  ttlMs: number,
+  now: () => number = Date.now,
+  /** Refreshes come from rejected keys or tokens; this keeps a flood of them from hammering the source. */
+  minRefreshMs = 1_000,
+): CachedSecret<T> {
+  let value: { secret: T; fetchedAt: number } | undefined;
+  let inFlight: Promise<T> | undefined;
+  const fetch = () =>
+    (inFlight ??= load()
       .then((text) => {
-        const secret = this.parse(text);
-        this.value = { secret, fetchedAt: this.now() };
+        const secret = parse(text);
+        value = { secret, fetchedAt: now() };
         return secret;
       })
-      .finally(() => (this.inFlight = undefined));
-    return this.inFlight;
-  }
+      .finally(() => (inFlight = undefined)));
+  const youngerThan = (ms: number) =>
+    value && now() - value.fetchedAt < ms ? Promise.resolve(value.secret) : fetch();
+  return { get: () => youngerThan(ttlMs), refresh: () => youngerThan(minRefreshMs) };
 }

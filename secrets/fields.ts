@@ -19,14 +19,8 @@ export const PROCESSING_KEY_FIELDS = {
 
 export type TokenScope = 'storefront' | 'admin';
 
-/** Generated once, at the first deploy; rotated by the operator. */
+/** Generated once, at the first deploy; rotated by the operator (secrets/bearer-tokens.ts names the previous ones). */
 export const TOKEN_FIELDS = {
   storefront: 'storefront_token',
   admin: 'admin_token',
 } as const satisfies Record<TokenScope, string>;
-
-/** During a rotation: the token a scope's current one replaced, and when (ISO 8601) it stops being accepted. */
-export const PREVIOUS_TOKEN_FIELDS = {
-  storefront: { token: 'previous_storefront_token', expiresAt: 'previous_storefront_token_expires_at' },
-  admin: { token: 'previous_admin_token', expiresAt: 'previous_admin_token_expires_at' },
-} as const satisfies Record<TokenScope, { token: string; expiresAt: string }>;

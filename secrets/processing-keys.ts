@@ -1,12 +1,12 @@
 import type { ProcessingKeys } from '../domain/ports';
 import { PROCESSING_KEY_FIELDS } from './fields';
-import { SecretFields } from './json-secret';
+import { secretFields } from './json-secret';
 
 /** The processing keys secret: `processing_api_key` and `processing_secret_key`. */
 export function parseProcessingKeys(text: string | undefined): ProcessingKeys {
-  const fields = new SecretFields('processing keys', text);
+  const field = secretFields('processing keys', text);
   return {
-    apiKey: fields.required(PROCESSING_KEY_FIELDS.apiKey),
-    secretKey: fields.required(PROCESSING_KEY_FIELDS.secretKey),
+    apiKey: field(PROCESSING_KEY_FIELDS.apiKey, 'required'),
+    secretKey: field(PROCESSING_KEY_FIELDS.secretKey, 'required'),
   };
 }

@@ -1,8 +1,8 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
 /**
- * Reads a secret's string from Secrets Manager; undefined while the secret has no value yet (the stack creates the
- * secrets empty). The SDK client is loaded and built on the first read, not when the module loads: a bundle keeps
+ * Reads a secret's string from Secrets Manager; undefined while the secret has no (string) value yet, as the stack
+ * creates it. The SDK client is loaded and built on the first read, not when the module loads: a bundle keeps
  * it as a lazy module, so a function's init does not pay for it.
  */
 export function secretsManagerLoader(secretId: string): () => Promise<string | undefined> {
@@ -11,9 +11,7 @@ export function secretsManagerLoader(secretId: string): () => Promise<string | u
     const { GetSecretValueCommand, SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
     client ??= new SecretsManagerClient({});
     try {
-      const { SecretString: text } = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
-      if (text === undefined) throw new Error('The secret has no string value');
-      return text;
+      return (await client.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
     } catch (error) {
       // What GetSecretValue answers for a secret with no version yet.
       if (error instanceof Error && error.name === 'ResourceNotFoundException') return undefined;

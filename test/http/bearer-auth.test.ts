@@ -1,7 +1,7 @@
 // The bearer check of apiRoute, with a token source whose answers the test controls.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { apiRoute, type Tokens } from '../../http/route';
-import { route } from '../../lib/routes';
+import { balanceHistoryRoute, getInvoiceRoute } from '../../lib/routes';
 import { lambdaContext } from '../../local/lambda-context';
 import { captureOutput, type CapturedOutput } from '../support/output';
 
@@ -15,8 +15,10 @@ function tokenSource(held: Tokens, fresh: Tokens = held) {
   return source;
 }
 
-const handlerFor = (name: 'get-invoice' | 'balance-history', tokens: ReturnType<typeof tokenSource>) =>
-  apiRoute({ route: route(name), tokens, input: () => undefined }, async () => ({ status: 200, body: {} }));
+const handlerFor = (
+  route: typeof getInvoiceRoute | typeof balanceHistoryRoute,
+  tokens: ReturnType<typeof tokenSource>,
+) => apiRoute({ route, tokens, input: () => undefined }, async () => ({ status: 200, body: {} }));
 
 async function call(handler: ReturnType<typeof handlerFor>, token: string): Promise<number> {
   const event = {
@@ -34,7 +36,7 @@ const rotating = { storefront: ['s2', 's1'], admin: ['a1'] };
 
 test('the current token and the previous one during the overlap open the route, with no second look', async () => {
   const tokens = tokenSource(rotating);
-  const storefront = handlerFor('get-invoice', tokens);
+  const storefront = handlerFor(getInvoiceRoute, tokens);
   expect(await call(storefront, 's2')).toBe(200);
   expect(await call(storefront, 's1')).toBe(200);
   expect(tokens.refresh).not.toHaveBeenCalled();
@@ -42,19 +44,19 @@ test('the current token and the previous one during the overlap open the route, 
 
 test('a token the container does not know yet makes it look again, and a newly rotated one is accepted at once', async () => {
   const tokens = tokenSource(before, rotating);
-  expect(await call(handlerFor('get-invoice', tokens), 's2')).toBe(200);
+  expect(await call(handlerFor(getInvoiceRoute, tokens), 's2')).toBe(200);
   expect(tokens.refresh).toHaveBeenCalledTimes(1);
 });
 
 test('a token that matches none after a second look is refused with 401', async () => {
   const tokens = tokenSource(before);
-  expect(await call(handlerFor('get-invoice', tokens), 'nope')).toBe(401);
+  expect(await call(handlerFor(getInvoiceRoute, tokens), 'nope')).toBe(401);
   expect(tokens.refresh).toHaveBeenCalledTimes(1);
 });
 
 test('a known token of the other scope is refused without a second look', async () => {
   const tokens = tokenSource(before);
-  expect(await call(handlerFor('balance-history', tokens), 's1')).toBe(403);
-  expect(await call(handlerFor('get-invoice', tokens), 'a1')).toBe(401);
+  expect(await call(handlerFor(balanceHistoryRoute, tokens), 's1')).toBe(403);
+  expect(await call(handlerFor(getInvoiceRoute, tokens), 'a1')).toBe(401);
   expect(tokens.refresh).not.toHaveBeenCalled();
 });

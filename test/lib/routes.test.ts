@@ -1,8 +1,16 @@
-import { jobs, route, routes, type Route, type ScheduledJob } from '../../lib/routes';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { jobs, routes, type Route, type ScheduledJob } from '../../lib/routes';
 import type { SecretName } from '../../secrets/fields';
 
-test('route(name) answers the table entry of that route', () => {
-  for (const entry of routes) expect(route(entry.name)).toBe(entry);
+test("each function takes its access scope from its own route's entry", () => {
+  for (const { name } of routes) {
+    const constant = `${name.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase())}Route`;
+    const source = readFileSync(path.join(__dirname, '..', '..', 'functions', `${name}.ts`), 'utf8');
+    const imported = /import \{ ([^}]+) \} from '\.\.\/lib\/routes';/.exec(source)?.[1];
+    const passed = /\broute: (\w+)/.exec(source)?.[1];
+    expect({ name, imported, passed }).toEqual({ name, imported: constant, passed: constant });
+  }
 });
 
 test('names are unique across routes and jobs, and so are method and path', () => {

@@ -1,4 +1,4 @@
-import { route, routes, type RouteFunctionName } from '../../lib/routes';
+import { routes, type RouteFunctionName } from '../../lib/routes';
 import { checkoutBody, refundBody, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
 import { scanTable } from '../support/table';
@@ -42,8 +42,9 @@ const REQUESTS: Record<RouteFunctionName, { path: string; body?: unknown }> = {
   },
 };
 
+const routeOf = (name: RouteFunctionName) => routes.find((route) => route.name === name)!;
 /** Who may call it, as the route table says. */
-const scopeOf = (name: RouteFunctionName) => route(name).access;
+const scopeOf = (name: RouteFunctionName) => routeOf(name).access;
 
 /** Credentials that must not open a route, and what they get: the header to send (none when undefined). */
 const BAD_CREDENTIALS: Array<[string, (h: Harness) => string | undefined]> = [
@@ -64,7 +65,7 @@ const state = async () => ({
 
 async function call(name: keyof typeof REQUESTS, authorization: string | undefined) {
   const { path, body } = REQUESTS[name];
-  return harness.api(route(name).method, path, {
+  return harness.api(routeOf(name).method, path, {
     body,
     headers: authorization === undefined ? {} : { authorization },
   });

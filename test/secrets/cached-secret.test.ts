@@ -1,5 +1,5 @@
 import { NotConfiguredError } from '../../domain/errors';
-import { CachedSecret } from '../../secrets/cached-secret';
+import { cacheSecret } from '../../secrets/cached-secret';
 
 /** A secret source whose answers and clock the test controls. */
 function harness(ttlMs = 10_000) {
@@ -19,7 +19,7 @@ function harness(ttlMs = 10_000) {
     if (value === undefined) throw new NotConfiguredError('not yet');
     return { value };
   };
-  const secret = new CachedSecret(load, parse, ttlMs, () => now);
+  const secret = cacheSecret(load, parse, ttlMs, () => now);
   return {
     secret,
     load,
