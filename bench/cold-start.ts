@@ -26,7 +26,8 @@ const LAMBDA_BUNDLING: BuildOptions = {
 const LAMBDA_ENV = {
   AWS_REGION: 'us-east-1',
   TABLE_NAME: 'payments-plugin',
-  SECRET_ID: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:payments-plugin',
+  PROCESSING_KEYS_SECRET_ID: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:payments-plugin-keys',
+  TOKENS_SECRET_ID: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:payments-plugin-tokens',
   PROCESSING_BASE_URL: 'https://processing.example',
   NODE_OPTIONS: '--enable-source-maps',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',

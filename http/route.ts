@@ -3,22 +3,23 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { parse as parseLosslessly } from 'lossless-json';
 import { CallbackSignatureError } from '../domain/callbacks';
+import type { Access } from '../lib/routes';
 import { ProcessingTimeoutError, ProcessingUpstreamError } from '../processing/errors';
 import { describeError, log } from '../observability/log';
 import { countMetric } from '../observability/metrics';
 import { withInvocationDeadline } from '../runtime/deadline';
 import { HttpError, toErrorResponse } from './errors';
 
-/** Who may call a route: a bearer token of a scope, or the service itself (it signs; the handler verifies). */
-export type Access = 'storefront' | 'admin' | 'service';
-
+/** The bearer tokens accepted now, per scope: the current one, and the one it replaced while a rotation overlaps. */
 export interface Tokens {
-  storefrontToken: string;
-  adminToken: string;
+  storefront: readonly string[];
+  admin: readonly string[];
 }
 
 export interface TokenSource {
   get(): Promise<Tokens>;
+  /** Looks again, at most once a second: a token that matches none may have just been rotated in. */
+  refresh(): Promise<Tokens>;
 }
 
 export interface ApiRequest {
@@ -40,12 +41,15 @@ export interface ApiResponse {
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
 
-export interface RouteOptions<T> {
-  access: Access;
-  tokens: TokenSource;
+/** A route's entry in lib/routes.ts says who may call it; a bearer route needs the tokens to check. */
+type Guard =
+  | { route: { access: 'service' }; tokens?: never }
+  | { route: { access: Exclude<Access, 'service'> }; tokens: TokenSource };
+
+export type RouteOptions<T> = Guard & {
   /** Validates and shapes the input; throws InvalidRequestError naming the fields. */
   input: (request: ApiRequest) => T;
-}
+};
 
 /**
  * The one middleware chain every route uses: error mapping, auth by scope, body parsing, input validation, all
@@ -56,9 +60,9 @@ export function apiRoute<T>(options: RouteOptions<T>, run: (input: T) => Promise
   // would only add work to each invocation.
   const handler = middy<Event, Result>({ timeoutEarlyInMillis: 0 })
     .use(errorResponses())
-    .use(bearerAuth(options.access, options.tokens))
+    .use(bearerAuth(options))
     .handler(async (event) => {
-      const input = options.input(toApiRequest(event, options.access !== 'service'));
+      const input = options.input(toApiRequest(event, options.route.access !== 'service'));
       return json(await run(input));
     });
   return withInvocationDeadline(handler);
@@ -82,17 +86,24 @@ function errorResponses(): MiddlewareObj<Event, Result> {
   };
 }
 
-function bearerAuth(access: Access, tokens: TokenSource): MiddlewareObj<Event, Result> {
+function bearerAuth(guard: Guard): MiddlewareObj<Event, Result> {
   return {
     before: async ({ event }) => {
-      if (access === 'service') return;
+      // The service signs its callbacks instead; the handler verifies the signature over the raw body.
+      if (guard.tokens === undefined) return;
+      const { route, tokens } = guard;
+      const access = route.access;
       const header = headerValue(event.headers, 'authorization');
       const match = header && /^Bearer\s+(\S+)$/i.exec(header);
       if (!match) throw new HttpError(401, 'unauthorized', 'A bearer token is required');
-      const expected = tokenDigests(await tokens.get());
       const given = digest(match[1]);
-      if (timingSafeEqual(given, access === 'admin' ? expected.admin : expected.storefront)) return;
-      if (access === 'admin' && timingSafeEqual(given, expected.storefront)) {
+      let accepted = await tokens.get();
+      // A warm container may hold the tokens from before a rotation: a token it does not know sends it to look again.
+      if (!accepts(accepted, 'storefront', given) && !accepts(accepted, 'admin', given)) {
+        accepted = await tokens.refresh();
+      }
+      if (accepts(accepted, access, given)) return;
+      if (access === 'admin' && accepts(accepted, 'storefront', given)) {
         throw new HttpError(403, 'forbidden', 'This route needs the admin token');
       }
       throw new HttpError(401, 'unauthorized', 'The bearer token is not valid');
@@ -100,16 +111,16 @@ function bearerAuth(access: Access, tokens: TokenSource): MiddlewareObj<Event, R
   };
 }
 
-/** Tokens are compared as digests, in constant time whatever their lengths; the expected ones are hashed once. */
-const digestsOf = new WeakMap<Tokens, { storefront: Buffer; admin: Buffer }>();
+/** Tokens are compared as digests, in constant time whatever their lengths; the accepted ones are hashed once. */
+const digestsOf = new WeakMap<Tokens, Record<keyof Tokens, Buffer[]>>();
 
-function tokenDigests(tokens: Tokens) {
+function accepts(tokens: Tokens, scope: keyof Tokens, given: Buffer): boolean {
   let digests = digestsOf.get(tokens);
   if (!digests) {
-    digests = { storefront: digest(tokens.storefrontToken), admin: digest(tokens.adminToken) };
+    digests = { storefront: tokens.storefront.map(digest), admin: tokens.admin.map(digest) };
     digestsOf.set(tokens, digests);
   }
-  return digests;
+  return digests[scope].some((expected) => timingSafeEqual(given, expected));
 }
 
 function digest(value: string): Buffer {

@@ -5,11 +5,16 @@ import { apiRoute } from '../../http/route';
 import { lambdaContext } from '../../local/lambda-context';
 import { captureOutput, type CapturedOutput } from '../support/output';
 
-const TOKENS = { storefrontToken: 'storefront-token', adminToken: 'admin-token' };
+const STOREFRONT_TOKEN = 'storefront-token';
+const TOKENS = { storefront: [STOREFRONT_TOKEN], admin: ['admin-token'] };
 
 /** Echoes what the route made of the body: numbers as their exact tokens. */
 const echo = apiRoute(
-  { access: 'storefront', tokens: { get: async () => TOKENS }, input: ({ body }) => body },
+  {
+    route: { access: 'storefront' },
+    tokens: { get: async () => TOKENS, refresh: async () => TOKENS },
+    input: ({ body }) => body,
+  },
   async (body) => ({
     status: 200,
     body: { body: JSON.parse(JSON.stringify(body, (_key, v) => (isLosslessNumber(v) ? `#${v}` : v))) },
@@ -22,7 +27,7 @@ async function post(body: string, contentType = 'application/json') {
     routeKey: 'POST /echo',
     rawPath: '/echo',
     rawQueryString: '',
-    headers: { authorization: `Bearer ${TOKENS.storefrontToken}`, 'content-type': contentType },
+    headers: { authorization: `Bearer ${STOREFRONT_TOKEN}`, 'content-type': contentType },
     body,
     isBase64Encoded: false,
   } as unknown as APIGatewayProxyEventV2;

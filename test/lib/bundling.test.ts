@@ -1,11 +1,13 @@
-// Bundles every function for real, once: proves each entry builds with the stack's esbuild settings, and that the
-// bundles, run with the template's environment and timeout, answer every route in time under a hung service.
+// Bundles every function for real, once: proves each entry builds with the stack's esbuild settings, starts with
+// the template's environment, and, run with the template's timeout, answers every route in time under a hung service.
+import { spawnSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { routes } from '../../lib/routes';
 import { LOCAL_CREDENTIALS } from '../../local/dynamodb';
+import { SECRET_ENV } from '../../secrets/fields';
 import { startGateway } from '../../local/gateway';
 import type { Listening } from '../../local/listen';
 import {
@@ -36,7 +38,7 @@ beforeAll(() => {
 
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-test('every function bundles minified with a source map and needs no module at run time but Node built-ins', () => {
+test('every function bundles minified with a source map, needs no module but Node built-ins, and starts with the template environment', () => {
   const functions = Object.entries(app.resources).filter(
     ([, resource]) => resource.Type === 'AWS::Lambda::Function',
   );
@@ -54,8 +56,26 @@ test('every function bundles minified with a source map and needs no module at r
       (name) => !name.startsWith('node:') && !builtinModules.includes(name) && !OPTIONAL.includes(name),
     );
     expect({ logicalId, external }).toEqual({ logicalId, external: [] });
+
+    // Its init needs nothing the template does not give it: a token-only function, say, does not need the id of
+    // the processing keys secret. References to other resources stand in as their logical ids.
+    const environment = Object.fromEntries(
+      Object.entries(fn.Properties.Environment?.Variables ?? {}).map(([name, value]) => [
+        name,
+        typeof value === 'string' ? value : JSON.stringify(value),
+      ]),
+    );
+    const init = spawnSync(process.execPath, ['-e', 'require(process.argv[1])', bundle], {
+      env: { PATH: process.env.PATH, AWS_REGION: 'eu-central-1', ...environment },
+      encoding: 'utf8',
+    });
+    expect({ logicalId, status: init.status, stderr: init.stderr }).toEqual({
+      logicalId,
+      status: 0,
+      stderr: '',
+    });
   }
-});
+}, 180_000);
 
 describe('the bundles with the default timeouts, under a service that never answers', () => {
   let output: CapturedOutput;
@@ -75,13 +95,18 @@ describe('the bundles with the default timeouts, under a service that never answ
       AWS_ENDPOINT_URL_DYNAMODB: stack.dynamo.url,
       AWS_ENDPOINT_URL_SECRETS_MANAGER: stack.secrets.url,
       TABLE_NAME: stack.tableName,
-      SECRET_ID: stack.secretId,
       PROCESSING_BASE_URL: stack.sandbox!.url,
     };
     bundled = await Promise.all(
       routes.map((route) => {
         const fn = app.functions.find((candidate) => candidate.name === route.name)!;
-        return startBundledFunction(fn, environmentFor(fn, local));
+        // Only the secrets the template names for this function, pointed at the local ones.
+        const secrets = Object.fromEntries(
+          (Object.keys(SECRET_ENV) as Array<keyof typeof SECRET_ENV>)
+            .filter((name) => SECRET_ENV[name] in fn.environment)
+            .map((name) => [SECRET_ENV[name], stack.secretIds[name]]),
+        );
+        return startBundledFunction(fn, environmentFor(fn, { ...local, ...secrets }));
       }),
     );
     gateway = await startGateway(

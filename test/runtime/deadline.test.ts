@@ -44,14 +44,10 @@ it('concurrent invocations each keep their own deadline across awaits', async ()
 
 it('every route runs under its invocation deadline', async () => {
   jest.spyOn(Date, 'now').mockReturnValue(NOW);
-  const route = apiRoute(
-    {
-      access: 'service',
-      tokens: { get: async () => ({ storefrontToken: 's', adminToken: 'a' }) },
-      input: () => 0,
-    },
-    async () => ({ status: 200, body: { deadline: deadlineAt() } }),
-  );
+  const route = apiRoute({ route: { access: 'service' }, input: () => 0 }, async () => ({
+    status: 200,
+    body: { deadline: deadlineAt() },
+  }));
 
   const result = await route({ headers: {} } as never, contextWith(10_000));
 
