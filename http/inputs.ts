@@ -2,52 +2,44 @@ import type { CheckoutRequest, RefundRequest } from '../domain/model';
 import type { PairQuery, TransactionQuery } from '../processing/types';
 import { InvalidRequestError } from './errors';
 import type { ApiRequest } from './route';
-import { CURRENCY, CURRENCY_MESSAGE, FOREIGN_ID, FOREIGN_ID_MESSAGE, FieldReader } from './validate';
+import {
+  HISTORY_LIMIT,
+  balancesQuery,
+  checkoutBody,
+  historyQuery,
+  pairQuery,
+  refundBody,
+  transactionQuery,
+} from './schemas/inputs';
+import { FOREIGN_ID, FOREIGN_ID_MESSAGE, readFields } from './validate';
 
-const foreignIdRule = { required: true, pattern: FOREIGN_ID, patternMessage: FOREIGN_ID_MESSAGE };
+/** `foreign_id` → `foreignId`, as the domain names a request's fields. */
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
+type CamelCased<T> = { [K in keyof T as K extends string ? CamelCase<K> : K]: T[K] };
+
+function camelCased<T extends object>(fields: T): CamelCased<T> {
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, value]) => [
+      name.replace(/_(.)/g, (_, letter: string) => letter.toUpperCase()),
+      value,
+    ]),
+  ) as CamelCased<T>;
+}
 
 export function checkoutInput({ body }: ApiRequest): CheckoutRequest {
-  const fields = new FieldReader(body);
-  const input = {
-    foreignId: fields.string('foreign_id', foreignIdRule),
-    amount: fields.amount('amount'),
-    currency: fields.currency('currency'),
-    title: fields.string('title', { required: true, min: 1, max: 50 }),
-    email: fields.email('email'),
-    urlSuccess: fields.url('url_success'),
-    urlFailed: fields.url('url_failed'),
-    timer: fields.boolean('timer', true),
-    senderCurrency: fields.currency('sender_currency', false),
-    description: fields.string('description', { max: 1000, lineBreaks: true }),
-    endUserReference: fields.string('end_user_reference', { max: 100 }),
-    type: fields.oneOf('type', ['fill_or_kill', 'good_until_expired'] as const),
-  };
-  fields.done();
-  return input as CheckoutRequest;
+  return camelCased(readFields(checkoutBody, body));
 }
 
 export function refundInput({ body }: ApiRequest): RefundRequest {
-  const fields = new FieldReader(body);
-  const input = {
-    foreignId: fields.string('foreign_id', foreignIdRule),
-    senderCurrency: fields.currency('sender_currency'),
-    receivedCurrency: fields.currency('received_currency'),
-    senderAmount: fields.amount('sender_amount'),
-    address: fields.string('address', {
-      required: true,
-      max: 256,
-      // Every address format the service pays to is ASCII; anything else is invisible, reorders what the admin
-      // reads (bidi controls), or only looks like the address meant.
-      pattern: /^[\x21-\x7e]+$/,
-      patternMessage: 'must be printable ASCII with no spaces',
-    }),
-    endUserReference: fields.string('end_user_reference', { max: 100 }),
-  };
-  fields.done();
-  return input as RefundRequest;
+  return camelCased(readFields(refundBody, body));
 }
 
-/** `{foreign_id}` in the path. */
+/**
+ * `{foreign_id}` in the path. The same pattern as the schemas' foreign_id, checked without them: the poll's bundle
+ * carries no validation library.
+ */
 export function foreignIdInput({ path }: ApiRequest): string {
   const foreignId = path.foreign_id;
   if (!foreignId || !FOREIGN_ID.test(foreignId))
@@ -56,44 +48,28 @@ export function foreignIdInput({ path }: ApiRequest): string {
 }
 
 export function pairInput({ query }: ApiRequest): PairQuery {
-  const fields = new FieldReader(query, 'query');
-  const from = fields.string('from', { required: true, pattern: CURRENCY, patternMessage: CURRENCY_MESSAGE });
-  const to = fields.string('to', { required: true, pattern: CURRENCY, patternMessage: CURRENCY_MESSAGE });
-  fields.done();
-  return { currency_from: from as string, currency_to: to as string };
+  const { from, to } = readFields(pairQuery, query, 'query');
+  return { currency_from: from, currency_to: to };
 }
 
 export function transactionInput({ query }: ApiRequest): TransactionQuery {
-  const fields = new FieldReader(query, 'query');
-  const id = fields.integer('id');
-  const foreignId = fields.string('foreign_id', { pattern: FOREIGN_ID, patternMessage: FOREIGN_ID_MESSAGE });
-  if (id === 0) fields.reject('id', 'must be a positive whole number');
-  fields.done();
-  if ((id === undefined) === (foreignId === undefined)) {
+  const { id, foreign_id } = readFields(transactionQuery, query, 'query');
+  if ((id === undefined) === (foreign_id === undefined)) {
     throw new InvalidRequestError({
       id: 'give exactly one of id or foreign_id',
       foreign_id: 'give exactly one of id or foreign_id',
     });
   }
-  return id !== undefined ? { id } : { foreign_id: foreignId as string };
+  return id !== undefined ? { id } : { foreign_id: foreign_id as string };
 }
 
 export function balancesInput({ query }: ApiRequest): { live: boolean } {
-  const fields = new FieldReader(query, 'query');
-  const live = fields.boolean('live', false) as boolean;
-  fields.done();
-  return { live };
+  return readFields(balancesQuery, query, 'query');
 }
 
 export function historyInput({ query }: ApiRequest): { since: number; limit: number } {
-  const fields = new FieldReader(query, 'query');
-  const since = fields.string('since');
-  const limit = fields.integer('limit') ?? 100;
-  const sinceMs = since === undefined ? 0 : Date.parse(since);
-  if (Number.isNaN(sinceMs)) fields.reject('since', 'must be an ISO 8601 time');
-  if (limit < 1 || limit > 1000) fields.reject('limit', 'must be between 1 and 1000');
-  fields.done();
-  return { since: sinceMs, limit };
+  const { since = 0, limit = HISTORY_LIMIT } = readFields(historyQuery, query, 'query');
+  return { since, limit };
 }
 
 export function noInput(): void {}

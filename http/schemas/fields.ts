@@ -1,0 +1,160 @@
+// The kinds of input field, as valibot schemas: each validates a field with the rules and messages of the API and
+// states the same rules to the OpenAPI document. A rule valibot checks in code (`check`) states itself there
+// through `metadata`, whose keys become JSON Schema keywords.
+import { isLosslessNumber } from 'lossless-json';
+import * as v from 'valibot';
+import { ProcessingValidationError } from '../../processing/errors';
+import { toAmount8 } from '../../processing/money';
+import { FOREIGN_ID, FOREIGN_ID_MESSAGE } from '../validate';
+
+const CURRENCY = /^[A-Z0-9]{2,10}$/;
+const CURRENCY_MESSAGE = 'must be an upper-case currency code such as "BTC"';
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Control characters hide or rewrite what a person reads, here and in logs; a lone surrogate is not text at all. */
+const CONTROL = /[\p{Cc}\p{Cs}]/u;
+const CONTROL_BUT_LINE_BREAKS = /[^\P{Cc}\t\n\r]|\p{Cs}/u;
+const NO_CONTROL = 'No control characters.';
+
+type StringItem = v.PipeItem<string, string, v.BaseIssue<unknown>>;
+
+interface TextRule {
+  /** For the document: what the field is, and any rule its JSON Schema cannot state. */
+  description: string;
+  /** Not empty nor only spaces: a field the route requires. */
+  notBlank?: boolean;
+  /** Tabs and line breaks are allowed (in prose such as a description); other control characters never are. */
+  lineBreaks?: boolean;
+  /** In characters (code points), as JSON Schema counts them. */
+  min?: number;
+  max?: number;
+  pattern?: RegExp;
+  patternMessage?: string;
+}
+
+/** A string field; the order of the rules decides which message names a value that breaks several. */
+export function text({ description, notBlank, lineBreaks, min, max, pattern, patternMessage }: TextRule) {
+  const length = (value: string) => [...value].length;
+  const control = lineBreaks ? CONTROL_BUT_LINE_BREAKS : CONTROL;
+  const rules: StringItem[] = [
+    v.description(
+      `${description} ${lineBreaks ? 'No control characters but tabs and line breaks.' : NO_CONTROL}`,
+    ),
+  ];
+  if (notBlank) rules.push(v.check((value) => value.trim() !== '', 'must not be empty'));
+  if (min !== undefined) {
+    rules.push(v.check((value) => length(value) >= min, `must be at least ${min} characters`));
+    rules.push(v.metadata({ minLength: min }));
+  }
+  if (max !== undefined) {
+    rules.push(v.check((value) => length(value) <= max, `must be at most ${max} characters`));
+    rules.push(v.metadata({ maxLength: max }));
+  }
+  rules.push(
+    v.check((value) => !control.test(value), 'must not contain control characters or lone surrogates'),
+  );
+  if (pattern) rules.push(v.regex(pattern, patternMessage ?? 'has the wrong format'));
+  return v.pipe(v.string('must be a string'), ...rules);
+}
+
+/** `notBlank` is for a required field: an optional one that is blank gets the pattern's message. */
+type Options = Pick<TextRule, 'notBlank'>;
+
+export const foreignId = (description: string, { notBlank = true }: Options = {}) =>
+  text({ description, notBlank, pattern: FOREIGN_ID, patternMessage: FOREIGN_ID_MESSAGE });
+
+export const currency = (description: string, { notBlank = true }: Options = {}) =>
+  text({ description, notBlank, pattern: CURRENCY, patternMessage: CURRENCY_MESSAGE });
+
+export const email = (description: string) =>
+  text({
+    description,
+    notBlank: true,
+    max: 254,
+    pattern: EMAIL,
+    patternMessage: 'must be an e-mail address',
+  });
+
+export const url = (description: string) =>
+  v.pipe(
+    text({ description, notBlank: true, max: 2048 }),
+    v.check(isHttpUrl, 'must be an absolute http(s) URL'),
+    v.metadata({ format: 'uri' }),
+  );
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'https:' || protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+/** One of a few strings. */
+export const oneOf = <const T extends readonly [string, ...string[]]>(description: string, allowed: T) =>
+  v.pipe(
+    text({ description }),
+    v.check((value) => allowed.includes(value), `must be one of ${allowed.join(', ')}`),
+    v.metadata({ enum: allowed }),
+    v.transform((value) => value as T[number]),
+  );
+
+/** `true` or `false`, as JSON or in a query string. */
+export const flag = (description: string) =>
+  v.pipe(
+    v.unknown(),
+    v.check(
+      (value) => value === true || value === false || value === 'true' || value === 'false',
+      'must be true or false',
+    ),
+    v.metadata({ type: 'boolean' }),
+    v.description(description),
+    v.transform((value) => value === true || value === 'true'),
+  );
+
+/** The text of an exact JSON number, as lossless-json read it; anything else as it is. */
+const digitsOf = (value: unknown) => (isLosslessNumber(value) ? value.toString() : value);
+
+const isWholeNumber = (value: unknown) => {
+  const digits = digitsOf(value);
+  return typeof digits === 'string' && /^\d{1,15}$/.test(digits);
+};
+
+/** A positive decimal, as a string or an exact JSON number, normalised to 8 fractional digits. */
+export const amount = (description: string) =>
+  v.pipe(
+    v.unknown(),
+    v.metadata({ type: 'string', pattern: '^\\d+(\\.\\d+)?$', maxLength: 64, examples: ['25.50'] }),
+    v.description(
+      `${description} A decimal string, greater than zero, with at most 30 integer and 8 fractional digits. An exact JSON number is read as written.`,
+    ),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      try {
+        return toAmount8(digitsOf(dataset.value), 'amount');
+      } catch (error) {
+        if (!(error instanceof ProcessingValidationError)) throw error;
+        addIssue({ message: error.fields.amount });
+        return NEVER;
+      }
+    }),
+  );
+
+interface WholeNumberRule {
+  description: string;
+  minimum: number;
+  maximum?: number;
+  rangeMessage: string;
+  /** For the document; the route applies it. */
+  default?: number;
+}
+
+/** A whole number, as an exact JSON number or a query string. */
+export const wholeNumber = ({ description, minimum, maximum, rangeMessage, ...facts }: WholeNumberRule) =>
+  v.pipe(
+    v.unknown(),
+    v.check(isWholeNumber, 'must be a whole number'),
+    v.metadata({ type: 'integer', minimum, ...(maximum === undefined ? {} : { maximum }), ...facts }),
+    v.description(description),
+    v.transform((value) => Number(digitsOf(value))),
+    v.check((value) => value >= minimum && value <= (maximum ?? Infinity), rangeMessage),
+  );
