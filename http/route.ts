@@ -43,8 +43,8 @@ type Result = APIGatewayProxyStructuredResultV2;
 
 /** A route's entry in lib/routes.ts says who may call it; a bearer route needs the tokens to check. */
 type Guard =
-  | { route: { access: 'service' }; tokens?: never }
-  | { route: { access: Exclude<Access, 'service'> }; tokens: TokenSource };
+  | { route: { access: 'service' | 'public' }; tokens?: never }
+  | { route: { access: Exclude<Access, 'service' | 'public'> }; tokens: TokenSource };
 
 export type RouteOptions<T> = Guard & {
   /** Validates and shapes the input; throws InvalidRequestError naming the fields. */
@@ -89,7 +89,7 @@ function errorResponses(): MiddlewareObj<Event, Result> {
 function bearerAuth(guard: Guard): MiddlewareObj<Event, Result> {
   return {
     before: async ({ event }) => {
-      // The service signs its callbacks instead; the handler verifies the signature over the raw body.
+      // The service signs its callbacks instead (the handler verifies the signature), and a public route needs none.
       if (guard.tokens === undefined) return;
       const { route, tokens } = guard;
       const access = route.access;

@@ -4,8 +4,11 @@ import type { SecretName } from '../secrets/fields';
 
 export type HttpMethod = 'GET' | 'POST';
 
-/** Who may call a route: a bearer token of a scope, or the service itself (it signs; the handler verifies). */
-export type Access = 'storefront' | 'admin' | 'service';
+/**
+ * Who may call a route: a bearer token of a scope, the service itself (it signs; the handler verifies), or anyone
+ * (`public`: what it serves is no secret).
+ */
+export type Access = 'storefront' | 'admin' | 'service' | 'public';
 
 export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query';
 
@@ -167,6 +170,17 @@ export const callbacksRoute = {
   concurrency: { reserved: 20 },
 } as const satisfies Route;
 
+export const openapiRoute = {
+  method: 'GET',
+  path: '/openapi.json',
+  name: 'openapi',
+  access: 'public',
+  throttle: 'admin',
+  data: { table: [] },
+  secrets: [],
+  concurrency: 'shared',
+} as const satisfies Route;
+
 /** The route table the deployed HTTP API and the local gateway both serve. */
 export const routes = [
   checkoutRoute,
@@ -180,6 +194,7 @@ export const routes = [
   getRefundRoute,
   lookupTransactionRoute,
   callbacksRoute,
+  openapiRoute,
 ] as const;
 
 /**

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { JOB_FUNCTION_TIMEOUT_SECONDS, routes, scheduledJobs, type FunctionName } from '../lib/routes';
 import { PROCESSING_KEY_FIELDS, SECRET_ENV, TOKEN_FIELDS, type SecretName } from '../secrets/fields';
 import { startSandbox, type Sandbox } from '../sandbox/server';
+import { serveDocument } from '../functions/openapi';
+import { openApiDocument } from '../http/schemas/openapi';
 import { createPluginTable, LOCAL_CREDENTIALS, startLocalDynamo, type LocalDynamo } from './dynamodb';
 import { startGateway, type HttpHandler } from './gateway';
 import { invokeWithTimeout } from './lambda-context';
@@ -89,6 +91,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   for (const name of [...routes.map((route) => route.name), ...scheduledJobs]) {
     handlers.set(name, await loadHandler(name));
   }
+  // The document as the schemas make it now, so that it never lags behind them here; the deployed function serves
+  // openapi.json, which a test keeps equal to this.
+  handlers.set('openapi', serveDocument(openApiDocument()));
   const gateway = await startGateway(
     routes.map((route) => ({ route, handler: handlers.get(route.name)! })),
     gatewayPort,

@@ -42,7 +42,7 @@ test('every function bundles minified with a source map, needs no module but Nod
   const functions = Object.entries(app.resources).filter(
     ([, resource]) => resource.Type === 'AWS::Lambda::Function',
   );
-  expect(functions).toHaveLength(14);
+  expect(functions).toHaveLength(15);
 
   for (const [logicalId, fn] of functions) {
     const bundle = app.bundleOf(fn);

@@ -70,7 +70,10 @@ test('a route or a job that leaves out a deployment fact does not compile', () =
 test('a route may read the tokens secret exactly when it checks bearer tokens; no job reads it', () => {
   for (const { name, access, secrets } of routes) {
     const readsTokens = (secrets as readonly SecretName[]).includes('tokens');
-    expect({ name, readsTokens }).toEqual({ name, readsTokens: access !== 'service' });
+    expect({ name, readsTokens }).toEqual({
+      name,
+      readsTokens: access === 'storefront' || access === 'admin',
+    });
   }
   for (const { secrets } of jobs) expect(secrets).not.toContain('tokens');
 });

@@ -78,6 +78,7 @@ export function everyRouteCall(harness: Harness): Record<RouteFunctionName, Rout
       headers: { 'x-processing-key': apiKey, 'x-processing-signature': signBody(secretKey, callback) },
       callsService: false,
     },
+    openapi: { method: 'GET', path: '/openapi.json', callsService: false },
   };
 }
 

@@ -1,4 +1,5 @@
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../local/stack';
+import { expectDocumented } from './contract';
 
 export interface Answer<T = any> {
   status: number;
@@ -51,13 +52,18 @@ export async function startHarness(options: LocalStackOptions = {}): Promise<Har
     }
     return { status: response.status, body: parsed, headers: response.headers } as Answer;
   };
+  // Every answer of the plugin must be one openapi.json describes.
   const apiAt =
     (baseUrl: string): ApiCaller =>
-    (method, path, { token, body, headers = {} } = {}) =>
-      call(`${baseUrl}${path}`, method, body, {
+    async (method, path, { token, body, headers = {} } = {}) => {
+      const url = `${baseUrl}${path}`;
+      const answer = await call(url, method, body, {
         ...(token ? { authorization: `Bearer ${tokens[token] ?? token}` } : {}),
         ...headers,
       });
+      expectDocumented(method, url, answer.status, answer.body);
+      return answer;
+    };
   return {
     stack,
     api: apiAt(stack.url),

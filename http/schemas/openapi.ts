@@ -1,0 +1,188 @@
+// The OpenAPI 3.1 document, generated from the route table (lib/routes.ts) and the schemas that validate input
+// and shape output. `npm run openapi` writes it to openapi.json; `npm start` serves what this generates; a test
+// keeps the two equal. Only the generator reads @valibot/to-json-schema: no Lambda bundle holds it.
+import {
+  toJsonSchema,
+  toJsonSchemaDefs,
+  type ConversionConfig,
+  type JsonSchema,
+} from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import { routes, type Access, type Route } from '../../lib/routes';
+import type { FieldsSchema } from '../validate';
+import { foreignId } from './fields';
+import { checkoutBody, refundBody } from './inputs';
+import { operations, type Operation } from './operations';
+import {
+  callbackOutcome,
+  errorBody,
+  gatewayMessage,
+  invoiceView,
+  pairList,
+  refundView,
+  snapshot,
+  snapshotList,
+  transaction,
+} from './outputs';
+
+const SCHEMAS = {
+  CheckoutBody: checkoutBody,
+  RefundBody: refundBody,
+  InvoiceView: invoiceView,
+  RefundView: refundView,
+  BalanceSnapshot: snapshot,
+  BalanceSnapshotList: snapshotList,
+  PairList: pairList,
+  Transaction: transaction,
+  CallbackOutcome: callbackOutcome,
+  Error: errorBody,
+  GatewayMessage: gatewayMessage,
+};
+
+const CONVERSION: ConversionConfig = {
+  target: 'draft-2020-12',
+  // A request is described as the client sends it, before the route normalises it.
+  typeMode: 'input',
+  definitions: SCHEMAS,
+  overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+  // A rule checked in code states itself through `metadata` (http/schemas/fields.ts).
+  ignoreActions: ['check'],
+  overrideSchema: ({ valibotSchema }) => (valibotSchema.type === 'unknown' ? {} : undefined),
+};
+
+const jsonSchema = (schema: v.GenericSchema): JsonSchema => {
+  // Every definition is in components; a schema here only refers to them.
+  const { $schema: _dialect, $defs: _definitions, ...converted } = toJsonSchema(schema, CONVERSION);
+  return converted;
+};
+const ref = (name: keyof typeof SCHEMAS) => ({ $ref: `#/components/schemas/${name}` });
+
+const ERRORS: Record<number, string> = {
+  400: 'Bad input: `fields` names every field at fault. Nothing was written or sent.',
+  401: 'No bearer token, or not a valid one.',
+  403: 'A token of another scope, or a callback whose signature does not verify.',
+  404: 'No such record.',
+  409: 'A conflict: this `foreign_id` with another body, a request for it still in progress (see `Retry-After`), or a state that does not allow it.',
+  415: 'The body is not `application/json`.',
+  429: 'Over the route\'s throttle: API Gateway\'s own answer, `{"message": "Too Many Requests"}`. Retry later, with backoff.',
+  422: 'The service refused the request: `fields` names the fields it refused. The `foreign_id` may be used again.',
+  500: 'An unexpected failure, with no details.',
+  502: 'The service failed, could not be reached, or refused our keys.',
+  503: 'Not possible now: a feature the merchant account lacks, or a record not ready yet (see `Retry-After`).',
+  504: 'The service did not answer in time; the request may have arrived. Retrying with the same `foreign_id` is safe.',
+};
+
+const SECURITY: Record<Access, Array<Record<string, string[]>>> = {
+  storefront: [{ storefrontToken: [] }],
+  admin: [{ adminToken: [] }],
+  service: [{ processingSignature: [] }],
+  public: [],
+};
+
+/** The statuses a route may refuse with: what its entry implies, and what its domain adds. */
+function errorStatuses(route: Route, operation: Operation): number[] {
+  // Every route has a throttle (lib/routes.ts), which API Gateway enforces before the function runs.
+  const statuses = new Set<number>([429, 500, ...(operation.errors ?? [])]);
+  if (operation.body || operation.query || route.path.includes('{')) statuses.add(400);
+  if (operation.body) statuses.add(415);
+  if (route.access === 'storefront' || route.access === 'admin') statuses.add(401);
+  if (route.access === 'admin' || route.access === 'service') statuses.add(403);
+  if ((route.secrets as readonly string[]).includes('processingKeys'))
+    [502, 504].forEach((s) => statuses.add(s));
+  return [...statuses].sort();
+}
+
+function parameters(route: Route, operation: Operation) {
+  const inPath = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: jsonSchema(foreignId('The id the store gave it.')),
+  }));
+  return [...inPath, ...queryParameters(operation.query)];
+}
+
+function queryParameters(query: FieldsSchema | undefined) {
+  return Object.entries(query?.entries ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: schema.type !== 'optional',
+    schema: jsonSchema(schema),
+  }));
+}
+
+function responses(route: Route, operation: Operation) {
+  const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
+  const answers = Object.entries(operation.answers).map(([status, { description, schema }]) => [
+    status,
+    { description, content: json(componentOf(schema) ?? jsonSchema(schema)) },
+  ]);
+  const errors = errorStatuses(route, operation).map((status) => [
+    String(status),
+    { description: ERRORS[status], content: json(ref(status === 429 ? 'GatewayMessage' : 'Error')) },
+  ]);
+  return Object.fromEntries([...answers, ...errors]);
+}
+
+function componentOf(schema: v.GenericSchema) {
+  const name = (Object.keys(SCHEMAS) as Array<keyof typeof SCHEMAS>).find((key) => SCHEMAS[key] === schema);
+  return name && ref(name);
+}
+
+function operationOf(route: Route) {
+  const operation = operations[route.name as keyof typeof operations];
+  const params = parameters(route, operation);
+  return {
+    operationId: route.name.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase()),
+    summary: operation.summary,
+    ...(operation.description && { description: operation.description }),
+    tags: [route.access],
+    security: SECURITY[route.access],
+    ...(params.length > 0 && { parameters: params }),
+    ...(operation.body && {
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: componentOf(operation.body) } },
+      },
+    }),
+    responses: responses(route, operation),
+  };
+}
+
+export function openApiDocument() {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(route) };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Merchant payments plugin',
+      version: '1.0.0',
+      description:
+        'Checkout, polling, cancels, refunds and balances for a store, over the Merchant Processing API v2. Amounts are exact decimal strings.',
+      license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
+    },
+    servers: [{ url: '/', description: 'Where the plugin is served: the HTTP API, or `npm start` locally.' }],
+    tags: [
+      { name: 'storefront', description: "The store's backend, with the storefront token." },
+      { name: 'admin', description: 'A back office, with the admin token.' },
+      { name: 'service', description: 'Called by the Merchant Processing API.' },
+      { name: 'public', description: 'No token.' },
+    ],
+    paths,
+    components: {
+      schemas: toJsonSchemaDefs(SCHEMAS, CONVERSION),
+      securitySchemes: {
+        storefrontToken: { type: 'http', scheme: 'bearer', description: "The storefront's bearer token." },
+        adminToken: { type: 'http', scheme: 'bearer', description: 'The admin bearer token.' },
+        processingSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-processing-signature',
+          description: "The service's signature over the raw body, with its key in `x-processing-key`.",
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,113 @@
+// Each route's page in the OpenAPI document: its input and answer schemas, and the refusals its domain may give.
+// Method, path, access and whether it calls the service come from its entry in lib/routes.ts; a route in the
+// table without an entry here does not compile.
+import type * as v from 'valibot';
+import type { RouteFunctionName } from '../../lib/routes';
+import type { FieldsSchema } from '../validate';
+import { balancesQuery, checkoutBody, historyQuery, pairQuery, refundBody, transactionQuery } from './inputs';
+import {
+  callbackOutcome,
+  invoiceView,
+  openApiObject,
+  pairList,
+  refundView,
+  snapshot,
+  snapshotList,
+  transaction,
+} from './outputs';
+
+export type AnswerStatus = 200 | 201;
+
+/** Refusals that depend on what the route does; the document adds those its route entry implies. */
+export type DomainErrorStatus = 404 | 409 | 422 | 503;
+
+export interface Operation {
+  summary: string;
+  description?: string;
+  body?: FieldsSchema;
+  query?: FieldsSchema;
+  answers: Partial<Record<AnswerStatus, { description: string; schema: v.GenericSchema }>>;
+  errors?: readonly DomainErrorStatus[];
+}
+
+const invoice = { description: 'The invoice view.', schema: invoiceView };
+const refund = { description: 'The refund view.', schema: refundView };
+
+export const operations: Record<RouteFunctionName, Operation> = {
+  checkout: {
+    summary: "Create the order's invoice",
+    description:
+      'Idempotent by `foreign_id`: the identical request again answers 200 with the same invoice, and the service sees no second create; the same `foreign_id` with another body is a 409. After a 504 or a 409 `in_progress`, retrying the same request is safe.',
+    body: checkoutBody,
+    answers: {
+      201: { ...invoice, description: 'Created.' },
+      200: { ...invoice, description: 'Created before.' },
+    },
+    errors: [409, 422, 503],
+  },
+  'get-invoice': {
+    summary: 'Poll an invoice',
+    description: 'One read of the table, never a call to the service.',
+    answers: { 200: invoice },
+    errors: [404],
+  },
+  'cancel-invoice': {
+    summary: 'Cancel an invoice',
+    answers: { 200: invoice },
+    errors: [404, 409],
+  },
+  rates: {
+    summary: 'Exchange rate estimates',
+    description: "The service's estimates, for reference only, cached briefly.",
+    query: pairQuery,
+    answers: { 200: { description: 'The rates.', schema: pairList } },
+  },
+  pairs: {
+    summary: 'Exchange pairs and their minimums',
+    query: pairQuery,
+    answers: { 200: { description: 'The pairs.', schema: pairList } },
+  },
+  'get-balances': {
+    summary: 'Balances',
+    description:
+      'The latest stored snapshot, or with `live=true` the service asked now, stored as a snapshot.',
+    query: balancesQuery,
+    answers: { 200: { description: 'A balance snapshot.', schema: snapshot } },
+    errors: [404],
+  },
+  'balance-history': {
+    summary: 'Balance snapshots since a time',
+    query: historyQuery,
+    answers: { 200: { description: 'Snapshots, oldest first.', schema: snapshotList } },
+  },
+  'create-refund': {
+    summary: 'Send a refund',
+    description: 'An instant withdrawal with exchange, idempotent by `foreign_id` as checkout is.',
+    body: refundBody,
+    answers: { 201: { ...refund, description: 'Sent.' }, 200: { ...refund, description: 'Sent before.' } },
+    errors: [409, 422, 503],
+  },
+  'get-refund': {
+    summary: 'A refund',
+    description: "Refreshed from the service's transaction record while not final.",
+    answers: { 200: refund },
+    errors: [404],
+  },
+  'lookup-transaction': {
+    summary: "The service's transaction record",
+    query: transactionQuery,
+    answers: { 200: { description: 'The record.', schema: transaction } },
+    errors: [404],
+  },
+  callbacks: {
+    summary: "The service's payment callbacks",
+    description:
+      'Signed by the service over the raw body with its keys. Answers 200 unless a retry by the service could succeed.',
+    answers: { 200: { description: 'Received.', schema: callbackOutcome } },
+    errors: [503],
+  },
+  openapi: {
+    summary: 'This document',
+    answers: { 200: { description: 'The OpenAPI 3.1 document.', schema: openApiObject } },
+  },
+};

@@ -1,0 +1,161 @@
+// What each route answers, as valibot schemas: the OpenAPI document's response bodies. Our own views are strict
+// (a field added to a view must be added here, or the end-to-end suites fail); what the service sends through is
+// loose, since the service may add fields.
+import * as v from 'valibot';
+
+const described = <S extends v.GenericSchema>(schema: S, description: string) =>
+  v.pipe(schema, v.description(description));
+
+const decimal = (description: string) =>
+  v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/), v.description(`${description} An exact decimal string.`));
+const nullableDecimal = (description: string) => v.nullable(decimal(description));
+const unixSeconds = (description: string) =>
+  v.nullable(described(v.pipe(v.number(), v.integer()), description));
+const unixMs = (description: string) =>
+  described(v.pipe(v.number(), v.integer()), `${description} Unix time in milliseconds.`);
+const nullableText = (description: string) => v.nullable(described(v.string(), description));
+
+const statusChange = v.strictObject({
+  status: v.string(),
+  at: unixMs('When it changed.'),
+  source: v.picklist(['create', 'callback', 'cancel', 'reconcile', 'lookup']),
+});
+const history = described(v.array(statusChange), 'Every status change, oldest first.');
+
+export const invoiceView = v.strictObject({
+  foreign_id: v.string(),
+  status: described(
+    v.picklist([
+      'creating',
+      'rejected',
+      'abandoned',
+      'created',
+      'pending',
+      'processing',
+      'confirmed',
+      'failed',
+    ]),
+    "The invoice's status: the service's, or, before its first answer, `creating`, `rejected` or `abandoned`.",
+  ),
+  url: nullableText('The payment page.'),
+  address: nullableText('The address to pay to, once the service gives one.'),
+  tag: nullableText('The destination tag or memo the address needs, if any.'),
+  title: v.string(),
+  currency: v.string(),
+  amount: decimal('The amount of the order, in `currency`.'),
+  sender_currency: v.nullable(v.string()),
+  sender_amount: nullableDecimal('The amount to pay, in `sender_currency`, once quoted.'),
+  fixed_at: unixSeconds('When the quote was fixed, Unix time in seconds.'),
+  release_at: unixSeconds('When the quote runs out, Unix time in seconds.'),
+  seconds_left: v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  expired: v.boolean(),
+  cancelled: v.boolean(),
+  payment: v.nullable(
+    v.strictObject({
+      currency: v.string(),
+      amount: decimal('Paid so far.'),
+      remaining_amount: nullableDecimal('Still owed.'),
+    }),
+  ),
+  error: nullableText("The service's reason for a failure."),
+  history,
+  created_at: unixMs('When the order was first received.'),
+  updated_at: unixMs('When the record last changed.'),
+});
+
+export const refundView = v.strictObject({
+  foreign_id: v.string(),
+  status: described(
+    v.string(),
+    "The withdrawal's status at the service, or `sending` or `rejected` before it.",
+  ),
+  final: v.boolean(),
+  sender_currency: v.string(),
+  sender_amount: decimal('Taken from the balance.'),
+  received_currency: v.string(),
+  received_amount: nullableDecimal('What the address receives, once known.'),
+  address: v.string(),
+  transaction_id: v.nullable(v.pipe(v.number(), v.integer())),
+  error: nullableText('The reason for a failure.'),
+  history,
+  created_at: unixMs('When the refund was first received.'),
+  updated_at: unixMs('When the record last changed.'),
+});
+
+const balance = v.looseObject({
+  currency: v.string(),
+  type: v.picklist(['crypto', 'fiat']),
+  balance: decimal('The balance.'),
+});
+
+export const snapshot = v.strictObject({
+  taken_at: v.pipe(v.string(), v.isoTimestamp()),
+  source: v.picklist(['live', 'scheduled']),
+  balances: v.array(balance),
+});
+
+export const snapshotList = v.strictObject({ data: v.array(snapshot) });
+
+const pairSide = {
+  currency: v.string(),
+  type: v.picklist(['crypto', 'fiat']),
+  description: v.optional(v.string()),
+};
+
+const pairEntry = v.looseObject({
+  currency_from: v.looseObject({
+    ...pairSide,
+    min_amount: decimal('The least amount the service takes.'),
+    min_amount_deposit_with_exchange: decimal('The least deposit it exchanges.'),
+  }),
+  currency_to: v.looseObject(pairSide),
+  rate_from: decimal('Units of `currency_from`…'),
+  rate_to: decimal('…for this many of `currency_to`; an estimate.'),
+});
+
+export const pairList = v.strictObject({ data: v.array(pairEntry) });
+
+const sent = v.looseObject({ currency: v.string(), amount: decimal('The amount.') });
+
+/** The service's transaction record (its spec, section 2.6), as it sent it, with exact amounts. */
+export const transaction = v.looseObject({
+  id: v.pipe(v.number(), v.integer()),
+  foreign_id: v.string(),
+  type: v.string(),
+  crypto_address: v.nullish(v.looseObject({ currency: v.string(), address: v.string() })),
+  currency_sent: v.nullish(
+    v.looseObject({ ...sent.entries, remaining_amount: v.optional(decimal('Still owed.')) }),
+  ),
+  currency_received: v.nullish(sent),
+  transactions: v.array(v.looseObject({ currency: v.string(), amount: decimal('The amount.') })),
+  fees: v.array(v.looseObject({ type: v.string(), currency: v.string(), amount: decimal('The fee.') })),
+  error: v.string(),
+  status: v.string(),
+});
+
+export const callbackOutcome = v.strictObject({
+  outcome: described(
+    v.picklist(['applied', 'duplicate', 'ignored']),
+    'What the callback changed: applied, already seen, or nothing of ours.',
+  ),
+});
+
+export const errorBody = v.strictObject({
+  error: v.strictObject({
+    code: described(v.string(), 'What went wrong, for code to switch on.'),
+    message: described(v.string(), 'What went wrong, for people.'),
+    fields: v.optional(
+      described(v.record(v.string(), v.string()), 'Each field at fault, with what is wrong with it.'),
+    ),
+  }),
+});
+
+/** What API Gateway answers itself, before any function runs. */
+export const gatewayMessage = v.strictObject({ message: v.string() });
+
+/** The document itself, as `GET /openapi.json` serves it. */
+export const openApiObject = v.looseObject({
+  openapi: v.string(),
+  info: v.looseObject({}),
+  paths: v.looseObject({}),
+});

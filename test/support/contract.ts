@@ -1,0 +1,65 @@
+// Holds every answer the end-to-end suites receive to openapi.json: its status must be one the operation
+// documents, and its body must validate against that response's schema, so the document cannot drift.
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import document from '../../openapi.json';
+
+const BASE = 'openapi.json';
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+addFormats(ajv);
+// The document's other parts are not JSON Schema; only their schemas are read, through $ref.
+ajv.addVocabulary(['paths', 'components']);
+ajv.addSchema({ $id: BASE, paths: document.paths, components: document.components });
+
+/** `/invoices/{foreign_id}` matches `/invoices/order-1`, as API Gateway matches it. */
+const templates = Object.keys(document.paths).map((template) => ({
+  template,
+  pattern: new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}$`),
+}));
+
+const pointer = (...segments: string[]) =>
+  segments.map((segment) => segment.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+const validators = new Map<string, ValidateFunction>();
+
+function validatorFor(template: string, method: string, status: number): ValidateFunction | undefined {
+  const operation = (
+    document.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>
+  )[template][method];
+  if (!operation?.responses[status]) return undefined;
+  const at = pointer(
+    'paths',
+    template,
+    method,
+    'responses',
+    String(status),
+    'content',
+    'application/json',
+    'schema',
+  );
+  let validate = validators.get(at);
+  if (!validate) {
+    validate = ajv.compile({ $ref: `${BASE}#/${at}` });
+    validators.set(at, validate);
+  }
+  return validate;
+}
+
+/** Throws, naming what differs, unless the document describes this answer. */
+export function expectDocumented(method: string, url: string, status: number, body: unknown): void {
+  const path = new URL(url).pathname;
+  const match = templates.find(({ pattern }) => pattern.test(path));
+  const where = `${method} ${path} answered ${status}`;
+  if (!match) {
+    // No route of ours: API Gateway's own 404.
+    if (status === 404) return;
+    throw new Error(`${where}, but openapi.json has no such path`);
+  }
+  const validate = validatorFor(match.template, method.toLowerCase(), status);
+  if (!validate) throw new Error(`${where}, a status openapi.json does not document for ${match.template}`);
+  if (!validate(body)) {
+    throw new Error(
+      `${where}, a body openapi.json does not describe: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`,
+    );
+  }
+}
