@@ -41,6 +41,7 @@ const SECRET_READS: Record<string, Array<'processingKeys' | 'tokens'>> = {
   'create-refund': ['tokens', 'processingKeys'],
   'get-refund': ['tokens', 'processingKeys'],
   callbacks: ['processingKeys'],
+  openapi: [],
   'snapshot-balances': ['processingKeys'],
   reconcile: ['processingKeys'],
 };
@@ -413,6 +414,7 @@ describe('HTTP API', () => {
       'POST /refunds': admin,
       'GET /refunds/{foreign_id}': admin,
       'GET /transactions': admin,
+      'GET /openapi.json': admin,
     });
     const accessLogsId = props.AccessLogSettings.DestinationArn['Fn::GetAtt'][0];
     expect(template.toJSON().Resources[accessLogsId].Type).toBe('AWS::Logs::LogGroup');
