@@ -1,10 +1,17 @@
+// Written as a store would write it: with the typed client made from openapi.json (client/api.ts).
 import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
+import { captureOutput, type CapturedOutput } from '../support/output';
 
 let harness: Harness;
+let output: CapturedOutput;
 beforeAll(async () => {
+  output = captureOutput(); // the refusal below logs a warning; keep the run quiet
   harness = await startHarness();
 });
-afterAll(() => harness.close());
+afterAll(async () => {
+  await harness.close();
+  output.restore();
+});
 
 async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -16,31 +23,39 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, t
 }
 
 test('checkout with timer and sender_currency, payment, signed callback, poll shows confirmed', async () => {
-  const created = await harness.api('POST', '/checkout', {
-    token: 'storefront',
-    body: checkoutBody('happy-1', { timer: true }),
-  });
-  expect(created.status).toBe(201);
-  expect(created.body).toMatchObject({ foreign_id: 'happy-1', status: 'pending', sender_currency: 'BTC' });
-  expect(created.body.address).toEqual(expect.any(String));
-  expect(created.body.sender_amount).toMatch(/^\d+\.\d{8}$/);
-  expect(created.body.seconds_left).toBeGreaterThan(0);
+  const shop = harness.client('storefront');
+  const poll = () => shop.GET('/invoices/{foreign_id}', { params: { path: { foreign_id: 'happy-1' } } });
 
-  const polled = await harness.api('GET', '/invoices/happy-1', { token: 'storefront' });
-  expect(polled.status).toBe(200);
-  expect(polled.body.status).toBe('pending');
+  const created = await shop.POST('/checkout', { body: checkoutBody('happy-1', { timer: true }) });
+  expect(created.response.status).toBe(201);
+  expect(created.data).toMatchObject({ foreign_id: 'happy-1', status: 'pending', sender_currency: 'BTC' });
+  expect(created.data?.address).toEqual(expect.any(String));
+  expect(created.data?.sender_amount).toMatch(/^\d+\.\d{8}$/);
+  expect(created.data?.seconds_left).toBeGreaterThan(0);
+
+  const polled = await poll();
+  expect(polled.response.status).toBe(200);
+  expect(polled.data?.status).toBe('pending');
 
   const paid = await harness.control('POST', '/invoices/happy-1/pay', { kind: 'full' });
   expect(paid.status).toBe(200);
 
-  const confirmed = await waitFor(
-    () => harness.api('GET', '/invoices/happy-1', { token: 'storefront' }),
-    (answer) => answer.body.status === 'confirmed',
-  );
-  expect(confirmed.body.status).toBe('confirmed');
-  expect(confirmed.body.history.map((change: { status: string }) => change.status)).toEqual([
+  const confirmed = await waitFor(poll, ({ data }) => data?.status === 'confirmed');
+  expect(confirmed.data?.status).toBe('confirmed');
+  expect(confirmed.data?.history.map((change) => change.status)).toEqual([
     'pending',
     'processing',
     'confirmed',
   ]);
+});
+
+test('a refusal arrives typed as the error body, naming the field', async () => {
+  const { data, error, response } = await harness.client('storefront').POST('/checkout', {
+    body: checkoutBody('happy-2', { currency: 'eur' }),
+  });
+  expect(response.status).toBe(400);
+  expect(data).toBeUndefined();
+  expect(error).toMatchObject({
+    error: { code: 'invalid_request', fields: { currency: expect.any(String) } },
+  });
 });

@@ -1,3 +1,5 @@
+import createClient, { type Client } from 'openapi-fetch';
+import type { paths } from '../../client/api';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../local/stack';
 import { expectDocumented } from './contract';
 
@@ -24,6 +26,8 @@ export interface Harness {
   api: ApiCaller;
   /** The same calls, to another gateway in front of the same stack (for example one serving the bundles). */
   apiAt(baseUrl: string): ApiCaller;
+  /** The typed client a store makes from openapi.json (client/api.ts), holding a token of this scope. */
+  client(token: 'storefront' | 'admin'): Client<paths>;
   /** Calls the sandbox's control API. */
   control<T = any>(method: string, path: string, body?: unknown): Promise<Answer<T>>;
   /** The sandbox's log of /v2 requests for a path (exact, or a prefix ending in *). */
@@ -64,10 +68,24 @@ export async function startHarness(options: LocalStackOptions = {}): Promise<Har
       expectDocumented(method, url, answer.status, answer.body);
       return answer;
     };
+  const client = (token: 'storefront' | 'admin') => {
+    const typed = createClient<paths>({
+      baseUrl: stack.url,
+      headers: { authorization: `Bearer ${tokens[token]}` },
+    });
+    typed.use({
+      onResponse: async ({ request, response }) => {
+        const text = await response.clone().text();
+        expectDocumented(request.method, request.url, response.status, text ? JSON.parse(text) : undefined);
+      },
+    });
+    return typed;
+  };
   return {
     stack,
     api: apiAt(stack.url),
     apiAt,
+    client,
     control: (method, path, body) => call(`${stack.sandbox!.url}/_sandbox${path}`, method, body, {}),
     upstreamRequests: async (path) => {
       const { body } = await call(
