@@ -14,6 +14,12 @@ interface CompiledRoute {
   handler: HttpHandler;
 }
 
+/** A page served locally beside the API, such as the reference page; API Gateway serves none. */
+export interface LocalPage {
+  contentType: string;
+  body: string;
+}
+
 /** Content types API Gateway passes as text; any other body arrives base64-encoded. */
 const TEXT_TYPES = /^(application\/(json|xml|x-www-form-urlencoded)|text\/)/i;
 
@@ -31,6 +37,7 @@ const FUNCTION_FAILED: APIGatewayProxyStructuredResultV2 = {
 export async function startGateway(
   routes: ReadonlyArray<{ route: Route; handler: HttpHandler }>,
   port = 0,
+  pages: Record<string, LocalPage> = {},
 ): Promise<Listening> {
   const compiled = routes.map(compile);
   const inFlight = new Set<Promise<void>>();
@@ -43,7 +50,16 @@ export async function startGateway(
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const done = dispatch(compiled, request, Buffer.concat(chunks), track)
+      const page = request.method === 'GET' ? pages[request.url ?? ''] : undefined;
+      const done = (
+        page
+          ? Promise.resolve({
+              statusCode: 200,
+              headers: { 'content-type': page.contentType },
+              body: page.body,
+            })
+          : dispatch(compiled, request, Buffer.concat(chunks), track)
+      )
         .then((result) => send(response, result))
         .catch(() => send(response, FUNCTION_FAILED));
       track(done);

@@ -4,6 +4,7 @@ import { PROCESSING_KEY_FIELDS, SECRET_ENV, TOKEN_FIELDS, type SecretName } from
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { serveDocument } from '../functions/openapi';
 import { openApiDocument } from '../http/schemas/openapi';
+import { docsPage } from './docs-page';
 import { createPluginTable, LOCAL_CREDENTIALS, startLocalDynamo, type LocalDynamo } from './dynamodb';
 import { startGateway, type HttpHandler } from './gateway';
 import { invokeWithTimeout } from './lambda-context';
@@ -93,10 +94,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   }
   // The document as the schemas make it now, so that it never lags behind them here; the deployed function serves
   // openapi.json, which a test keeps equal to this.
-  handlers.set('openapi', serveDocument(openApiDocument()));
+  const document = openApiDocument();
+  handlers.set('openapi', serveDocument(document));
   const gateway = await startGateway(
     routes.map((route) => ({ route, handler: handlers.get(route.name)! })),
     gatewayPort,
+    { '/docs': { contentType: 'text/html; charset=utf-8', body: docsPage(document) } },
   );
   if (sandbox) {
     await fetch(`${sandbox.url}/_sandbox/callbacks`, {

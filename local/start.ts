@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   });
   const lines = [
     'Payments plugin running locally.',
-    `  API:              ${stack.url}`,
+    `  API:              ${stack.url}  (reference: ${stack.url}/docs, document: ${stack.url}/openapi.json)`,
     `  STOREFRONT_TOKEN=${stack.storefrontToken}`,
     `  ADMIN_TOKEN=${stack.adminToken}`,
     stack.sandbox

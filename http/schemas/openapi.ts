@@ -161,7 +161,6 @@ export function openApiDocument() {
       version: '1.0.0',
       description:
         'Checkout, polling, cancels, refunds and balances for a store, over the Merchant Processing API v2. Amounts are exact decimal strings.',
-      license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
     },
     servers: [{ url: '/', description: 'Where the plugin is served: the HTTP API, or `npm start` locally.' }],
     tags: [
