@@ -1,6 +1,14 @@
 // Route inputs: what each field accepts and refuses, naming the field.
 import { HttpError } from '../../http/errors';
-import { checkoutInput, foreignIdInput, refundInput, transactionInput } from '../../http/inputs';
+import {
+  balancesInput,
+  checkoutInput,
+  foreignIdInput,
+  historyInput,
+  pairInput,
+  refundInput,
+  transactionInput,
+} from '../../http/inputs';
 import type { ApiRequest } from '../../http/route';
 
 const CHECKOUT = {
@@ -29,16 +37,22 @@ const request = (parts: Partial<ApiRequest>): ApiRequest => ({
   ...parts,
 });
 
-/** The fields a refusal names, or undefined when the input is accepted. */
-function refused(read: () => unknown): string[] | undefined {
+/** The fields a refusal names, with their messages, in order; undefined when the input is accepted. */
+function refusal(read: () => unknown): Record<string, string> | undefined {
   try {
     read();
     return undefined;
   } catch (error) {
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).status).toBe(400);
-    return Object.keys((error as HttpError).fields ?? {});
+    return (error as HttpError).fields ?? {};
   }
+}
+
+/** The fields a refusal names, or undefined when the input is accepted. */
+function refused(read: () => unknown): string[] | undefined {
+  const fields = refusal(read);
+  return fields && Object.keys(fields);
 }
 
 const checkout = (fields: Record<string, unknown>) => () =>
@@ -138,5 +152,170 @@ describe('free text', () => {
     ['Cyrillic look-alike letter', '\u0430'],
   ])('a refund address with a %s is refused', (_name, bad) => {
     expect(refused(refund({ address: `bc1q${bad}example` }))).toEqual(['address']);
+  });
+});
+
+// The exact message of each rule, pinned so that how inputs are validated can change underneath.
+describe('messages', () => {
+  test('checkout: every field at fault is named with its own message, unknown ones last', () => {
+    const body = {
+      foreign_id: '..',
+      amount: '1.123456789',
+      currency: 'eur',
+      title: ' ',
+      email: 'plain',
+      url_success: 'ftp://shop.example',
+      url_failed: 'x'.repeat(2049),
+      timer: 'yes',
+      sender_currency: 42,
+      description: 'a\u0000b',
+      end_user_reference: 'r'.repeat(101),
+      type: 'partial',
+      extra: 1,
+    };
+    const parsed = JSON.parse(JSON.stringify(body).replace('}', ',"__proto__":2}'));
+    expect(Object.entries(refusal(() => checkoutInput(request({ body: parsed }))) ?? {})).toEqual([
+      ['foreign_id', 'must be 1 to 64 letters, digits, ".", "_", ":" or "-", and not "." or ".."'],
+      ['amount', 'has more than 8 fractional digits'],
+      ['currency', 'must be an upper-case currency code such as "BTC"'],
+      ['title', 'must not be empty'],
+      ['email', 'must be an e-mail address'],
+      ['url_success', 'must be an absolute http(s) URL'],
+      ['url_failed', 'must be at most 2048 characters'],
+      ['timer', 'must be true or false'],
+      ['sender_currency', 'must be a string'],
+      ['description', 'must not contain control characters or lone surrogates'],
+      ['end_user_reference', 'must be at most 100 characters'],
+      ['type', 'must be one of fill_or_kill, good_until_expired'],
+      ['extra', 'is not a known field'],
+      ['__proto__', 'is not a known field'],
+    ]);
+  });
+
+  test.each([
+    [
+      'a missing or null required field',
+      { amount: null, title: undefined },
+      { amount: 'is required', title: 'is required' },
+    ],
+    [
+      'a title too long, in code points',
+      { title: '☕'.repeat(51) },
+      { title: 'must be at most 50 characters' },
+    ],
+    ['an amount of zero', { amount: '0.00' }, { amount: 'must be greater than zero' }],
+    [
+      'an amount not a decimal',
+      { amount: '1e3' },
+      { amount: 'must be a plain non-negative decimal such as "10.5"' },
+    ],
+    ['an amount not a string', { amount: true }, { amount: 'must be a decimal string' }],
+    ['an amount too long', { amount: '1'.repeat(65) }, { amount: 'must be at most 64 characters' }],
+    ['an amount too large', { amount: '1'.repeat(31) }, { amount: 'has more than 30 integer digits' }],
+    [
+      'an e-mail address with a control character',
+      { email: 'a\u0007b@c.de' },
+      { email: 'must not contain control characters or lone surrogates' },
+    ],
+    [
+      'a url that does not parse',
+      { url_success: 'https://' },
+      { url_success: 'must be an absolute http(s) URL' },
+    ],
+  ])('checkout: %s', (_name, fields, expected) => {
+    expect(refusal(() => checkoutInput(request({ body: { ...CHECKOUT, ...fields } })))).toEqual(expected);
+  });
+
+  test('checkout: a body that is not an object names the body, and every required field', () => {
+    expect(refusal(() => checkoutInput(request({ body: ['x'] })))).toEqual({
+      body: 'must be a JSON object',
+      foreign_id: 'is required',
+      amount: 'is required',
+      currency: 'is required',
+      title: 'is required',
+      email: 'is required',
+      url_success: 'is required',
+      url_failed: 'is required',
+    });
+  });
+
+  test('checkout: what is accepted, normalised, and null read as absent', () => {
+    expect(
+      checkoutInput(
+        request({ body: { ...CHECKOUT, timer: 'false', sender_currency: null, type: 'fill_or_kill' } }),
+      ),
+    ).toEqual({
+      foreignId: 'order-1',
+      amount: '25.50000000',
+      currency: 'EUR',
+      title: 'Order 1',
+      email: 'buyer@example.com',
+      urlSuccess: 'https://shop.example/ok',
+      urlFailed: 'https://shop.example/failed',
+      timer: false,
+      type: 'fill_or_kill',
+    });
+    expect(checkoutInput(request({ body: CHECKOUT })).timer).toBe(true);
+  });
+
+  test('refund: the address and the amount', () => {
+    const body = {
+      foreign_id: 'r-1',
+      sender_currency: 'EUR',
+      received_currency: 'BTC',
+      sender_amount: '0',
+      address: 'bc1q x',
+    };
+    expect(refusal(() => refundInput(request({ body })))).toEqual({
+      sender_amount: 'must be greater than zero',
+      address: 'must be printable ASCII with no spaces',
+    });
+    expect(refundInput(request({ body: { ...body, sender_amount: '10', address: 'bc1qx' } }))).toEqual({
+      foreignId: 'r-1',
+      senderCurrency: 'EUR',
+      receivedCurrency: 'BTC',
+      senderAmount: '10.00000000',
+      address: 'bc1qx',
+    });
+  });
+
+  test('queries: pairs, transactions, balances and history', () => {
+    expect(refusal(() => pairInput(request({ query: { from: 'btc', x: '1' } })))).toEqual({
+      from: 'must be an upper-case currency code such as "BTC"',
+      to: 'is required',
+      x: 'is not a known field',
+    });
+    expect(pairInput(request({ query: { from: 'BTC', to: 'EUR' } }))).toEqual({
+      currency_from: 'BTC',
+      currency_to: 'EUR',
+    });
+    expect(refusal(() => transactionInput(request({ query: { id: 'abc' } })))).toEqual({
+      id: 'must be a whole number',
+    });
+    expect(refusal(() => transactionInput(request({ query: { id: '0' } })))).toEqual({
+      id: 'must be a positive whole number',
+    });
+    expect(refusal(() => transactionInput(request({ query: {} })))).toEqual({
+      id: 'give exactly one of id or foreign_id',
+      foreign_id: 'give exactly one of id or foreign_id',
+    });
+    expect(transactionInput(request({ query: { foreign_id: 'a' } }))).toEqual({ foreign_id: 'a' });
+    expect(refusal(() => balancesInput(request({ query: { live: 'yes' } })))).toEqual({
+      live: 'must be true or false',
+    });
+    expect(balancesInput(request({}))).toEqual({ live: false });
+    expect(balancesInput(request({ query: { live: 'true' } }))).toEqual({ live: true });
+    expect(refusal(() => historyInput(request({ query: { since: 'soon', limit: '0' } })))).toEqual({
+      since: 'must be an ISO 8601 time',
+      limit: 'must be between 1 and 1000',
+    });
+    expect(historyInput(request({ query: { since: '2026-01-01T00:00:00.000Z', limit: '5' } }))).toEqual({
+      since: Date.parse('2026-01-01T00:00:00.000Z'),
+      limit: 5,
+    });
+    expect(historyInput(request({}))).toEqual({ since: 0, limit: 100 });
+    expect(refusal(() => foreignIdInput(request({ path: { foreign_id: 'a/b' } })))).toEqual({
+      foreign_id: 'must be 1 to 64 letters, digits, ".", "_", ":" or "-", and not "." or ".."',
+    });
   });
 });

@@ -77,6 +77,17 @@ test('every function bundles minified with a source map, needs no module but Nod
   }
 }, 180_000);
 
+test('the poll and the document bundle no validation library; the routes that read a body or a query do', () => {
+  // Every valibot schema carries its `~run` method; a bundle holds the name only with the library.
+  const withValibot = app.functions
+    .filter((fn) => readFileSync(fn.bundle, 'utf8').includes('~run'))
+    .map((fn) => fn.name)
+    .sort();
+  expect(withValibot).toEqual(expect.arrayContaining(['checkout', 'create-refund', 'balance-history']));
+  expect(withValibot).not.toContain('get-invoice');
+  expect(withValibot).not.toContain('openapi');
+});
+
 describe('the bundles with the default timeouts, under a service that never answers', () => {
   let output: CapturedOutput;
   let harness: Harness;
