@@ -95,5 +95,3 @@ export function historyInput({ query }: ApiRequest): { since: number; limit: num
   fields.done();
   return { since: sinceMs, limit };
 }
-
-export function noInput(): void {}
