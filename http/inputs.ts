@@ -95,3 +95,8 @@ export function historyInput({ query }: ApiRequest): { since: number; limit: num
   fields.done();
   return { since: sinceMs, limit };
 }
+
+/** `GET /health` takes no parameters; any given is refused, so that a typo never passes silently. */
+export function healthInput({ query }: ApiRequest): void {
+  new FieldReader(query, 'query').done();
+}

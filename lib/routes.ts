@@ -167,6 +167,17 @@ export const callbacksRoute = {
   concurrency: { reserved: 20 },
 } as const satisfies Route;
 
+export const healthRoute = {
+  method: 'GET',
+  path: '/health',
+  name: 'health',
+  access: 'admin',
+  throttle: 'admin',
+  data: { table: [] },
+  secrets: ['tokens', 'processingKeys'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
 /** The route table the deployed HTTP API and the local gateway both serve. */
 export const routes = [
   checkoutRoute,
@@ -180,6 +191,7 @@ export const routes = [
   getRefundRoute,
   lookupTransactionRoute,
   callbacksRoute,
+  healthRoute,
 ] as const;
 
 /**
