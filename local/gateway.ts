@@ -61,7 +61,8 @@ export async function startGateway(
         .then((dispatched) => {
           send(response, dispatched.result);
           accessLog?.(accessLine(request, body, dispatched, performance.now() - started));
-        });
+        })
+        .catch(() => send(response, FUNCTION_FAILED));
       track(done);
     });
   });
