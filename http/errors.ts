@@ -76,56 +76,28 @@ function fromDomainError(error: DomainError): ErrorResponse {
   return { status: 500, code: 'internal_error', message: 'Internal error' };
 }
 
-const NO_ANSWER: ErrorResponse = {
-  status: 504,
-  code: 'processor_timeout',
-  message: 'The payment service did not answer in time; retrying with the same foreign_id is safe',
-};
+const NO_ANSWER = 'The payment service did not answer in time; retrying with the same foreign_id is safe';
 
 /** What the caller is told when the payment service did not do what was asked. */
-const SERVICE_FAILURES: Record<ServiceFailure, ErrorResponse> = {
-  refused: { status: 422, code: 'rejected_by_processor', message: 'The payment service refused the request' },
-  duplicate_foreign_id: {
-    status: 409,
-    code: 'duplicate_foreign_id',
-    message: 'The service already has this foreign_id',
-  },
-  invalid_state: {
-    status: 409,
-    code: 'invalid_state',
-    message: 'The payment service refused this in the current state',
-  },
-  not_found: { status: 404, code: 'not_found', message: 'The payment service has no such record' },
-  feature_disabled: {
-    status: 503,
-    code: 'feature_disabled',
-    message: 'The merchant account does not have the feature enabled',
-  },
-  timeout: NO_ANSWER,
-  connection_lost: NO_ANSWER,
-  unreachable: {
-    status: 502,
-    code: 'processor_unreachable',
-    message: 'The payment service could not be reached',
-  },
-  rejected_credentials: {
-    status: 502,
-    code: 'processor_auth_failed',
-    message: 'The payment service refused our credentials',
-  },
-  failed: { status: 502, code: 'processor_error', message: 'The payment service failed to answer properly' },
-  unreadable_request: {
-    status: 502,
-    code: 'processor_error',
-    message: 'The payment service answered unexpectedly',
-  },
+const SERVICE_FAILURES: Record<ServiceFailure, [status: number, code: string, message: string]> = {
+  refused: [422, 'rejected_by_processor', 'The payment service refused the request'],
+  duplicate_foreign_id: [409, 'duplicate_foreign_id', 'The service already has this foreign_id'],
+  invalid_state: [409, 'invalid_state', 'The payment service refused this in the current state'],
+  not_found: [404, 'not_found', 'The payment service has no such record'],
+  feature_disabled: [503, 'feature_disabled', 'The merchant account does not have the feature enabled'],
+  timeout: [504, 'processor_timeout', NO_ANSWER],
+  connection_lost: [504, 'processor_timeout', NO_ANSWER],
+  unreachable: [502, 'processor_unreachable', 'The payment service could not be reached'],
+  rejected_credentials: [502, 'processor_auth_failed', 'The payment service refused our credentials'],
+  failed: [502, 'processor_error', 'The payment service failed to answer properly'],
+  unreadable_request: [502, 'processor_error', 'The payment service answered unexpectedly'],
 };
 
 function fromServiceError(error: ServiceError): ErrorResponse {
-  const response = SERVICE_FAILURES[error.failure];
-  if (error.failure === 'refused') return { ...response, fields: ourFields(error.fields) };
+  const [status, code, message] = SERVICE_FAILURES[error.failure];
+  if (error.failure === 'refused') return { status, code, message, fields: ourFields(error.fields) };
   if (error.failure === 'feature_disabled' && error.feature) {
-    return { ...response, message: `The merchant account does not have ${error.feature} enabled` };
+    return { status, code, message: `The merchant account does not have ${error.feature} enabled` };
   }
-  return response;
+  return { status, code, message };
 }
