@@ -121,7 +121,8 @@ export class RequestSender {
       deadline: this.deadline(),
       headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...signed },
     });
-    return interpret(request, outcome, [keys.apiKey, keys.secretKey, ...Object.values(signed)]);
+    // Neither the secret nor what the headers carry (the API key, the signature) may be echoed in an error.
+    return interpret(request, outcome, [keys.secretKey, ...Object.values(signed)]);
   }
 
   /** True when, after waiting `waitMs`, at least MIN_ATTEMPT_MS of the invocation would be left (or none is set). */
