@@ -1,5 +1,4 @@
-import type { CheckoutRequest, RefundRequest } from '../domain/model';
-import type { PairQuery, TransactionQuery } from '../processing/types';
+import type { CheckoutRequest, PairQuery, RefundRequest, TransactionQuery } from '../domain/model';
 import { InvalidRequestError } from './errors';
 import type { ApiRequest } from './route';
 import { CURRENCY, CURRENCY_MESSAGE, FOREIGN_ID, FOREIGN_ID_MESSAGE, FieldReader } from './validate';

@@ -2,26 +2,14 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { parse as parseLosslessly } from 'lossless-json';
-import { CallbackSignatureError } from '../domain/callbacks';
+import { CallbackSignatureError, serviceFailure } from '../domain/errors';
+import type { Tokens, TokenSource } from '../domain/ports';
 import type { Access } from '../lib/routes';
-import { ProcessingTimeoutError, ProcessingUpstreamError } from '../processing/errors';
 import { addLogContext, describeError, log } from '../observability/log';
 import { countMetric } from '../observability/metrics';
 import { withInvocation } from '../runtime/invocation';
 import { HttpError, toErrorResponse } from './errors';
 import { FOREIGN_ID } from './validate';
-
-/** The bearer tokens accepted now, per scope: the current one, and the one it replaced while a rotation overlaps. */
-export interface Tokens {
-  storefront: readonly string[];
-  admin: readonly string[];
-}
-
-export interface TokenSource {
-  get(): Promise<Tokens>;
-  /** Looks again, at most once a second: a token that matches none may have just been rotated in. */
-  refresh(): Promise<Tokens>;
-}
 
 export interface ApiRequest {
   /** The JSON body; numbers arrive as LosslessNumber, so amounts never pass through a float. */
@@ -83,7 +71,8 @@ function errorResponses(): MiddlewareObj<Event, Result> {
     onError: (request) => {
       const error = request.error;
       const mapped = toErrorResponse(error);
-      if (error instanceof ProcessingUpstreamError || error instanceof ProcessingTimeoutError) {
+      const failure = serviceFailure(error);
+      if (failure === 'failed' || failure === 'timeout') {
         countMetric('UpstreamServerErrors');
       }
       if (error instanceof CallbackSignatureError) countMetric('CallbackSignatureFailures');

@@ -1,6 +1,7 @@
-// Every error a route can meet maps to one status and code; nothing unexpected leaks its message.
-import { CallbackSignatureError } from '../../domain/callbacks';
+// Every error a route can meet maps to one status and code; nothing unexpected leaks its message. The client's
+// errors reach a route as the adapter translates them for the domain, so they go through that translation here.
 import {
+  CallbackSignatureError,
   ConflictError,
   DomainError,
   InProgressError,
@@ -20,6 +21,9 @@ import {
   ProcessingUpstreamError,
   ProcessingValidationError,
 } from '../../processing/errors';
+import { toServiceError } from '../../processing/translate';
+
+const answer = (error: unknown) => toErrorResponse(toServiceError(error));
 
 const upstream = { operation: 'createInvoice', code: 'x', message: 'said by the service with key abc' };
 
@@ -79,7 +83,7 @@ test.each([
   ['a 5xx from the service', new ProcessingUpstreamError(upstream), 502, 'processor_error'],
   ['any other answer from the service', new ProcessingBadContentError(upstream), 502, 'processor_error'],
 ])('%s: %i %s', (_what, error, status, code) => {
-  const response = toErrorResponse(error);
+  const response = answer(error);
 
   expect({ status: response.status, code: response.code }).toEqual({ status, code });
   // What the service said may carry anything; the answer says it in our words.
@@ -87,31 +91,29 @@ test.each([
 });
 
 test("an HttpError and bad input keep their message and fields; the service's field names become ours", () => {
-  expect(toErrorResponse(new InvalidRequestError({ amount: 'must be a decimal', email: 'invalid' }))).toEqual(
-    {
-      status: 400,
-      code: 'invalid_request',
-      message: 'Invalid fields: amount, email',
-      fields: { amount: 'must be a decimal', email: 'invalid' },
-    },
-  );
+  expect(answer(new InvalidRequestError({ amount: 'must be a decimal', email: 'invalid' }))).toEqual({
+    status: 400,
+    code: 'invalid_request',
+    message: 'Invalid fields: amount, email',
+    fields: { amount: 'must be a decimal', email: 'invalid' },
+  });
   const refused = new ProcessingValidationError({
     ...upstream,
     fields: { email_user: 'invalid', amount: 'low' },
   });
-  expect(toErrorResponse(refused).fields).toEqual({ email: 'invalid', amount: 'low' });
+  expect(answer(refused).fields).toEqual({ email: 'invalid', amount: 'low' });
 });
 
 test('a retry is invited where one converges: in progress after its seconds, not ready after 5', () => {
-  expect(toErrorResponse(new InProgressError(3)).headers).toEqual({ 'retry-after': '3' });
-  expect(toErrorResponse(new NotReadyError('The invoice')).headers).toEqual({ 'retry-after': '5' });
+  expect(answer(new InProgressError(3)).headers).toEqual({ 'retry-after': '3' });
+  expect(answer(new NotReadyError('The invoice')).headers).toEqual({ 'retry-after': '5' });
 });
 
 test('a disabled feature is named, or described when the service did not name it', () => {
   expect(
-    toErrorResponse(new ProcessingFeatureDisabledError({ ...upstream, feature: 'invoices_enabled' })).message,
+    answer(new ProcessingFeatureDisabledError({ ...upstream, feature: 'invoices_enabled' })).message,
   ).toBe('The merchant account does not have invoices_enabled enabled');
-  expect(toErrorResponse(new ProcessingFeatureDisabledError(upstream)).message).toBe(
+  expect(answer(new ProcessingFeatureDisabledError(upstream)).message).toBe(
     'The merchant account does not have the feature enabled',
   );
 });
@@ -121,5 +123,5 @@ test.each([
   ['a domain error of no known kind', new DomainError('odd', 'an internal detail')],
   ['something thrown that is not an Error', 'a string'],
 ])('%s: a bare 500 with no details', (_what, error) => {
-  expect(toErrorResponse(error)).toEqual({ status: 500, code: 'internal_error', message: 'Internal error' });
+  expect(answer(error)).toEqual({ status: 500, code: 'internal_error', message: 'Internal error' });
 });
