@@ -47,6 +47,7 @@ export function everyRouteCall(harness: Harness): Record<RouteFunctionName, Rout
       callsService: true,
     },
     'get-invoice': { method: 'GET', path: `/invoices/${INVOICE}`, token: 'storefront', callsService: false },
+    'list-invoices': { method: 'GET', path: '/invoices', token: 'admin', callsService: false },
     'cancel-invoice': {
       method: 'POST',
       path: `/invoices/${INVOICE}/cancel`,
@@ -64,6 +65,7 @@ export function everyRouteCall(harness: Harness): Record<RouteFunctionName, Rout
       body: refundBody('hung-refund-new'),
       callsService: true,
     },
+    'list-refunds': { method: 'GET', path: '/refunds', token: 'admin', callsService: false },
     'get-refund': { method: 'GET', path: `/refunds/${REFUND}`, token: 'admin', callsService: true },
     'lookup-transaction': {
       method: 'GET',
