@@ -20,7 +20,7 @@ export const OPEN_ITEMS_INDEX = {
  * `shards` partitions instead of one; a page reads every shard and merges. Changing `shards` needs a backfill.
  *
  * Keys-only, and the keys are set once at creation: a status change or a sweep mark writes only the table,
- * never this index. A page then reads its records with one BatchGetItem (measured in store/record-list.ts).
+ * never this index. A page then reads its records with one BatchGetItem (README, "Lists", has the figures).
  */
 export const CREATED_INDEX = {
   name: 'created',
