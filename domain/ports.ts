@@ -63,6 +63,27 @@ export interface OpenItems<T> {
   listOpen(limit: number, dueBy?: number): Promise<T[]>;
 }
 
+/** A record's place in the lists, which run newest first and then by foreign_id, descending. */
+export interface ListPosition {
+  createdAt: number;
+  foreignId: string;
+}
+
+export interface CreatedQuery {
+  /** Only records after this one in the list's order; from the newest when absent. */
+  after?: ListPosition;
+  /** Created at or after (ms). */
+  createdFrom?: number;
+  /** Created strictly before (ms). */
+  createdBefore?: number;
+  limit: number;
+}
+
+export interface NewestFirst<T> {
+  /** Up to `limit` records created in the range, newest first; `more` when others follow them. */
+  listNewest(query: CreatedQuery): Promise<{ records: T[]; more: boolean }>;
+}
+
 export type InvoiceStore = VersionedStore<InvoiceRecord> & OpenItems<InvoiceRecord>;
 export type RefundStore = VersionedStore<RefundRecord> & OpenItems<RefundRecord>;
 

@@ -15,6 +15,7 @@ const ROOT = path.join(__dirname, '..', '..');
 const TABLE_ACTIONS: Record<string, string[]> = {
   checkout: ['GetItem', 'PutItem', 'UpdateItem'],
   'get-invoice': ['GetItem'],
+  'list-invoices': ['BatchGetItem'],
   'cancel-invoice': ['GetItem', 'UpdateItem'],
   rates: [],
   pairs: [],
@@ -22,10 +23,18 @@ const TABLE_ACTIONS: Record<string, string[]> = {
   'get-balances': ['Query', 'PutItem'],
   'balance-history': ['Query'],
   'create-refund': ['GetItem', 'PutItem', 'UpdateItem'],
+  'list-refunds': ['BatchGetItem'],
   'get-refund': ['GetItem', 'UpdateItem'],
   callbacks: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
   'snapshot-balances': ['PutItem'],
   reconcile: ['Query', 'GetItem', 'UpdateItem'],
+};
+
+// The secondary indexes a function may query; the others may query none.
+const QUERIED_INDEXES: Record<string, string[]> = {
+  'list-invoices': ['created'],
+  'list-refunds': ['created'],
+  reconcile: ['open-items'],
 };
 
 // Which secrets each function may read, written out: a function that only checks tokens must never be able to read
@@ -33,6 +42,7 @@ const TABLE_ACTIONS: Record<string, string[]> = {
 const SECRET_READS: Record<string, Array<'processingKeys' | 'tokens'>> = {
   checkout: ['tokens', 'processingKeys'],
   'get-invoice': ['tokens'],
+  'list-invoices': ['tokens'],
   'cancel-invoice': ['tokens', 'processingKeys'],
   rates: ['tokens', 'processingKeys'],
   pairs: ['tokens', 'processingKeys'],
@@ -40,6 +50,7 @@ const SECRET_READS: Record<string, Array<'processingKeys' | 'tokens'>> = {
   'get-balances': ['tokens', 'processingKeys'],
   'balance-history': ['tokens'],
   'create-refund': ['tokens', 'processingKeys'],
+  'list-refunds': ['tokens'],
   'get-refund': ['tokens', 'processingKeys'],
   callbacks: ['processingKeys'],
   'snapshot-balances': ['processingKeys'],
@@ -197,7 +208,9 @@ describe('functions', () => {
       const { data } = factsOf(name);
       expect([...data.table].sort()).toEqual([...TABLE_ACTIONS[name]].sort());
       expect([...secretReadsOf(name)].sort()).toEqual([...SECRET_READS[name]].sort());
-      expect('openItemsIndex' in data).toBe(name === 'reconcile');
+      expect('queriedIndexes' in data ? [...data.queriedIndexes].sort() : []).toEqual(
+        QUERIED_INDEXES[name] ?? [],
+      );
     },
   );
 
@@ -211,10 +224,9 @@ describe('functions', () => {
       ...secretReadsOf(name).map((secret) => grant('secretsmanager:GetSecretValue', ref(secretIds[secret]))),
       ...data.table.map((action) => grant(`dynamodb:${action}`, arnOf(tableId))),
     ];
-    if ('openItemsIndex' in data) {
-      const index = { 'Fn::Join': ['', [arnOf(tableId), '/index/open-items']] };
-      expected.push(...data.openItemsIndex.map((action) => grant(`dynamodb:${action}`, index)));
-    }
+    const indexArn = (index: string) => ({ 'Fn::Join': ['', [arnOf(tableId), `/index/${index}`]] });
+    for (const index of 'queriedIndexes' in data ? data.queriedIndexes : [])
+      expected.push(grant('dynamodb:Query', indexArn(index)));
     if ((scheduledJobs as readonly string[]).includes(name))
       expected.push(grant('sqs:SendMessage', arnOf(queueId)));
     expect(grantsOf(fn.Role['Fn::GetAtt'][0])).toEqual(expected.sort());
@@ -249,7 +261,7 @@ describe('functions', () => {
 });
 
 describe('table', () => {
-  test('keys, on-demand billing, PITR, TTL, the open-items index, retained', () => {
+  test('keys, on-demand billing, PITR, TTL, the keys-only open-items and created indexes, retained', () => {
     template.hasResource('AWS::DynamoDB::GlobalTable', {
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
@@ -263,6 +275,8 @@ describe('table', () => {
           { AttributeName: 'sk', AttributeType: 'S' },
           { AttributeName: 'gsi1pk', AttributeType: 'S' },
           { AttributeName: 'gsi1sk', AttributeType: 'S' },
+          { AttributeName: 'gsi2pk', AttributeType: 'S' },
+          { AttributeName: 'gsi2sk', AttributeType: 'S' },
         ]),
         BillingMode: 'PAY_PER_REQUEST',
         TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
@@ -272,6 +286,14 @@ describe('table', () => {
             KeySchema: [
               { AttributeName: 'gsi1pk', KeyType: 'HASH' },
               { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'KEYS_ONLY' },
+          },
+          {
+            IndexName: 'created',
+            KeySchema: [
+              { AttributeName: 'gsi2pk', KeyType: 'HASH' },
+              { AttributeName: 'gsi2sk', KeyType: 'RANGE' },
             ],
             Projection: { ProjectionType: 'KEYS_ONLY' },
           },
@@ -513,7 +535,14 @@ describe('alarms', () => {
       expect(dimensions.TableName).toEqual(ref(tableId));
       return dimensions.Operation;
     });
-    expect(operations.sort()).toEqual(['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem']);
+    expect(operations.sort()).toEqual([
+      'BatchGetItem',
+      'DeleteItem',
+      'GetItem',
+      'PutItem',
+      'Query',
+      'UpdateItem',
+    ]);
     // A term with no data counts 0, so one operation's throttles are not lost for want of the others'.
     const [expression] = throttles.Metrics.filter((m: any) => m.Expression);
     expect(expression.ReturnData).toBe(true);

@@ -31,12 +31,14 @@ afterAll(async () => {
 const REQUESTS: Partial<Record<RouteFunctionName, { path: string; body?: unknown }>> = {
   checkout: { path: '/checkout', body: checkoutBody('auth-new-invoice') },
   'get-invoice': { path: '/invoices/auth-invoice' },
+  'list-invoices': { path: '/invoices' },
   'cancel-invoice': { path: '/invoices/auth-invoice/cancel' },
   rates: { path: '/rates?from=BTC&to=EUR' },
   pairs: { path: '/pairs?from=BTC&to=EUR' },
   'get-balances': { path: '/balances?live=true' },
   'balance-history': { path: '/balances/history' },
   'create-refund': { path: '/refunds', body: refundBody('auth-new-refund') },
+  'list-refunds': { path: '/refunds' },
   'get-refund': { path: '/refunds/auth-refund' },
   'lookup-transaction': { path: '/transactions?foreign_id=auth-refund' },
   callbacks: {

@@ -61,6 +61,7 @@ function writtenCalls(harness: Harness): Partial<Record<RouteFunctionName, Route
       callsService: true,
     },
     'get-invoice': { method: 'GET', path: `/invoices/${INVOICE}`, token: 'storefront', callsService: false },
+    'list-invoices': { method: 'GET', path: '/invoices', token: 'admin', callsService: false },
     'cancel-invoice': {
       method: 'POST',
       path: `/invoices/${INVOICE}/cancel`,
@@ -78,6 +79,7 @@ function writtenCalls(harness: Harness): Partial<Record<RouteFunctionName, Route
       body: refundBody('hung-refund-new'),
       callsService: true,
     },
+    'list-refunds': { method: 'GET', path: '/refunds', token: 'admin', callsService: false },
     'get-refund': { method: 'GET', path: `/refunds/${REFUND}`, token: 'admin', callsService: true },
     'lookup-transaction': {
       method: 'GET',
