@@ -44,6 +44,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invoices, newest first
+         * @description A page at a time, from the table alone; give `next_cursor` back as `cursor`, with the same filters, for the next page. A walk never skips or repeats an invoice that existed when it began. A page filtered by `status` stops after reading 1,000 invoices, so it may hold fewer than `limit`, even none, with a `next_cursor`.
+         */
+        get: operations["listInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/invoices/{foreign_id}/cancel": {
         parameters: {
             query?: never;
@@ -125,7 +145,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Balance snapshots since a time */
+        /**
+         * Balance snapshots since a time
+         * @description A page at a time, oldest first; give `next_cursor` back as `cursor` for the next page.
+         */
         get: operations["balanceHistory"];
         put?: never;
         post?: never;
@@ -142,7 +165,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Refunds, newest first
+         * @description A page at a time, as stored, with no call to the service; give `next_cursor` back as `cursor`, with the same filters, for the next page.
+         */
+        get: operations["listRefunds"];
         put?: never;
         /**
          * Send a refund
@@ -229,6 +256,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the plugin can reach the service
+         * @description Whether the processing keys are loaded, and whether the service answers one signed call within 5 s. Never a key, a token or a URL.
+         */
+        get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -297,7 +344,7 @@ export interface components {
              * @description The invoice's status: the service's, or, before its first answer, `creating`, `rejected` or `abandoned`.
              * @enum {string}
              */
-            status: "creating" | "rejected" | "abandoned" | "created" | "pending" | "processing" | "confirmed" | "failed";
+            status: "creating" | "created" | "pending" | "processing" | "confirmed" | "failed" | "rejected" | "abandoned";
             url: string | null;
             address: string | null;
             tag: string | null;
@@ -332,6 +379,11 @@ export interface components {
             /** @description When the record last changed. Unix time in milliseconds. */
             updated_at: number;
         };
+        InvoiceList: {
+            /** @description Invoices, newest first. */
+            data: components["schemas"]["InvoiceView"][];
+            next_cursor: string | null;
+        };
         RefundView: {
             foreign_id: string;
             /** @description The withdrawal's status at the service, or `sending` or `rejected` before it. */
@@ -358,6 +410,11 @@ export interface components {
             /** @description When the record last changed. Unix time in milliseconds. */
             updated_at: number;
         };
+        RefundList: {
+            /** @description Refunds, newest first. */
+            data: components["schemas"]["RefundView"][];
+            next_cursor: string | null;
+        };
         BalanceSnapshot: {
             /** Format: date-time */
             taken_at: string;
@@ -372,7 +429,31 @@ export interface components {
             }[];
         };
         BalanceSnapshotList: {
+            /** @description Snapshots, oldest first. */
             data: components["schemas"]["BalanceSnapshot"][];
+            next_cursor: string | null;
+        };
+        Health: {
+            /** @enum {string} */
+            status: "ok" | "degraded";
+            checks: {
+                /** @description The processing keys are loaded. */
+                secrets: {
+                    ok: boolean;
+                    /** @description How long the check took. */
+                    ms: number;
+                    /** @description Our error code, as a route would answer it. */
+                    error?: string;
+                };
+                /** @description The service answered one signed call in time. */
+                service: {
+                    ok: boolean;
+                    /** @description How long the check took. */
+                    ms: number;
+                    /** @description Our error code, as a route would answer it. */
+                    error?: string;
+                };
+            };
         };
         PairList: {
             data: {
@@ -626,6 +707,77 @@ export interface operations {
             };
             /** @description No such record. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the route's throttle: API Gateway's own answer, `{"message": "Too Many Requests"}`. Retry later, with backoff. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected failure, with no details. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listInvoices: {
+        parameters: {
+            query?: {
+                status?: "creating" | "created" | "pending" | "processing" | "confirmed" | "failed" | "rejected" | "abandoned";
+                created_after?: string;
+                created_before?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of invoices. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceList"];
+                };
+            };
+            /** @description Bad input: `fields` names every field at fault. Nothing was written or sent. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, or not a valid one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A token of another scope, or a callback whose signature does not verify. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1009,6 +1161,7 @@ export interface operations {
             query?: {
                 since?: string;
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -1016,13 +1169,83 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Snapshots, oldest first. */
+            /** @description A page of snapshots. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BalanceSnapshotList"];
+                };
+            };
+            /** @description Bad input: `fields` names every field at fault. Nothing was written or sent. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, or not a valid one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A token of another scope, or a callback whose signature does not verify. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the route's throttle: API Gateway's own answer, `{"message": "Too Many Requests"}`. Retry later, with backoff. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected failure, with no details. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRefunds: {
+        parameters: {
+            query?: {
+                created_after?: string;
+                created_before?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of refunds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundList"];
                 };
             };
             /** @description Bad input: `fields` names every field at fault. Nothing was written or sent. */
@@ -1500,6 +1723,98 @@ export interface operations {
             };
             /** @description An unexpected failure, with no details. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Both checks hold. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description Bad input: `fields` names every field at fault. Nothing was written or sent. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, or not a valid one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A token of another scope, or a callback whose signature does not verify. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the route's throttle: API Gateway's own answer, `{"message": "Too Many Requests"}`. Retry later, with backoff. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected failure, with no details. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, could not be reached, or refused our keys. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A check failed: `checks` says which. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description The service did not answer in time; the request may have arrived. Retrying with the same `foreign_id` is safe. */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,12 +1,10 @@
-import type { CheckoutRequest, RefundRequest } from '../domain/model';
-import type { PairQuery, TransactionQuery } from '../processing/types';
+import type { CheckoutRequest, PairQuery, RefundRequest, TransactionQuery } from '../domain/model';
 import { InvalidRequestError } from './errors';
 import type { ApiRequest } from './route';
 import {
-  HISTORY_LIMIT,
   balancesQuery,
   checkoutBody,
-  historyQuery,
+  noQuery,
   pairQuery,
   refundBody,
   transactionQuery,
@@ -67,9 +65,10 @@ export function balancesInput({ query }: ApiRequest): { live: boolean } {
   return readFields(balancesQuery, query, 'query');
 }
 
-export function historyInput({ query }: ApiRequest): { since: number; limit: number } {
-  const { since = 0, limit = HISTORY_LIMIT } = readFields(historyQuery, query, 'query');
-  return { since, limit };
+/** `GET /health` takes no parameters; any given is refused, so that a typo never passes silently. */
+export function healthInput({ query }: ApiRequest): void {
+  readFields(noQuery, query, 'query');
 }
 
+/** A static document ignores any query (a cache buster, say), and so its bundle needs no validation library. */
 export function noInput(): void {}

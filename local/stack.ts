@@ -6,7 +6,7 @@ import { serveDocument } from '../functions/openapi';
 import { openApiDocument } from '../http/schemas/openapi';
 import { docsPage } from './docs-page';
 import { createPluginTable, LOCAL_CREDENTIALS, startLocalDynamo, type LocalDynamo } from './dynamodb';
-import { startGateway, type HttpHandler } from './gateway';
+import { startGateway, type AccessLog, type HttpHandler } from './gateway';
 import { invokeWithTimeout } from './lambda-context';
 import { startLocalSecretsManager, type LocalSecretsManager } from './secrets-manager';
 
@@ -23,6 +23,8 @@ export interface LocalStackOptions {
   schedule?: { snapshotMs: number; reconcileMs: number } | false;
   /** Extra configuration for the handlers, such as shorter timeouts in tests. */
   env?: Record<string, string>;
+  /** Receives one line per request, callbacks included; without it the gateway writes nothing. */
+  accessLog?: AccessLog;
 }
 
 export interface LocalStack {
@@ -99,7 +101,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const gateway = await startGateway(
     routes.map((route) => ({ route, handler: handlers.get(route.name)! })),
     gatewayPort,
-    { '/docs': { contentType: 'text/html; charset=utf-8', body: docsPage(document) } },
+    {
+      accessLog: options.accessLog,
+      pages: { '/docs': { contentType: 'text/html; charset=utf-8', body: docsPage(document) } },
+    },
   );
   if (sandbox) {
     await fetch(`${sandbox.url}/_sandbox/callbacks`, {

@@ -1,7 +1,9 @@
 // What each route accepts: one line a field. These validate requests (http/inputs.ts) and describe them in the
-// OpenAPI document (api/openapi.ts).
+// OpenAPI document (http/schemas/openapi.ts).
 import * as v from 'valibot';
-import { fields } from '../validate';
+import { decodeCursor } from '../cursor';
+import { fields, FOREIGN_ID } from '../validate';
+import { INVOICE_STATUSES } from '../views';
 import { amount, currency, email, flag, foreignId, oneOf, text, url, wholeNumber } from './fields';
 
 const endUserReference = v.optional(
@@ -67,24 +69,91 @@ export const balancesQuery = fields({
   live: v.optional(flag('Ask the service now and store a snapshot, rather than read the latest one.'), false),
 });
 
-export const HISTORY_LIMIT = 100;
+/** A route that takes no parameters refuses any given, so that a typo never passes silently. */
+export const noQuery = fields({});
+
+export const LIST_LIMIT = 20;
+
+const limit = (what: string) =>
+  v.optional(
+    wholeNumber({
+      description: `At most this many ${what} a page.`,
+      minimum: 1,
+      maximum: 100,
+      rangeMessage: 'must be between 1 and 100',
+      default: LIST_LIMIT,
+    }),
+  );
+
+/** ISO 8601 in UTC, to the second or the millisecond: the one time format of the API. */
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
+const ISO_UTC_MESSAGE = 'must be an ISO 8601 UTC time';
+
+/** Date.parse rolls 2026-02-30 over into March; a real date reads back as written. */
+function isRealTime(value: string): boolean {
+  const ms = Date.parse(value);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 19) === value.slice(0, 19);
+}
+
+/** A time in ms, from ISO 8601 in UTC. */
+const utcTime = (description: string) =>
+  v.pipe(
+    text({
+      description: `${description} ISO 8601 in UTC.`,
+      pattern: ISO_UTC,
+      patternMessage: ISO_UTC_MESSAGE,
+    }),
+    v.check(isRealTime, ISO_UTC_MESSAGE),
+    v.metadata({ format: 'date-time' }),
+    v.transform(Date.parse),
+  );
+
+/** A list's own `next_cursor`: a record list's holds a foreign_id, the history's none. */
+const cursor = (foreignIdCheck?: (value: string) => boolean) =>
+  v.optional(
+    v.pipe(
+      text({ description: 'The `next_cursor` of the page before; the first page when absent.' }),
+      v.rawTransform(({ dataset, addIssue, NEVER }) => {
+        const position = decodeCursor(dataset.value, foreignIdCheck);
+        if (position) return position;
+        addIssue({ message: 'must be a next_cursor this list gave' });
+        return NEVER;
+      }),
+    ),
+  );
+
+const recordList = {
+  created_after: v.optional(utcTime('Only records created after this time.')),
+  created_before: v.optional(utcTime('Only records created before this time; later than `created_after`.')),
+  limit: limit('records'),
+  cursor: cursor((value) => FOREIGN_ID.test(value)),
+};
+
+/**
+ * Both bounds are strict, as they read, so `created_before` must be later than `created_after`: checked when both
+ * are valid times, even when another field is at fault, so that one 400 names every field.
+ */
+const createdRange = <T extends { created_after?: number; created_before?: number }>() =>
+  v.rawCheck<T>(({ dataset, addIssue }) => {
+    // An object always (readFields hands one over), though untyped when a field is at fault.
+    const input = dataset.value as Record<string, unknown>;
+    const { created_after: after, created_before: before } = input;
+    if (typeof after !== 'number' || typeof before !== 'number' || before > after) return;
+    addIssue({
+      message: 'must be later than created_after',
+      path: [{ type: 'object', origin: 'value', input, key: 'created_before', value: before }],
+    });
+  });
+
+export const invoiceListQuery = v.pipe(
+  fields({ status: v.optional(oneOf('Only invoices in this status.', INVOICE_STATUSES)), ...recordList }),
+  createdRange(),
+);
+
+export const refundListQuery = v.pipe(fields(recordList), createdRange());
 
 export const historyQuery = fields({
-  since: v.optional(
-    v.pipe(
-      text({ description: 'The earliest time, ISO 8601; the first snapshot when absent.' }),
-      v.check((value) => !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 time'),
-      v.metadata({ format: 'date-time' }),
-      v.transform(Date.parse),
-    ),
-  ),
-  limit: v.optional(
-    wholeNumber({
-      description: 'At most this many snapshots.',
-      minimum: 1,
-      maximum: 1000,
-      rangeMessage: 'must be between 1 and 1000',
-      default: HISTORY_LIMIT,
-    }),
-  ),
+  since: v.optional(utcTime('Only snapshots taken at or after this time; from the first when absent.')),
+  limit: limit('snapshots'),
+  cursor: cursor(),
 });

@@ -17,8 +17,11 @@ import {
   callbackOutcome,
   errorBody,
   gatewayMessage,
+  health,
+  invoiceList,
   invoiceView,
   pairList,
+  refundList,
   refundView,
   snapshot,
   snapshotList,
@@ -29,9 +32,12 @@ const SCHEMAS = {
   CheckoutBody: checkoutBody,
   RefundBody: refundBody,
   InvoiceView: invoiceView,
+  InvoiceList: invoiceList,
   RefundView: refundView,
+  RefundList: refundList,
   BalanceSnapshot: snapshot,
   BalanceSnapshotList: snapshotList,
+  Health: health,
   PairList: pairList,
   Transaction: transaction,
   CallbackOutcome: callbackOutcome,
@@ -117,10 +123,12 @@ function responses(route: Route, operation: Operation) {
     status,
     { description, content: json(componentOf(schema) ?? jsonSchema(schema)) },
   ]);
-  const errors = errorStatuses(route, operation).map((status) => [
-    String(status),
-    { description: ERRORS[status], content: json(ref(status === 429 ? 'GatewayMessage' : 'Error')) },
-  ]);
+  const errors = errorStatuses(route, operation)
+    .filter((status) => !(status in operation.answers))
+    .map((status) => [
+      String(status),
+      { description: ERRORS[status], content: json(ref(status === 429 ? 'GatewayMessage' : 'Error')) },
+    ]);
   return Object.fromEntries([...answers, ...errors]);
 }
 

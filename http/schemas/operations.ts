@@ -4,19 +4,33 @@
 import type * as v from 'valibot';
 import type { RouteFunctionName } from '../../lib/routes';
 import type { FieldsSchema } from '../validate';
-import { balancesQuery, checkoutBody, historyQuery, pairQuery, refundBody, transactionQuery } from './inputs';
+import {
+  balancesQuery,
+  checkoutBody,
+  historyQuery,
+  invoiceListQuery,
+  noQuery,
+  pairQuery,
+  refundBody,
+  refundListQuery,
+  transactionQuery,
+} from './inputs';
 import {
   callbackOutcome,
+  health,
+  invoiceList,
   invoiceView,
   openApiObject,
   pairList,
+  refundList,
   refundView,
   snapshot,
   snapshotList,
   transaction,
 } from './outputs';
 
-export type AnswerStatus = 200 | 201;
+/** 503 too, for a route whose answer says what is down (`GET /health`). */
+export type AnswerStatus = 200 | 201 | 503;
 
 /** Refusals that depend on what the route does; the document adds those its route entry implies. */
 export type DomainErrorStatus = 404 | 409 | 422 | 503;
@@ -51,6 +65,13 @@ export const operations: Record<RouteFunctionName, Operation> = {
     answers: { 200: invoice },
     errors: [404],
   },
+  'list-invoices': {
+    summary: 'Invoices, newest first',
+    description:
+      'A page at a time, from the table alone; give `next_cursor` back as `cursor`, with the same filters, for the next page. A walk never skips or repeats an invoice that existed when it began. A page filtered by `status` stops after reading 1,000 invoices, so it may hold fewer than `limit`, even none, with a `next_cursor`.',
+    query: invoiceListQuery,
+    answers: { 200: { description: 'A page of invoices.', schema: invoiceList } },
+  },
   'cancel-invoice': {
     summary: 'Cancel an invoice',
     answers: { 200: invoice },
@@ -77,8 +98,9 @@ export const operations: Record<RouteFunctionName, Operation> = {
   },
   'balance-history': {
     summary: 'Balance snapshots since a time',
+    description: 'A page at a time, oldest first; give `next_cursor` back as `cursor` for the next page.',
     query: historyQuery,
-    answers: { 200: { description: 'Snapshots, oldest first.', schema: snapshotList } },
+    answers: { 200: { description: 'A page of snapshots.', schema: snapshotList } },
   },
   'create-refund': {
     summary: 'Send a refund',
@@ -86,6 +108,13 @@ export const operations: Record<RouteFunctionName, Operation> = {
     body: refundBody,
     answers: { 201: { ...refund, description: 'Sent.' }, 200: { ...refund, description: 'Sent before.' } },
     errors: [409, 422, 503],
+  },
+  'list-refunds': {
+    summary: 'Refunds, newest first',
+    description:
+      'A page at a time, as stored, with no call to the service; give `next_cursor` back as `cursor`, with the same filters, for the next page.',
+    query: refundListQuery,
+    answers: { 200: { description: 'A page of refunds.', schema: refundList } },
   },
   'get-refund': {
     summary: 'A refund',
@@ -105,6 +134,16 @@ export const operations: Record<RouteFunctionName, Operation> = {
       'Signed by the service over the raw body with its keys. Answers 200 unless a retry by the service could succeed.',
     answers: { 200: { description: 'Received.', schema: callbackOutcome } },
     errors: [503],
+  },
+  health: {
+    summary: 'Whether the plugin can reach the service',
+    description:
+      'Whether the processing keys are loaded, and whether the service answers one signed call within 5 s. Never a key, a token or a URL.',
+    query: noQuery,
+    answers: {
+      200: { description: 'Both checks hold.', schema: health },
+      503: { description: 'A check failed: `checks` says which.', schema: health },
+    },
   },
   openapi: {
     summary: 'This document',

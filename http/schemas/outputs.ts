@@ -2,6 +2,7 @@
 // (a field added to a view must be added here, or the end-to-end suites fail); what the service sends through is
 // loose, since the service may add fields.
 import * as v from 'valibot';
+import { INVOICE_STATUSES } from '../views';
 
 const described = <S extends v.GenericSchema>(schema: S, description: string) =>
   v.pipe(schema, v.description(description));
@@ -22,19 +23,19 @@ const statusChange = v.strictObject({
 });
 const history = described(v.array(statusChange), 'Every status change, oldest first.');
 
+/** Every list answers a page and the cursor of the next one (http/cursor.ts). */
+const listOf = (item: v.GenericSchema, what: string) =>
+  v.strictObject({
+    data: described(v.array(item), what),
+    next_cursor: v.nullable(
+      described(v.string(), 'Give it as `cursor` for the next page; null after the last page.'),
+    ),
+  });
+
 export const invoiceView = v.strictObject({
   foreign_id: v.string(),
   status: described(
-    v.picklist([
-      'creating',
-      'rejected',
-      'abandoned',
-      'created',
-      'pending',
-      'processing',
-      'confirmed',
-      'failed',
-    ]),
+    v.picklist(INVOICE_STATUSES),
     "The invoice's status: the service's, or, before its first answer, `creating`, `rejected` or `abandoned`.",
   ),
   url: nullableText('The payment page.'),
@@ -63,6 +64,8 @@ export const invoiceView = v.strictObject({
   updated_at: unixMs('When the record last changed.'),
 });
 
+export const invoiceList = listOf(invoiceView, 'Invoices, newest first.');
+
 export const refundView = v.strictObject({
   foreign_id: v.string(),
   status: described(
@@ -82,6 +85,8 @@ export const refundView = v.strictObject({
   updated_at: unixMs('When the record last changed.'),
 });
 
+export const refundList = listOf(refundView, 'Refunds, newest first.');
+
 const balance = v.looseObject({
   currency: v.string(),
   type: v.picklist(['crypto', 'fiat']),
@@ -94,7 +99,7 @@ export const snapshot = v.strictObject({
   balances: v.array(balance),
 });
 
-export const snapshotList = v.strictObject({ data: v.array(snapshot) });
+export const snapshotList = listOf(snapshot, 'Snapshots, oldest first.');
 
 const pairSide = {
   currency: v.string(),
@@ -152,6 +157,20 @@ export const errorBody = v.strictObject({
 
 /** What API Gateway answers itself, before any function runs. */
 export const gatewayMessage = v.strictObject({ message: v.string() });
+
+const healthCheck = v.strictObject({
+  ok: v.boolean(),
+  ms: described(v.pipe(v.number(), v.integer(), v.minValue(0)), 'How long the check took.'),
+  error: v.optional(described(v.string(), 'Our error code, as a route would answer it.')),
+});
+
+export const health = v.strictObject({
+  status: v.picklist(['ok', 'degraded']),
+  checks: v.strictObject({
+    secrets: described(healthCheck, 'The processing keys are loaded.'),
+    service: described(healthCheck, 'The service answered one signed call in time.'),
+  }),
+});
 
 /** The document itself, as `GET /openapi.json` serves it. */
 export const openApiObject = v.looseObject({

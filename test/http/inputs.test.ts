@@ -4,11 +4,12 @@ import {
   balancesInput,
   checkoutInput,
   foreignIdInput,
-  historyInput,
+  healthInput,
   pairInput,
   refundInput,
   transactionInput,
 } from '../../http/inputs';
+import { historyInput } from '../../http/list-inputs';
 import type { ApiRequest } from '../../http/route';
 
 const CHECKOUT = {
@@ -83,6 +84,16 @@ describe('transaction lookup id', () => {
 
   it('1 is accepted', () => {
     expect(transactionInput(request({ query: { id: '1' } }))).toEqual({ id: 1 });
+  });
+});
+
+describe('health', () => {
+  it('takes no parameters: none is accepted, any given is refused by name', () => {
+    expect(refused(() => healthInput(request({})))).toBeUndefined();
+    expect(refused(() => healthInput(request({ query: { verbose: '1', live: 'true' } })))).toEqual([
+      'verbose',
+      'live',
+    ]);
   });
 });
 
@@ -306,14 +317,14 @@ describe('messages', () => {
     expect(balancesInput(request({}))).toEqual({ live: false });
     expect(balancesInput(request({ query: { live: 'true' } }))).toEqual({ live: true });
     expect(refusal(() => historyInput(request({ query: { since: 'soon', limit: '0' } })))).toEqual({
-      since: 'must be an ISO 8601 time',
-      limit: 'must be between 1 and 1000',
+      since: 'must be an ISO 8601 UTC time',
+      limit: 'must be between 1 and 100',
     });
     expect(historyInput(request({ query: { since: '2026-01-01T00:00:00.000Z', limit: '5' } }))).toEqual({
       since: Date.parse('2026-01-01T00:00:00.000Z'),
       limit: 5,
     });
-    expect(historyInput(request({}))).toEqual({ since: 0, limit: 100 });
+    expect(historyInput(request({}))).toEqual({ since: 0, limit: 20 });
     expect(refusal(() => foreignIdInput(request({ path: { foreign_id: 'a/b' } })))).toEqual({
       foreign_id: 'must be 1 to 64 letters, digits, ".", "_", ":" or "-", and not "." or ".."',
     });

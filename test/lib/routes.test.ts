@@ -67,6 +67,13 @@ test('a route or a job that leaves out a deployment fact does not compile', () =
   ]).toHaveLength(8);
 });
 
+test('a route called per customer or by the service is busy; an admin route, for a back office, and a public one (the document) are throttled low', () => {
+  for (const { name, access, throttle } of routes) {
+    const busy = access === 'storefront' || access === 'service';
+    expect({ name, throttle }).toEqual({ name, throttle: busy ? 'busy' : 'admin' });
+  }
+});
+
 test('a route may read the tokens secret exactly when it checks bearer tokens; no job reads it', () => {
   for (const { name, access, secrets } of routes) {
     const readsTokens = (secrets as readonly SecretName[]).includes('tokens');

@@ -1,0 +1,46 @@
+import type { CreatedQuery } from '../domain/ports';
+import type { CursorPosition } from './cursor';
+import type { ApiRequest } from './route';
+import { historyQuery, invoiceListQuery, LIST_LIMIT, refundListQuery } from './schemas/inputs';
+import type { INVOICE_STATUSES } from './views';
+import { readFields } from './validate';
+
+export type InvoiceStatusFilter = (typeof INVOICE_STATUSES)[number];
+
+/** GET /invoices: `status`, `created_after`, `created_before`, `limit`, `cursor`. */
+export function invoiceListInput({ query }: ApiRequest): {
+  query: CreatedQuery;
+  status?: InvoiceStatusFilter;
+} {
+  const { status, ...list } = readFields(invoiceListQuery, query, 'query');
+  return { query: createdQuery(list), status };
+}
+
+/** GET /refunds: `created_after`, `created_before`, `limit`, `cursor`. */
+export function refundListInput({ query }: ApiRequest): CreatedQuery {
+  return createdQuery(readFields(refundListQuery, query, 'query'));
+}
+
+/** GET /balances/history: `since` (taken at or after), `limit`, `cursor`; oldest first. */
+export function historyInput({ query }: ApiRequest): { since: number; limit: number } {
+  const { since = 0, limit = LIST_LIMIT, cursor } = readFields(historyQuery, query, 'query');
+  // A cursor continues after the last snapshot it was given with; `since` still bounds the list.
+  return { since: cursor ? Math.max(since, cursor.at + 1) : since, limit };
+}
+
+/** `created_after` and `created_before` are both strict, as they read. */
+function createdQuery(list: {
+  created_after?: number;
+  created_before?: number;
+  limit?: number;
+  cursor?: CursorPosition;
+}): CreatedQuery {
+  const { created_after: after, created_before: before, limit = LIST_LIMIT, cursor } = list;
+  return {
+    limit,
+    createdFrom: after === undefined ? undefined : after + 1,
+    createdBefore: before,
+    after:
+      cursor?.foreignId === undefined ? undefined : { createdAt: cursor.at, foreignId: cursor.foreignId },
+  };
+}
