@@ -3,7 +3,7 @@ import { parseJson } from '../processing/json';
 import { verifySignature } from '../processing/signing';
 import { DomainError } from './errors';
 import type { InvoiceService } from './invoices';
-import { paymentOf } from './payment';
+import { paymentOf, settlementOf } from './payment';
 import type { KeySource, ProcessingKeys, ReceiptStore } from './ports';
 import type { RefundService } from './refunds';
 import { isInvoiceStatus } from './status';
@@ -29,6 +29,8 @@ interface CallbackPayload {
   status?: unknown;
   error?: unknown;
   currency_sent?: { currency?: unknown; amount?: unknown; remaining_amount?: unknown };
+  currency_received?: { currency?: unknown; amount?: unknown };
+  fees?: unknown;
 }
 
 export class CallbackService {
@@ -76,6 +78,7 @@ export class CallbackService {
         source: 'callback',
         error,
         payment: paymentOf(payload.currency_sent),
+        settlement: settlementOf(payload.currency_received, payload.fees),
       });
       return updated ? 'applied' : 'ignored';
     }

@@ -1,16 +1,18 @@
 import {
   ProcessingBadContentError,
   ProcessingConnectionError,
+  ProcessingError,
   ProcessingFeatureDisabledError,
   ProcessingInvalidStateError,
   ProcessingNotFoundError,
   ProcessingValidationError,
+  serviceReason,
 } from '../processing/errors';
 import type { CreateInvoiceRequest, InvoiceStatus, TransactionRecord } from '../processing/types';
 import { ConflictError, NotFoundError, NotReadyError } from './errors';
 import { requestHash } from './hash';
-import type { CheckoutRequest, InvoiceRecord, Payment, StatusChange } from './model';
-import { paymentOf, paysMore } from './payment';
+import type { CheckoutRequest, InvoiceRecord, Payment, Settlement, StatusChange } from './model';
+import { paymentOf, paysMore, recordedPayment, settlementOf } from './payment';
 import type { InvoiceStore, ProcessingApi, VersionedStore } from './ports';
 import { claim, markSwept, mayHaveBeenSent, mutate, save, type ClaimTiming } from './records';
 import { isFinal, isInvoiceStatus, movesForward } from './status';
@@ -33,6 +35,7 @@ export interface StatusUpdate {
   source: StatusChange['source'];
   error?: string;
   payment?: Payment;
+  settlement?: Settlement;
 }
 
 /** The poll reads the store alone and never calls the service. */
@@ -86,9 +89,8 @@ export class InvoiceService {
 
   async cancel(foreignId: string): Promise<InvoiceRecord> {
     const record = await readInvoice(this.invoices, foreignId);
-    if (record.phase !== 'sent' || isFinal(record.status)) {
-      throw new ConflictError('invalid_invoice_state', 'Invoice cannot be cancelled in its current state');
-    }
+    const refusal = cancelRefusal(record);
+    if (refusal) throw refusal;
     try {
       await this.processing.cancelInvoice(upstreamForeignId(record));
     } catch (error) {
@@ -98,7 +100,10 @@ export class InvoiceService {
       const settled = await this.refresh(record, 'lookup');
       if (settled?.status === 'failed') return this.markCancelled(settled);
       if (outcomeUnknown) throw error;
-      throw new ConflictError('invalid_invoice_state', 'The service refused to cancel this invoice');
+      throw (
+        (settled && cancelRefusal(settled)) ??
+        new ConflictError('invalid_invoice_state', 'The service refused to cancel this invoice')
+      );
     }
     const updated = await this.applyStatus({
       upstreamForeignId: upstreamForeignId(record),
@@ -134,6 +139,7 @@ export class InvoiceService {
         source,
         error: transaction.error || undefined,
         payment: paymentOf(transaction.currency_sent),
+        settlement: settlementOf(transaction.currency_received, transaction.fees),
       })) ?? readInvoice(this.invoices, record.foreignId)
     );
   }
@@ -147,9 +153,10 @@ export class InvoiceService {
       if (current.phase !== 'sent') return undefined;
       const advances = movesForward(current.status, update.status);
       // A partial payment may keep the status; news of a smaller one is older news, whatever order it came in.
+      // Money may still come in once the invoice is final: it is recorded, as late.
       const paid =
-        update.payment && !isFinal(current.status) && paysMore(update.payment, current.payment)
-          ? update.payment
+        update.payment && paysMore(update.payment, current.payment)
+          ? recordedPayment(update.payment, current, isFinal(current.status))
           : undefined;
       if (!advances && !paid) return undefined;
       const at = this.timing.now();
@@ -157,6 +164,7 @@ export class InvoiceService {
         ...current,
         status: advances ? update.status : current.status,
         payment: paid ?? current.payment,
+        settlement: update.settlement ?? current.settlement,
         error: update.error ?? current.error,
         cancelled: current.cancelled || (update.source === 'cancel' && update.status === 'failed'),
         history: advances
@@ -255,7 +263,7 @@ export class InvoiceService {
       await save(this.invoices, record, {
         ...record,
         phase: refused ? 'rejected' : 'unknown',
-        error: refused ? (error as Error).message : null,
+        error: refused ? serviceReason(error as ProcessingError) : null,
         updatedAt: this.timing.now(),
       });
     } catch {
@@ -272,6 +280,24 @@ export class InvoiceService {
         throw error;
     }
   }
+}
+
+/** Why an invoice may not be cancelled now, if it may not. */
+function cancelRefusal(record: InvoiceRecord): ConflictError | undefined {
+  // The customer's money is on its way or in: a cancel now would only send it back.
+  if (record.phase === 'sent' && record.status === 'processing') {
+    return new ConflictError(
+      'payment_confirming',
+      'A payment is being confirmed; the invoice cannot be cancelled',
+    );
+  }
+  if (record.phase === 'sent' && record.status === 'confirmed') {
+    return new ConflictError('invoice_paid', 'The invoice is paid; it cannot be cancelled');
+  }
+  if (record.phase !== 'sent' || isFinal(record.status)) {
+    return new ConflictError('invalid_invoice_state', 'Invoice cannot be cancelled in its current state');
+  }
+  return undefined;
 }
 
 function toServiceRequest(record: InvoiceRecord): CreateInvoiceRequest {

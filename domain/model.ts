@@ -30,12 +30,37 @@ export interface CheckoutRequest {
   description?: string;
   endUserReference?: string;
   type?: InvoiceType;
+  /** The store's own keys and values, kept with the order and returned as given (keys sorted). */
+  metadata?: Record<string, string>;
 }
 
+/** How the amount received stands against the amount due, both in the currency paid. */
+export type Coverage = 'short' | 'exact' | 'over';
+
+/** What the service reports of the customer's payment, in the currency paid. */
 export interface Payment {
   currency: string;
+  /** Received so far. */
   amount: string;
+  /** Still to pay, as the service reported it. */
   remainingAmount?: string;
+  // Derived when written (domain/payment.ts), so that the poll shows them without decimal arithmetic.
+  /** The amount due in this currency, once known: the fixed quote, or what was received plus what remains. */
+  due?: string;
+  /** Still owed, never below zero; known once `due` is, or from the service's remaining amount. */
+  owed?: string;
+  coverage?: Coverage;
+  /** Some of it arrived after the invoice was already final. */
+  late?: boolean;
+}
+
+/** What the service credited the merchant for the invoice, and its fees, as its callbacks and lookups report. */
+export interface Settlement {
+  currency: string;
+  /** `currency_received.amount`: credited, net of the fees. */
+  net: string;
+  /** Summed per currency, sorted by currency. */
+  fees: Array<{ currency: string; amount: string }>;
 }
 
 export interface InvoiceRecord {
@@ -50,6 +75,7 @@ export interface InvoiceRecord {
   status: InvoiceStatus | null;
   invoice: Invoice | null;
   payment: Payment | null;
+  settlement?: Settlement;
   error: string | null;
   cancelled: boolean;
   history: StatusChange[];

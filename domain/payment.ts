@@ -1,20 +1,40 @@
-// What the service says about an invoice's payment. Apart from invoices.ts so that the poll's bundle, which
-// needs only readInvoice, leaves out decimal.js.
+// What the service says about an invoice's payment and settlement. Apart from invoices.ts so that the poll's
+// bundle, which needs only readInvoice, leaves out decimal.js: the arithmetic happens here, when written.
 import { Decimal } from 'decimal.js';
-import type { Payment } from './model';
+import type { Coverage, InvoiceRecord, Payment, Settlement } from './model';
 
 const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
 
+type Reported = { currency?: unknown; amount?: unknown; remaining_amount?: unknown } | null | undefined;
+
 /** The payment a transaction record or a callback reports in `currency_sent`; none without a readable amount. */
-export function paymentOf(
-  sent: { currency?: unknown; amount?: unknown; remaining_amount?: unknown } | null | undefined,
-): Payment | undefined {
-  if (!sent || typeof sent.currency !== 'string' || !isAmount(sent.amount)) return undefined;
+export function paymentOf(sent: Reported): Payment | undefined {
+  if (!isReported(sent)) return undefined;
   return {
     currency: sent.currency,
     amount: sent.amount,
     remainingAmount: isAmount(sent.remaining_amount) ? sent.remaining_amount : undefined,
   };
+}
+
+/** What was credited (`currency_received`) and the fees charged (`fees[]`); none without a readable amount. */
+export function settlementOf(received: Reported, fees: unknown): Settlement | undefined {
+  if (!isReported(received)) return undefined;
+  const sums = new Map<string, Decimal>();
+  for (const fee of Array.isArray(fees) ? (fees as Reported[]) : []) {
+    if (isReported(fee)) sums.set(fee.currency, (sums.get(fee.currency) ?? new Decimal(0)).plus(fee.amount));
+  }
+  return {
+    currency: received.currency,
+    net: fixed8(new Decimal(received.amount)),
+    fees: [...sums.keys()].sort().map((currency) => ({ currency, amount: fixed8(sums.get(currency)!) })),
+  };
+}
+
+function isReported(
+  value: Reported,
+): value is { currency: string; amount: string; remaining_amount?: unknown } {
+  return !!value && typeof value.currency === 'string' && isAmount(value.amount);
 }
 
 function isAmount(value: unknown): value is string {
@@ -30,3 +50,42 @@ export function paysMore(next: Payment, recorded: Payment | null): boolean {
     new Decimal(next.remainingAmount).gt(recorded.remainingAmount);
   return !leftGrows && new Decimal(next.amount).gt(recorded?.amount ?? 0);
 }
+
+/**
+ * The payment as the record keeps it: to 8 places, with what is due and still owed in the currency paid where
+ * known, and how the two compare. `late`: the invoice was final before this payment grew.
+ */
+export function recordedPayment(
+  next: Payment,
+  record: Pick<InvoiceRecord, 'invoice' | 'payment'>,
+  late: boolean,
+): Payment {
+  const received = new Decimal(next.amount);
+  const remaining = next.remainingAmount === undefined ? undefined : new Decimal(next.remainingAmount);
+  // The quote fixes the amount due; without one, the service tells it only while something remains to pay.
+  const due = knownDue(next.currency, record) ?? (remaining?.gt(0) ? received.plus(remaining) : undefined);
+  // What remains is the service's to say; without its word, it follows from what is due.
+  const owed = remaining ?? (due && Decimal.max(due.minus(received), 0));
+  return {
+    currency: next.currency,
+    amount: fixed8(received),
+    ...(remaining && { remainingAmount: fixed8(remaining) }),
+    ...(due && { due: fixed8(due), coverage: coverage(received, due) }),
+    ...(owed && { owed: fixed8(owed) }),
+    ...((late || record.payment?.late) && { late: true }),
+  };
+}
+
+function knownDue(currency: string, { invoice, payment }: Pick<InvoiceRecord, 'invoice' | 'payment'>) {
+  if (invoice?.sender_currency === currency && invoice.sender_amount)
+    return new Decimal(invoice.sender_amount);
+  if (payment?.currency === currency && payment.due) return new Decimal(payment.due);
+  return undefined;
+}
+
+function coverage(received: Decimal, due: Decimal): Coverage {
+  const order = received.cmp(due);
+  return order < 0 ? 'short' : order > 0 ? 'over' : 'exact';
+}
+
+const fixed8 = (amount: Decimal): string => amount.toFixed(8);

@@ -1,7 +1,9 @@
 import {
   ProcessingBadContentError,
+  ProcessingError,
   ProcessingNotFoundError,
   ProcessingValidationError,
+  serviceReason,
 } from '../processing/errors';
 import type { TransactionRecord, WithdrawalRequest } from '../processing/types';
 import { isWithdrawalFor, withdrawalFromTransaction } from '../processing/withdrawal';
@@ -198,7 +200,7 @@ export class RefundService {
       await save(this.refunds, record, {
         ...record,
         phase: refused ? 'rejected' : 'unknown',
-        error: refused ? (error as Error).message : null,
+        error: refused ? serviceReason(error as ProcessingError) : null,
         updatedAt: this.timing.now(),
       });
     } catch {

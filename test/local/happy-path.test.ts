@@ -15,30 +15,34 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, t
   }
 }
 
-test('checkout with timer and sender_currency, payment, signed callback, poll shows confirmed', async () => {
+test('checkout with timer and sender_currency, payment, signed callback, poll shows paid', async () => {
   const created = await harness.api('POST', '/checkout', {
     token: 'storefront',
     body: checkoutBody('happy-1', { timer: true }),
   });
   expect(created.status).toBe(201);
-  expect(created.body).toMatchObject({ foreign_id: 'happy-1', status: 'pending', sender_currency: 'BTC' });
-  expect(created.body.address).toEqual(expect.any(String));
-  expect(created.body.sender_amount).toMatch(/^\d+\.\d{8}$/);
+  expect(created.body).toMatchObject({
+    foreign_id: 'happy-1',
+    status: 'awaiting_payment',
+    pay_currency: 'BTC',
+  });
+  expect(created.body.pay_address).toEqual(expect.any(String));
+  expect(created.body.pay_amount).toMatch(/^\d+\.\d{8}$/);
   expect(created.body.seconds_left).toBeGreaterThan(0);
 
   const polled = await harness.api('GET', '/invoices/happy-1', { token: 'storefront' });
   expect(polled.status).toBe(200);
-  expect(polled.body.status).toBe('pending');
+  expect(polled.body.status).toBe('awaiting_payment');
 
   const paid = await harness.control('POST', '/invoices/happy-1/pay', { kind: 'full' });
   expect(paid.status).toBe(200);
 
   const confirmed = await waitFor(
     () => harness.api('GET', '/invoices/happy-1', { token: 'storefront' }),
-    (answer) => answer.body.status === 'confirmed',
+    (answer) => answer.body.status === 'paid',
   );
-  expect(confirmed.body.status).toBe('confirmed');
-  expect(confirmed.body.history.map((change: { status: string }) => change.status)).toEqual([
+  expect(confirmed.body).toMatchObject({ status: 'paid', final: true, exception: null, seconds_left: null });
+  expect(confirmed.body.history.map((change: { service_status: string }) => change.service_status)).toEqual([
     'pending',
     'processing',
     'confirmed',
