@@ -163,6 +163,16 @@ export class InvoiceDesk {
     this.state.ledger.credit(invoice.currency.code, invoice.credited);
   }
 
+  /** Fails an open invoice for a reason the sandbox does not model otherwise, in the given words. */
+  fail(foreignId: string, error: string): InvoiceRecord {
+    const invoice = this.find(foreignId);
+    if (!CANCELLABLE.includes(invoice.status)) {
+      throw invalidState('Invoice cannot be failed in its current state.');
+    }
+    this.finish(invoice, 'failed', error);
+    return invoice;
+  }
+
   expire(foreignId: string): InvoiceRecord {
     const invoice = this.find(foreignId);
     if (!PAYABLE.includes(invoice.status)) {
