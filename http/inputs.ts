@@ -21,6 +21,7 @@ export function checkoutInput({ body }: ApiRequest): CheckoutRequest {
     description: fields.string('description', { max: 1000, lineBreaks: true }),
     endUserReference: fields.string('end_user_reference', { max: 100 }),
     type: fields.oneOf('type', ['fill_or_kill', 'good_until_expired'] as const),
+    metadata: fields.metadata('metadata'),
   };
   fields.done();
   return input as CheckoutRequest;

@@ -20,6 +20,15 @@ export const FOREIGN_ID_MESSAGE =
 export const CURRENCY = /^[A-Z0-9]{2,10}$/;
 export const CURRENCY_MESSAGE = 'must be an upper-case currency code such as "BTC"';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Room for a shop's own references, bounded so that the record stays far below the item limit. */
+const METADATA = {
+  maxKeys: 20,
+  key: {
+    pattern: /^[A-Za-z0-9_.:-]{1,40}$/,
+    patternMessage: 'keys must be 1 to 40 letters, digits, "_", "-", "." or ":"',
+  },
+  value: { max: 500, lineBreaks: true },
+} as const;
 /** Control characters hide or rewrite what a person reads, here and in logs; a lone surrogate is not text at all. */
 const CONTROL = /[\p{Cc}\p{Cs}]/u;
 const CONTROL_BUT_LINE_BREAKS = /[^\P{Cc}\t\n\r]|\p{Cs}/u;
@@ -46,18 +55,32 @@ export class FieldReader {
   string(name: string, rule: StringRule = {}): string | undefined {
     const value = this.take(name, rule.required);
     if (value === undefined) return undefined;
-    if (typeof value !== 'string') return this.fail(name, 'must be a string');
-    if (rule.required && value.trim() === '') return this.fail(name, 'must not be empty');
-    const length = [...value].length;
-    if (rule.min !== undefined && length < rule.min)
-      return this.fail(name, `must be at least ${rule.min} characters`);
-    if (rule.max !== undefined && length > rule.max)
-      return this.fail(name, `must be at most ${rule.max} characters`);
-    if ((rule.lineBreaks ? CONTROL_BUT_LINE_BREAKS : CONTROL).test(value))
-      return this.fail(name, 'must not contain control characters or lone surrogates');
-    if (rule.pattern && !rule.pattern.test(value))
-      return this.fail(name, rule.patternMessage ?? 'has the wrong format');
-    return value;
+    const problem = textProblem(value, rule);
+    return problem ? this.fail(name, problem) : (value as string);
+  }
+
+  /**
+   * The store's own key-value pairs: at most 20 keys of 1 to 40 letters, digits, `_`, `-`, `.` or `:`, each
+   * holding a string of at most 500 characters. A value at fault is named as `metadata.<key>`; the keys come back
+   * sorted, so that the same pairs in another order are the same request.
+   */
+  metadata(name: string): Record<string, string> | undefined {
+    const value = this.take(name);
+    if (value === undefined) return undefined;
+    if (!isPlainObject(value)) return this.fail(name, 'must be a JSON object of strings');
+    const entries = Object.entries(value);
+    if (entries.length > METADATA.maxKeys)
+      return this.fail(name, `must have at most ${METADATA.maxKeys} keys`);
+    // A key at fault is not echoed back: it may hold anything.
+    if (entries.some(([key]) => textProblem(key, METADATA.key)))
+      return this.fail(name, METADATA.key.patternMessage);
+    const failed = entries.filter(([key, text]) => {
+      const problem = textProblem(text, METADATA.value);
+      if (problem) this.errors[`${name}.${key}`] = problem;
+      return problem !== undefined;
+    });
+    if (failed.length > 0) return undefined;
+    return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : 1)) as Array<[string, string]>);
   }
 
   currency(name: string, required = true): string | undefined {
@@ -150,6 +173,19 @@ export class FieldReader {
     this.errors[name] = message;
     return undefined;
   }
+}
+
+/** What is wrong with a text by the rule, if anything. */
+function textProblem(value: unknown, rule: StringRule): string | undefined {
+  if (typeof value !== 'string') return 'must be a string';
+  if (rule.required && value.trim() === '') return 'must not be empty';
+  const length = [...value].length;
+  if (rule.min !== undefined && length < rule.min) return `must be at least ${rule.min} characters`;
+  if (rule.max !== undefined && length > rule.max) return `must be at most ${rule.max} characters`;
+  if ((rule.lineBreaks ? CONTROL_BUT_LINE_BREAKS : CONTROL).test(value))
+    return 'must not contain control characters or lone surrogates';
+  if (rule.pattern && !rule.pattern.test(value)) return rule.patternMessage ?? 'has the wrong format';
+  return undefined;
 }
 
 /** JSON objects only: lossless-json wraps a bare top-level number in an object of its own class. */

@@ -149,6 +149,41 @@ describe('amounts: exact decimal strings, in the currency each is in', () => {
   });
 });
 
+describe('metadata', () => {
+  test('kept with the order and returned as given; the same pairs in another order are the same checkout', async () => {
+    const metadata = { order_number: '1001', 'customer:segment': 'gold', note: 'Leave at the door,\nplease' };
+    const created = await checkout('meta-1', { metadata });
+    expect(created.metadata).toEqual(metadata);
+    expect((await poll('meta-1')).body.metadata).toEqual(metadata);
+
+    const reordered = Object.fromEntries(Object.entries(metadata).reverse());
+    const again = await harness.api('POST', '/checkout', {
+      token: 'storefront',
+      body: checkoutBody('meta-1', { timer: true, metadata: reordered }),
+    });
+    expect(again.status).toBe(200);
+
+    const other = await harness.api('POST', '/checkout', {
+      token: 'storefront',
+      body: checkoutBody('meta-1', { timer: true, metadata: { ...metadata, note: 'other' } }),
+    });
+    expect(other.status).toBe(409);
+  });
+
+  test('bad metadata is a 400 naming the field, and nothing is written or sent', async () => {
+    const answer = await harness.api('POST', '/checkout', {
+      token: 'storefront',
+      body: checkoutBody('meta-bad', { metadata: { note: 'x'.repeat(501) } }),
+    });
+    expect(answer.status).toBe(400);
+    expect(Object.keys(answer.body.error.fields)).toEqual(['metadata.note']);
+    expect((await poll('meta-bad')).status).toBe(404);
+    expect(await harness.upstreamRequests('/v2/invoices/create')).not.toContainEqual(
+      expect.objectContaining({ body: expect.stringContaining('meta-bad') }),
+    );
+  });
+});
+
 describe('cancel rules', () => {
   test('refused with payment_confirming while the payment confirms, and invoice_paid once paid', async () => {
     await checkout('rule-cancel');
