@@ -4,6 +4,9 @@ import { InvalidRequestError } from './errors';
 import type { ApiRequest } from './route';
 import { CURRENCY, CURRENCY_MESSAGE, FOREIGN_ID, FOREIGN_ID_MESSAGE, FieldReader } from './validate';
 
+/** Date and time with an explicit offset: a time without one would be read in the server's zone. */
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,9})?)?(Z|[+-]\d\d:\d\d)$/;
+
 const foreignIdRule = { required: true, pattern: FOREIGN_ID, patternMessage: FOREIGN_ID_MESSAGE };
 
 export function checkoutInput({ body }: ApiRequest): CheckoutRequest {
@@ -96,7 +99,8 @@ export function historyInput({ query }: ApiRequest): { since: number; limit: num
   const since = fields.string('since');
   const limit = fields.integer('limit') ?? 100;
   const sinceMs = since === undefined ? 0 : Date.parse(since);
-  if (Number.isNaN(sinceMs)) fields.reject('since', 'must be an ISO 8601 time');
+  if (since !== undefined && (!ISO_TIME.test(since) || Number.isNaN(sinceMs)))
+    fields.reject('since', 'must be an ISO 8601 time with its offset, such as 2026-11-23T07:52:25.679Z');
   if (limit < 1 || limit > 1000) fields.reject('limit', 'must be between 1 and 1000');
   fields.done();
   return { since: sinceMs, limit };

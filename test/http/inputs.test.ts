@@ -1,6 +1,12 @@
 // Route inputs: what each field accepts and refuses, naming the field.
 import { HttpError } from '../../http/errors';
-import { checkoutInput, foreignIdInput, refundInput, transactionInput } from '../../http/inputs';
+import {
+  checkoutInput,
+  foreignIdInput,
+  historyInput,
+  refundInput,
+  transactionInput,
+} from '../../http/inputs';
 import type { ApiRequest } from '../../http/route';
 
 const CHECKOUT = {
@@ -186,4 +192,28 @@ describe('metadata', () => {
       ['constructor', 'y'],
     ]);
   });
+});
+
+describe('since', () => {
+  const since = (value: string) => () => historyInput(request({ query: { since: value } }));
+
+  test.each(['2026-11-23T07:52:25.679Z', '2026-11-23T07:52:25Z', '2026-11-23T08:52+01:00'])(
+    '%s is read',
+    (value) => {
+      expect(refused(since(value))).toBeUndefined();
+    },
+  );
+
+  test('as the exact instant', () => {
+    expect(historyInput(request({ query: { since: '2026-11-23T07:52:25.679Z' } })).since).toBe(
+      Date.UTC(2026, 10, 23, 7, 52, 25, 679),
+    );
+  });
+
+  test.each(['2026-11-23', '2026-11-23T07:52:25', 'November 23, 2026', '1764000000', '2026-13-40T00:00:00Z'])(
+    '%s is refused: no offset, or not ISO 8601',
+    (value) => {
+      expect(refused(since(value))).toEqual(['since']);
+    },
+  );
 });
