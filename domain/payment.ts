@@ -88,4 +88,5 @@ function coverage(received: Decimal, due: Decimal): Coverage {
   return order < 0 ? 'short' : order > 0 ? 'over' : 'exact';
 }
 
-const fixed8 = (amount: Decimal): string => amount.toFixed(8);
+/** At least 8 fractional digits, as the service writes them, and every digit it gave beyond. */
+const fixed8 = (amount: Decimal): string => amount.toFixed(Math.max(8, amount.decimalPlaces()));
