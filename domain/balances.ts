@@ -29,10 +29,6 @@ export class BalanceService {
     return snapshot;
   }
 
-  history(since: number, limit: number): Promise<BalanceSnapshot[]> {
-    return this.snapshots.since(since, limit);
-  }
-
   private async ask(source: BalanceSnapshot['source']): Promise<BalanceSnapshot> {
     return { takenAt: this.now(), source, balances: await this.processing.listBalances() };
   }

@@ -2,8 +2,18 @@
 // already compared (domain/payment.ts, when written), so that the poll's bundle leaves decimal.js out.
 import type { InvoiceRecord } from './model';
 
-export type InvoiceStatusName =
-  'creating' | 'awaiting_payment' | 'confirming' | 'paid' | 'underpaid' | 'expired' | 'cancelled' | 'failed';
+export const INVOICE_STATUS_NAMES = [
+  'creating',
+  'awaiting_payment',
+  'confirming',
+  'paid',
+  'underpaid',
+  'expired',
+  'cancelled',
+  'failed',
+] as const;
+
+export type InvoiceStatusName = (typeof INVOICE_STATUS_NAMES)[number];
 
 export type InvoiceException = 'paid_partial' | 'paid_over' | 'paid_late';
 

@@ -1,45 +1,7 @@
-// What the service says about an invoice's payment and settlement. Apart from invoices.ts so that the poll's
-// bundle, which needs only readInvoice, leaves out decimal.js: the arithmetic happens here, when written.
+// An invoice's payment as the record keeps it. Apart from invoices.ts so that the poll's bundle, which needs only
+// readInvoice, leaves out decimal.js: the arithmetic happens here, when written.
 import { Decimal } from 'decimal.js';
-import type { Coverage, InvoiceRecord, Payment, Settlement } from './model';
-
-const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
-
-type Reported = { currency?: unknown; amount?: unknown; remaining_amount?: unknown } | null | undefined;
-
-/** The payment a transaction record or a callback reports in `currency_sent`; none without a readable amount. */
-export function paymentOf(sent: Reported): Payment | undefined {
-  if (!isReported(sent)) return undefined;
-  return {
-    currency: sent.currency,
-    amount: sent.amount,
-    remainingAmount: isAmount(sent.remaining_amount) ? sent.remaining_amount : undefined,
-  };
-}
-
-/** What was credited (`currency_received`) and the fees charged (`fees[]`); none without a readable amount. */
-export function settlementOf(received: Reported, fees: unknown): Settlement | undefined {
-  if (!isReported(received)) return undefined;
-  const sums = new Map<string, Decimal>();
-  for (const fee of Array.isArray(fees) ? (fees as Reported[]) : []) {
-    if (isReported(fee)) sums.set(fee.currency, (sums.get(fee.currency) ?? new Decimal(0)).plus(fee.amount));
-  }
-  return {
-    currency: received.currency,
-    net: fixed8(new Decimal(received.amount)),
-    fees: [...sums.keys()].sort().map((currency) => ({ currency, amount: fixed8(sums.get(currency)!) })),
-  };
-}
-
-function isReported(
-  value: Reported,
-): value is { currency: string; amount: string; remaining_amount?: unknown } {
-  return !!value && typeof value.currency === 'string' && isAmount(value.amount);
-}
-
-function isAmount(value: unknown): value is string {
-  return typeof value === 'string' && PLAIN_DECIMAL.test(value);
-}
+import type { Coverage, InvoiceRecord, Payment } from './model';
 
 /** A payment only grows: more received, less left to pay. Nothing received is no payment. */
 export function paysMore(next: Payment, recorded: Payment | null): boolean {
@@ -77,8 +39,7 @@ export function recordedPayment(
 }
 
 function knownDue(currency: string, { invoice, payment }: Pick<InvoiceRecord, 'invoice' | 'payment'>) {
-  if (invoice?.sender_currency === currency && invoice.sender_amount)
-    return new Decimal(invoice.sender_amount);
+  if (invoice?.senderCurrency === currency && invoice.senderAmount) return new Decimal(invoice.senderAmount);
   if (payment?.currency === currency && payment.due) return new Decimal(payment.due);
   return undefined;
 }

@@ -1,7 +1,6 @@
-import type { BalanceSnapshot, InvoiceRecord, RefundRecord, StatusChange } from '../domain/model';
+import type { Balance, BalanceSnapshot, InvoiceRecord, RefundRecord, StatusChange } from '../domain/model';
 import { invoiceOutcome, type InvoiceException, type InvoiceStatusName } from '../domain/outcome';
 import { isFinal } from '../domain/status';
-import type { Balance } from '../processing/types';
 
 // The shapes of every answer, as exported types so that the OpenAPI document can mirror them. Times are ISO 8601
 // UTC with milliseconds; amounts are decimal strings with 8 fractional digits.
@@ -76,9 +75,9 @@ const isoFromSeconds = (seconds: number | null | undefined): string | null =>
 export function invoiceView(record: InvoiceRecord, nowMs: number): InvoiceView {
   const { invoice, payment, settlement, request } = record;
   const outcome = invoiceOutcome(record);
-  const payCurrency = invoice?.sender_currency ?? payment?.currency ?? null;
-  const payAmount = invoice?.sender_amount ?? payment?.due ?? null;
-  const releaseAt = invoice?.release_at ?? null;
+  const payCurrency = invoice?.senderCurrency ?? payment?.currency ?? null;
+  const payAmount = invoice?.senderAmount ?? payment?.due ?? null;
+  const releaseAt = invoice?.releaseAt ?? null;
   return {
     foreign_id: record.foreignId,
     status: outcome.status,
@@ -100,7 +99,7 @@ export function invoiceView(record: InvoiceRecord, nowMs: number): InvoiceView {
     net_amount: settlement?.net ?? null,
     net_currency: settlement?.currency ?? null,
     fees: settlement?.fees ?? [],
-    fixed_at: isoFromSeconds(invoice?.fixed_at),
+    fixed_at: isoFromSeconds(invoice?.fixedAt),
     expires_at: isoFromSeconds(releaseAt),
     seconds_left:
       releaseAt === null || outcome.final ? null : Math.max(0, releaseAt - Math.floor(nowMs / 1000)),
@@ -142,9 +141,9 @@ export function refundView(record: RefundRecord): RefundView {
     final: rejected || isFinal(record.status),
     failure_message: record.error,
     sender_currency: request.senderCurrency,
-    sender_amount: withdrawal?.sender_amount ?? request.senderAmount,
+    sender_amount: withdrawal?.senderAmount ?? request.senderAmount,
     received_currency: request.receivedCurrency,
-    received_amount: withdrawal?.received_amount ?? null,
+    received_amount: withdrawal?.receivedAmount ?? null,
     address: request.address,
     transaction_id: withdrawal?.id ?? null,
     history: record.history.map(({ status, at, source }) => ({ status, at: iso(at), source })),

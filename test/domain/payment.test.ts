@@ -1,10 +1,12 @@
 // The payment as the record keeps it: what is due, still owed and how the two compare, worked out when written.
-import type { Invoice } from '../../processing/types';
-import type { Payment } from '../../domain/model';
-import { recordedPayment, settlementOf } from '../../domain/payment';
+import type { InvoiceDetails, Payment } from '../../domain/model';
+import { recordedPayment } from '../../domain/payment';
 
-const quoted = { invoice: { sender_currency: 'BTC', sender_amount: '0.00046000' } as Invoice, payment: null };
-const unquoted = { invoice: { sender_currency: null, sender_amount: null } as Invoice, payment: null };
+const quoted = {
+  invoice: { senderCurrency: 'BTC', senderAmount: '0.00046000' } as InvoiceDetails,
+  payment: null,
+};
+const unquoted = { invoice: { senderCurrency: null, senderAmount: null } as InvoiceDetails, payment: null };
 const paid = (amount: string, remainingAmount?: string): Payment => ({
   currency: 'BTC',
   amount,
@@ -51,27 +53,4 @@ test('amounts keep every digit the service gave, and at least 8', () => {
     coverage: 'over',
   });
   expect(recordedPayment(paid('1'), quoted, false).amount).toBe('1.00000000');
-});
-
-test('a settlement sums the fees per currency and keeps the net as credited', () => {
-  const fees = [
-    { type: 'fee_crypto_deposit', currency: 'EUR', amount: '0.25' },
-    { type: 'fee_exchange', currency: 'EUR', amount: '0.005' },
-    { type: 'fee_network', currency: 'BTC', amount: '0.00001' },
-    { type: 'unreadable', currency: 'EUR', amount: 'NaN' },
-  ];
-  expect(settlementOf({ currency: 'EUR', amount: '25.245' }, fees)).toEqual({
-    currency: 'EUR',
-    net: '25.24500000',
-    fees: [
-      { currency: 'BTC', amount: '0.00001000' },
-      { currency: 'EUR', amount: '0.25500000' },
-    ],
-  });
-  expect(settlementOf(null, fees)).toBeUndefined();
-  expect(settlementOf({ currency: 'EUR', amount: '1' }, 'not a list')).toEqual({
-    currency: 'EUR',
-    net: '1.00000000',
-    fees: [],
-  });
 });

@@ -1,5 +1,4 @@
-import type { InvoiceRecord, RefundRecord } from '../../domain/model';
-import type { Invoice } from '../../processing/types';
+import type { InvoiceDetails, InvoiceRecord, RefundRecord } from '../../domain/model';
 import { etagMatches, invoiceEtag, invoiceView, refundView, snapshotView } from '../../http/views';
 
 const RELEASE_AT = 1_900_000_900;
@@ -12,7 +11,7 @@ const invoice = (overrides: Partial<InvoiceRecord>): InvoiceRecord =>
     version: 3,
     phase: 'sent',
     request: { title: 'Order', currency: 'EUR', amount: '25.50000000' },
-    invoice: { id: 7, url: 'https://pay.example/7', release_at: RELEASE_AT } as Invoice,
+    invoice: { id: 7, url: 'https://pay.example/7', releaseAt: RELEASE_AT } as InvoiceDetails,
     status: 'pending',
     payment: null,
     cancelled: false,
@@ -27,11 +26,11 @@ const quoted = {
   id: 7,
   url: 'https://pay.example/7',
   address: 'bc1qaddress',
-  sender_currency: 'BTC',
-  sender_amount: '0.00046000',
-  fixed_at: RELEASE_AT - 900,
-  release_at: RELEASE_AT,
-} as Invoice;
+  senderCurrency: 'BTC',
+  senderAmount: '0.00046000',
+  fixedAt: RELEASE_AT - 900,
+  releaseAt: RELEASE_AT,
+} as InvoiceDetails;
 
 describe('times', () => {
   test('every time is ISO 8601 UTC with milliseconds; the service seconds become ms', () => {
@@ -61,7 +60,7 @@ describe('times', () => {
     expect(invoiceView(invoice({}), PAST_RELEASE_MS).seconds_left).toBe(0);
     expect(invoiceView(invoice({ status: 'confirmed' }), 0).seconds_left).toBeNull();
     expect(invoiceView(invoice({ status: 'failed' }), 0).seconds_left).toBeNull();
-    expect(invoiceView(invoice({ invoice: { ...quoted, release_at: null } }), 0).seconds_left).toBeNull();
+    expect(invoiceView(invoice({ invoice: { ...quoted, releaseAt: null } }), 0).seconds_left).toBeNull();
   });
 
   test('an invoice past its expiry stays awaiting payment until the service says otherwise', () => {
