@@ -1,0 +1,150 @@
+// Every function bundled as the stack bundles it (SDK trimmed by lib/bundling.ts), run in a fresh process with only
+// its environment, against the local stack: the credentials, DynamoDB, Secrets Manager and the service all work.
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import type { FunctionName } from '../../lib/routes';
+import { httpApiEvent } from '../../local/lambda-event';
+import { bundledFunctions, environmentSetBy } from '../support/bundled-function';
+import { invoiceCallbackBody, signedHeaders } from '../support/callbacks';
+import { checkoutBody, refundBody, startHarness, type Harness } from '../support/local-stack';
+
+const outDir = mkdtempSync(path.join(tmpdir(), 'trimmed-functions-'));
+let harness: Harness;
+let functions: Awaited<ReturnType<typeof bundledFunctions>>;
+
+beforeAll(async () => {
+  const started = await environmentSetBy(() => startHarness());
+  harness = started.value;
+  functions = await bundledFunctions(outDir, started.env);
+}, 60_000);
+afterAll(async () => {
+  await harness.close();
+  rmSync(outDir, { recursive: true, force: true });
+});
+
+interface Call {
+  method: 'GET' | 'POST';
+  route: string;
+  path: string;
+  token?: 'storefront' | 'admin';
+  body?: string;
+  headers?: Record<string, string>;
+  pathParameters?: Record<string, string>;
+}
+
+/** Invokes one function in its own fresh process, as a new execution environment would. */
+async function invoke(name: FunctionName, event: unknown): Promise<unknown> {
+  const process = await functions.start(name);
+  try {
+    return (await process.invoke(event, name)).result;
+  } finally {
+    await process.close();
+  }
+}
+
+async function status(name: FunctionName, call: Call): Promise<number> {
+  const [pathOnly, query] = call.path.split('?');
+  const token =
+    call.token && (call.token === 'admin' ? harness.stack.adminToken : harness.stack.storefrontToken);
+  const event = httpApiEvent({
+    method: call.method,
+    routeKey: `${call.method} ${call.route}`,
+    path: pathOnly,
+    query,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...call.headers,
+    },
+    pathParameters: call.pathParameters,
+    body: call.body === undefined ? undefined : Buffer.from(call.body),
+    sourceIp: '127.0.0.1',
+    protocol: 'HTTP/1.1',
+  });
+  const result = (await invoke(name, event)) as APIGatewayProxyStructuredResultV2;
+  return result.statusCode!;
+}
+
+const scheduled = (job: FunctionName) => ({ job, scheduledTime: new Date().toISOString() });
+
+test('the checkout, poll, callback and cancel functions', async () => {
+  const checkout = (foreignId: string) =>
+    status('checkout', {
+      method: 'POST',
+      route: '/checkout',
+      path: '/checkout',
+      token: 'storefront',
+      body: JSON.stringify(checkoutBody(foreignId)),
+    });
+  expect(await checkout('trimmed-1')).toBe(201);
+  expect(await checkout('trimmed-2')).toBe(201);
+  const byId = (foreignId: string) => ({ pathParameters: { foreign_id: foreignId } });
+  expect(
+    await status('get-invoice', {
+      method: 'GET',
+      route: '/invoices/{foreign_id}',
+      path: '/invoices/trimmed-1',
+      token: 'storefront',
+      ...byId('trimmed-1'),
+    }),
+  ).toBe(200);
+  const callback = invoiceCallbackBody('trimmed-1', 'processing');
+  expect(
+    await status('callbacks', {
+      method: 'POST',
+      route: '/callbacks',
+      path: '/callbacks',
+      body: callback,
+      headers: signedHeaders(harness, callback),
+    }),
+  ).toBe(200);
+  expect(
+    await status('cancel-invoice', {
+      method: 'POST',
+      route: '/invoices/{foreign_id}/cancel',
+      path: '/invoices/trimmed-2/cancel',
+      token: 'admin',
+      ...byId('trimmed-2'),
+    }),
+  ).toBe(200);
+}, 60_000);
+
+test('the market, balance, refund and lookup functions, and both scheduled jobs', async () => {
+  for (const name of ['rates', 'pairs'] as const) {
+    const call = {
+      method: 'GET',
+      route: `/${name}`,
+      path: `/${name}?from=BTC&to=EUR`,
+      token: 'storefront',
+    } as const;
+    expect({ name, status: await status(name, call) }).toEqual({ name, status: 200 });
+  }
+  expect(await invoke('snapshot-balances', scheduled('snapshot-balances'))).toMatchObject({
+    currencies: expect.any(Number),
+  });
+  const admin = (route: string, pathWithQuery = route) =>
+    ({ method: 'GET', route, path: pathWithQuery, token: 'admin' }) as const;
+  expect(await status('get-balances', admin('/balances'))).toBe(200);
+  expect(await status('balance-history', admin('/balances/history'))).toBe(200);
+  expect(
+    await status('create-refund', {
+      method: 'POST',
+      route: '/refunds',
+      path: '/refunds',
+      token: 'admin',
+      body: JSON.stringify(refundBody('trimmed-refund')),
+    }),
+  ).toBe(201);
+  expect(
+    await status('get-refund', {
+      ...admin('/refunds/{foreign_id}', '/refunds/trimmed-refund'),
+      pathParameters: { foreign_id: 'trimmed-refund' },
+    }),
+  ).toBe(200);
+  expect(
+    await status('lookup-transaction', admin('/transactions', '/transactions?foreign_id=trimmed-refund')),
+  ).toBe(200);
+  expect(await invoke('reconcile', scheduled('reconcile'))).toMatchObject({ failures: 0 });
+}, 60_000);

@@ -1,0 +1,39 @@
+import * as path from 'node:path';
+import { routes, scheduledJobs, type FunctionName } from '../../lib/routes';
+import { bundleFunctions, startLambdaProcess, type LambdaProcess } from '../../local/lambda-process';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+/** Every function the stack deploys, by name, with its source entry. */
+export const functionEntries = (): Record<FunctionName, string> =>
+  Object.fromEntries(
+    [...routes.map((route) => route.name), ...scheduledJobs].map((name) => [
+      name,
+      path.join(ROOT, 'functions', `${name}.ts`),
+    ]),
+  ) as Record<FunctionName, string>;
+
+/**
+ * The functions bundled with the stack's esbuild options (lib/bundling.ts), each started on demand in a fresh
+ * process with the environment `env` and the source maps the stack turns on.
+ */
+export async function bundledFunctions(outDir: string, env: Record<string, string>) {
+  const bundles = await bundleFunctions(functionEntries(), outDir);
+  return {
+    bundles,
+    start: (name: FunctionName): Promise<LambdaProcess> =>
+      startLambdaProcess(bundles[name], { ...env, NODE_OPTIONS: '--enable-source-maps' }),
+  };
+}
+
+/** Runs `start` and answers the environment variables it set or changed: what a function's configuration holds. */
+export async function environmentSetBy<T>(
+  start: () => Promise<T>,
+): Promise<{ value: T; env: Record<string, string> }> {
+  const before = { ...process.env };
+  const value = await start();
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => before[entry[0]] !== entry[1]),
+  );
+  return { value, env };
+}
