@@ -31,7 +31,7 @@ export function checkoutByHandler(plugin: PluginUnderTest, foreignId: string): (
       method: 'POST',
       route: '/checkout',
       path: '/checkout',
-      token: plugin.stack.storefrontToken,
+      token: plugin.backends.storefrontToken,
       body: checkoutRequest(foreignId),
     },
     201,
@@ -47,7 +47,7 @@ export function pollByHandler(plugin: PluginUnderTest, foreignId: string): () =>
       method: 'GET',
       route: '/invoices/{foreign_id}',
       path: `/invoices/${foreignId}`,
-      token: plugin.stack.storefrontToken,
+      token: plugin.backends.storefrontToken,
       pathParameters: { foreign_id: foreignId },
     },
     200,
@@ -59,7 +59,7 @@ export async function createBodyTemplate(
   plugin: PluginUnderTest,
   sampleId: string,
 ): Promise<(foreignId: string) => string> {
-  const url = `${plugin.stack.sandbox!.url}/_sandbox/requests?path=${encodeURIComponent('/v2/invoices/create')}`;
+  const url = `${plugin.backends.sandbox.url}/_sandbox/requests?path=${encodeURIComponent('/v2/invoices/create')}`;
   const { requests } = (await (await fetch(url)).json()) as { requests: Array<{ body: string }> };
   const marker = `"foreign_id":"${sampleId}"`;
   const sample = requests.find((request) => request.body.includes(marker));

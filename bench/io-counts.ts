@@ -1,6 +1,7 @@
 import type { BaselineIo } from './baseline-io';
 import { checkoutByHandler, idSequence, pollByHandler } from './calls';
 import { atMost, exactly, figure, type Figure, type Target } from './figures';
+import { checkoutByPeer, type Peer } from './peer';
 import { reads, writes, type CommandCounts, type PluginUnderTest } from './plugin';
 
 const LABELS = {
@@ -10,11 +11,13 @@ const LABELS = {
   dynamoWrites: 'DynamoDB writes',
   dynamoReads: 'DynamoDB reads',
   secretsCalls: 'Secrets Manager calls',
+  cpuMicros: 'CPU in this process, µs per call',
+  backendsCpuMicros: 'CPU in the backends process, µs per call',
 };
 
-type Counts = Record<keyof typeof LABELS, number>;
+export type Counts = Record<keyof typeof LABELS, number>;
 
-/** Per 1000 sequential warm invocations of `call`. */
+/** Per 1000 sequential warm invocations of `call`; CPU per invocation. */
 async function countDuring(
   plugin: PluginUnderTest,
   commands: CommandCounts,
@@ -23,13 +26,17 @@ async function countDuring(
 ): Promise<Counts> {
   const read = async (): Promise<Counts> => {
     const upstream = await plugin.upstream();
+    const served = await plugin.backends.counts();
+    const cpu = process.cpuUsage();
     return {
       upstreamCalls: upstream.requests,
       upstreamConnections: upstream.connections,
-      dynamoCalls: plugin.stack.dynamo.calls(),
+      dynamoCalls: served.dynamoCalls,
       dynamoWrites: writes(commands),
       dynamoReads: reads(commands),
-      secretsCalls: plugin.stack.secrets.calls(),
+      secretsCalls: served.secretsCalls,
+      cpuMicros: (cpu.user + cpu.system) / 1000,
+      backendsCpuMicros: served.cpuMs,
     };
   };
   const before = await read();
@@ -45,7 +52,9 @@ function ioFigures(id: string, label: string, io: Counts, targets: Partial<Recor
   return (Object.keys(LABELS) as Array<keyof Counts>).map((key) =>
     figure({
       id: `io.${id}.${key}`,
-      label: `${label} per 1000 warm invocations: ${LABELS[key]}`,
+      label: key.endsWith('Micros')
+        ? `${label}, warm: ${LABELS[key]}`
+        : `${label} per 1000 warm invocations: ${LABELS[key]}`,
       value: io[key],
       unit: '',
       target: targets[key],
@@ -58,17 +67,19 @@ const CONNECTIONS = atMost(10);
 
 /**
  * I/O of each handler per 1000 sequential warm invocations, counted at the servers (sandbox, dynalite, Secrets
- * Manager endpoint) and, by command, on the handlers' DynamoDB client. The by-hand checkout is counted the same
- * way, to show it does the writes the design does.
+ * Manager endpoint) and, by command, on the handlers' DynamoDB client; the by-hand checkout and the peer's are
+ * counted the same way. CPU is per invocation, in this process and in the backends'.
  */
 export async function ioCounts(
   plugin: PluginUnderTest,
   baseline: BaselineIo,
+  peer: Peer,
   invocations: number,
   pollId: string,
-): Promise<Figure[]> {
+): Promise<{ figures: Figure[]; counts: Record<'checkout' | 'byHand' | 'poll' | 'peer', Counts> }> {
   const handlerId = idSequence('bench-io');
   const baselineId = idSequence('bench-io-baseline');
+  const peerId = idSequence('bench-io-peer');
   const checkout = await countDuring(plugin, plugin.commands, invocations, () =>
     checkoutByHandler(plugin, handlerId())(),
   );
@@ -76,25 +87,38 @@ export async function ioCounts(
   const byHand = await countDuring(plugin, baseline.commands, invocations, () =>
     baseline.checkout(baselineId()),
   );
-  return [
-    ...ioFigures('checkout', 'checkout', checkout, {
-      upstreamCalls: exactly(1000),
-      dynamoWrites: atMost(2000),
-      secretsCalls: exactly(0),
-      upstreamConnections: CONNECTIONS,
-    }),
-    ...ioFigures('poll', 'poll', poll, {
-      upstreamCalls: exactly(0),
-      dynamoReads: exactly(1000),
-      secretsCalls: exactly(0),
-      upstreamConnections: CONNECTIONS,
-    }),
+  const peerCounts = await countDuring(plugin, peer.commands, invocations, () =>
+    checkoutByPeer(plugin, peer, peerId())(),
+  );
+  const noMoreThanPeer = (key: 'dynamoCalls' | 'upstreamCalls' | 'secretsCalls', label: string) =>
     figure({
-      id: 'io.baseline.checkout.dynamoWrites',
-      label: 'by-hand checkout per 1000: DynamoDB writes',
-      value: byHand.dynamoWrites,
+      id: `peer.io.${key}`,
+      label: `peer comparison, ${label} per 1000 checkouts: ours - peer`,
+      value: checkout[key] - peerCounts[key],
       unit: '',
-      detail: 'conditional PutItem claim + conditional UpdateItem',
-    }),
-  ];
+      detail: `${checkout[key]} against ${peerCounts[key]}`,
+      target: atMost(0),
+    });
+  return {
+    counts: { checkout, byHand, poll, peer: peerCounts },
+    figures: [
+      ...ioFigures('checkout', 'checkout', checkout, {
+        upstreamCalls: exactly(1000),
+        dynamoWrites: atMost(2000),
+        secretsCalls: exactly(0),
+        upstreamConnections: CONNECTIONS,
+      }),
+      ...ioFigures('poll', 'poll', poll, {
+        upstreamCalls: exactly(0),
+        dynamoReads: exactly(1000),
+        secretsCalls: exactly(0),
+        upstreamConnections: CONNECTIONS,
+      }),
+      ...ioFigures('baseline.checkout', 'by-hand checkout', byHand, {}),
+      ...ioFigures('peer.checkout', 'peer checkout', peerCounts, {}),
+      noMoreThanPeer('dynamoCalls', 'DynamoDB calls'),
+      noMoreThanPeer('upstreamCalls', 'calls to the service'),
+      noMoreThanPeer('secretsCalls', 'Secrets Manager calls'),
+    ],
+  };
 }

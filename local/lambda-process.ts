@@ -105,3 +105,15 @@ async function stop(child: ChildProcess, exited: Promise<void>): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) child.kill();
   await exited;
 }
+
+/** Runs `start` and answers the environment variables it set or changed: what a function's configuration holds. */
+export async function environmentSetBy<T>(
+  start: () => Promise<T>,
+): Promise<{ value: T; env: Record<string, string> }> {
+  const before = { ...process.env };
+  const value = await start();
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => before[entry[0]] !== entry[1]),
+  );
+  return { value, env };
+}

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { FunctionName } from '../../lib/routes';
 import { httpApiEvent } from '../../local/lambda-event';
-import { bundledFunctions, environmentSetBy } from '../support/bundled-function';
+import { environmentSetBy } from '../../local/lambda-process';
+import { bundledFunctions } from '../support/bundled-function';
 import { invoiceCallbackBody, signedHeaders } from '../support/callbacks';
 import { checkoutBody, refundBody, startHarness, type Harness } from '../support/local-stack';
 

@@ -25,15 +25,3 @@ export async function bundledFunctions(outDir: string, env: Record<string, strin
       startLambdaProcess(bundles[name], { ...env, NODE_OPTIONS: '--enable-source-maps' }),
   };
 }
-
-/** Runs `start` and answers the environment variables it set or changed: what a function's configuration holds. */
-export async function environmentSetBy<T>(
-  start: () => Promise<T>,
-): Promise<{ value: T; env: Record<string, string> }> {
-  const before = { ...process.env };
-  const value = await start();
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter((entry): entry is [string, string] => before[entry[0]] !== entry[1]),
-  );
-  return { value, env };
-}
