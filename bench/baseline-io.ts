@@ -14,7 +14,12 @@ export interface BaselineConfig {
   service: { url: string; apiKey: string; secretKey: string };
   /** The exact create request the plugin sends, for another foreign_id. */
   createBody: (foreignId: string) => string;
+  /** Lengths of the plugin's record JSON after its claim and after the answer, for the `sameItem` shape. */
+  recordSizes: { claimed: number; sent: number };
 }
+
+/** The least I/O, or with the sweep's index kept one of two ways, or with items as large as the plugin's. */
+export type Shape = 'least' | 'indexed' | 'indexKept' | 'sameItem';
 
 const S = (value: string): AttributeValue => ({ S: value });
 const N = (value: number): AttributeValue => ({ N: String(value) });
@@ -33,34 +38,43 @@ export class BaselineIo {
 
   /**
    * A conditional PutItem claim, one signed POST /v2/invoices/create, a conditional UpdateItem with the answer.
-   * With `indexed`, both writes also carry the sparse index's keys, as the plugin's do for the reconciliation
-   * sweep: the difference shows what maintaining that index costs on this store.
+   * The other shapes split the plugin's overhead. `indexed`: both writes also carry the sparse index's keys, and
+   * the answer moves the entry to a new due time, as the plugin's writes do for the reconciliation sweep.
+   * `indexKept`: the claim writes the entry and the answer leaves it. `sameItem`: as `indexed`, with each write
+   * padded to the size of the plugin's record at that step, so that what is left is the plugin's code.
    */
-  async checkout(foreignId: string, indexed = false): Promise<void> {
+  async checkout(foreignId: string, shape: Shape = 'least'): Promise<void> {
+    const pad = (data: string, size: number) => (shape === 'sameItem' ? data.padEnd(size) : data);
     const body = this.config.createBody(foreignId);
     const key = { pk: S(`BASELINE#${foreignId}`), sk: S('BASELINE') };
-    const indexKeys = () => ({ gsi1pk: S('OPEN#BASELINE'), gsi1sk: S(String(Date.now()).padStart(15, '0')) });
+    const dueIn = (ms: number) => ({
+      gsi1pk: S('OPEN#BASELINE'),
+      gsi1sk: S(String(Date.now() + ms).padStart(15, '0')),
+    });
+    const claimIndex = shape === 'least' ? {} : dueIn(shape === 'indexKept' ? 60_000 : 300_000);
+    const answerIndex = shape === 'least' || shape === 'indexKept' ? {} : dueIn(60_000);
     await this.client.send(
       new PutItemCommand({
         TableName: this.config.tableName,
-        Item: { ...key, data: S(body), version: N(1), ...(indexed ? indexKeys() : {}) },
+        Item: { ...key, data: S(pad(body, this.config.recordSizes.claimed)), version: N(1), ...claimIndex },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
     const answer = await this.post('/v2/invoices/create', body);
     const invoice = JSON.stringify((JSON.parse(answer) as { data: unknown }).data);
+    const sets = Object.keys(answerIndex).map((name) => `, ${name} = :${name}`);
     await this.client.send(
       new UpdateItemCommand({
         TableName: this.config.tableName,
         Key: key,
-        UpdateExpression: `SET #data = :data, version = :version${indexed ? ', gsi1pk = :gsi1pk, gsi1sk = :gsi1sk' : ''}`,
+        UpdateExpression: `SET #data = :data, version = :version${sets.join('')}`,
         ConditionExpression: 'version = :expected',
         ExpressionAttributeNames: { '#data': 'data' },
         ExpressionAttributeValues: {
-          ':data': S(invoice),
+          ':data': S(pad(invoice, this.config.recordSizes.sent)),
           ':version': N(2),
           ':expected': N(1),
-          ...(indexed ? { ':gsi1pk': indexKeys().gsi1pk, ':gsi1sk': indexKeys().gsi1sk } : {}),
+          ...Object.fromEntries(Object.entries(answerIndex).map(([name, value]) => [`:${name}`, value])),
         },
       }),
     );

@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import type { InvoiceRecord } from '../domain/model';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BaselineIo } from './baseline-io';
@@ -64,6 +65,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
         tableName: plugin.backends.tableName,
         service: plugin.backends.sandbox,
         createBody: await createBodyTemplate(plugin, POLL_ID),
+        recordSizes: recordSizes((await plugin.invoices.get(POLL_ID))!),
       });
       const peer = await startPeer(plugin);
       progress('warming up');
@@ -108,7 +110,13 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
       const sweep = await sweepScaling(plugin, ourMeter, POLL_ID, sizes.sweep);
       figures.push(...sweep.figures);
       progress('cold starts');
-      const cold = await coldStart(plugin, peer, path.join(options.scratchDir, 'bundles'), sizes.coldRuns);
+      const cold = await coldStart(
+        plugin,
+        peer,
+        path.join(options.scratchDir, 'bundles'),
+        sizes.coldRuns,
+        POLL_ID,
+      );
       figures.push(...cold.figures);
 
       const callCost = (units: Units, counts: Counts, ms: number): CallCost => ({
@@ -122,7 +130,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
         byHandCheckout: callCost(units.byHandCheckout, io.counts.byHand, checkout.means.baseline),
         peerCheckout: callCost(units.peerCheckout, io.counts.peer, peerTimes.means.baseline),
         poll: callCost(units.poll, io.counts.poll, poll.means.subject),
-        byHandPoll: callCost(units.byHandPoll, io.counts.poll, poll.means.baseline),
+        byHandPoll: callCost(units.byHandPoll, io.counts.byHandPoll, poll.means.baseline),
         callback: lifecycle.callback,
         snapshot: lifecycle.snapshot,
         sweep: sweep.costs,
@@ -161,6 +169,12 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
   mkdirSync(path.dirname(options.outFile), { recursive: true });
   writeFileSync(options.outFile, `${JSON.stringify(results, null, 2)}\n`);
   return results;
+}
+
+/** The plugin's record JSON as its claim writes it, and once the service's answer is in. */
+function recordSizes(sent: InvoiceRecord): { claimed: number; sent: number } {
+  const claimed = { ...sent, phase: 'sending', status: null, invoice: null, history: [], version: 1 };
+  return { claimed: JSON.stringify(claimed).length, sent: JSON.stringify(sent).length };
 }
 
 /** Capacity units of one warm call of each kind, metered on sequential calls (the meter reads around writes). */

@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import { lambdaBuildOptions } from '../lib/bundling';
 import { routes, scheduledJobs } from '../lib/routes';
 import { bundleFunctions, startLambdaProcess } from '../local/lambda-process';
-import { apiEvent, type ApiCall } from './lambda-events';
-import { checkoutRequest, idSequence } from './calls';
+import { apiEvent } from './lambda-events';
+import { checkoutCall, idSequence, pollCall } from './calls';
 import { atMost, figure, type Figure } from './figures';
 import type { Peer } from './peer';
 import type { PluginUnderTest } from './plugin';
@@ -51,6 +51,7 @@ export async function coldStart(
   peer: Peer,
   outDir: string,
   runs: { endToEnd: number; initOnly: number },
+  pollId: string,
 ): Promise<ColdStartResult> {
   const names = [...routes.map((route) => route.name), ...scheduledJobs];
   const ours = await bundleFunctions(
@@ -71,28 +72,14 @@ export async function coldStart(
     NODE_OPTIONS: '--enable-source-maps',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
-  const call = (foreignId: string): ApiCall => ({
-    method: 'POST',
-    route: '/checkout',
-    path: '/checkout',
-    token: plugin.backends.storefrontToken,
-    body: checkoutRequest(foreignId),
-  });
   const ourId = idSequence('bench-cold');
   const peerId = idSequence('bench-cold-peer');
-  const poll = (): ApiCall => ({
-    method: 'GET',
-    route: '/invoices/{foreign_id}',
-    path: '/invoices/bench-polled',
-    token: plugin.backends.storefrontToken,
-    pathParameters: { foreign_id: 'bench-polled' },
-  });
   const { NODE_OPTIONS: _, ...withoutSourceMaps } = env;
   const endToEnd: Probe[] = [
-    { name: 'checkout', file: ours.checkout, env, event: () => apiEvent(call(ourId())) },
-    { name: 'peer', file: standard.peer, env, event: () => apiEvent(call(peerId())) },
+    { name: 'checkout', file: ours.checkout, env, event: () => apiEvent(checkoutCall(plugin, ourId())) },
+    { name: 'peer', file: standard.peer, env, event: () => apiEvent(checkoutCall(plugin, peerId())) },
     { name: 'baseline', file: standard.baseline, env, event: () => ({}) },
-    { name: POLL, file: ours[POLL], env, event: () => apiEvent(poll()) },
+    { name: POLL, file: ours[POLL], env, event: () => apiEvent(pollCall(plugin, pollId)) },
   ];
   const initOnly: Probe[] = [
     ...names

@@ -36,7 +36,10 @@ export interface CostLine {
   dynamodb: number;
   secretsManager: number;
   total: number;
-  /** The same with the least reads and writes the guarantees need. */
+  /** The least read and write units per invocation that the guarantees need. */
+  leastReadUnits: number;
+  leastWriteUnits: number;
+  /** The total with those. */
   minimum: number;
   note: string;
 }
@@ -110,7 +113,7 @@ export function costOfOrders(inputs: CostInputs): {
   const perOrder = (runs: number) => runs / ORDER.ordersPerMonth;
   const looks = sweepLooksPerOrder(inputs.openInvoice);
   const sweepRuns = perOrder(runsPerMonth(settings.reconcileRate));
-  const units = (cost: CallCost) => [
+  const units = (cost: Usage['cost']) => [
     cost.units.readUnits,
     cost.units.writeUnits + cost.units.indexWriteUnits,
   ];
@@ -123,7 +126,7 @@ export function costOfOrders(inputs: CostInputs): {
       indexWriteUnits: (looks * perLook.indexWriteUnits) / (looks + sweepRuns),
       largestItem: perLook.largestItem,
     },
-    dynamoCalls: 0,
+    dynamoCalls: (looks * perLook.dynamoCalls + sweepRuns) / (looks + sweepRuns),
     upstreamCalls: (looks * perLook.upstreamCalls) / (looks + sweepRuns),
     ms: (looks * perLook.ms + sweepRuns * emptyRun.ms) / (looks + sweepRuns),
   };
@@ -182,7 +185,7 @@ export function costOfOrders(inputs: CostInputs): {
   const refreshes = perOrder((ORDER.warmEnvironments * MONTH_MINUTES * 60) / ORDER.secretTtlSeconds);
 
   const line = (usage: Usage): CostLine => {
-    const [reads, writes] = units(usage.cost as CallCost);
+    const [reads, writes] = units(usage.cost);
     const ours = price(usage, reads, writes, usage.cost.ms);
     const least = price(usage, usage.least[0], usage.least[1], usage.leastMs ?? usage.cost.ms);
     return {
@@ -196,6 +199,8 @@ export function costOfOrders(inputs: CostInputs): {
       dynamodb: ours.dynamodb,
       secretsManager: 0,
       total: ours.lambda + ours.apiGateway + ours.dynamodb,
+      leastReadUnits: usage.least[0],
+      leastWriteUnits: usage.least[1],
       minimum: least.lambda + least.apiGateway + least.dynamodb,
       note: usage.note,
     };
@@ -217,6 +222,8 @@ export function costOfOrders(inputs: CostInputs): {
     dynamodb: 0,
     secretsManager: coldSecrets,
     total: coldLambda + coldSecrets,
+    leastReadUnits: 0,
+    leastWriteUnits: 0,
     minimum: coldLambda + coldSecrets,
     note: `${ORDER.coldStartShare * 100}% of invocations cold, ${inputs.cold.secretsCalls} secret reads each`,
   });
@@ -232,6 +239,8 @@ export function costOfOrders(inputs: CostInputs): {
     dynamodb: 0,
     secretsManager: 0,
     total: 0,
+    leastReadUnits: 0,
+    leastWriteUnits: 0,
     minimum: 0,
     note: 'no webhooks yet: counted once they exist',
   });
@@ -282,6 +291,7 @@ export function renderCostTable(lines: CostLine[], peerCheckout: CostLine): stri
     'per order',
     'RRU',
     'WRU (incl. index)',
+    'least RRU, WRU',
     'billed ms',
     'Lambda',
     'API GW',
@@ -296,6 +306,7 @@ export function renderCostTable(lines: CostLine[], peerCheckout: CostLine): stri
     entry.perOrder < 1 && entry.perOrder > 0 ? entry.perOrder.toFixed(4) : String(+entry.perOrder.toFixed(2)),
     entry.readUnits.toFixed(2),
     entry.writeUnits.toFixed(2),
+    `${entry.leastReadUnits.toFixed(2)}, ${entry.leastWriteUnits.toFixed(2)}`,
     String(entry.lambdaMs),
     usd(entry.lambda),
     usd(entry.apiGateway),
@@ -308,6 +319,7 @@ export function renderCostTable(lines: CostLine[], peerCheckout: CostLine): stri
   const sum = (key: keyof CostLine) => lines.reduce((total, entry) => total + (entry[key] as number), 0);
   const totals = [
     'total',
+    '',
     '',
     '',
     '',

@@ -17,14 +17,21 @@ const LABELS = {
 
 export type Counts = Record<keyof typeof LABELS, number>;
 
-/** Per 1000 sequential warm invocations of `call`; CPU per invocation. */
-async function countDuring(
+interface Subject {
+  commands: CommandCounts;
+  call: () => Promise<unknown>;
+}
+
+/**
+ * Per 1000 sequential warm invocations of each subject; CPU per invocation. The subjects take turns in rounds of
+ * `ROUND` calls, so that a change in the machine's load lands on all of them.
+ */
+async function countDuring<K extends string>(
   plugin: PluginUnderTest,
-  commands: CommandCounts,
+  subjects: Record<K, Subject>,
   invocations: number,
-  call: () => Promise<unknown>,
-): Promise<Counts> {
-  const read = async (): Promise<Counts> => {
+): Promise<Record<K, Counts>> {
+  const read = async (commands: CommandCounts): Promise<Counts> => {
     const upstream = await plugin.upstream();
     const served = await plugin.backends.counts();
     const cpu = process.cpuUsage();
@@ -39,14 +46,26 @@ async function countDuring(
       backendsCpuMicros: served.cpuMs,
     };
   };
-  const before = await read();
-  for (let i = 0; i < invocations; i++) await call();
-  const after = await read();
   const keys = Object.keys(LABELS) as Array<keyof Counts>;
-  return Object.fromEntries(
-    keys.map((key) => [key, ((after[key] - before[key]) * 1000) / invocations]),
-  ) as Counts;
+  const names = Object.keys(subjects) as K[];
+  const totals = Object.fromEntries(
+    names.map((name) => [name, Object.fromEntries(keys.map((key) => [key, 0])) as Counts]),
+  ) as Record<K, Counts>;
+  for (let done = 0; done < invocations; done += ROUND) {
+    for (const name of names) {
+      const { commands, call } = subjects[name];
+      const before = await read(commands);
+      for (let i = done; i < Math.min(invocations, done + ROUND); i++) await call();
+      const after = await read(commands);
+      for (const key of keys) totals[name][key] += after[key] - before[key];
+    }
+  }
+  for (const name of names)
+    for (const key of keys) totals[name][key] = (totals[name][key] * 1000) / invocations;
+  return totals;
 }
+
+const ROUND = 100;
 
 function ioFigures(id: string, label: string, io: Counts, targets: Partial<Record<keyof Counts, Target>>) {
   return (Object.keys(LABELS) as Array<keyof Counts>).map((key) =>
@@ -76,20 +95,25 @@ export async function ioCounts(
   peer: Peer,
   invocations: number,
   pollId: string,
-): Promise<{ figures: Figure[]; counts: Record<'checkout' | 'byHand' | 'poll' | 'peer', Counts> }> {
+): Promise<{
+  figures: Figure[];
+  counts: Record<'checkout' | 'byHand' | 'poll' | 'byHandPoll' | 'peer', Counts>;
+}> {
   const handlerId = idSequence('bench-io');
   const baselineId = idSequence('bench-io-baseline');
   const peerId = idSequence('bench-io-peer');
-  const checkout = await countDuring(plugin, plugin.commands, invocations, () =>
-    checkoutByHandler(plugin, handlerId())(),
+  const counts = await countDuring(
+    plugin,
+    {
+      checkout: { commands: plugin.commands, call: () => checkoutByHandler(plugin, handlerId())() },
+      poll: { commands: plugin.commands, call: () => pollByHandler(plugin, pollId)() },
+      byHand: { commands: baseline.commands, call: () => baseline.checkout(baselineId()) },
+      byHandPoll: { commands: baseline.commands, call: () => baseline.poll(pollId) },
+      peer: { commands: peer.commands, call: () => checkoutByPeer(plugin, peer, peerId())() },
+    },
+    invocations,
   );
-  const poll = await countDuring(plugin, plugin.commands, invocations, () => pollByHandler(plugin, pollId)());
-  const byHand = await countDuring(plugin, baseline.commands, invocations, () =>
-    baseline.checkout(baselineId()),
-  );
-  const peerCounts = await countDuring(plugin, peer.commands, invocations, () =>
-    checkoutByPeer(plugin, peer, peerId())(),
-  );
+  const { checkout, poll, byHand, byHandPoll, peer: peerCounts } = counts;
   const noMoreThanPeer = (key: 'dynamoCalls' | 'upstreamCalls' | 'secretsCalls', label: string) =>
     figure({
       id: `peer.io.${key}`,
@@ -100,7 +124,7 @@ export async function ioCounts(
       target: atMost(0),
     });
   return {
-    counts: { checkout, byHand, poll, peer: peerCounts },
+    counts,
     figures: [
       ...ioFigures('checkout', 'checkout', checkout, {
         upstreamCalls: exactly(1000),
@@ -115,6 +139,7 @@ export async function ioCounts(
         upstreamConnections: CONNECTIONS,
       }),
       ...ioFigures('baseline.checkout', 'by-hand checkout', byHand, {}),
+      ...ioFigures('baseline.poll', 'by-hand poll', byHandPoll, {}),
       ...ioFigures('peer.checkout', 'peer checkout', peerCounts, {}),
       noMoreThanPeer('dynamoCalls', 'DynamoDB calls'),
       noMoreThanPeer('upstreamCalls', 'calls to the service'),

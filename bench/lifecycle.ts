@@ -1,7 +1,7 @@
 import { routes } from '../lib/routes';
 import { startGateway } from '../local/gateway';
 import { readUnits, type CapacityMeter, type Units } from './capacity';
-import { checkoutRequest, idSequence, pollByHandler } from './calls';
+import { checkoutCall, checkoutRequest, idSequence, pollByHandler } from './calls';
 import { atMost, exactly, figure, type Figure } from './figures';
 import { invocation } from './lambda-events';
 import { writes, reads, type PluginUnderTest } from './plugin';
@@ -68,13 +68,7 @@ export async function orderLifecycle(
   const nextId = idSequence('bench-paid');
   const create = async (body: (foreignId: string) => string) => {
     const foreignId = nextId();
-    const call = {
-      method: 'POST',
-      route: '/checkout',
-      path: '/checkout',
-      token: backends.storefrontToken,
-    } as const;
-    await invocation(plugin.checkout, 'checkout', { ...call, body: body(foreignId) }, 201)();
+    await invocation(plugin.checkout, 'checkout', checkoutCall(plugin, foreignId, body(foreignId)), 201)();
     return foreignId;
   };
   const pay = async (foreignId: string) => {

@@ -1,7 +1,7 @@
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { HttpHandler } from '../local/gateway';
 import { LOCAL_CREDENTIALS } from '../local/dynamodb';
-import { checkoutRequest } from './calls';
+import { checkoutCall } from './calls';
 import { invocation } from './lambda-events';
 import type { PeerSecret } from './peer/checkout';
 import { countCommands, type CommandCounts, type PluginUnderTest } from './plugin';
@@ -49,16 +49,5 @@ export function checkoutByPeer(
   peer: Peer,
   foreignId: string,
 ): () => Promise<unknown> {
-  return invocation(
-    peer.handler,
-    'peer-checkout',
-    {
-      method: 'POST',
-      route: '/checkout',
-      path: '/checkout',
-      token: plugin.backends.storefrontToken,
-      body: checkoutRequest(foreignId),
-    },
-    201,
-  );
+  return invocation(peer.handler, 'peer-checkout', checkoutCall(plugin, foreignId), 201);
 }

@@ -2,7 +2,7 @@ import { DescribeTableCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/clie
 import type { InvoiceRecord } from '../domain/model';
 import type { CapacityMeter, Units } from './capacity';
 import { atMost, exactly, figure, type Figure } from './figures';
-import { reads, type PluginUnderTest } from './plugin';
+import { reads, writes, type PluginUnderTest } from './plugin';
 import { median } from './stats';
 
 const DAY_MS = 86_400_000;
@@ -18,7 +18,7 @@ export interface SweepSizes {
 
 /** What one record the sweep looks at costs, and what a run with nothing due costs: for the cost table. */
 export interface SweepCosts {
-  perLook: Units & { upstreamCalls: number; ms: number };
+  perLook: Units & { upstreamCalls: number; dynamoCalls: number; ms: number };
   emptyRun: Units & { ms: number };
 }
 
@@ -62,8 +62,10 @@ export async function sweepScaling(
   // Counted apart: the meter reads around each write, which would slow a timed run.
   await seed(sizes.due, -DAY_MS);
   const upstreamBefore = (await plugin.upstream()).requests;
+  const callsBefore = reads(plugin.commands) + writes(plugin.commands);
   const looks = await meter.during(() => plugin.reconcile());
   const lookUpstream = (await plugin.upstream()).requests - upstreamBefore;
+  const lookCalls = reads(plugin.commands) + writes(plugin.commands) - callsBefore;
   const empty = await meter.during(() => plugin.reconcile());
   const emptyMs = (await timedRun(plugin)).ms;
 
@@ -106,6 +108,7 @@ export async function sweepScaling(
         indexWriteUnits: per(looks.indexWriteUnits),
         largestItem: looks.largestItem,
         upstreamCalls: per(lookUpstream),
+        dynamoCalls: per(lookCalls),
         ms: per(ms(last) - emptyMs),
       },
       emptyRun: { ...empty, ms: emptyMs },

@@ -81,15 +81,15 @@ test('the checkout, poll, callback and cancel functions', async () => {
     });
   expect(await checkout('trimmed-1')).toBe(201);
   expect(await checkout('trimmed-2')).toBe(201);
-  const byId = (foreignId: string) => ({ pathParameters: { foreign_id: foreignId } });
+  const onInvoice = (method: Call['method'], path: string, token: Call['token'], foreignId: string) => ({
+    method,
+    route: path.replace(foreignId, '{foreign_id}'),
+    path,
+    token,
+    pathParameters: { foreign_id: foreignId },
+  });
   expect(
-    await status('get-invoice', {
-      method: 'GET',
-      route: '/invoices/{foreign_id}',
-      path: '/invoices/trimmed-1',
-      token: 'storefront',
-      ...byId('trimmed-1'),
-    }),
+    await status('get-invoice', onInvoice('GET', '/invoices/trimmed-1', 'storefront', 'trimmed-1')),
   ).toBe(200);
   const callback = invoiceCallbackBody('trimmed-1', 'processing');
   expect(
@@ -102,13 +102,7 @@ test('the checkout, poll, callback and cancel functions', async () => {
     }),
   ).toBe(200);
   expect(
-    await status('cancel-invoice', {
-      method: 'POST',
-      route: '/invoices/{foreign_id}/cancel',
-      path: '/invoices/trimmed-2/cancel',
-      token: 'admin',
-      ...byId('trimmed-2'),
-    }),
+    await status('cancel-invoice', onInvoice('POST', '/invoices/trimmed-2/cancel', 'admin', 'trimmed-2')),
   ).toBe(200);
 }, 60_000);
 
