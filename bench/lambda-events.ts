@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
+import { API_FUNCTION_TIMEOUT_SECONDS } from '../lib/routes';
 import type { HttpHandler } from '../local/gateway';
 import { lambdaContext } from '../local/lambda-context';
 import { httpApiEvent } from '../local/lambda-event';
@@ -50,7 +51,7 @@ export function invocation(
   expectedStatus: number,
 ): () => Promise<APIGatewayProxyStructuredResultV2> {
   const event = apiEvent(call);
-  const context = lambdaContext(functionName, 10_000);
+  const context = lambdaContext(functionName, API_FUNCTION_TIMEOUT_SECONDS * 1000);
   return async () => {
     const result = (await handler(event, context)) as APIGatewayProxyStructuredResultV2;
     if (result.statusCode !== expectedStatus) {

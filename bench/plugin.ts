@@ -1,5 +1,8 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Context } from 'aws-lambda';
 import type { InvoiceStore } from '../domain/ports';
+import { JOB_FUNCTION_TIMEOUT_SECONDS, type ScheduledJobName } from '../lib/routes';
+import { lambdaContext } from '../local/lambda-context';
 import type { HttpHandler } from '../local/gateway';
 import { startBackends, type Backends } from './backends';
 
@@ -28,6 +31,15 @@ export const writes = (counts: CommandCounts) => sum(counts, WRITES);
 export const reads = (counts: CommandCounts) => sum(counts, READS);
 
 type JobHandler = () => Promise<unknown>;
+
+/** A scheduled job run as the scheduler invokes it: its event, and a context with the job's timeout. */
+const scheduled =
+  (name: ScheduledJobName, handler: (event: unknown, context: Context) => Promise<unknown>): JobHandler =>
+  () =>
+    handler(
+      { job: name, scheduledTime: new Date().toISOString() },
+      lambdaContext(name, JOB_FUNCTION_TIMEOUT_SECONDS * 1000),
+    );
 
 /**
  * The handlers under measurement, loaded in this process, and the backends they call in another, as in AWS. The
@@ -69,8 +81,8 @@ export async function startPlugin(): Promise<PluginUnderTest> {
     checkout: checkout.handler as HttpHandler,
     getInvoice: getInvoice.handler as HttpHandler,
     callbacks: callbacks.handler as HttpHandler,
-    reconcile: reconcile.handler as JobHandler,
-    snapshotBalances: snapshotBalances.handler as JobHandler,
+    reconcile: scheduled('reconcile', reconcile.handler as never),
+    snapshotBalances: scheduled('snapshot-balances', snapshotBalances.handler as never),
     invoices: invoiceStore,
     dynamo: table.client,
     commands: countCommands(table.client),

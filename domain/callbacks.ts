@@ -1,7 +1,9 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { parseJson } from '../processing/json';
+import { verifySignature } from '../processing/signing';
 import { DomainError } from './errors';
 import type { InvoiceService } from './invoices';
+import { paymentOf } from './payment';
 import type { KeySource, ProcessingKeys, ReceiptStore } from './ports';
 import type { RefundService } from './refunds';
 import { isInvoiceStatus } from './status';
@@ -73,7 +75,7 @@ export class CallbackService {
         status,
         source: 'callback',
         error,
-        payment: paymentOf(payload),
+        payment: paymentOf(payload.currency_sent),
       });
       return updated ? 'applied' : 'ignored';
     }
@@ -85,12 +87,9 @@ export class CallbackService {
 }
 
 function signedBy(keys: ProcessingKeys, body: Buffer, key: string, signature: string): boolean {
-  const expected = createHmac('sha512', keys.secretKey).update(body).digest();
-  const given = Buffer.from(signature, 'hex');
   return (
     constantTimeEqual(Buffer.from(key), Buffer.from(keys.apiKey)) &&
-    given.length === expected.length &&
-    timingSafeEqual(given, expected)
+    verifySignature(keys.secretKey, body, signature)
   );
 }
 
@@ -109,14 +108,4 @@ function parsePayload(rawBody: Buffer): CallbackPayload | undefined {
   } catch {
     return undefined;
   }
-}
-
-function paymentOf(payload: CallbackPayload) {
-  const sent = payload.currency_sent;
-  if (!sent || typeof sent.currency !== 'string' || typeof sent.amount !== 'string') return undefined;
-  return {
-    currency: sent.currency,
-    amount: sent.amount,
-    remainingAmount: typeof sent.remaining_amount === 'string' ? sent.remaining_amount : undefined,
-  };
 }

@@ -10,6 +10,7 @@ import type { CreateInvoiceRequest, InvoiceStatus, TransactionRecord } from '../
 import { ConflictError, NotFoundError, NotReadyError } from './errors';
 import { requestHash } from './hash';
 import type { CheckoutRequest, InvoiceRecord, Payment, StatusChange } from './model';
+import { paymentOf, paysMore } from './payment';
 import type { InvoiceStore, ProcessingApi, VersionedStore } from './ports';
 import { claim, markSwept, mayHaveBeenSent, mutate, save, type ClaimTiming } from './records';
 import { isFinal, isInvoiceStatus, movesForward } from './status';
@@ -115,7 +116,7 @@ export class InvoiceService {
     return updated ?? readInvoice(this.invoices, record.foreignId);
   }
 
-  /** Asks the service for the invoice's transaction and records its status if that moves forward. */
+  /** Asks the service for the invoice's transaction and records its status and payment where they move forward. */
   async refresh(record: InvoiceRecord, source: StatusChange['source']): Promise<InvoiceRecord | undefined> {
     if (!record.invoice) return undefined;
     let transaction: TransactionRecord;
@@ -132,6 +133,7 @@ export class InvoiceService {
         status: transaction.status,
         source,
         error: transaction.error || undefined,
+        payment: paymentOf(transaction.currency_sent),
       })) ?? readInvoice(this.invoices, record.foreignId)
     );
   }
@@ -144,18 +146,17 @@ export class InvoiceService {
       if (current.phase === 'sending') throw new NotReadyError('The invoice');
       if (current.phase !== 'sent') return undefined;
       const advances = movesForward(current.status, update.status);
-      // A partial payment keeps the status and changes only what is left to pay.
+      // A partial payment may keep the status; news of a smaller one is older news, whatever order it came in.
       const paid =
-        !isFinal(current.status) &&
-        update.status === current.status &&
-        !!update.payment &&
-        !samePayment(update.payment, current.payment);
+        update.payment && !isFinal(current.status) && paysMore(update.payment, current.payment)
+          ? update.payment
+          : undefined;
       if (!advances && !paid) return undefined;
       const at = this.timing.now();
       return {
         ...current,
         status: advances ? update.status : current.status,
-        payment: (advances || paid) && update.payment ? update.payment : current.payment,
+        payment: paid ?? current.payment,
         error: update.error ?? current.error,
         cancelled: current.cancelled || (update.source === 'cancel' && update.status === 'failed'),
         history: advances
@@ -271,10 +272,6 @@ export class InvoiceService {
         throw error;
     }
   }
-}
-
-function samePayment(a: Payment, b: Payment | null): boolean {
-  return !!b && a.currency === b.currency && a.amount === b.amount && a.remainingAmount === b.remainingAmount;
 }
 
 function toServiceRequest(record: InvoiceRecord): CreateInvoiceRequest {

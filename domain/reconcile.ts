@@ -7,18 +7,24 @@ export interface SweepReport {
   invoicesChecked: number;
   invoicesAbandoned: number;
   failures: number;
+  /** Due records left for the next run because this one's time ran low. */
+  deferred: number;
 }
 
 export interface SweepTiming {
   /** A create still unresolved after this long is given up on (invoices) or looked up (refunds). */
   staleAfterMs: number;
-  /** How long after its expiry an invoice without a final status is looked up. */
+  /** How long the service's callback gets before the sweep looks an invoice up: after creation, after expiry. */
   expiryGraceMs: number;
 }
 
 export interface SweepOptions extends SweepTiming {
   now: () => number;
   batch: number;
+  /** Time left in this run. */
+  timeLeftMs: () => number;
+  /** No record is taken with less time left than this: what one record's calls and writes may need. */
+  recordReserveMs: number;
 }
 
 /**
@@ -27,24 +33,47 @@ export interface SweepOptions extends SweepTiming {
  */
 export function nextSweepAt(record: InvoiceRecord | RefundRecord, timing: SweepTiming): number {
   if (record.phase !== 'sent') return record.claimedAt + timing.staleAfterMs;
-  const lastLook = record.sweptAt === undefined ? undefined : record.sweptAt + timing.staleAfterMs;
-  const releaseAt = 'invoice' in record ? record.invoice?.release_at : undefined;
-  if (releaseAt) return Math.max(releaseAt * 1000 + timing.expiryGraceMs, lastLook ?? 0);
-  if ('invoice' in record) return Math.max(record.updatedAt, record.sweptAt ?? 0) + timing.staleAfterMs;
-  return lastLook ?? record.updatedAt;
+  if ('invoice' in record) return nextInvoiceLook(record, timing);
+  return record.sweptAt === undefined ? record.updatedAt : record.sweptAt + timing.staleAfterMs;
+}
+
+// An open invoice is looked up so that a lost callback is caught within a couple of minutes: first a grace
+// (60 s by default) after creation, then every 2 minutes until it is 16 minutes old (past a timer's 15), then
+// every eighth of its age, at most an hour apart. An invoice open through its whole timer costs about 9
+// lookups, one open for a day about 55, and 24 a day after that (the old schedule: 288 a day), so the sweep's
+// reads grow with the rate of new invoices, not with how many old ones stay open.
+const MIN_WAIT_MS = 120_000;
+const AGE_FRACTION = 8;
+const MAX_WAIT_MS = 3_600_000;
+
+function nextInvoiceLook(record: InvoiceRecord, timing: SweepTiming): number {
+  const { createdAt, sweptAt } = record;
+  if (sweptAt === undefined) return createdAt + timing.expiryGraceMs;
+  const wait = Math.min(Math.max((sweptAt - createdAt) / AGE_FRACTION, MIN_WAIT_MS), MAX_WAIT_MS);
+  // A timer invoice is also looked at once its expiry has had its grace: the service fails it unpaid then.
+  const releaseAt = record.invoice?.release_at;
+  const afterExpiry = releaseAt ? releaseAt * 1000 + timing.expiryGraceMs : undefined;
+  const next = sweptAt + wait;
+  return afterExpiry !== undefined && afterExpiry > sweptAt ? Math.min(next, afterExpiry) : next;
 }
 
 /**
  * Refreshes refunds that are not final, closes out invoices the service reports final, and gives up on creates
  * whose outcome stayed unknown. One record's failure does not stop the others; the sweep throws at the end so
- * that the scheduler retries it.
+ * that the scheduler retries it. When its time runs low it takes no more records: they stay due for the next run.
  */
 export async function sweep(
   invoices: InvoiceService,
   refunds: RefundService,
   options: SweepOptions,
 ): Promise<SweepReport> {
-  const report: SweepReport = { refundsChecked: 0, invoicesChecked: 0, invoicesAbandoned: 0, failures: 0 };
+  const report: SweepReport = {
+    refundsChecked: 0,
+    invoicesChecked: 0,
+    invoicesAbandoned: 0,
+    failures: 0,
+    deferred: 0,
+  };
   const now = options.now();
   const attempt = async (work: () => Promise<unknown>) => {
     try {
@@ -53,15 +82,24 @@ export async function sweep(
       report.failures++;
     }
   };
+  function* whileTimeLasts<T>(records: T[]): Generator<T> {
+    for (const [index, record] of records.entries()) {
+      if (options.timeLeftMs() < options.recordReserveMs) {
+        report.deferred += records.length - index;
+        return;
+      }
+      yield record;
+    }
+  }
 
-  for (const refund of await refunds.listDue(options.batch, now)) {
+  for (const refund of whileTimeLasts(await refunds.listDue(options.batch, now))) {
     report.refundsChecked++;
     await attempt(async () => {
       await refunds.refresh(refund, 'reconcile');
       await refunds.markSwept(refund.foreignId);
     });
   }
-  for (const invoice of await invoices.listDue(options.batch, now)) {
+  for (const invoice of whileTimeLasts(await invoices.listDue(options.batch, now))) {
     if (invoice.phase !== 'sent') {
       report.invoicesAbandoned++;
       await attempt(() => invoices.abandon(invoice));

@@ -4,13 +4,15 @@ import {
   ProcessingValidationError,
 } from '../processing/errors';
 import type { TransactionRecord, WithdrawalRequest } from '../processing/types';
-import { withdrawalFromTransaction } from '../processing/withdrawal';
-import { NotFoundError, NotReadyError } from './errors';
+import { isWithdrawalFor, withdrawalFromTransaction } from '../processing/withdrawal';
+import { ConflictError, NotFoundError, NotReadyError } from './errors';
 import { requestHash } from './hash';
 import type { RefundRecord, RefundRequest, StatusChange } from './model';
 import type { ProcessingApi, RefundStore } from './ports';
 import { claim, markSwept, mayHaveBeenSent, mutate, save, type ClaimTiming } from './records';
 import { isFinal } from './status';
+
+const HELD_ELSEWHERE = 'The service holds this foreign_id for another withdrawal';
 
 export class RefundService {
   constructor(
@@ -67,7 +69,10 @@ export class RefundService {
     await markSwept(this.refunds, foreignId, this.timing.now());
   }
 
-  /** Asks the service for the withdrawal's status and records it; a send whose answer was lost is adopted. */
+  /**
+   * Asks the service for the withdrawal's status and records it. A send whose answer was lost is settled: our
+   * withdrawal is adopted, someone else's under the same foreign_id refuses the refund for good.
+   */
   async refresh(record: RefundRecord, source: StatusChange['source']): Promise<RefundRecord | undefined> {
     const transaction = await this.lookUp(record.foreignId);
     if (!transaction) return record;
@@ -75,7 +80,7 @@ export class RefundService {
       return this.applyStatus(record.foreignId, transaction.status, source, transaction.error || undefined);
     }
     return mutate(this.refunds, record.foreignId, (current) =>
-      current.phase === 'sent' ? undefined : this.asSent(current, transaction, source),
+      mayHaveBeenSent(current) ? this.settled(current, transaction, source) : undefined,
     );
   }
 
@@ -101,7 +106,10 @@ export class RefundService {
     });
   }
 
-  /** Under a claim we hold: records the withdrawal the service already has, or answers undefined if it has none. */
+  /**
+   * Under a claim we hold: settles the refund from the withdrawal the service already has under its foreign_id,
+   * or answers undefined if it has none. Someone else's withdrawal there is a conflict.
+   */
   private async adoptSent(record: RefundRecord): Promise<RefundRecord | undefined> {
     let transaction: TransactionRecord | undefined;
     try {
@@ -111,14 +119,34 @@ export class RefundService {
       throw error;
     }
     if (!transaction) return undefined;
-    return (await save(this.refunds, record, this.asSent(record, transaction, 'lookup'))).record;
+    const { record: saved } = await save(this.refunds, record, this.settled(record, transaction, 'lookup'));
+    if (saved.phase === 'rejected') throw new ConflictError('duplicate_foreign_id', HELD_ELSEWHERE);
+    return saved;
   }
 
-  private asSent(record: RefundRecord, transaction: TransactionRecord, source: StatusChange['source']) {
+  /**
+   * The record once a lookup found `transaction` under its foreign_id: ours only if it is the withdrawal the
+   * request asked for; else a final refusal that shows nothing of the other withdrawal.
+   */
+  private settled(
+    record: RefundRecord,
+    transaction: TransactionRecord,
+    source: StatusChange['source'],
+  ): Omit<RefundRecord, 'version'> {
     const at = this.timing.now();
+    if (!isWithdrawalFor(transaction, toServiceRequest(record.request))) {
+      return {
+        ...record,
+        phase: 'rejected',
+        status: null,
+        withdrawal: null,
+        error: HELD_ELSEWHERE,
+        updatedAt: at,
+      };
+    }
     return {
       ...record,
-      phase: 'sent' as const,
+      phase: 'sent',
       status: transaction.status,
       withdrawal: withdrawalFromTransaction(transaction),
       error: transaction.error || null,
@@ -151,6 +179,11 @@ export class RefundService {
       });
       return saved;
     } catch (error) {
+      // "foreign_id taken" and the client did not adopt the withdrawal there: whose it is settles the refund now.
+      if (error instanceof ProcessingValidationError && error.isDuplicateForeignId) {
+        const settled = await this.adoptSent(record);
+        if (settled) return settled;
+      }
       await this.release(record, error);
       throw error;
     }

@@ -2,14 +2,14 @@ import { CallbackService } from '../domain/callbacks';
 import { InvoiceService } from '../domain/invoices';
 import { RefundService } from '../domain/refunds';
 import { apiRoute } from '../http/route';
+import { callbacksRoute } from '../lib/routes';
 import { processing } from '../runtime/processing';
-import { pluginSecret } from '../runtime/secret';
+import { processingKeys } from '../runtime/processing-keys';
 import { invoiceStore, receiptStore, refundStore } from '../runtime/stores';
 import { claimTiming } from '../runtime/timing';
-import { processingKeys } from '../secrets/plugin-secret';
 
 const callbacks = new CallbackService(
-  processingKeys(pluginSecret),
+  processingKeys,
   receiptStore,
   new InvoiceService(invoiceStore, processing, claimTiming),
   new RefundService(refundStore, processing, claimTiming),
@@ -17,7 +17,7 @@ const callbacks = new CallbackService(
 
 /** POST /callbacks: signed by the service over the raw body; 200 unless a retry could succeed. */
 export const handler = apiRoute(
-  { access: 'service', tokens: pluginSecret, input: ({ rawBody, headers }) => ({ rawBody, headers }) },
+  { route: callbacksRoute, input: ({ rawBody, headers }) => ({ rawBody, headers }) },
   async ({ rawBody, headers }) => ({
     status: 200,
     body: { outcome: await callbacks.receive(rawBody, headers) },

@@ -2,8 +2,9 @@ import { InvoiceService } from '../domain/invoices';
 import { foreignIdInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { invoiceView } from '../http/views';
+import { cancelInvoiceRoute } from '../lib/routes';
 import { processing } from '../runtime/processing';
-import { pluginSecret } from '../runtime/secret';
+import { bearerTokens } from '../runtime/bearer-tokens';
 import { invoiceStore } from '../runtime/stores';
 import { claimTiming } from '../runtime/timing';
 
@@ -11,7 +12,7 @@ const invoices = new InvoiceService(invoiceStore, processing, claimTiming);
 
 /** POST /invoices/{foreign_id}/cancel: 200 with the updated view, 409 when its state does not allow it. */
 export const handler = apiRoute(
-  { access: 'admin', tokens: pluginSecret, input: foreignIdInput },
+  { route: cancelInvoiceRoute, tokens: bearerTokens, input: foreignIdInput },
   async (foreignId) => ({
     status: 200,
     body: invoiceView(await invoices.cancel(foreignId), Date.now()),

@@ -2,8 +2,9 @@ import { RefundService } from '../domain/refunds';
 import { refundInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { refundView } from '../http/views';
+import { createRefundRoute } from '../lib/routes';
 import { processing } from '../runtime/processing';
-import { pluginSecret } from '../runtime/secret';
+import { bearerTokens } from '../runtime/bearer-tokens';
 import { refundStore } from '../runtime/stores';
 import { claimTiming } from '../runtime/timing';
 
@@ -11,7 +12,7 @@ const refunds = new RefundService(refundStore, processing, claimTiming);
 
 /** POST /refunds: an instant withdrawal with exchange, once per foreign_id. */
 export const handler = apiRoute(
-  { access: 'admin', tokens: pluginSecret, input: refundInput },
+  { route: createRefundRoute, tokens: bearerTokens, input: refundInput },
   async (request) => {
     const { record, created } = await refunds.create(request);
     return { status: created ? 201 : 200, body: refundView(record) };

@@ -3,15 +3,16 @@ import { NotFoundError } from '../domain/errors';
 import { balancesInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { snapshotView } from '../http/views';
+import { getBalancesRoute } from '../lib/routes';
 import { processing } from '../runtime/processing';
-import { pluginSecret } from '../runtime/secret';
+import { bearerTokens } from '../runtime/bearer-tokens';
 import { snapshotStore } from '../runtime/stores';
 
 const balances = new BalanceService(snapshotStore, processing, Date.now);
 
 /** GET /balances: the latest snapshot; `?live=true` asks the service now and stores a snapshot. */
 export const handler = apiRoute(
-  { access: 'admin', tokens: pluginSecret, input: balancesInput },
+  { route: getBalancesRoute, tokens: bearerTokens, input: balancesInput },
   async ({ live }) => {
     const snapshot = live ? await balances.snapshot('live') : await balances.latest();
     if (!snapshot) throw new NotFoundError('A balance snapshot');

@@ -2,8 +2,9 @@ import { RefundService } from '../domain/refunds';
 import { foreignIdInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { refundView } from '../http/views';
+import { getRefundRoute } from '../lib/routes';
 import { processing } from '../runtime/processing';
-import { pluginSecret } from '../runtime/secret';
+import { bearerTokens } from '../runtime/bearer-tokens';
 import { refundStore } from '../runtime/stores';
 import { claimTiming } from '../runtime/timing';
 
@@ -11,7 +12,7 @@ const refunds = new RefundService(refundStore, processing, claimTiming);
 
 /** GET /refunds/{foreign_id}: refreshed through transaction lookup while not final. */
 export const handler = apiRoute(
-  { access: 'admin', tokens: pluginSecret, input: foreignIdInput },
+  { route: getRefundRoute, tokens: bearerTokens, input: foreignIdInput },
   async (foreignId) => ({
     status: 200,
     body: refundView(await refunds.get(foreignId)),

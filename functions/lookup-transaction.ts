@@ -1,11 +1,12 @@
 import { transactionInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
+import { lookupTransactionRoute } from '../lib/routes';
 import { processing } from '../runtime/processing';
-import { pluginSecret } from '../runtime/secret';
+import { bearerTokens } from '../runtime/bearer-tokens';
 
 /** GET /transactions?id= or ?foreign_id=: the service's transaction record. */
 export const handler = apiRoute(
-  { access: 'admin', tokens: pluginSecret, input: transactionInput },
+  { route: lookupTransactionRoute, tokens: bearerTokens, input: transactionInput },
   async (query) => ({
     status: 200,
     body: await processing.getTransaction(query),

@@ -2,6 +2,7 @@ import { InvoiceService } from '../domain/invoices';
 import { sweep, type SweepReport } from '../domain/reconcile';
 import { RefundService } from '../domain/refunds';
 import { log } from '../observability/log';
+import { remainingMs, withInvocationDeadline } from '../runtime/deadline';
 import { numberEnv } from '../runtime/env';
 import { processing } from '../runtime/processing';
 import { invoiceStore, refundStore } from '../runtime/stores';
@@ -9,11 +10,21 @@ import { claimTiming, sweepTiming } from '../runtime/timing';
 
 const invoices = new InvoiceService(invoiceStore, processing, claimTiming);
 const refunds = new RefundService(refundStore, processing, claimTiming);
-const options = { ...sweepTiming, now: Date.now, batch: numberEnv('RECONCILE_BATCH', 100) };
+
+/** A record's lookup (or cancel) and writes take well under a second from a healthy service; this leaves room. */
+const RECORD_RESERVE_MS = 5_000;
+
+const options = {
+  ...sweepTiming,
+  now: Date.now,
+  batch: numberEnv('RECONCILE_BATCH', 100),
+  timeLeftMs: () => remainingMs() ?? Infinity,
+  recordReserveMs: RECORD_RESERVE_MS,
+};
 
 /** Scheduled: refreshes open refunds and closes out what the service reports final. */
-export const handler = async (): Promise<SweepReport> => {
+export const handler = withInvocationDeadline(async (): Promise<SweepReport> => {
   const report = await sweep(invoices, refunds, options);
   log.info('reconciliation sweep done', { ...report });
   return report;
-};
+});

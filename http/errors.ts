@@ -14,6 +14,7 @@ import {
   ProcessingFeatureDisabledError,
   ProcessingInvalidStateError,
   ProcessingNotFoundError,
+  ProcessingTimeoutError,
   ProcessingUpstreamError,
   ProcessingValidationError,
 } from '../processing/errors';
@@ -118,7 +119,7 @@ function fromProcessingError(error: ProcessingError): ErrorResponse {
     };
   }
   if (error instanceof ProcessingConnectionError) {
-    return error.outcomeUnknown
+    return error.outcomeUnknown || error instanceof ProcessingTimeoutError
       ? {
           status: 504,
           code: 'processor_timeout',

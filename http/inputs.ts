@@ -18,7 +18,7 @@ export function checkoutInput({ body }: ApiRequest): CheckoutRequest {
     urlFailed: fields.url('url_failed'),
     timer: fields.boolean('timer', true),
     senderCurrency: fields.currency('sender_currency', false),
-    description: fields.string('description', { max: 1000 }),
+    description: fields.string('description', { max: 1000, lineBreaks: true }),
     endUserReference: fields.string('end_user_reference', { max: 100 }),
     type: fields.oneOf('type', ['fill_or_kill', 'good_until_expired'] as const),
   };
@@ -36,8 +36,10 @@ export function refundInput({ body }: ApiRequest): RefundRequest {
     address: fields.string('address', {
       required: true,
       max: 256,
-      pattern: /^\S+$/,
-      patternMessage: 'must not contain spaces',
+      // Every address format the service pays to is ASCII; anything else is invisible, reorders what the admin
+      // reads (bidi controls), or only looks like the address meant.
+      pattern: /^[\x21-\x7e]+$/,
+      patternMessage: 'must be printable ASCII with no spaces',
     }),
     endUserReference: fields.string('end_user_reference', { max: 100 }),
   };
@@ -65,6 +67,7 @@ export function transactionInput({ query }: ApiRequest): TransactionQuery {
   const fields = new FieldReader(query, 'query');
   const id = fields.integer('id');
   const foreignId = fields.string('foreign_id', { pattern: FOREIGN_ID, patternMessage: FOREIGN_ID_MESSAGE });
+  if (id === 0) fields.reject('id', 'must be a positive whole number');
   fields.done();
   if ((id === undefined) === (foreignId === undefined)) {
     throw new InvalidRequestError({

@@ -3,21 +3,23 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { parse as parseLosslessly } from 'lossless-json';
 import { CallbackSignatureError } from '../domain/callbacks';
-import { ProcessingUpstreamError } from '../processing/errors';
+import type { Access } from '../lib/routes';
+import { ProcessingTimeoutError, ProcessingUpstreamError } from '../processing/errors';
 import { describeError, log } from '../observability/log';
 import { countMetric } from '../observability/metrics';
+import { withInvocationDeadline } from '../runtime/deadline';
 import { HttpError, toErrorResponse } from './errors';
 
-/** Who may call a route: a bearer token of a scope, or the service itself (it signs; the handler verifies). */
-export type Access = 'storefront' | 'admin' | 'service';
-
+/** The bearer tokens accepted now, per scope: the current one, and the one it replaced while a rotation overlaps. */
 export interface Tokens {
-  storefrontToken: string;
-  adminToken: string;
+  storefront: readonly string[];
+  admin: readonly string[];
 }
 
 export interface TokenSource {
   get(): Promise<Tokens>;
+  /** Looks again, at most once a second: a token that matches none may have just been rotated in. */
+  refresh(): Promise<Tokens>;
 }
 
 export interface ApiRequest {
@@ -39,24 +41,31 @@ export interface ApiResponse {
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
 
-export interface RouteOptions<T> {
-  access: Access;
-  tokens: TokenSource;
+/** A route's entry in lib/routes.ts says who may call it; a bearer route needs the tokens to check. */
+type Guard =
+  | { route: { access: 'service' }; tokens?: never }
+  | { route: { access: Exclude<Access, 'service'> }; tokens: TokenSource };
+
+export type RouteOptions<T> = Guard & {
   /** Validates and shapes the input; throws InvalidRequestError naming the fields. */
   input: (request: ApiRequest) => T;
-}
+};
 
-/** The one middleware chain every route uses: error mapping, auth by scope, body parsing, input validation. */
+/**
+ * The one middleware chain every route uses: error mapping, auth by scope, body parsing, input validation, all
+ * under the invocation's deadline, from which every call to the service budgets its time.
+ */
 export function apiRoute<T>(options: RouteOptions<T>, run: (input: T) => Promise<ApiResponse>) {
-  // The processing client's timeouts end every call well before the function's own; middy's early-timeout
-  // timer would only add work to each invocation.
-  return middy<Event, Result>({ timeoutEarlyInMillis: 0 })
+  // The deadline ends every call to the service before the function's own timeout; middy's early-timeout timer
+  // would only add work to each invocation.
+  const handler = middy<Event, Result>({ timeoutEarlyInMillis: 0 })
     .use(errorResponses())
-    .use(bearerAuth(options.access, options.tokens))
+    .use(bearerAuth(options))
     .handler(async (event) => {
-      const input = options.input(toApiRequest(event, options.access !== 'service'));
+      const input = options.input(toApiRequest(event, options.route.access !== 'service'));
       return json(await run(input));
     });
+  return withInvocationDeadline(handler);
 }
 
 function errorResponses(): MiddlewareObj<Event, Result> {
@@ -64,7 +73,9 @@ function errorResponses(): MiddlewareObj<Event, Result> {
     onError: (request) => {
       const error = request.error;
       const mapped = toErrorResponse(error);
-      if (error instanceof ProcessingUpstreamError) countMetric('UpstreamServerErrors');
+      if (error instanceof ProcessingUpstreamError || error instanceof ProcessingTimeoutError) {
+        countMetric('UpstreamServerErrors');
+      }
       if (error instanceof CallbackSignatureError) countMetric('CallbackSignatureFailures');
       const fields = { route: request.event.routeKey, ...describeError(error), status: mapped.status };
       if (mapped.status >= 500) log.error('request failed', fields);
@@ -75,17 +86,24 @@ function errorResponses(): MiddlewareObj<Event, Result> {
   };
 }
 
-function bearerAuth(access: Access, tokens: TokenSource): MiddlewareObj<Event, Result> {
+function bearerAuth(guard: Guard): MiddlewareObj<Event, Result> {
   return {
     before: async ({ event }) => {
-      if (access === 'service') return;
+      // The service signs its callbacks instead; the handler verifies the signature over the raw body.
+      if (guard.tokens === undefined) return;
+      const { route, tokens } = guard;
+      const access = route.access;
       const header = headerValue(event.headers, 'authorization');
       const match = header && /^Bearer\s+(\S+)$/i.exec(header);
       if (!match) throw new HttpError(401, 'unauthorized', 'A bearer token is required');
-      const expected = tokenDigests(await tokens.get());
       const given = digest(match[1]);
-      if (timingSafeEqual(given, access === 'admin' ? expected.admin : expected.storefront)) return;
-      if (access === 'admin' && timingSafeEqual(given, expected.storefront)) {
+      let accepted = await tokens.get();
+      // A warm container may hold the tokens from before a rotation: a token it does not know sends it to look again.
+      if (!accepts(accepted, 'storefront', given) && !accepts(accepted, 'admin', given)) {
+        accepted = await tokens.refresh();
+      }
+      if (accepts(accepted, access, given)) return;
+      if (access === 'admin' && accepts(accepted, 'storefront', given)) {
         throw new HttpError(403, 'forbidden', 'This route needs the admin token');
       }
       throw new HttpError(401, 'unauthorized', 'The bearer token is not valid');
@@ -93,16 +111,16 @@ function bearerAuth(access: Access, tokens: TokenSource): MiddlewareObj<Event, R
   };
 }
 
-/** Tokens are compared as digests, in constant time whatever their lengths; the expected ones are hashed once. */
-const digestsOf = new WeakMap<Tokens, { storefront: Buffer; admin: Buffer }>();
+/** Tokens are compared as digests, in constant time whatever their lengths; the accepted ones are hashed once. */
+const digestsOf = new WeakMap<Tokens, Record<keyof Tokens, Buffer[]>>();
 
-function tokenDigests(tokens: Tokens) {
+function accepts(tokens: Tokens, scope: keyof Tokens, given: Buffer): boolean {
   let digests = digestsOf.get(tokens);
   if (!digests) {
-    digests = { storefront: digest(tokens.storefrontToken), admin: digest(tokens.adminToken) };
+    digests = { storefront: tokens.storefront.map(digest), admin: tokens.admin.map(digest) };
     digestsOf.set(tokens, digests);
   }
-  return digests;
+  return digests[scope].some((expected) => timingSafeEqual(given, expected));
 }
 
 function digest(value: string): Buffer {
@@ -131,8 +149,13 @@ function toApiRequest(event: Event, parseJson: boolean): ApiRequest {
   };
 }
 
+/** `application/json`, with parameters such as charset or not; `application/json-patch+json` is another format. */
+const JSON_CONTENT_TYPE = /^application\/json\s*(?:;|$)/i;
+/** Far deeper than any body of this API; the lossless reader recurses, so this also keeps it off the stack's end. */
+const MAX_DEPTH = 32;
+
 function parseJsonBody(rawBody: Buffer, contentType: string | undefined): unknown {
-  if (!contentType || !/^application\/json\b/i.test(contentType)) {
+  if (!contentType || !JSON_CONTENT_TYPE.test(contentType)) {
     throw new HttpError(415, 'unsupported_media_type', 'The body must be application/json');
   }
   const text = rawBody.toString('utf8');
@@ -140,26 +163,68 @@ function parseJsonBody(rawBody: Buffer, contentType: string | undefined): unknow
   try {
     value = JSON.parse(text);
   } catch {
-    throw new HttpError(400, 'invalid_json', 'The body is not valid JSON');
+    throw invalidJson('The body is not valid JSON');
   }
+  const shape = shapeOf(value);
+  if (shape.depth > MAX_DEPTH) throw invalidJson(`The body is nested more than ${MAX_DEPTH} levels deep`);
+  // JSON.parse keeps the last of repeated keys silently; the text has more keys than the objects then.
+  if (shape.keys !== keysWritten(text))
+    throw invalidJson('The body is not valid JSON: duplicate keys are refused');
   // Only a body with a JSON number needs the slower lossless reading, so that an amount keeps every digit.
-  if (!hasNumber(value)) return value;
+  if (!shape.hasNumber) return value;
   try {
     return parseLosslessly(text);
   } catch {
-    throw new HttpError(400, 'invalid_json', 'The body is not valid JSON (duplicate keys are refused)');
+    throw invalidJson('The body is not valid JSON');
   }
 }
 
-/** Iterative, so that a deeply nested body cannot exhaust the stack. */
-function hasNumber(value: unknown): boolean {
+function invalidJson(message: string): HttpError {
+  return new HttpError(400, 'invalid_json', message);
+}
+
+/**
+ * Whether a parsed body holds a number, how many keys its objects have, and how deep it nests (up to one level
+ * past MAX_DEPTH). Iterative and without spreading, so that neither a deep nor a wide body exhausts the stack.
+ */
+function shapeOf(value: unknown): { hasNumber: boolean; keys: number; depth: number } {
+  let hasNumber = false;
+  let keys = 0;
+  let depth = 0;
   const pending = [value];
+  const levels = [0];
   while (pending.length > 0) {
     const next = pending.pop();
-    if (typeof next === 'number') return true;
-    if (typeof next === 'object' && next !== null) pending.push(...Object.values(next));
+    const level = (levels.pop() as number) + 1;
+    if (typeof next === 'number') hasNumber = true;
+    if (typeof next !== 'object' || next === null) continue;
+    depth = Math.max(depth, level);
+    if (depth > MAX_DEPTH) break;
+    const children = Object.values(next);
+    if (!Array.isArray(next)) keys += children.length;
+    for (const child of children) {
+      pending.push(child);
+      levels.push(level);
+    }
   }
-  return false;
+  return { hasNumber, keys, depth };
+}
+
+const [QUOTE, BACKSLASH, COLON] = ['"', '\\', ':'].map((char) => char.charCodeAt(0));
+
+/** In valid JSON every colon outside a string follows a key. */
+function keysWritten(text: string): number {
+  let keys = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === BACKSLASH) i += 1;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) inString = true;
+    else if (code === COLON) keys += 1;
+  }
+  return keys;
 }
 
 function json({ status, body, headers }: ApiResponse): Result {

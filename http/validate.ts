@@ -5,17 +5,24 @@ import { InvalidRequestError } from './errors';
 
 interface StringRule {
   required?: boolean;
+  /** Tabs and line breaks are allowed (in prose such as a description); other control characters never are. */
+  lineBreaks?: boolean;
   min?: number;
   max?: number;
   pattern?: RegExp;
   patternMessage?: string;
 }
 
-export const FOREIGN_ID = /^[A-Za-z0-9._:-]{1,64}$/;
-export const FOREIGN_ID_MESSAGE = 'must be 1 to 64 letters, digits, ".", "_", ":" or "-"';
+/** `.` and `..` are path segments a URL resolves away: /invoices/../cancel is /cancel, and the order is unreachable. */
+export const FOREIGN_ID = /^(?!\.\.?$)[A-Za-z0-9._:-]{1,64}$/;
+export const FOREIGN_ID_MESSAGE =
+  'must be 1 to 64 letters, digits, ".", "_", ":" or "-", and not "." or ".."';
 export const CURRENCY = /^[A-Z0-9]{2,10}$/;
 export const CURRENCY_MESSAGE = 'must be an upper-case currency code such as "BTC"';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Control characters hide or rewrite what a person reads, here and in logs; a lone surrogate is not text at all. */
+const CONTROL = /[\p{Cc}\p{Cs}]/u;
+const CONTROL_BUT_LINE_BREAKS = /[^\P{Cc}\t\n\r]|\p{Cs}/u;
 
 /**
  * Reads fields from a JSON object or a query string, collecting every failure, so that one 400 names all the
@@ -46,6 +53,8 @@ export class FieldReader {
       return this.fail(name, `must be at least ${rule.min} characters`);
     if (rule.max !== undefined && length > rule.max)
       return this.fail(name, `must be at most ${rule.max} characters`);
+    if ((rule.lineBreaks ? CONTROL_BUT_LINE_BREAKS : CONTROL).test(value))
+      return this.fail(name, 'must not contain control characters or lone surrogates');
     if (rule.pattern && !rule.pattern.test(value))
       return this.fail(name, rule.patternMessage ?? 'has the wrong format');
     return value;

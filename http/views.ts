@@ -29,7 +29,7 @@ export function invoiceView(record: InvoiceRecord, nowMs: number) {
     fixed_at: invoice?.fixed_at ?? null,
     release_at: releaseAt,
     seconds_left: releaseAt === null ? null : Math.max(0, releaseAt - nowSeconds),
-    expired: releaseAt !== null && nowSeconds >= releaseAt && !isFinal(record.status),
+    expired: releaseAt !== null && nowSeconds >= releaseAt && awaitsPayment(record),
     cancelled: record.cancelled,
     payment: record.payment && {
       currency: record.payment.currency,
@@ -41,6 +41,14 @@ export function invoiceView(record: InvoiceRecord, nowMs: number) {
     created_at: record.createdAt,
     updated_at: record.updatedAt,
   };
+}
+
+/**
+ * Only an invoice still waiting for a payment runs out of time: once the service has seen one, it extends the
+ * timer while the payment confirms, so a paid invoice past its `release_at` is not expired.
+ */
+function awaitsPayment(record: InvoiceRecord): boolean {
+  return (record.status === 'created' || record.status === 'pending') && record.payment === null;
 }
 
 export function refundView(record: RefundRecord) {

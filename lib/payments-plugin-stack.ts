@@ -1,18 +1,26 @@
 import * as path from 'node:path';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, Billing, ProjectionType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { dataAccess, OPEN_ITEMS_INDEX } from './data-access';
+import { OPEN_ITEMS_INDEX, TABLE_SCHEMA } from '../store/schema';
 import { PluginAlarms } from './plugin-alarms';
 import { PluginApi } from './plugin-api';
 import { PluginFunction, PROJECT_ROOT } from './plugin-function';
-import { PluginSecret } from './plugin-secret';
-import { routes, scheduledJobs, type FunctionName } from './routes';
+import { PluginSecrets } from './plugin-secrets';
+import {
+  JOB_FUNCTION_TIMEOUT_SECONDS,
+  jobs,
+  routes,
+  type FunctionName,
+  type Route,
+  type ScheduledJob,
+} from './routes';
 import { ScheduledJobs } from './scheduled-jobs';
 import type { PluginSettings } from './settings';
 
-/** Jobs walk many records; API functions answer a person and stay at the default. */
-const JOB_TIMEOUT = Duration.minutes(2);
+const JOB_TIMEOUT = Duration.seconds(JOB_FUNCTION_TIMEOUT_SECONDS);
 
 export interface PaymentsPluginStackProps extends StackProps {
   settings: PluginSettings;
@@ -20,40 +28,44 @@ export interface PaymentsPluginStackProps extends StackProps {
 
 export class PaymentsPluginStack extends Stack {
   private readonly table: TableV2;
-  private readonly secret: PluginSecret;
+  private readonly secrets: PluginSecrets;
 
   constructor(scope: Construct, id: string, props: PaymentsPluginStackProps) {
     super(scope, id, props);
     const { settings } = props;
 
     this.table = new TableV2(this, 'Table', {
-      partitionKey: { name: 'pk', type: AttributeType.STRING },
-      sortKey: { name: 'sk', type: AttributeType.STRING },
+      partitionKey: { name: TABLE_SCHEMA.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE_SCHEMA.sortKey, type: AttributeType.STRING },
       billing: Billing.onDemand(),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      timeToLiveAttribute: 'ttl',
+      timeToLiveAttribute: TABLE_SCHEMA.timeToLive,
       removalPolicy: RemovalPolicy.RETAIN,
       deletionProtection: settings.stage !== 'sandbox',
       globalSecondaryIndexes: [
         {
-          indexName: OPEN_ITEMS_INDEX,
-          partitionKey: { name: 'gsi1pk', type: AttributeType.STRING },
-          sortKey: { name: 'gsi1sk', type: AttributeType.STRING },
+          indexName: OPEN_ITEMS_INDEX.name,
+          partitionKey: { name: OPEN_ITEMS_INDEX.partitionKey, type: AttributeType.STRING },
+          sortKey: { name: OPEN_ITEMS_INDEX.sortKey, type: AttributeType.STRING },
           projectionType: ProjectionType.KEYS_ONLY,
         },
       ],
     });
-    this.secret = new PluginSecret(this, 'Secret');
+    const logRetention = settings.logRetentionDays as RetentionDays;
+    this.secrets = new PluginSecrets(this, 'Secrets', { logRetention });
 
     const environment = {
       TABLE_NAME: this.table.tableName,
-      SECRET_ID: this.secret.secret.secretArn,
       PROCESSING_BASE_URL: settings.processingBaseUrl,
     };
-    const names: FunctionName[] = [...routes.map((route) => route.name), ...scheduledJobs];
-    const handlers = byName(names, (name) => this.pluginFunction(name, environment).function);
-    const api = new PluginApi(this, 'Api', { handlers });
-    const jobs = new ScheduledJobs(this, 'Jobs', {
+    const handlers = Object.fromEntries(
+      [...routes, ...jobs].map((facts) => [
+        facts.name,
+        this.pluginFunction(facts, environment, logRetention).function,
+      ]),
+    ) as Record<FunctionName, NodejsFunction>;
+    const api = new PluginApi(this, 'Api', { handlers, logRetention });
+    const schedules = new ScheduledJobs(this, 'Jobs', {
       jobs: {
         'snapshot-balances': { handler: handlers['snapshot-balances'], rate: settings.snapshotRate },
         reconcile: { handler: handlers.reconcile, rate: settings.reconcileRate },
@@ -61,8 +73,11 @@ export class PaymentsPluginStack extends Stack {
     });
     new PluginAlarms(this, 'Alarms', {
       functions: handlers,
-      deadLetterQueue: jobs.deadLetterQueue,
+      api: api.api,
+      table: this.table,
+      deadLetterQueue: schedules.deadLetterQueue,
       alarmEmail: settings.alarmEmail,
+      alarmTopicArn: settings.alarmTopicArn,
     });
 
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the plugin API', value: api.url });
@@ -70,31 +85,38 @@ export class PaymentsPluginStack extends Stack {
       description: 'Enter this as the callback URL in the merchant administration',
       value: `${api.url}callbacks`,
     });
-    new CfnOutput(this, 'SecretName', {
-      description: 'Secrets Manager secret with the processing keys and the bearer tokens',
-      value: this.secret.secret.secretName,
+    new CfnOutput(this, 'ProcessingKeysSecretName', {
+      description: 'Secrets Manager secret for the processing keys: put them in after the first deploy',
+      value: this.secrets.secrets.processingKeys.secretName,
+    });
+    new CfnOutput(this, 'TokensSecretName', {
+      description: 'Secrets Manager secret with the bearer tokens of the storefront and the back office',
+      value: this.secrets.secrets.tokens.secretName,
     });
   }
 
-  private pluginFunction(name: FunctionName, environment: Record<string, string>): PluginFunction {
+  /** The function of a route or a job, granted what lib/routes.ts says it needs and nothing more. */
+  private pluginFunction(
+    facts: Route | ScheduledJob,
+    environment: Record<string, string>,
+    logRetention: RetentionDays,
+  ): PluginFunction {
+    const { name, data, secrets, concurrency } = facts;
     const fn = new PluginFunction(this, name, {
       entry: path.join(PROJECT_ROOT, 'functions', `${name}.ts`),
       description: `Merchant Payments plugin: ${name} (functions/${name}.ts)`,
-      environment,
-      timeout: (scheduledJobs as readonly string[]).includes(name) ? JOB_TIMEOUT : undefined,
+      environment: { ...environment, ...this.secrets.environment(secrets) },
+      timeout: 'path' in facts ? undefined : JOB_TIMEOUT,
+      reservedConcurrency: concurrency === 'shared' ? undefined : concurrency.reserved,
+      logRetention,
     });
-    this.secret.grantRead(fn);
-    const access = dataAccess[name];
-    if (access.table.length > 0) fn.allow(access.table.map(dynamodb), [this.table.tableArn]);
-    if (access.openItemsIndex) {
-      fn.allow(access.openItemsIndex.map(dynamodb), [`${this.table.tableArn}/index/${OPEN_ITEMS_INDEX}`]);
+    this.secrets.grantRead(fn, secrets);
+    if (data.table.length > 0) fn.allow(data.table.map(dynamodb), [this.table.tableArn]);
+    if (data.openItemsIndex) {
+      fn.allow(data.openItemsIndex.map(dynamodb), [`${this.table.tableArn}/index/${OPEN_ITEMS_INDEX.name}`]);
     }
     return fn;
   }
 }
 
 const dynamodb = (action: string) => `dynamodb:${action}`;
-
-function byName<T>(names: FunctionName[], make: (name: FunctionName) => T): Record<FunctionName, T> {
-  return Object.fromEntries(names.map((name) => [name, make(name)])) as Record<FunctionName, T>;
-}

@@ -1,35 +1,48 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
   ComparisonOperator,
+  MathExpression,
   Metric,
   TreatMissingData,
   type IMetric,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { Topic } from 'aws-cdk-lib/aws-sns';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE, SERVICE_DIMENSION, type MetricName } from '../observability/metrics';
-import type { FunctionName } from './routes';
+import { jobs, routes, type FunctionName } from './routes';
 
 const PERIOD = Duration.minutes(5);
 
+/** A run that takes this share of its timeout is one slow call away from being killed without an answer. */
+const DURATION_SHARE_OF_TIMEOUT = 0.8;
+
+/** A person waits on these answers; a normal one takes well under a second, so 5 s at p99 is worth a look. */
+const API_LATENCY_P99_MS = 5_000;
+
 /** The counts the functions emit as Embedded Metric Format log lines (observability/metrics.ts). */
 const CUSTOM_METRICS: Record<MetricName, string> = {
-  UpstreamServerErrors: 'The processing service answered 5xx or did not answer',
+  UpstreamServerErrors: 'The processing service answered 5xx or did not answer in time',
   CallbackSignatureFailures: 'A callback arrived with a missing or wrong signature',
 };
 
 export interface PluginAlarmsProps {
-  functions: Record<FunctionName, IFunction>;
+  functions: Record<FunctionName, LambdaFunction>;
+  api: IHttpApi;
+  table: TableV2;
   deadLetterQueue: IQueue;
   /** When set, an encrypted SNS topic e-mails every alarm here. */
   alarmEmail?: string;
+  /** When set, every alarm also goes to this existing topic. */
+  alarmTopicArn?: string;
 }
 
 /** One alarm per thing an operator must look at; each fires on the first occurrence in five minutes. */
@@ -45,7 +58,31 @@ export class PluginAlarms extends Construct {
         `${name}: invocations were throttled`,
         fn.metricThrottles({ period: PERIOD }),
       );
+      // Every PluginFunction sets its timeout; 3 s is Lambda's own default.
+      const timeout = (fn.timeout ?? Duration.seconds(3)).toMilliseconds();
+      this.add(
+        `${name}-duration`,
+        `${name}: a run took over ${DURATION_SHARE_OF_TIMEOUT * 100}% of its ${timeout / 1000} s timeout`,
+        fn.metricDuration({ period: PERIOD, statistic: 'Maximum' }),
+        DURATION_SHARE_OF_TIMEOUT * timeout,
+      );
     }
+    this.add(
+      'api-5xx',
+      'The API answered 5xx (our own 502/503/504 included)',
+      props.api.metricServerError({ period: PERIOD, statistic: 'Sum' }),
+    );
+    this.add(
+      'api-latency',
+      `The API's p99 latency was over ${API_LATENCY_P99_MS} ms`,
+      props.api.metricLatency({ period: PERIOD, statistic: 'p99' }),
+      API_LATENCY_P99_MS,
+    );
+    this.add(
+      'dynamodb-throttles',
+      'DynamoDB throttled requests on the table or its index',
+      throttledRequests(props.table),
+    );
     this.add(
       'dead-letters',
       'A scheduled job run failed and is in the dead-letter queue',
@@ -65,18 +102,23 @@ export class PluginAlarms extends Construct {
       this.add(metricName, description, metric);
     }
 
-    if (props.alarmEmail !== undefined) {
-      const action = new SnsAction(this.emailTopic(props.alarmEmail));
+    const topics: ITopic[] = [];
+    if (props.alarmEmail !== undefined) topics.push(this.emailTopic(props.alarmEmail));
+    if (props.alarmTopicArn !== undefined) {
+      topics.push(Topic.fromTopicArn(this, 'OperatorTopic', props.alarmTopicArn));
+    }
+    for (const topic of topics) {
+      const action = new SnsAction(topic);
       for (const alarm of this.alarms) alarm.addAlarmAction(action);
     }
   }
 
-  private add(id: string, description: string, metric: IMetric): void {
+  private add(id: string, description: string, metric: IMetric, threshold = 0): void {
     this.alarms.push(
       new Alarm(this, id, {
         alarmDescription: description,
         metric,
-        threshold: 0,
+        threshold,
         comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
         evaluationPeriods: 1,
         treatMissingData: TreatMissingData.NOT_BREACHING,
@@ -93,7 +135,45 @@ export class PluginAlarms extends Construct {
     });
     key.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
     const topic = new Topic(this, 'Topic', { masterKey: key, enforceSSL: true });
+    // The topic policy that enforceSSL creates replaces the default one, which let the account's alarms publish.
+    const { account, region, partition } = Stack.of(this);
+    topic.addToResourcePolicy(
+      new PolicyStatement({
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [topic.topicArn],
+        conditions: {
+          ArnLike: { 'aws:SourceArn': `arn:${partition}:cloudwatch:${region}:${account}:alarm:*` },
+          StringEquals: { 'aws:SourceAccount': account },
+        },
+      }),
+    );
     topic.addSubscription(new EmailSubscription(email));
     return topic;
   }
+}
+
+/**
+ * Throttled requests summed over every DynamoDB operation some function of lib/routes.ts calls. Each term is filled
+ * with 0 where it has no data, so that one operation's throttles are not lost for want of the others'.
+ */
+function throttledRequests(table: TableV2): MathExpression {
+  const actions = [...routes, ...jobs].flatMap(({ data }) => [
+    ...data.table,
+    ...('openItemsIndex' in data ? data.openItemsIndex : []),
+  ]);
+  const metrics = Object.fromEntries(
+    [...new Set(actions)].map((action) => [
+      action.toLowerCase(),
+      table.metricThrottledRequestsForOperation(action, { period: PERIOD }),
+    ]),
+  );
+  return new MathExpression({
+    expression: Object.keys(metrics)
+      .map((id) => `FILL(${id}, 0)`)
+      .join(' + '),
+    usingMetrics: metrics,
+    label: 'Throttled DynamoDB requests',
+    period: PERIOD,
+  });
 }

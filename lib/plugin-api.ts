@@ -10,24 +10,25 @@ import {
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { routes, type RouteFunctionName } from './routes';
+import { routes, type RouteFunctionName, type ThrottleClass } from './routes';
 
-/** Stage default, so every admin route: a back office calls them now and then. */
-const DEFAULT_THROTTLE: Required<ThrottleSettings> = { rateLimit: 10, burstLimit: 20 };
-
-/** Storefront routes run per customer (checkout, then polling the invoice) and callbacks come from the service. */
-const BUSY_ROUTE_THROTTLE: Required<ThrottleSettings> = { rateLimit: 100, burstLimit: 200 };
-const BUSY_ROUTES: readonly RouteFunctionName[] = ['checkout', 'get-invoice', 'rates', 'pairs', 'callbacks'];
+/** Requests per second and bursts for each throttle class of lib/routes.ts. */
+const THROTTLES: Record<ThrottleClass, Required<ThrottleSettings>> = {
+  busy: { rateLimit: 100, burstLimit: 200 },
+  admin: { rateLimit: 10, burstLimit: 20 },
+};
 
 export interface PluginApiProps {
   handlers: Record<RouteFunctionName, IFunction>;
+  /** Of the access logs. */
+  logRetention: RetentionDays;
 }
 
 /** The HTTP API: one route per entry of the route table, each to its own function, throttled per route. */
 export class PluginApi extends Construct {
-  private readonly api: HttpApi;
+  readonly api: HttpApi;
   private readonly stage: HttpStage;
 
   constructor(scope: Construct, id: string, props: PluginApiProps) {
@@ -37,13 +38,14 @@ export class PluginApi extends Construct {
       createDefaultStage: false,
     });
     const accessLogs = new LogGroup(this, 'AccessLogs', {
-      retention: RetentionDays.ONE_MONTH,
+      retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
     });
     this.stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
-      throttle: DEFAULT_THROTTLE,
+      // Every route has its own class below; the stage default only meets paths no route serves.
+      throttle: THROTTLES.admin,
       accessLogSettings: { destination: new LogGroupLogDestination(accessLogs), format: accessLogFormat() },
     });
 
@@ -57,19 +59,18 @@ export class PluginApi extends Construct {
       });
       // Route settings name routes by key, so the stage must wait for them.
       this.stage.node.addDependency(httpRoute);
-      if (BUSY_ROUTES.includes(route.name)) {
-        routeSettings[`${route.method} ${route.path}`] = {
-          ThrottlingRateLimit: BUSY_ROUTE_THROTTLE.rateLimit,
-          ThrottlingBurstLimit: BUSY_ROUTE_THROTTLE.burstLimit,
-        };
-      }
+      const { rateLimit, burstLimit } = THROTTLES[route.throttle];
+      routeSettings[`${route.method} ${route.path}`] = {
+        ThrottlingRateLimit: rateLimit,
+        ThrottlingBurstLimit: burstLimit,
+      };
     }
     (this.stage.node.defaultChild as CfnStage).addPropertyOverride('RouteSettings', routeSettings);
 
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-APIG4',
       reason:
-        'Each function checks a bearer token (storefront or admin) against the plugin secret, and /callbacks ' +
+        'Each function checks a bearer token (storefront or admin) against the tokens secret, and /callbacks ' +
         'checks the service signature; an authorizer would need the same secret and add a hop per call.',
     });
   }

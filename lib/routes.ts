@@ -1,32 +1,216 @@
-// The route table the deployed HTTP API and the local gateway both serve. Plain data: no CDK imports.
+// Every deployment fact about a function, in one place: the HTTP routes and the scheduled jobs. Plain data, no CDK
+// imports: the stack (grants, throttles), the local gateway, the functions (access scope) and the tests read it.
+import type { SecretName } from '../secrets/fields';
 
 export type HttpMethod = 'GET' | 'POST';
 
-export interface Route {
+/** Who may call a route: a bearer token of a scope, or the service itself (it signs; the handler verifies). */
+export type Access = 'storefront' | 'admin' | 'service';
+
+export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query';
+
+/** Exactly the DynamoDB actions a function needs: on the table, and on the open-items index where it queries it. */
+export interface DataAccess {
+  table: readonly TableAction[];
+  openItemsIndex?: readonly 'Query'[];
+}
+
+/** `busy`: called per customer (checkout, then polling) or by the service; `admin`: a back office, now and then. */
+export type ThrottleClass = 'busy' | 'admin';
+
+/**
+ * `shared`: the account's unreserved pool. `{ reserved: n }`: n set aside for this function alone, and never more
+ * than n at once. Lambda keeps 100 of an account's concurrency unreserved, so the account needs 100 plus the sum.
+ */
+export type Concurrency = 'shared' | { reserved: number };
+
+interface FunctionFacts {
+  /** The handler module is `functions/<name>.ts`, exporting `handler`. */
+  name: string;
+  data: DataAccess;
+  /** The secrets it may read: the tokens it checks callers against, the keys it signs or verifies with. */
+  secrets: readonly SecretName[];
+  concurrency: Concurrency;
+}
+
+export interface Route extends FunctionFacts {
   method: HttpMethod;
   /** API Gateway path syntax: `{name}` is a path parameter. */
   path: string;
-  /** The handler module is `functions/<name>.ts`, exporting `handler`. */
-  name: string;
+  access: Access;
+  throttle: ThrottleClass;
 }
 
+export type ScheduledJob = FunctionFacts;
+
+// One constant per route, so that a function's bundle holds its own entry and not the whole table.
+export const checkoutRoute = {
+  method: 'POST',
+  path: '/checkout',
+  name: 'checkout',
+  access: 'storefront',
+  throttle: 'busy',
+  data: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
+  secrets: ['tokens', 'processingKeys'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const getInvoiceRoute = {
+  method: 'GET',
+  path: '/invoices/{foreign_id}',
+  name: 'get-invoice',
+  access: 'storefront',
+  throttle: 'busy',
+  data: { table: ['GetItem'] },
+  secrets: ['tokens'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const cancelInvoiceRoute = {
+  method: 'POST',
+  path: '/invoices/{foreign_id}/cancel',
+  name: 'cancel-invoice',
+  access: 'admin',
+  throttle: 'admin',
+  data: { table: ['GetItem', 'UpdateItem'] },
+  secrets: ['tokens', 'processingKeys'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const ratesRoute = {
+  method: 'GET',
+  path: '/rates',
+  name: 'rates',
+  access: 'storefront',
+  throttle: 'busy',
+  data: { table: [] },
+  secrets: ['tokens', 'processingKeys'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const pairsRoute = {
+  method: 'GET',
+  path: '/pairs',
+  name: 'pairs',
+  access: 'storefront',
+  throttle: 'busy',
+  data: { table: [] },
+  secrets: ['tokens', 'processingKeys'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const getBalancesRoute = {
+  method: 'GET',
+  path: '/balances',
+  name: 'get-balances',
+  access: 'admin',
+  throttle: 'admin',
+  data: { table: ['Query', 'PutItem'] },
+  secrets: ['tokens', 'processingKeys'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const balanceHistoryRoute = {
+  method: 'GET',
+  path: '/balances/history',
+  name: 'balance-history',
+  access: 'admin',
+  throttle: 'admin',
+  data: { table: ['Query'] },
+  secrets: ['tokens'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const createRefundRoute = {
+  method: 'POST',
+  path: '/refunds',
+  name: 'create-refund',
+  access: 'admin',
+  throttle: 'admin',
+  data: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
+  secrets: ['tokens', 'processingKeys'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const getRefundRoute = {
+  method: 'GET',
+  path: '/refunds/{foreign_id}',
+  name: 'get-refund',
+  access: 'admin',
+  throttle: 'admin',
+  data: { table: ['GetItem', 'UpdateItem'] },
+  secrets: ['tokens', 'processingKeys'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const lookupTransactionRoute = {
+  method: 'GET',
+  path: '/transactions',
+  name: 'lookup-transaction',
+  access: 'admin',
+  throttle: 'admin',
+  data: { table: [] },
+  secrets: ['tokens', 'processingKeys'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const callbacksRoute = {
+  method: 'POST',
+  path: '/callbacks',
+  name: 'callbacks',
+  access: 'service',
+  throttle: 'busy',
+  data: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  secrets: ['processingKeys'],
+  // Its own, so that a flood on the public routes cannot starve the payment callbacks; 20 carry its 100/s
+  // throttle at about 200 ms each.
+  concurrency: { reserved: 20 },
+} as const satisfies Route;
+
+/** The route table the deployed HTTP API and the local gateway both serve. */
 export const routes = [
-  { method: 'POST', path: '/checkout', name: 'checkout' },
-  { method: 'GET', path: '/invoices/{foreign_id}', name: 'get-invoice' },
-  { method: 'POST', path: '/invoices/{foreign_id}/cancel', name: 'cancel-invoice' },
-  { method: 'GET', path: '/rates', name: 'rates' },
-  { method: 'GET', path: '/pairs', name: 'pairs' },
-  { method: 'GET', path: '/balances', name: 'get-balances' },
-  { method: 'GET', path: '/balances/history', name: 'balance-history' },
-  { method: 'POST', path: '/refunds', name: 'create-refund' },
-  { method: 'GET', path: '/refunds/{foreign_id}', name: 'get-refund' },
-  { method: 'GET', path: '/transactions', name: 'lookup-transaction' },
-  { method: 'POST', path: '/callbacks', name: 'callbacks' },
-] as const satisfies readonly Route[];
+  checkoutRoute,
+  getInvoiceRoute,
+  cancelInvoiceRoute,
+  ratesRoute,
+  pairsRoute,
+  getBalancesRoute,
+  balanceHistoryRoute,
+  createRefundRoute,
+  getRefundRoute,
+  lookupTransactionRoute,
+  callbacksRoute,
+] as const;
+
+/**
+ * An API function's timeout (Lambda's, in the stack and in the local gateway): under the HTTP API's 30 s
+ * integration limit. Every call to the service budgets itself from what is left of it (runtime/deadline.ts).
+ */
+export const API_FUNCTION_TIMEOUT_SECONDS = 25;
+
+/** A scheduled job's timeout: jobs walk many records, and the sweep stops taking new ones as its time runs low. */
+export const JOB_FUNCTION_TIMEOUT_SECONDS = 120;
 
 /** Functions run on a schedule, with no route. */
-export const scheduledJobs = ['snapshot-balances', 'reconcile'] as const;
+export const jobs = [
+  {
+    name: 'snapshot-balances',
+    data: { table: ['PutItem'] },
+    secrets: ['processingKeys'],
+    concurrency: 'shared',
+  },
+  {
+    name: 'reconcile',
+    data: { table: ['Query', 'GetItem', 'UpdateItem'], openItemsIndex: ['Query'] },
+    secrets: ['processingKeys'],
+    // One run at a time: a run due while the last one still works waits (Lambda retries it), never overlaps.
+    concurrency: { reserved: 1 },
+  },
+] as const satisfies readonly ScheduledJob[];
+
+// Pure: a function's bundle drops it with the table.
+export const scheduledJobs: readonly ScheduledJobName[] = /* @__PURE__ */ jobs.map((job) => job.name);
 
 export type RouteFunctionName = (typeof routes)[number]['name'];
-export type ScheduledJobName = (typeof scheduledJobs)[number];
+export type ScheduledJobName = (typeof jobs)[number]['name'];
 export type FunctionName = RouteFunctionName | ScheduledJobName;

@@ -1,5 +1,6 @@
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, type KeySchemaElement } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
+import { OPEN_ITEMS_INDEX, TABLE_SCHEMA } from '../store/schema';
 import { listen, type Listening } from './listen';
 
 export interface LocalDynamo extends Listening {
@@ -16,30 +17,29 @@ export async function startLocalDynamo(port = 0): Promise<LocalDynamo> {
   return { ...listening, calls: () => calls };
 }
 
-/** The table the CDK stack declares: `pk`/`sk`, and the sparse `open-items` index. */
+/** The table the CDK stack declares (store/schema.ts), with its sparse, keys-only open-items index. */
 export async function createPluginTable(endpoint: string, tableName: string): Promise<void> {
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
+  const keys = (partition: string, sort: string): KeySchemaElement[] => [
+    { AttributeName: partition, KeyType: 'HASH' },
+    { AttributeName: sort, KeyType: 'RANGE' },
+  ];
+  const strings = [
+    TABLE_SCHEMA.partitionKey,
+    TABLE_SCHEMA.sortKey,
+    OPEN_ITEMS_INDEX.partitionKey,
+    OPEN_ITEMS_INDEX.sortKey,
+  ];
   await client.send(
     new CreateTableCommand({
       TableName: tableName,
       BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [
-        { AttributeName: 'pk', AttributeType: 'S' },
-        { AttributeName: 'sk', AttributeType: 'S' },
-        { AttributeName: 'gsi1pk', AttributeType: 'S' },
-        { AttributeName: 'gsi1sk', AttributeType: 'S' },
-      ],
-      KeySchema: [
-        { AttributeName: 'pk', KeyType: 'HASH' },
-        { AttributeName: 'sk', KeyType: 'RANGE' },
-      ],
+      AttributeDefinitions: strings.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+      KeySchema: keys(TABLE_SCHEMA.partitionKey, TABLE_SCHEMA.sortKey),
       GlobalSecondaryIndexes: [
         {
-          IndexName: 'open-items',
-          KeySchema: [
-            { AttributeName: 'gsi1pk', KeyType: 'HASH' },
-            { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
-          ],
+          IndexName: OPEN_ITEMS_INDEX.name,
+          KeySchema: keys(OPEN_ITEMS_INDEX.partitionKey, OPEN_ITEMS_INDEX.sortKey),
           Projection: { ProjectionType: 'KEYS_ONLY' },
         },
       ],

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Route } from '../lib/routes';
-import { lambdaContext } from './lambda-context';
+import { API_FUNCTION_TIMEOUT_SECONDS, type Route } from '../lib/routes';
+import { invokeWithTimeout } from './lambda-context';
 import { httpApiEvent } from './lambda-event';
 import { listen, type Listening } from './listen';
 
@@ -14,9 +14,16 @@ interface CompiledRoute {
   handler: HttpHandler;
 }
 
+/** What API Gateway's HTTP API answers when the function fails or overruns its timeout. */
+const FUNCTION_FAILED: APIGatewayProxyStructuredResultV2 = {
+  statusCode: 500,
+  body: '{"message":"Internal Server Error"}',
+};
+
 /**
  * A local stand-in for API Gateway's HTTP API: it turns each request into a payload-v2 event for the same
- * handler module the stack deploys, and the handler's result back into a response.
+ * handler module the stack deploys, and the handler's result back into a response. Each invocation gets the
+ * timeout the stack gives the function; a handler that overruns it gets API Gateway's bare 500 at the deadline.
  */
 export async function startGateway(
   routes: ReadonlyArray<{ route: Route; handler: HttpHandler }>,
@@ -24,15 +31,19 @@ export async function startGateway(
 ): Promise<Listening> {
   const compiled = routes.map(compile);
   const inFlight = new Set<Promise<void>>();
+  const track = (work: Promise<void>) => {
+    const settled = work.catch(() => undefined);
+    inFlight.add(settled);
+    void settled.then(() => inFlight.delete(settled));
+  };
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const done = dispatch(compiled, request, Buffer.concat(chunks))
+      const done = dispatch(compiled, request, Buffer.concat(chunks), track)
         .then((result) => send(response, result))
-        .catch(() => send(response, { statusCode: 500, body: '{"message":"Internal Server Error"}' }))
-        .finally(() => inFlight.delete(done));
-      inFlight.add(done);
+        .catch(() => send(response, FUNCTION_FAILED));
+      track(done);
     });
   });
   const listening = await listen(server, port);
@@ -55,10 +66,12 @@ function compile({ route, handler }: { route: Route; handler: HttpHandler }): Co
   return { route, pattern: new RegExp(`^${source}$`), params, handler };
 }
 
+/** `track` is given each handler's own run, which may outlast the answer. */
 async function dispatch(
   routes: CompiledRoute[],
   request: IncomingMessage,
   body: Buffer,
+  track: (running: Promise<void>) => void,
 ): Promise<APIGatewayProxyStructuredResultV2> {
   const url = new URL(request.url ?? '/', 'http://local');
   const method = request.method ?? 'GET';
@@ -72,7 +85,14 @@ async function dispatch(
       return { statusCode: 400, body: '{"message":"Bad Request"}' };
     }
     const event = toEvent(request, url, body, `${route.method} ${route.path}`, pathParameters);
-    return (await handler(event, lambdaContext(route.name, 29_000))) as APIGatewayProxyStructuredResultV2;
+    const { answer, finished } = invokeWithTimeout(
+      handler,
+      event,
+      route.name,
+      API_FUNCTION_TIMEOUT_SECONDS * 1000,
+    );
+    track(finished);
+    return (await answer) as APIGatewayProxyStructuredResultV2;
   }
   return { statusCode: 404, body: '{"message":"Not Found"}' };
 }

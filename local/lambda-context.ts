@@ -19,3 +19,40 @@ export function lambdaContext(functionName: string, timeoutMs: number): Context 
     succeed: () => undefined,
   };
 }
+
+/** What Lambda reports for a function that overran its timeout. */
+export class LambdaTimeoutError extends Error {
+  override name = 'LambdaTimeoutError';
+
+  constructor(functionName: string, timeoutMs: number) {
+    super(`${functionName}: Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`);
+  }
+}
+
+export interface Invocation<R> {
+  /** The handler's result, or a LambdaTimeoutError at the deadline if it has not answered by then. */
+  answer: Promise<R>;
+  /** Settles when the handler itself does: Lambda would stop an overrunning one, here it runs on unseen. */
+  finished: Promise<void>;
+}
+
+/** Invokes a handler as Lambda does: with a context `timeoutMs` from its deadline, and a failure at that deadline. */
+export function invokeWithTimeout<E, R>(
+  handler: (event: E, context: Context) => Promise<R>,
+  event: E,
+  functionName: string,
+  timeoutMs: number,
+): Invocation<R> {
+  const running = (async () => handler(event, lambdaContext(functionName, timeoutMs)))();
+  let timer: NodeJS.Timeout | undefined;
+  const overrun = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new LambdaTimeoutError(functionName, timeoutMs)), timeoutMs);
+  });
+  return {
+    answer: Promise.race([running, overrun]).finally(() => clearTimeout(timer)),
+    finished: running.then(
+      () => undefined,
+      () => undefined,
+    ),
+  };
+}

@@ -35,7 +35,7 @@ export interface LambdaProcess {
 const RUNTIME = `
 const started = process.hrtime.bigint();
 const ms = (since) => Number(process.hrtime.bigint() - since) / 1e6;
-const fn = require(process.argv[1]);
+const handler = require(process.argv[1])[process.argv[2]];
 process.send({ initMs: ms(started) });
 process.on('message', async ({ id, event, context, timeoutMs }) => {
   const deadline = Date.now() + timeoutMs;
@@ -43,7 +43,7 @@ process.on('message', async ({ id, event, context, timeoutMs }) => {
   const ctx = { ...context, getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()), done: noop, fail: noop, succeed: noop };
   const begin = process.hrtime.bigint();
   try {
-    const result = await fn.handler(event, ctx);
+    const result = await handler(event, ctx);
     process.send({ id, result, ms: ms(begin) });
   } catch (error) {
     process.send({ id, error: String((error && error.stack) || error), ms: ms(begin) });
@@ -58,14 +58,15 @@ interface Answer {
 }
 
 /**
- * Starts `bundle` (a CommonJS file exporting `handler`) in a new process whose environment is `env` alone, plus
- * PATH, as a function's configuration is all its environment holds.
+ * Starts `bundle` (a CommonJS file exporting the handler as `exportName`) in a new process whose environment is
+ * `env` alone, plus PATH, as a function's configuration is all its environment holds.
  */
 export async function startLambdaProcess(
   bundle: string,
   env: Record<string, string>,
+  exportName = 'handler',
 ): Promise<LambdaProcess> {
-  const child = spawn(process.execPath, ['-e', RUNTIME, bundle], {
+  const child = spawn(process.execPath, ['-e', RUNTIME, bundle, exportName], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

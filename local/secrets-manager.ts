@@ -2,10 +2,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { listen, type Listening } from './listen';
 
 export interface LocalSecretsManager extends Listening {
-  /** Replaces a secret's value, as a rotation would. */
-  put(name: string, value: string): void;
-  /** GetSecretValue calls served so far. */
-  calls(): number;
+  /** Replaces a secret's value, as a rotation would; undefined leaves the secret with no value. */
+  put(name: string, value: string | undefined): void;
+  /** GetSecretValue calls served so far, for one secret or for all. */
+  calls(name?: string): number;
 }
 
 /**
@@ -13,11 +13,12 @@ export interface LocalSecretsManager extends Listening {
  * `x-amz-target` header, and reads `SecretString` back or a typed error from `__type`.
  */
 export async function startLocalSecretsManager(
-  secrets: Record<string, string>,
+  /** Each secret's value; undefined: the secret exists with no value yet, as the stack creates it. */
+  secrets: Record<string, string | undefined>,
   port = 0,
 ): Promise<LocalSecretsManager> {
   const values = new Map(Object.entries(secrets));
-  let calls = 0;
+  const calls = new Map<string, number>();
   const server = createServer((request, response) => {
     readBody(request).then((body) => answer(request, response, body));
   });
@@ -36,27 +37,38 @@ export async function startLocalSecretsManager(
         Message: `Not supported: ${target}`,
       });
     }
-    calls++;
     const name = input.SecretId ?? '';
+    calls.set(name, (calls.get(name) ?? 0) + 1);
+    if (!values.has(name)) {
+      return reply(response, 400, {
+        __type: 'ResourceNotFoundException',
+        Message: "Secrets Manager can't find the specified secret.",
+      });
+    }
     const value = values.get(name);
     if (value === undefined) {
       return reply(response, 400, {
         __type: 'ResourceNotFoundException',
-        Message: "Secrets Manager can't find the specified secret.",
+        Message: "Secrets Manager can't find the specified secret value for staging label: AWSCURRENT",
       });
     }
     reply(response, 200, {
       ARN: `arn:aws:secretsmanager:local:000000000000:secret:${name}`,
       Name: name,
       SecretString: value,
-      VersionId: `v${calls}`,
+      VersionId: `v${calls.get(name)}`,
       VersionStages: ['AWSCURRENT'],
       CreatedDate: Math.floor(Date.now() / 1000),
     });
   }
 
   const listening = await listen(server, port);
-  return { ...listening, put: (name, value) => values.set(name, value), calls: () => calls };
+  const total = () => [...calls.values()].reduce((sum, count) => sum + count, 0);
+  return {
+    ...listening,
+    put: (name, value) => values.set(name, value),
+    calls: (name) => (name === undefined ? total() : (calls.get(name) ?? 0)),
+  };
 }
 
 function readBody(request: IncomingMessage): Promise<string> {

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { routes, scheduledJobs, type FunctionName } from '../lib/routes';
+import { JOB_FUNCTION_TIMEOUT_SECONDS, routes, scheduledJobs, type FunctionName } from '../lib/routes';
+import { PROCESSING_KEY_FIELDS, SECRET_ENV, TOKEN_FIELDS, type SecretName } from '../secrets/fields';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { createPluginTable, LOCAL_CREDENTIALS, startLocalDynamo, type LocalDynamo } from './dynamodb';
 import { startGateway, type HttpHandler } from './gateway';
+import { invokeWithTimeout } from './lambda-context';
 import { startLocalSecretsManager, type LocalSecretsManager } from './secrets-manager';
 
 export interface LocalStackOptions {
@@ -28,14 +30,18 @@ export interface LocalStack {
   dynamo: LocalDynamo;
   secrets: LocalSecretsManager;
   tableName: string;
-  secretId: string;
-  /** Runs a scheduled job once, as the scheduler would. */
+  /** The secrets as the stack splits them, each served by `secrets` under this id. */
+  secretIds: Record<SecretName, string>;
+  /** Runs a scheduled job once, as the scheduler would, with the timeout the stack gives it. */
   runJob(name: (typeof scheduledJobs)[number]): Promise<unknown>;
   close(): Promise<void>;
 }
 
 const TABLE_NAME = 'payments-plugin-local';
-const SECRET_ID = 'payments-plugin/local';
+const SECRET_IDS: Record<SecretName, string> = {
+  processingKeys: 'payments-plugin/local/processing-keys',
+  tokens: 'payments-plugin/local/tokens',
+};
 
 /**
  * The whole plugin on one machine: sandbox, dynalite, a Secrets Manager endpoint, and a gateway serving the
@@ -55,11 +61,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const dynamo = await startLocalDynamo();
   await createPluginTable(dynamo.url, TABLE_NAME);
   const secrets = await startLocalSecretsManager({
-    [SECRET_ID]: JSON.stringify({
-      processing_api_key: processing.apiKey,
-      processing_secret_key: processing.secretKey,
-      storefront_token: storefrontToken,
-      admin_token: adminToken,
+    [SECRET_IDS.processingKeys]: JSON.stringify({
+      [PROCESSING_KEY_FIELDS.apiKey]: processing.apiKey,
+      [PROCESSING_KEY_FIELDS.secretKey]: processing.secretKey,
+    }),
+    [SECRET_IDS.tokens]: JSON.stringify({
+      [TOKEN_FIELDS.storefront]: storefrontToken,
+      [TOKEN_FIELDS.admin]: adminToken,
     }),
   });
 
@@ -71,7 +79,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.url,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     TABLE_NAME,
-    SECRET_ID,
+    [SECRET_ENV.processingKeys]: SECRET_IDS.processingKeys,
+    [SECRET_ENV.tokens]: SECRET_IDS.tokens,
     PROCESSING_BASE_URL: processing.baseUrl,
     ...options.env,
   });
@@ -92,7 +101,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     });
   }
 
-  const runJob = (name: (typeof scheduledJobs)[number]) => handlers.get(name)!({} as never, {} as never);
+  const runJob = (name: (typeof scheduledJobs)[number]) =>
+    invokeWithTimeout(
+      handlers.get(name)!,
+      { job: name, scheduledTime: new Date().toISOString() } as never,
+      name,
+      JOB_FUNCTION_TIMEOUT_SECONDS * 1000,
+    ).answer;
   const timers = options.schedule
     ? [
         setInterval(() => runJob('snapshot-balances').catch(() => undefined), options.schedule.snapshotMs),
@@ -108,7 +123,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     dynamo,
     secrets,
     tableName: TABLE_NAME,
-    secretId: SECRET_ID,
+    secretIds: SECRET_IDS,
     runJob,
     close: async () => {
       timers.forEach(clearInterval);

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
       ? `  Sandbox:          ${stack.sandbox.url} (control API: ${stack.sandbox.url}/_sandbox)`
       : `  Processing API:   ${baseUrl}`,
     `  DynamoDB (local): ${stack.dynamo.url}  table ${stack.tableName}`,
-    `  Secrets Manager:  ${stack.secrets.url}  secret ${stack.secretId}`,
+    `  Secrets Manager:  ${stack.secrets.url}  secrets ${Object.values(stack.secretIds).join(', ')}`,
     'Press Ctrl-C to stop.',
   ];
   console.log(lines.join('\n'));

@@ -1,11 +1,16 @@
 export const METRICS_NAMESPACE = 'MerchantPayments';
 export const SERVICE_DIMENSION = { Service: 'payments-plugin' };
+/** `UpstreamServerErrors`: a request failed on a 5xx or unreadable answer from the service, or on no answer in time. */
 export type MetricName = 'UpstreamServerErrors' | 'CallbackSignatureFailures';
 
-/** Emits one count in CloudWatch Embedded Metric Format: a log line that CloudWatch turns into a metric. */
+/**
+ * Emits one count in CloudWatch Embedded Metric Format: a log line that CloudWatch turns into a metric. It goes
+ * to stdout as a raw JSON line, not through `console`, which the Lambda runtime wraps (in a text prefix, or in the
+ * `message` of its JSON log format): CloudWatch only extracts a metric from a log event that is the EMF object.
+ */
 export function countMetric(name: MetricName): void {
-  console.log(
-    JSON.stringify({
+  process.stdout.write(
+    `${JSON.stringify({
       _aws: {
         Timestamp: Date.now(),
         CloudWatchMetrics: [
@@ -18,6 +23,6 @@ export function countMetric(name: MetricName): void {
       },
       ...SERVICE_DIMENSION,
       [name]: 1,
-    }),
+    })}\n`,
   );
 }

@@ -88,6 +88,14 @@ export class ProcessingConnectionError extends ProcessingError {
   }
 }
 
+/**
+ * No answer in time: one of the configured timeouts, or the invocation's deadline (`deadline_exceeded`), which
+ * may also have kept the request from being sent at all (then `outcomeUnknown` is false).
+ */
+export class ProcessingTimeoutError extends ProcessingConnectionError {
+  override name = 'ProcessingTimeoutError';
+}
+
 const AUTH_REJECTIONS_HEALED_BY_REFRESH = new Set(['bad_header_key', 'bad_header_signature']);
 
 /** True for the 403s a stale key or secret causes; nothing was done, so refreshing keys and re-sending is safe. */

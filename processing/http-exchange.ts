@@ -13,6 +13,8 @@ export interface ExchangeRequest {
   path: string;
   headers: Record<string, string>;
   body: Buffer;
+  /** Epoch ms by which the exchange must end, whatever the timeouts allow; none when absent. */
+  deadline?: number;
 }
 
 export interface TransportOptions {
@@ -23,8 +25,8 @@ export interface TransportOptions {
   bodyTimeoutMs: number;
 }
 
-class TimeoutError extends Error {
-  constructor(readonly code: 'connect_timeout' | 'headers_timeout' | 'body_timeout') {
+export class TimeoutError extends Error {
+  constructor(readonly code: 'connect_timeout' | 'headers_timeout' | 'body_timeout' | 'deadline_exceeded') {
     super(code.replace('_', ' '));
     this.name = 'TimeoutError';
   }
@@ -48,7 +50,7 @@ export class HttpTransport {
     this.request = secure ? https.request : http.request;
   }
 
-  exchange({ method, path, headers, body }: ExchangeRequest): Promise<ExchangeResult> {
+  exchange({ method, path, headers, body, deadline = Infinity }: ExchangeRequest): Promise<ExchangeResult> {
     const { connectTimeoutMs, headersTimeoutMs, bodyTimeoutMs } = this.options;
     return new Promise((resolve) => {
       let sent = false;
@@ -62,9 +64,15 @@ export class HttpTransport {
         headers: { ...headers, 'content-length': String(body.length) },
         agent: this.agent,
       });
+      // Each phase has its own timeout, cut short by the deadline.
       const expire = (ms: number, code: TimeoutError['code']) => {
         clearTimeout(timer);
-        timer = setTimeout(() => request.destroy(new TimeoutError(code)), ms);
+        const left = deadline - Date.now();
+        const cut = left < ms;
+        timer = setTimeout(
+          () => request.destroy(new TimeoutError(cut ? 'deadline_exceeded' : code)),
+          cut ? Math.max(0, left) : ms,
+        );
       };
       const finish = (result: ExchangeResult) => {
         clearTimeout(timer);

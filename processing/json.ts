@@ -16,11 +16,20 @@ const AMOUNT_KEYS = new Set([
 ]);
 
 const MIN_FRACTION_DIGITS = 8;
+/**
+ * Digits an amount may need on either side of the point once written out: far more than any real amount or rate
+ * (the finest token units have 18 decimals), and it stops a short token such as `1e9000000000000000` from being
+ * expanded into more memory than the process has.
+ */
+const MAX_AMOUNT_DIGITS = 40;
 
 /** An amount key directly followed by a number token; inside a JSON string the quotes would be escaped. */
 const NUMERIC_AMOUNT = new RegExp(`"(?:${[...AMOUNT_KEYS].join('|')})"\\s*:\\s*-?\\d`);
 
-/** Throws SyntaxError on invalid JSON, RangeError on a non-amount number a JS number cannot hold exactly. */
+/**
+ * Throws SyntaxError on invalid JSON, RangeError on an amount beyond MAX_AMOUNT_DIGITS or a non-amount number a
+ * JS number cannot hold exactly.
+ */
 export function parseJson(text: string): unknown {
   // Most answers carry amounts as strings and only small integers as numbers: the native parser is exact there.
   if (!NUMERIC_AMOUNT.test(text)) {
@@ -29,17 +38,30 @@ export function parseJson(text: string): unknown {
   }
   return parse(text, (key, value) => {
     if (!isLosslessNumber(value)) return value;
-    if (AMOUNT_KEYS.has(key)) return decimalToken(value.value);
+    if (AMOUNT_KEYS.has(key)) return decimalToken(value.value, key);
     if (!isSafeNumber(value.value)) throw new RangeError(`number at "${key}" cannot be read exactly`);
     return Number(value.value);
   });
 }
 
 /** The token's exact value in plain notation with at least 8 fractional digits; no digit is dropped. */
-function decimalToken(token: string): string {
+function decimalToken(token: string, key: string): string {
   const value = new Decimal(token);
   const written = /^-?\d+(?:\.(\d+))?$/.exec(token)?.[1]?.length ?? value.decimalPlaces();
-  return value.toFixed(Math.max(written, MIN_FRACTION_DIGITS));
+  const places = Math.max(written, MIN_FRACTION_DIGITS);
+  // Checked before anything is expanded (`e` is the count of integer digits less one). Beyond decimal.js's own
+  // exponent range a token reads as Infinity, or as 0 although it has a non-zero digit.
+  const outOfRange =
+    !value.isFinite() ||
+    (value.isZero() && /[1-9]/.test(token.replace(/e.*$/i, ''))) ||
+    value.e >= MAX_AMOUNT_DIGITS ||
+    places > MAX_AMOUNT_DIGITS;
+  if (outOfRange) {
+    throw new RangeError(
+      `amount at "${key}" needs more than ${MAX_AMOUNT_DIGITS} digits on one side of the point`,
+    );
+  }
+  return value.toFixed(places);
 }
 
 const NOT_EXACT = Symbol('not exact');

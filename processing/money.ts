@@ -4,6 +4,13 @@ import { ProcessingValidationError } from './errors';
 
 const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
 const FRACTION_DIGITS = 8;
+/**
+ * 30 integer and 8 fractional digits are 38 significant digits, as many as a DynamoDB number holds: more than any
+ * real amount needs, and no amount can swell a record past DynamoDB's item limit or a request to the service.
+ */
+const INTEGER_DIGITS = 30;
+/** The text too, so that leading or trailing zeros cannot make it long: room for every digit and some zeros. */
+const MAX_LENGTH = 64;
 
 export interface AmountOptions {
   allowZero?: boolean;
@@ -21,8 +28,11 @@ export function toAmount8(value: unknown, field: string, options: AmountOptions 
       fields: { [field]: reason },
     });
   if (typeof value !== 'string') throw refuse('must be a decimal string');
+  if (value.length > MAX_LENGTH) throw refuse(`must be at most ${MAX_LENGTH} characters`);
   if (!PLAIN_DECIMAL.test(value)) throw refuse('must be a plain non-negative decimal such as "10.5"');
   const amount = new Decimal(value);
+  // `e` is the count of integer digits less one.
+  if (amount.e >= INTEGER_DIGITS) throw refuse(`has more than ${INTEGER_DIGITS} integer digits`);
   if (amount.decimalPlaces() > FRACTION_DIGITS)
     throw refuse(`has more than ${FRACTION_DIGITS} fractional digits`);
   if (amount.isZero() && !options.allowZero) throw refuse('must be greater than zero');

@@ -1,13 +1,16 @@
-// The one place that talks to the service: signing, timeouts, retries, key healing and error parsing.
+// The one place that talks to the service: signing, timeouts, retries, key healing, error parsing, and the
+// time budget: no call outlives the invocation's deadline (runtime/deadline.ts).
 import type { KeySource } from '../domain/ports';
+import { deadlineAt, remainingMs } from '../runtime/deadline';
 import {
   ProcessingConnectionError,
   ProcessingError,
+  ProcessingTimeoutError,
   ProcessingUpstreamError,
   errorFromResponse,
   isStaleKeyRejection,
 } from './errors';
-import { HttpTransport, type ExchangeResult } from './http-exchange';
+import { HttpTransport, TimeoutError, type ExchangeResult } from './http-exchange';
 import { parseJson } from './json';
 import { sign } from './signing';
 
@@ -59,6 +62,16 @@ export interface RequestSenderOptions {
 
 const BACKOFF_BASE_MS = 50;
 
+/**
+ * No attempt starts with less of the invocation left than this: it would mostly be cut off, and a cut create has
+ * an unknown outcome. A healthy service answers well within it.
+ */
+export const MIN_ATTEMPT_MS = 1_000;
+
+/**
+ * Inside an invocation every attempt ends by its deadline (each timeout is cut to the time left), and none starts
+ * without MIN_ATTEMPT_MS left. Outside any invocation the configured timeouts and retries apply as they are.
+ */
 export class RequestSender {
   private readonly transport: HttpTransport;
   private readonly pathPrefix: string;
@@ -83,20 +96,25 @@ export class RequestSender {
 
   async send<T>(request: ApiRequest): Promise<T> {
     const payload = Buffer.from(JSON.stringify(request.body), 'utf8');
+    if (!timeForAnAttempt(0)) throw notSent(request.operation);
     let refreshed = false;
     let retries = 0;
     for (;;) {
       try {
         return (await this.attempt(request, payload)) as T;
       } catch (error) {
+        let wait = 0;
         if (!refreshed && isStaleKeyRejection(error)) {
           refreshed = true;
           await this.keys.refresh();
         } else if (retries < this.maxRetries && mayRetry(request.retry, error)) {
-          await sleep(backoffMs(retries++));
+          wait = backoffMs(retries++);
         } else {
           throw error;
         }
+        // Without time for the re-send to be answered, the caller gets the real failure now.
+        if (!timeForAnAttempt(wait)) throw error;
+        if (wait > 0) await sleep(wait);
       }
     }
   }
@@ -115,6 +133,7 @@ export class RequestSender {
       method: request.method,
       path: path + query,
       body: payload,
+      deadline: deadlineAt(),
       headers: {
         'Content-Type': 'application/json',
         Accept: 'application/json',
@@ -154,7 +173,9 @@ function interpret(request: ApiRequest, outcome: ExchangeResult, secrets: string
   const { operation } = request;
   if (!outcome.ok) {
     const code = (outcome.error as { code?: unknown }).code;
-    throw new ProcessingConnectionError({
+    const Failure =
+      outcome.error instanceof TimeoutError ? ProcessingTimeoutError : ProcessingConnectionError;
+    throw new Failure({
       operation,
       code: typeof code === 'string' ? code : 'connection_error',
       message: `${operation}: ${redact(outcome.error.message, secrets)}`,
@@ -185,6 +206,22 @@ function interpret(request: ApiRequest, outcome: ExchangeResult, secrets: string
   if (!fits)
     throw invalid(`answer lacks the expected ${request.expect === 'record' ? 'object' : request.expect}`);
   return value;
+}
+
+/** True when, after waiting `waitMs`, at least MIN_ATTEMPT_MS of the invocation would be left (or none is set). */
+function timeForAnAttempt(waitMs: number): boolean {
+  const left = remainingMs();
+  return left === undefined || left - waitMs >= MIN_ATTEMPT_MS;
+}
+
+/** Nothing was sent: the invocation had too little time left for an attempt. */
+function notSent(operation: string): ProcessingTimeoutError {
+  return new ProcessingTimeoutError({
+    operation,
+    code: 'deadline_exceeded',
+    message: `${operation}: not sent, too little of the invocation's time is left`,
+    outcomeUnknown: false,
+  });
 }
 
 function mayRetry(policy: RetryPolicy, error: unknown): boolean {

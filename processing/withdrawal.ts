@@ -26,13 +26,17 @@ export function withdrawalFromTransaction(record: TransactionRecord): Withdrawal
   };
 }
 
-/** True when the record is the withdrawal this request asked for, not another one under the same foreign_id. */
+/**
+ * True when the record is the withdrawal this request asked for (same amount, currencies and address), not
+ * another one under the same foreign_id. Only such a record may be taken for ours.
+ */
 export function isWithdrawalFor(record: TransactionRecord, request: WithdrawalRequest): boolean {
   const sent = record.currency_sent;
   return (
     record.foreign_id === request.foreign_id &&
     sent?.currency === request.sender_currency &&
     record.currency_received?.currency === request.received_currency &&
+    record.crypto_address?.address === request.address &&
     new Decimal(sent.amount).eq(request.sender_amount)
   );
 }

@@ -1,9 +1,13 @@
-import { CachedSecret } from '../secrets/plugin-secret';
+import { cacheSecret, type CachedSecret } from '../secrets/cached-secret';
+import { SECRET_ENV, type SecretName } from '../secrets/fields';
 import { secretsManagerLoader } from '../secrets/secrets-manager';
 import { numberEnv, requireEnv } from './env';
 
-/** The plugin secret, fetched once per container and kept for SECRET_TTL_SECONDS. */
-export const pluginSecret = new CachedSecret(
-  secretsManagerLoader(requireEnv('SECRET_ID')),
-  numberEnv('SECRET_TTL_SECONDS', 300) * 1000,
-);
+/** A secret the function may read, named by its environment variable, fetched once per SECRET_TTL_SECONDS. */
+export function cachedSecret<T>(name: SecretName, parse: (text: string | undefined) => T): CachedSecret<T> {
+  return cacheSecret(
+    secretsManagerLoader(requireEnv(SECRET_ENV[name])),
+    parse,
+    numberEnv('SECRET_TTL_SECONDS', 300) * 1000,
+  );
+}

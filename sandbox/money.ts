@@ -11,12 +11,16 @@ export const Money = Decimal.clone({
 export type Amount = Decimal;
 
 const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+/** With 8 decimals this stays within Money's 40 digits of precision, so sums of amounts remain exact. */
+const MAX_INTEGER_DIGITS = 30;
 
-/** A JSON number (kept lossless) or a numeric string as a Decimal; undefined for anything else. */
+/** A JSON number (kept lossless) or a numeric string as a Decimal; undefined for anything else or too large. */
 export function toAmount(value: unknown): Amount | undefined {
   const text = isLosslessNumber(value) ? value.toString() : typeof value === 'string' ? value : undefined;
   if (text === undefined || !NUMERIC.test(text)) return undefined;
-  return new Money(text);
+  const amount = new Money(text);
+  // Checked on the exponent (integer digits less one): `1e9000000000000000` written out would fill the heap.
+  return amount.isFinite() && amount.e < MAX_INTEGER_DIGITS ? amount : undefined;
 }
 
 export const fixed8 = (amount: Amount): string => amount.toFixed(8);

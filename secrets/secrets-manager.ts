@@ -1,16 +1,21 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
 /**
- * Reads a secret's string from Secrets Manager. The SDK client is loaded and built on the first read, not when
- * the module loads: a bundle keeps it as a lazy module, so a function's init does not pay for it.
+ * Reads a secret's string from Secrets Manager; undefined while the secret has no (string) value yet, as the stack
+ * creates it. The SDK client is loaded and built on the first read, not when the module loads: a bundle keeps
+ * it as a lazy module, so a function's init does not pay for it.
  */
-export function secretsManagerLoader(secretId: string): () => Promise<string> {
+export function secretsManagerLoader(secretId: string): () => Promise<string | undefined> {
   let client: SecretsManagerClient | undefined;
   return async () => {
     const { GetSecretValueCommand, SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
     client ??= new SecretsManagerClient({});
-    const { SecretString: text } = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
-    if (text === undefined) throw new Error('The plugin secret has no string value');
-    return text;
+    try {
+      return (await client.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
+    } catch (error) {
+      // What GetSecretValue answers for a secret with no version yet.
+      if (error instanceof Error && error.name === 'ResourceNotFoundException') return undefined;
+      throw error;
+    }
   };
 }

@@ -1,6 +1,7 @@
 import { DeleteItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { ReceiptStore } from '../domain/ports';
-import { isConditionFailure, num, str, ttlAfter, type Table } from './table';
+import { TABLE_SCHEMA } from './schema';
+import { isConditionFailure, itemKey, num, str, ttlAfter, type Table } from './table';
 
 /**
  * A receipt is `pending` while its delivery is applied and `done` after. A pending receipt whose lease ran out
@@ -24,10 +25,9 @@ export class DynamoReceiptStore implements ReceiptStore {
             ...key(receiptId),
             receipt_state: str('pending'),
             lease_until: num(now + this.leaseMs),
-            ttl: num(ttlAfter(now, this.retentionDays)),
+            [TABLE_SCHEMA.timeToLive]: num(ttlAfter(now, this.retentionDays)),
           },
-          ConditionExpression:
-            'attribute_not_exists(pk) OR (receipt_state = :pending AND lease_until < :now)',
+          ConditionExpression: `attribute_not_exists(${TABLE_SCHEMA.partitionKey}) OR (receipt_state = :pending AND lease_until < :now)`,
           ExpressionAttributeValues: { ':pending': str('pending'), ':now': num(now) },
         }),
       );
@@ -55,5 +55,5 @@ export class DynamoReceiptStore implements ReceiptStore {
 }
 
 function key(receiptId: string) {
-  return { pk: str(`CALLBACK#${receiptId}`), sk: str('RECEIPT') };
+  return itemKey(`CALLBACK#${receiptId}`, 'RECEIPT');
 }

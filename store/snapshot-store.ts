@@ -1,7 +1,10 @@
 import { PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import type { BalanceSnapshot } from '../domain/model';
 import type { SnapshotStore } from '../domain/ports';
-import { num, str, ttlAfter, type Item, type Table } from './table';
+import { TABLE_SCHEMA } from './schema';
+import { itemKey, num, str, ttlAfter, type Item, type Table } from './table';
+
+const { partitionKey: PK, sortKey: SK } = TABLE_SCHEMA;
 
 const PARTITION = 'BALANCES';
 
@@ -16,10 +19,9 @@ export class DynamoSnapshotStore implements SnapshotStore {
       new PutItemCommand({
         TableName: this.table.name,
         Item: {
-          pk: str(PARTITION),
-          sk: str(sortKey(snapshot.takenAt)),
+          ...itemKey(PARTITION, sortKey(snapshot.takenAt)),
           data: str(JSON.stringify(snapshot)),
-          ttl: num(ttlAfter(snapshot.takenAt, this.retentionDays)),
+          [TABLE_SCHEMA.timeToLive]: num(ttlAfter(snapshot.takenAt, this.retentionDays)),
         },
       }),
     );
@@ -29,7 +31,7 @@ export class DynamoSnapshotStore implements SnapshotStore {
     const { Items: items = [] } = await this.table.client.send(
       new QueryCommand({
         TableName: this.table.name,
-        KeyConditionExpression: 'pk = :pk',
+        KeyConditionExpression: `${PK} = :pk`,
         ExpressionAttributeValues: { ':pk': str(PARTITION) },
         ScanIndexForward: false,
         Limit: 1,
@@ -42,7 +44,7 @@ export class DynamoSnapshotStore implements SnapshotStore {
     const { Items: items = [] } = await this.table.client.send(
       new QueryCommand({
         TableName: this.table.name,
-        KeyConditionExpression: 'pk = :pk AND sk >= :since',
+        KeyConditionExpression: `${PK} = :pk AND ${SK} >= :since`,
         ExpressionAttributeValues: { ':pk': str(PARTITION), ':since': str(sortKey(takenAfter)) },
         Limit: limit,
       }),

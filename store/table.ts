@@ -1,16 +1,21 @@
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { TABLE_SCHEMA } from './schema';
 
-/** The one table: partition `pk`, sort `sk`, sparse GSI `open-items` over `gsi1pk`/`gsi1sk`, TTL on `ttl`. */
+/** The one table, as store/schema.ts describes it. */
 export interface Table {
   client: DynamoDBClient;
   name: string;
 }
 
-export const OPEN_ITEMS_INDEX = 'open-items';
 export type Item = Record<string, AttributeValue>;
 
 export const str = (value: string): AttributeValue => ({ S: value });
 export const num = (value: number): AttributeValue => ({ N: String(value) });
+
+/** An item's primary key. */
+export function itemKey(partition: string, sort: string): Item {
+  return { [TABLE_SCHEMA.partitionKey]: str(partition), [TABLE_SCHEMA.sortKey]: str(sort) };
+}
 
 export function isConditionFailure(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';

@@ -1,6 +1,9 @@
 import { GetItemCommand, PutItemCommand, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { OpenItems, VersionedStore } from '../domain/ports';
-import { OPEN_ITEMS_INDEX, isConditionFailure, num, str, type Item, type Table } from './table';
+import { OPEN_ITEMS_INDEX, TABLE_SCHEMA } from './schema';
+import { isConditionFailure, itemKey, num, str, type Item, type Table } from './table';
+
+const { partitionKey: OPEN_PK, sortKey: OPEN_SK } = OPEN_ITEMS_INDEX;
 
 interface Keyed {
   foreignId: string;
@@ -35,7 +38,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
       new PutItemCommand({
         TableName: this.table.name,
         Item: { ...this.key(record.foreignId), ...this.attributes(record), ...this.openKeys(record) },
-        ConditionExpression: 'attribute_not_exists(pk)',
+        ConditionExpression: `attribute_not_exists(${TABLE_SCHEMA.partitionKey})`,
       }),
     );
   }
@@ -47,8 +50,8 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
         TableName: this.table.name,
         Key: this.key(record.foreignId),
         UpdateExpression: open
-          ? 'SET #data = :data, version = :version, gsi1pk = :gsi1pk, gsi1sk = :gsi1sk'
-          : 'SET #data = :data, version = :version REMOVE gsi1pk, gsi1sk',
+          ? `SET #data = :data, version = :version, ${OPEN_PK} = :openPk, ${OPEN_SK} = :openSk`
+          : `SET #data = :data, version = :version REMOVE ${OPEN_PK}, ${OPEN_SK}`,
         ConditionExpression: 'version = :expected',
         ExpressionAttributeNames: { '#data': 'data' },
         ExpressionAttributeValues: {
@@ -56,7 +59,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
           ':version': num(record.version),
           ':expected': num(expectedVersion),
           ...(open
-            ? { ':gsi1pk': str(this.openPartition), ':gsi1sk': str(sortableTime(this.dueAt(record))) }
+            ? { ':openPk': str(this.openPartition), ':openSk': str(sortableTime(this.dueAt(record))) }
             : {}),
         },
       }),
@@ -67,8 +70,8 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     const { Items: items = [] } = await this.table.client.send(
       new QueryCommand({
         TableName: this.table.name,
-        IndexName: OPEN_ITEMS_INDEX,
-        KeyConditionExpression: 'gsi1pk = :open AND gsi1sk <= :due',
+        IndexName: OPEN_ITEMS_INDEX.name,
+        KeyConditionExpression: `${OPEN_PK} = :open AND ${OPEN_SK} <= :due`,
         ExpressionAttributeValues: { ':open': str(this.openPartition), ':due': str(sortableTime(dueBy)) },
         Limit: limit,
       }),
@@ -85,11 +88,11 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
   }
 
   private key(foreignId: string): Item {
-    return { pk: str(`${this.kind}#${foreignId}`), sk: str(this.kind) };
+    return itemKey(`${this.kind}#${foreignId}`, this.kind);
   }
 
   private foreignIdOf(item: Item): string {
-    return (item.pk.S ?? '').slice(this.kind.length + 1);
+    return (item[TABLE_SCHEMA.partitionKey].S ?? '').slice(this.kind.length + 1);
   }
 
   private attributes(record: T): Item {
@@ -98,7 +101,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
 
   private openKeys(record: T): Item {
     return this.isOpen(record)
-      ? { gsi1pk: str(this.openPartition), gsi1sk: str(sortableTime(this.dueAt(record))) }
+      ? { [OPEN_PK]: str(this.openPartition), [OPEN_SK]: str(sortableTime(this.dueAt(record))) }
       : {};
   }
 

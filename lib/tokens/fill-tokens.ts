@@ -1,7 +1,7 @@
-// CloudFormation custom resource: puts crypto-random bearer tokens into the plugin secret when they are missing.
-// It keeps every other key (the processing keys) and never replaces a token that is already there, so a
-// redeploy does not rotate tokens that storefronts and admins already hold. Token values are never logged or
-// returned to CloudFormation.
+// CloudFormation custom resource: puts crypto-random bearer tokens into the tokens secret when they are missing.
+// The stack creates that secret with no value. This keeps every other field (a previous token during a rotation)
+// and never replaces a token that is already there, so a redeploy does not rotate tokens that storefronts and
+// admins already hold. Token values are never logged or returned to CloudFormation.
 import { randomBytes } from 'node:crypto';
 import {
   GetSecretValueCommand,
@@ -9,7 +9,7 @@ import {
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
-import { TOKEN_NAMES } from '../secret-keys';
+import { TOKEN_FIELDS } from '../../secrets/fields';
 
 const secrets = new SecretsManagerClient({});
 
@@ -18,17 +18,29 @@ const newToken = () => randomBytes(32).toString('base64url');
 
 /** Adds the missing tokens to the JSON secret; answers which ones it added. */
 async function fillTokens(secretId: string): Promise<string[]> {
-  const current = await secrets.send(new GetSecretValueCommand({ SecretId: secretId }));
-  const value: unknown = JSON.parse(current.SecretString ?? '{}');
+  const value: unknown = JSON.parse((await currentValue(secretId)) ?? '{}');
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new TypeError('The secret is not a JSON object');
   }
   const fields = value as Record<string, unknown>;
-  const missing = TOKEN_NAMES.filter((name) => typeof fields[name] !== 'string' || fields[name] === '');
+  const missing = Object.values(TOKEN_FIELDS).filter(
+    (name) => typeof fields[name] !== 'string' || fields[name] === '',
+  );
   if (missing.length === 0) return [];
   for (const name of missing) fields[name] = newToken();
   await secrets.send(new PutSecretValueCommand({ SecretId: secretId, SecretString: JSON.stringify(fields) }));
   return missing;
+}
+
+/** The secret's text; undefined while it has no value (as created). */
+async function currentValue(secretId: string): Promise<string | undefined> {
+  try {
+    return (await secrets.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
+  } catch (error) {
+    // A secret with no version, or none at all: PutSecretValue then adds the first value, or fails.
+    if (error instanceof Error && error.name === 'ResourceNotFoundException') return undefined;
+    throw error;
+  }
 }
 
 export async function handler(event: CloudFormationCustomResourceEvent): Promise<void> {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runBenchmark } from '../../bench/benchmark';
 import type { Figure } from '../../bench/figures';
+import { captureOutput } from '../support/output';
 
 const scratchDir = mkdtempSync(path.join(tmpdir(), 'bench-smoke-'));
 afterAll(() => rmSync(scratchDir, { recursive: true, force: true }));
@@ -96,7 +97,8 @@ const REPORTED = [
 
 test('smoke mode runs every benchmark and writes each figure beside its target', async () => {
   const outFile = path.join(scratchDir, 'results.json');
-  const results = await runBenchmark({ mode: 'smoke', outFile, scratchDir });
+  const output = captureOutput(); // the handlers' log lines
+  const results = await runBenchmark({ mode: 'smoke', outFile, scratchDir }).finally(() => output.restore());
 
   const written = JSON.parse(readFileSync(outFile, 'utf8'));
   expect(written).toEqual(JSON.parse(JSON.stringify(results)));

@@ -28,15 +28,27 @@ describe('nextSweepAt', () => {
     expect(nextSweepAt(refund({ phase: 'sending' }), timing)).toBe(301_000);
   });
 
-  test('a timed invoice is due after its expiry and grace, then once per stale period', () => {
-    expect(nextSweepAt(invoice({}), timing)).toBe(1_060_000);
-    expect(nextSweepAt(invoice({ sweptAt: 1_100_000 }), timing)).toBe(1_400_000);
+  // The invoice field as the sweep reads it: only release_at matters.
+  const timed = { createdAt: 0, invoice: { release_at: 900 } } as unknown as Partial<InvoiceRecord>;
+  const timerless = { createdAt: 0, invoice: { release_at: null } } as unknown as Partial<InvoiceRecord>;
+
+  test('an open invoice is first due a grace after its creation, with a timer or without', () => {
+    expect(nextSweepAt(invoice({ ...timed, createdAt: 500_000 }), timing)).toBe(560_000);
+    expect(nextSweepAt(invoice({ ...timerless, createdAt: 500_000 }), timing)).toBe(560_000);
   });
 
-  test('an invoice without a timer is due once it has been quiet for the stale period', () => {
-    const timerless = { invoice: { release_at: null } } as unknown as Partial<InvoiceRecord>;
-    expect(nextSweepAt(invoice(timerless), timing)).toBe(302_000);
-    expect(nextSweepAt(invoice({ ...timerless, sweptAt: 500_000 }), timing)).toBe(800_000);
+  test('then every two minutes while young, then an eighth of its age, never more than an hour apart', () => {
+    const after = (sweptAt: number) => nextSweepAt(invoice({ ...timerless, sweptAt }), timing) - sweptAt;
+    expect(after(60_000)).toBe(120_000);
+    expect(after(15 * 60_000)).toBe(120_000);
+    expect(after(32 * 60_000)).toBe(4 * 60_000);
+    expect(after(4 * 3_600_000)).toBe(1_800_000);
+    expect(after(30 * 86_400_000)).toBe(3_600_000);
+  });
+
+  test('a timer invoice is also due once its expiry has had its grace', () => {
+    expect(nextSweepAt(invoice({ ...timed, sweptAt: 15 * 60_000 }), timing)).toBe(960_000);
+    expect(nextSweepAt(invoice({ ...timed, sweptAt: 960_000 }), timing)).toBe(1_080_000);
   });
 
   test('a sent refund is due at once, then once per stale period', () => {

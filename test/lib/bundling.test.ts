@@ -1,15 +1,30 @@
-// Bundles every function for real, once: proves each entry builds with the stack's esbuild settings.
+// Bundles every function for real, once: proves each entry builds with the stack's esbuild settings, starts with
+// the template's environment, and, run with the template's timeout, answers every route in time under a hung service.
+import { spawnSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { App } from 'aws-cdk-lib';
-import { definePaymentsPluginApp } from '../../lib/define-app';
-
-interface LambdaResource {
-  Type: string;
-  Properties: { Code: { S3Key: string } };
-}
+import { routes } from '../../lib/routes';
+import { LOCAL_CREDENTIALS } from '../../local/dynamodb';
+import { SECRET_ENV } from '../../secrets/fields';
+import { startGateway } from '../../local/gateway';
+import type { Listening } from '../../local/listen';
+import {
+  environmentFor,
+  startBundledFunction,
+  synthesizeApp,
+  type BundledFunction,
+  type SynthesizedApp,
+} from '../support/bundled-function';
+import {
+  callEveryRoute,
+  createOpenRecords,
+  expectAnsweredInTime,
+  hangEveryOperation,
+} from '../support/hung-service';
+import { startHarness, type Harness } from '../support/local-stack';
+import { captureOutput, type CapturedOutput } from '../support/output';
 
 // The SDK tries this inside try/catch, only for SigV4a (multi-region access points), which nothing here uses.
 const OPTIONAL = ['@aws-sdk/signature-v4-crt'];
@@ -25,23 +40,22 @@ const NEVER_RUN = [
 ];
 
 const outdir = mkdtempSync(path.join(tmpdir(), 'cdk-bundling-'));
+let app: SynthesizedApp;
+
+beforeAll(() => {
+  app = synthesizeApp(outdir);
+}, 120_000);
 
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-test('every function bundles minified with a source map and needs no module at run time but Node built-ins', () => {
-  const app = new App({ outdir });
-  const stack = definePaymentsPluginApp(app);
-  const assembly = app.synth();
-  const template = assembly.getStackByName(stack.stackName).template;
-  const functions = Object.entries(template.Resources as Record<string, LambdaResource>).filter(
+test('every function bundles minified with a source map, needs no module but Node built-ins, and starts with the template environment', () => {
+  const functions = Object.entries(app.resources).filter(
     ([, resource]) => resource.Type === 'AWS::Lambda::Function',
   );
   expect(functions).toHaveLength(14);
 
   for (const [logicalId, fn] of functions) {
-    // The asset's key is its hash, and the cloud assembly keeps it in asset.<hash>.
-    const hash = fn.Properties.Code.S3Key.replace(/\.zip$/, '');
-    const bundle = path.join(outdir, `asset.${hash}`, 'index.js');
+    const bundle = app.bundleOf(fn);
     const code = readFileSync(bundle, 'utf8');
     expect(existsSync(`${bundle}.map`)).toBe(true);
     expect(code).toContain('//# sourceMappingURL=index.js.map');
@@ -56,5 +70,81 @@ test('every function bundles minified with a source map and needs no module at r
     const { sources } = JSON.parse(readFileSync(`${bundle}.map`, 'utf8')) as { sources: string[] };
     const neverRun = sources.filter((source) => NEVER_RUN.some((part) => source.includes(part)));
     expect({ logicalId, neverRun }).toEqual({ logicalId, neverRun: [] });
+
+    // Its init needs nothing the template does not give it: a token-only function, say, does not need the id of
+    // the processing keys secret. References to other resources stand in as their logical ids.
+    const environment = Object.fromEntries(
+      Object.entries(fn.Properties.Environment?.Variables ?? {}).map(([name, value]) => [
+        name,
+        typeof value === 'string' ? value : JSON.stringify(value),
+      ]),
+    );
+    const init = spawnSync(process.execPath, ['-e', 'require(process.argv[1])', bundle], {
+      env: { PATH: process.env.PATH, AWS_REGION: 'eu-central-1', ...environment },
+      encoding: 'utf8',
+    });
+    expect({ logicalId, status: init.status, stderr: init.stderr }).toEqual({
+      logicalId,
+      status: 0,
+      stderr: '',
+    });
   }
+}, 180_000);
+
+describe('the bundles with the default timeouts, under a service that never answers', () => {
+  let output: CapturedOutput;
+  let harness: Harness;
+  let bundled: BundledFunction[] = [];
+  let gateway: Listening;
+
+  beforeAll(async () => {
+    output = captureOutput(); // the in-process stack logs too; keep the run quiet
+    harness = await startHarness(); // dynalite, the Secrets Manager endpoint and the sandbox the bundles talk to
+    await createOpenRecords(harness);
+    const { stack } = harness;
+    const local = {
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+      AWS_ENDPOINT_URL_DYNAMODB: stack.dynamo.url,
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: stack.secrets.url,
+      TABLE_NAME: stack.tableName,
+      PROCESSING_BASE_URL: stack.sandbox!.url,
+    };
+    bundled = await Promise.all(
+      routes.map((route) => {
+        const fn = app.functions.find((candidate) => candidate.name === route.name)!;
+        // Only the secrets the template names for this function, pointed at the local ones.
+        const secrets = Object.fromEntries(
+          (Object.keys(SECRET_ENV) as Array<keyof typeof SECRET_ENV>)
+            .filter((name) => SECRET_ENV[name] in fn.environment)
+            .map((name) => [SECRET_ENV[name], stack.secretIds[name]]),
+        );
+        return startBundledFunction(fn, environmentFor(fn, { ...local, ...secrets }));
+      }),
+    );
+    gateway = await startGateway(
+      routes.map((route, i) => ({ route, handler: (event) => bundled[i].invoke(event).answer })),
+    );
+    await hangEveryOperation(harness);
+  }, 60_000);
+
+  afterAll(async () => {
+    await gateway?.close();
+    await Promise.all(bundled.map((fn) => fn.close()));
+    await harness?.close();
+    output.restore();
+  });
+
+  test("every route answers our JSON within the template's timeout, and each timeout is counted", async () => {
+    const results = await callEveryRoute(harness, harness.apiAt(gateway.url));
+
+    expectAnsweredInTime(results);
+    const counted =
+      bundled
+        .map((fn) => fn.output())
+        .join('\n')
+        .match(/"UpstreamServerErrors":1/g) ?? [];
+    expect(counted).toHaveLength(results.filter(({ call }) => call.callsService).length);
+  }, 60_000);
 });

@@ -13,7 +13,8 @@ interface CfnResponse {
 
 let server: Server;
 let baseUrl: string;
-const secrets = new Map<string, string>();
+/** Secrets by id; undefined: the secret exists with no value yet, as the stack creates it. */
+const secrets = new Map<string, string | undefined>();
 const calls: string[] = [];
 const responses: CfnResponse[] = [];
 let handler: (event: CloudFormationCustomResourceEvent) => Promise<void>;
@@ -33,7 +34,8 @@ beforeAll(async () => {
     calls.push(operation);
     const input = JSON.parse(body) as { SecretId: string; SecretString?: string };
     res.setHeader('content-type', 'application/x-amz-json-1.1');
-    if (!secrets.has(input.SecretId)) {
+    const hasNoValue = operation === 'GetSecretValue' && secrets.get(input.SecretId) === undefined;
+    if (!secrets.has(input.SecretId) || hasNoValue) {
       res.statusCode = 400;
       res.end(
         JSON.stringify({ __type: 'ResourceNotFoundException', Message: 'Secrets Manager cannot find it' }),
@@ -103,15 +105,14 @@ function event(
 }
 
 const stored = () => JSON.parse(secrets.get(SECRET_ARN) ?? 'null') as Record<string, string>;
-const placeholders = { processing_api_key: 'REPLACE_ME', processing_secret_key: 'REPLACE_ME' };
 
-test('on Create it adds both tokens, keeps the processing keys and answers without the values', async () => {
-  secrets.set(SECRET_ARN, JSON.stringify(placeholders));
+test('on Create it puts both tokens into the empty secret and answers without the values', async () => {
+  secrets.set(SECRET_ARN, undefined);
 
   await handler(event('Create'));
 
   const value = stored();
-  expect(value).toMatchObject(placeholders);
+  expect(Object.keys(value).sort()).toEqual(['admin_token', 'storefront_token']);
   expect(value.storefront_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
   expect(value.admin_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
   expect(value.storefront_token).not.toBe(value.admin_token);
@@ -133,11 +134,11 @@ test('on Create it adds both tokens, keeps the processing keys and answers witho
   }
 });
 
-test('it keeps a token that is already there and the keys the operator put in', async () => {
+test('it keeps a token that is already there and every other field', async () => {
   const filled = {
-    processing_api_key: 'live-key',
-    processing_secret_key: 'live-secret',
     storefront_token: 'kept',
+    previous_storefront_token: 'kept-too',
+    previous_storefront_token_expires_at: '2030-01-01T00:00:00Z',
   };
   secrets.set(SECRET_ARN, JSON.stringify(filled));
 
@@ -149,7 +150,7 @@ test('it keeps a token that is already there and the keys the operator put in', 
 });
 
 test('an Update for a secret that has its tokens writes nothing', async () => {
-  const complete = { ...placeholders, storefront_token: 's', admin_token: 'a' };
+  const complete = { storefront_token: 's', admin_token: 'a' };
   secrets.set(SECRET_ARN, JSON.stringify(complete));
 
   await handler(event('Update'));
@@ -180,7 +181,7 @@ test('a secret that is not a JSON object fails without quoting it', async () => 
   expect(logged).not.toContain('hunter2');
 });
 
-test('a missing secret fails the resource with the error name', async () => {
+test('a secret that does not exist fails the resource with the error name', async () => {
   await handler(event('Create', 'arn:aws:secretsmanager:eu-west-1:111111111111:secret:gone'));
 
   expect(responses[0].body).toMatchObject({

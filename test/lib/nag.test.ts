@@ -10,6 +10,11 @@ const CONFIGURATIONS = {
     processingBaseUrl: 'https://api.processing.test',
     alarmEmail: 'ops@merchant.test',
   },
+  'production with an existing alarm topic': {
+    stage: 'production',
+    processingBaseUrl: 'https://api.processing.test',
+    alarmTopicArn: 'arn:aws:sns:eu-central-1:123456789012:ops-alarms',
+  },
 };
 
 describe.each(Object.entries(CONFIGURATIONS))('cdk-nag AwsSolutions, %s', (_name, context) => {

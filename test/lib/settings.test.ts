@@ -5,7 +5,8 @@ test('defaults give a sandbox with the placeholder base URL and the default rate
     stage: 'sandbox',
     processingBaseUrl: SANDBOX_PROCESSING_BASE_URL,
     snapshotRate: 'rate(1 hour)',
-    reconcileRate: 'rate(5 minutes)',
+    reconcileRate: 'rate(1 minute)',
+    logRetentionDays: 30,
   });
 });
 
@@ -24,10 +25,36 @@ test('production takes its base URL, rates and alarm e-mail from the settings', 
     snapshotRate: 'cron(0 6 * * ? *)',
     reconcileRate: 'rate(1 minute)',
     alarmEmail: 'ops@merchant.test',
+    logRetentionDays: 365,
   });
 });
 
 test.each([
+  ['90', 90],
+  [14, 14],
+])('logRetentionDays %j keeps logs that many days', (value, days) => {
+  expect(resolveSettings({ logRetentionDays: value }).logRetentionDays).toBe(days);
+});
+
+test('production may send its alarms to an existing topic instead of an e-mail address', () => {
+  const alarmTopicArn = 'arn:aws:sns:eu-central-1:123456789012:ops-alarms';
+  expect(
+    resolveSettings({ stage: 'production', processingBaseUrl: 'https://api.processing.test', alarmTopicArn }),
+  ).toMatchObject({ stage: 'production', alarmTopicArn });
+});
+
+test.each([
+  [
+    { stage: 'production', processingBaseUrl: 'https://api.processing.test' },
+    /"production" needs somewhere to send its alarms: set "alarmEmail" .*"alarmTopicArn"/,
+  ],
+  [{ alarmTopicArn: 'ops-alarms' }, /"alarmTopicArn" must be the ARN of a standard SNS topic/],
+  [
+    { alarmTopicArn: 'arn:aws:sns:eu-central-1:123456789012:ops-alarms.fifo' },
+    /"alarmTopicArn" must be the ARN of a standard SNS topic/,
+  ],
+  [{ logRetentionDays: '10' }, /"logRetentionDays" must be one of 1, 3, 5, .*, got "10"/],
+  [{ logRetentionDays: 'a month' }, /"logRetentionDays" must be one of/],
   [{ stage: 'prod' }, /"stage" must be "sandbox" or "production", got "prod"/],
   [{ stage: 'production' }, /"processingBaseUrl" is required for stage "production"/],
   [{ processingBaseUrl: 'http://api.processing.test' }, /must be a plain https:\/\/ URL/],

@@ -27,6 +27,24 @@ const TABLE_ACTIONS: Record<string, string[]> = {
   reconcile: ['Query', 'GetItem', 'UpdateItem'],
 };
 
+// Which secrets each function may read, written out: a function that only checks tokens must never be able to read
+// the processing keys, which can send withdrawals.
+const SECRET_READS: Record<string, Array<'processingKeys' | 'tokens'>> = {
+  checkout: ['tokens', 'processingKeys'],
+  'get-invoice': ['tokens'],
+  'cancel-invoice': ['tokens', 'processingKeys'],
+  rates: ['tokens', 'processingKeys'],
+  pairs: ['tokens', 'processingKeys'],
+  'lookup-transaction': ['tokens', 'processingKeys'],
+  'get-balances': ['tokens', 'processingKeys'],
+  'balance-history': ['tokens'],
+  'create-refund': ['tokens', 'processingKeys'],
+  'get-refund': ['tokens', 'processingKeys'],
+  callbacks: ['processingKeys'],
+  'snapshot-balances': ['processingKeys'],
+  reconcile: ['processingKeys'],
+};
+
 function synth(context: Record<string, unknown> = {}) {
   // Skips bundling: these tests read the template, not the code.
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
@@ -35,13 +53,14 @@ function synth(context: Record<string, unknown> = {}) {
 }
 
 const sandbox = synth();
-const production = synth({
+const PRODUCTION_CONTEXT = {
   stage: 'production',
   processingBaseUrl: 'https://api.processing.test',
   snapshotRate: 'rate(30 minutes)',
   reconcileRate: 'rate(2 minutes)',
   alarmEmail: 'ops@merchant.test',
-});
+};
+const production = synth(PRODUCTION_CONTEXT);
 const template = sandbox.template;
 
 const ref = (id: string) => ({ Ref: id });
@@ -52,9 +71,17 @@ const onlyId = (resources: Record<string, unknown>) => {
   return ids[0];
 };
 const tableId = onlyId(template.findResources('AWS::DynamoDB::GlobalTable'));
-const secretId = onlyId(template.findResources('AWS::SecretsManager::Secret'));
+const secretIdOf = (what: string) =>
+  onlyId(
+    template.findResources('AWS::SecretsManager::Secret', {
+      Properties: { Description: Match.stringLikeRegexp(what) },
+    }),
+  );
+const secretIds = { processingKeys: secretIdOf('processing keys'), tokens: secretIdOf('bearer tokens') };
+const SECRET_ENV = { processingKeys: 'PROCESSING_KEYS_SECRET_ID', tokens: 'TOKENS_SECRET_ID' };
 const queueId = onlyId(template.findResources('AWS::SQS::Queue'));
 const functions = template.findResources('AWS::Lambda::Function');
+const allNames = [...routes.map((r) => r.name), ...scheduledJobs];
 
 /** The logical id of the function a route or a schedule invokes, read from the template. */
 function functionIdFor(name: string): string {
@@ -104,8 +131,6 @@ function grantsOf(roleId: string): string[] {
 const grant = (action: string, resource: unknown) => `${action} ${JSON.stringify(resource)}`;
 
 describe('functions', () => {
-  const allNames = [...routes.map((r) => r.name), ...scheduledJobs];
-
   test('every route and job reaches its own function, whose entry is the module the route table names', () => {
     expect(Object.keys(template.findResources('AWS::ApiGatewayV2::Route'))).toHaveLength(routes.length);
     const ids = allNames.map(functionIdFor);
@@ -118,7 +143,7 @@ describe('functions', () => {
     });
   });
 
-  test('every function has the same runtime, logging, tracing and environment', () => {
+  test('every function has the same runtime, logging and environment, and no X-Ray', () => {
     const logGroups = template.findResources('AWS::Logs::LogGroup');
     // The route and job functions plus the custom resource that fills the tokens.
     expect(Object.keys(functions)).toHaveLength(allNames.length + 1);
@@ -127,7 +152,6 @@ describe('functions', () => {
       expect(props).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
-        TracingConfig: { Mode: 'Active' },
         MemorySize: 512,
         Environment: {
           Variables: expect.objectContaining({
@@ -137,17 +161,19 @@ describe('functions', () => {
         },
       });
       expect(props.VpcConfig).toBeUndefined();
+      expect(props.TracingConfig).toBeUndefined();
       expect(logGroups[props.LoggingConfig.LogGroup.Ref].Properties.RetentionInDays).toBe(30);
     }
     const logGroupIds = Object.values(functions).map((fn) => fn.Properties.LoggingConfig.LogGroup.Ref);
     expect(new Set(logGroupIds).size).toBe(logGroupIds.length);
   });
 
-  test('route and job functions get the table, the secret and the processing base URL', () => {
+  test('route and job functions get the table, the ids of the secrets they may read and the service URL', () => {
     for (const name of allNames) {
+      const secrets = SECRET_READS[name].map((secret) => [SECRET_ENV[secret], ref(secretIds[secret])]);
       expect(functions[functionIdFor(name)].Properties.Environment.Variables).toEqual({
         TABLE_NAME: ref(tableId),
-        SECRET_ID: ref(secretId),
+        ...Object.fromEntries(secrets),
         PROCESSING_BASE_URL: 'https://sandbox.processing.example',
         NODE_OPTIONS: '--enable-source-maps',
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -167,9 +193,7 @@ describe('functions', () => {
     const expected = [
       grant('logs:CreateLogStream', logGroupArn),
       grant('logs:PutLogEvents', logGroupArn),
-      grant('xray:PutTelemetryRecords', '*'),
-      grant('xray:PutTraceSegments', '*'),
-      grant('secretsmanager:GetSecretValue', ref(secretId)),
+      ...SECRET_READS[name].map((secret) => grant('secretsmanager:GetSecretValue', ref(secretIds[secret]))),
       ...TABLE_ACTIONS[name].map((action) => grant(`dynamodb:${action}`, arnOf(tableId))),
     ];
     if (name === 'reconcile') {
@@ -179,6 +203,26 @@ describe('functions', () => {
     if ((scheduledJobs as readonly string[]).includes(name))
       expected.push(grant('sqs:SendMessage', arnOf(queueId)));
     expect(grantsOf(fn.Role['Fn::GetAtt'][0])).toEqual(expected.sort());
+  });
+
+  test('callbacks have 20 concurrent runs of their own, reconcile exactly one; the rest share the pool', () => {
+    const reserved = Object.fromEntries(
+      allNames.map((name) => [name, functions[functionIdFor(name)].Properties.ReservedConcurrentExecutions]),
+    );
+    expect(Object.fromEntries(Object.entries(reserved).filter(([, value]) => value !== undefined))).toEqual({
+      callbacks: 20,
+      reconcile: 1,
+    });
+  });
+
+  test('logs are kept 30 days in a sandbox, a year in production, or as long as logRetentionDays says', () => {
+    const retentions = (t: Template) =>
+      new Set(Object.values(t.findResources('AWS::Logs::LogGroup')).map((g) => g.Properties.RetentionInDays));
+    // Every function's log group and the API access logs.
+    expect(Object.keys(template.findResources('AWS::Logs::LogGroup'))).toHaveLength(allNames.length + 2);
+    expect(retentions(template)).toEqual(new Set([30]));
+    expect(retentions(production.template)).toEqual(new Set([365]));
+    expect(retentions(synth({ logRetentionDays: '90' }).template)).toEqual(new Set([90]));
   });
 
   test('no role has a managed or inline policy', () => {
@@ -234,25 +278,44 @@ describe('table', () => {
   });
 });
 
-describe('secret', () => {
-  test('the template holds only placeholders for the processing keys, and the secret is retained', () => {
-    template.hasResource('AWS::SecretsManager::Secret', {
-      DeletionPolicy: 'Retain',
-      Properties: {
-        SecretString: JSON.stringify({
-          processing_api_key: 'REPLACE_ME',
-          processing_secret_key: 'REPLACE_ME',
-        }),
-        GenerateSecretString: Match.absent(),
-      },
-    });
+describe('secrets', () => {
+  test('two secrets, both created with no value (nothing a later deploy could write over) and retained', () => {
+    const secrets = template.findResources('AWS::SecretsManager::Secret');
+    expect(Object.keys(secrets).sort()).toEqual(Object.values(secretIds).sort());
+    for (const secret of Object.values(secrets)) {
+      expect(secret).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+      expect(secret.Properties.SecretString).toBeUndefined();
+      expect(secret.Properties.GenerateSecretString).toBeUndefined();
+    }
   });
 
-  test('a custom resource fills the tokens; it reads and writes this secret only and returns nothing', () => {
+  test('only the functions that sign or verify with the processing keys may read them', () => {
+    const readers = (secret: string) =>
+      Object.entries(functions)
+        .filter(([, fn]) => grantsOf(fn.Properties.Role['Fn::GetAtt'][0]).some((g) => g.includes(secret)))
+        .map(([id]) => id)
+        .sort();
+    const expected = (secret: 'processingKeys' | 'tokens') =>
+      allNames
+        .filter((name) => SECRET_READS[name].includes(secret))
+        .map(functionIdFor)
+        .sort();
+    expect(readers(secretIds.processingKeys)).toEqual(expected('processingKeys'));
+    expect(readers(secretIds.processingKeys)).not.toContain(functionIdFor('get-invoice'));
+    expect(readers(secretIds.processingKeys)).not.toContain(functionIdFor('balance-history'));
+    // The custom resource that fills the tokens reads them too.
+    const tokensId = onlyId(template.findResources('Custom::BearerTokens'));
+    const fillerId = template.toJSON().Resources[tokensId].Properties.ServiceToken['Fn::GetAtt'][0];
+    expect(readers(secretIds.tokens)).toEqual([...expected('tokens'), fillerId].sort());
+  });
+
+  test('a custom resource fills the tokens; it reads and writes that secret only and returns nothing', () => {
     const tokensId = onlyId(template.findResources('Custom::BearerTokens'));
     const tokens = template.toJSON().Resources[tokensId];
-    expect(Object.keys(tokens.Properties).sort()).toEqual(['SecretId', 'ServiceToken']);
-    expect(tokens.Properties.SecretId).toEqual(ref(secretId));
+    expect(Object.keys(tokens.Properties).sort()).toEqual(['SecretId', 'ServiceTimeout', 'ServiceToken']);
+    // CloudFormation waits a minute, not its default hour, for a filler that fails before it answers.
+    expect(Number(tokens.Properties.ServiceTimeout)).toBe(60);
+    expect(tokens.Properties.SecretId).toEqual(ref(secretIds.tokens));
     const fillerId = tokens.Properties.ServiceToken['Fn::GetAtt'][0];
     expect(pluginFunctionOf(sandbox.stack, fillerId).entry).toBe(
       path.join(ROOT, 'lib', 'tokens', 'fill-tokens.ts'),
@@ -263,10 +326,8 @@ describe('secret', () => {
       [
         grant('logs:CreateLogStream', logGroupArn),
         grant('logs:PutLogEvents', logGroupArn),
-        grant('xray:PutTelemetryRecords', '*'),
-        grant('xray:PutTraceSegments', '*'),
-        grant('secretsmanager:GetSecretValue', ref(secretId)),
-        grant('secretsmanager:PutSecretValue', ref(secretId)),
+        grant('secretsmanager:GetSecretValue', ref(secretIds.tokens)),
+        grant('secretsmanager:PutSecretValue', ref(secretIds.tokens)),
       ].sort(),
     );
     // Nothing reads an attribute of the custom resource, so no token can reach an output.
@@ -292,7 +353,7 @@ describe('scheduled jobs', () => {
     const schedules = Object.values(template.findResources('AWS::Scheduler::Schedule'));
     expect(schedules.map((s) => s.Properties.ScheduleExpression).sort()).toEqual([
       'rate(1 hour)',
-      'rate(5 minutes)',
+      'rate(1 minute)',
     ]);
     for (const schedule of schedules) {
       expect(schedule.Properties.Target.DeadLetterConfig.Arn).toEqual(arnOf(queueId));
@@ -332,19 +393,26 @@ describe('scheduled jobs', () => {
 });
 
 describe('HTTP API', () => {
-  test('admin routes get the stage throttle, storefront routes and callbacks a higher one; access is logged', () => {
+  test('every route has its own throttle: admin routes a low one, storefront routes and callbacks a higher one', () => {
     const stage = Object.values(template.findResources('AWS::ApiGatewayV2::Stage'))[0];
     const props = stage.Properties;
     expect(props.StageName).toBe('$default');
     expect(props.AutoDeploy).toBe(true);
-    expect(props.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 });
+    const admin = { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 };
     const busy = { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 };
+    expect(props.DefaultRouteSettings).toEqual(admin);
     expect(props.RouteSettings).toEqual({
       'POST /checkout': busy,
       'GET /invoices/{foreign_id}': busy,
       'GET /rates': busy,
       'GET /pairs': busy,
       'POST /callbacks': busy,
+      'POST /invoices/{foreign_id}/cancel': admin,
+      'GET /balances': admin,
+      'GET /balances/history': admin,
+      'POST /refunds': admin,
+      'GET /refunds/{foreign_id}': admin,
+      'GET /transactions': admin,
     });
     const accessLogsId = props.AccessLogSettings.DestinationArn['Fn::GetAtt'][0];
     expect(template.toJSON().Resources[accessLogsId].Type).toBe('AWS::Logs::LogGroup');
@@ -370,29 +438,86 @@ describe('alarms', () => {
   const alarmsOf = (t: Template) =>
     Object.values(t.findResources('AWS::CloudWatch::Alarm')).map((a) => a.Properties);
 
-  test('each function has an errors and a throttles alarm', () => {
-    const alarms = alarmsOf(template);
-    for (const name of [...routes.map((r) => r.name), ...scheduledJobs]) {
+  const lambdaAlarms = (name: string, metric: string) =>
+    alarmsOf(template).filter(
+      (a) =>
+        a.MetricName === metric &&
+        a.Namespace === 'AWS/Lambda' &&
+        JSON.stringify(a.Dimensions) ===
+          JSON.stringify([{ Name: 'FunctionName', Value: ref(functionIdFor(name)) }]),
+    );
+
+  test('each function has an errors and a throttles alarm; every alarm fires on a breach in one period', () => {
+    for (const name of allNames) {
       for (const metric of ['Errors', 'Throttles']) {
-        const matching = alarms.filter(
-          (a) =>
-            a.MetricName === metric &&
-            a.Namespace === 'AWS/Lambda' &&
-            JSON.stringify(a.Dimensions) ===
-              JSON.stringify([{ Name: 'FunctionName', Value: ref(functionIdFor(name)) }]),
-        );
-        expect(matching).toHaveLength(1);
+        expect(lambdaAlarms(name, metric)).toEqual([expect.objectContaining({ Threshold: 0 })]);
       }
     }
-    for (const alarm of alarms) {
+    for (const alarm of alarmsOf(template)) {
       expect(alarm).toMatchObject({
-        Threshold: 0,
         ComparisonOperator: 'GreaterThanThreshold',
         EvaluationPeriods: 1,
+        TreatMissingData: 'notBreaching',
       });
       expect(alarm.AlarmActions).toBeUndefined();
     }
     expect(template.findResources('AWS::SNS::Topic')).toEqual({});
+  });
+
+  test('each function has an alarm on its longest run passing 80% of its timeout', () => {
+    for (const name of allNames) {
+      const timeoutSeconds = functions[functionIdFor(name)].Properties.Timeout;
+      expect(lambdaAlarms(name, 'Duration')).toEqual([
+        expect.objectContaining({ Statistic: 'Maximum', Threshold: 0.8 * timeoutSeconds * 1000 }),
+      ]);
+    }
+  });
+
+  test('the API has a 5xx and a p99 latency alarm', () => {
+    const apiId = onlyId(template.findResources('AWS::ApiGatewayV2::Api'));
+    const dimensions = [{ Name: 'ApiId', Value: ref(apiId) }];
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/ApiGateway',
+      MetricName: '5xx',
+      Dimensions: dimensions,
+      Statistic: 'Sum',
+      Threshold: 0,
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/ApiGateway',
+      MetricName: 'Latency',
+      Dimensions: dimensions,
+      ExtendedStatistic: 'p99',
+      Threshold: 5000,
+    });
+  });
+
+  test('DynamoDB throttles on every operation the functions use have an alarm', () => {
+    const [throttles] = alarmsOf(template).filter((a) =>
+      JSON.stringify(a.Metrics ?? []).includes('ThrottledRequests'),
+    );
+    const operations = throttles.Metrics.filter((m: any) => m.MetricStat).map((m: any) => {
+      expect(m.MetricStat.Metric).toMatchObject({
+        Namespace: 'AWS/DynamoDB',
+        MetricName: 'ThrottledRequests',
+      });
+      expect(m.MetricStat.Stat).toBe('Sum');
+      const dimensions = Object.fromEntries(
+        m.MetricStat.Metric.Dimensions.map((d: any) => [d.Name, d.Value]),
+      );
+      expect(dimensions.TableName).toEqual(ref(tableId));
+      return dimensions.Operation;
+    });
+    expect(operations.sort()).toEqual(['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem']);
+    // A term with no data counts 0, so one operation's throttles are not lost for want of the others'.
+    const [expression] = throttles.Metrics.filter((m: any) => m.Expression);
+    expect(expression.ReturnData).toBe(true);
+    expect(expression.Expression.split(' + ').sort()).toEqual(
+      throttles.Metrics.filter((m: any) => m.MetricStat)
+        .map((m: any) => `FILL(${m.Id}, 0)`)
+        .sort(),
+    );
+    expect(throttles.Threshold).toBe(0);
   });
 
   test('the dead-letter queue depth and the two custom metrics have alarms', () => {
@@ -414,7 +539,7 @@ describe('alarms', () => {
     }
   });
 
-  test('with alarmEmail, an encrypted topic that refuses plain HTTP e-mails every alarm', () => {
+  test('with alarmEmail, an encrypted topic that CloudWatch may publish to e-mails every alarm', () => {
     const t = production.template;
     const topicId = onlyId(t.findResources('AWS::SNS::Topic'));
     const keyId = onlyId(t.findResources('AWS::KMS::Key'));
@@ -434,6 +559,16 @@ describe('alarms', () => {
       PolicyDocument: {
         Statement: Match.arrayWith([
           Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          Match.objectLike({
+            Effect: 'Allow',
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Action: 'sns:Publish',
+            Resource: ref(topicId),
+            Condition: {
+              ArnLike: { 'aws:SourceArn': Match.anyValue() },
+              StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+            },
+          }),
         ]),
       },
     });
@@ -442,16 +577,33 @@ describe('alarms', () => {
     expect(alarms).toHaveLength(alarmsOf(template).length);
     for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([ref(topicId)]);
   });
+
+  test('with alarmTopicArn, every alarm also goes to that topic', () => {
+    const alarmTopicArn = 'arn:aws:sns:eu-central-1:123456789012:ops-alarms';
+    const { template: t } = synth({ ...PRODUCTION_CONTEXT, alarmEmail: undefined, alarmTopicArn });
+    expect(t.findResources('AWS::SNS::Topic')).toEqual({});
+    const alarms = alarmsOf(t);
+    expect(alarms).toHaveLength(alarmsOf(template).length);
+    for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([alarmTopicArn]);
+  });
 });
 
 describe('app', () => {
-  test('outputs the API URL, the callback URL and the secret name', () => {
+  test('outputs the API URL, the callback URL and the names of the two secrets', () => {
     const outputs = template.toJSON().Outputs;
-    expect(Object.keys(outputs).sort()).toEqual(['ApiUrl', 'CallbackUrl', 'SecretName']);
+    expect(Object.keys(outputs).sort()).toEqual([
+      'ApiUrl',
+      'CallbackUrl',
+      'ProcessingKeysSecretName',
+      'TokensSecretName',
+    ]);
     const apiUrl = outputs.ApiUrl.Value['Fn::Join'][1];
     expect(apiUrl.at(-1)).toBe('/');
     expect(outputs.CallbackUrl.Value['Fn::Join'][1]).toEqual([...apiUrl.slice(0, -1), '/callbacks']);
-    expect(JSON.stringify(outputs.SecretName.Value)).toContain(`"Ref":"${secretId}"`);
+    expect(JSON.stringify(outputs.ProcessingKeysSecretName.Value)).toContain(
+      `"Ref":"${secretIds.processingKeys}"`,
+    );
+    expect(JSON.stringify(outputs.TokensSecretName.Value)).toContain(`"Ref":"${secretIds.tokens}"`);
   });
 
   test('the stack is named after the stage and has no account or region', () => {

@@ -1,24 +1,36 @@
-// Every function bundled as the stack bundles it (SDK trimmed by lib/bundling.ts), run in a fresh process with only
-// its environment, against the local stack: the credentials, DynamoDB, Secrets Manager and the service all work.
+// Every function bundled with the stack's esbuild options (SDK trimmed by lib/bundling.ts), run in a fresh process
+// with only the local stack's environment, against that stack: the environment's credentials, DynamoDB, Secrets
+// Manager and the service all work. (test/lib/bundling.test.ts runs the CDK's own bundles under a hung service.)
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { FunctionName } from '../../lib/routes';
+import { routes, scheduledJobs, type FunctionName } from '../../lib/routes';
 import { httpApiEvent } from '../../local/lambda-event';
-import { environmentSetBy } from '../../local/lambda-process';
-import { bundledFunctions } from '../support/bundled-function';
+import { bundleFunctions, environmentSetBy, startLambdaProcess } from '../../local/lambda-process';
 import { invoiceCallbackBody, signedHeaders } from '../support/callbacks';
 import { checkoutBody, refundBody, startHarness, type Harness } from '../support/local-stack';
 
 const outDir = mkdtempSync(path.join(tmpdir(), 'trimmed-functions-'));
 let harness: Harness;
-let functions: Awaited<ReturnType<typeof bundledFunctions>>;
+let bundles: Record<string, string>;
+let env: Record<string, string>;
 
 beforeAll(async () => {
   const started = await environmentSetBy(() => startHarness());
   harness = started.value;
-  functions = await bundledFunctions(outDir, started.env);
+  // What lib/plugin-function.ts adds to every function's environment.
+  env = {
+    ...started.env,
+    NODE_OPTIONS: '--enable-source-maps',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
+  const names = [...routes.map((route) => route.name), ...scheduledJobs];
+  const root = path.join(__dirname, '..', '..');
+  bundles = await bundleFunctions(
+    Object.fromEntries(names.map((name) => [name, path.join(root, 'functions', `${name}.ts`)])),
+    outDir,
+  );
 }, 60_000);
 afterAll(async () => {
   await harness.close();
@@ -37,11 +49,11 @@ interface Call {
 
 /** Invokes one function in its own fresh process, as a new execution environment would. */
 async function invoke(name: FunctionName, event: unknown): Promise<unknown> {
-  const process = await functions.start(name);
+  const fresh = await startLambdaProcess(bundles[name], env);
   try {
-    return (await process.invoke(event, name)).result;
+    return (await fresh.invoke(event, name)).result;
   } finally {
-    await process.close();
+    await fresh.close();
   }
 }
 

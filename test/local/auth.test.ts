@@ -1,4 +1,4 @@
-import { routes } from '../../lib/routes';
+import { routes, type RouteFunctionName } from '../../lib/routes';
 import { checkoutBody, refundBody, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
 import { scanTable } from '../support/table';
@@ -24,26 +24,27 @@ afterAll(async () => {
   output.restore();
 });
 
-type Scope = 'storefront' | 'admin' | 'service';
-
-/** For every route: who may call it, and a request it would act on (write, or send upstream) if allowed. */
-const REQUESTS: Record<(typeof routes)[number]['name'], { scope: Scope; path: string; body?: unknown }> = {
-  checkout: { scope: 'storefront', path: '/checkout', body: checkoutBody('auth-new-invoice') },
-  'get-invoice': { scope: 'storefront', path: '/invoices/auth-invoice' },
-  'cancel-invoice': { scope: 'admin', path: '/invoices/auth-invoice/cancel' },
-  rates: { scope: 'storefront', path: '/rates?from=BTC&to=EUR' },
-  pairs: { scope: 'storefront', path: '/pairs?from=BTC&to=EUR' },
-  'get-balances': { scope: 'admin', path: '/balances?live=true' },
-  'balance-history': { scope: 'admin', path: '/balances/history' },
-  'create-refund': { scope: 'admin', path: '/refunds', body: refundBody('auth-new-refund') },
-  'get-refund': { scope: 'admin', path: '/refunds/auth-refund' },
-  'lookup-transaction': { scope: 'admin', path: '/transactions?foreign_id=auth-refund' },
+/** For every route: a request it would act on (write, or send upstream) if allowed. */
+const REQUESTS: Record<RouteFunctionName, { path: string; body?: unknown }> = {
+  checkout: { path: '/checkout', body: checkoutBody('auth-new-invoice') },
+  'get-invoice': { path: '/invoices/auth-invoice' },
+  'cancel-invoice': { path: '/invoices/auth-invoice/cancel' },
+  rates: { path: '/rates?from=BTC&to=EUR' },
+  pairs: { path: '/pairs?from=BTC&to=EUR' },
+  'get-balances': { path: '/balances?live=true' },
+  'balance-history': { path: '/balances/history' },
+  'create-refund': { path: '/refunds', body: refundBody('auth-new-refund') },
+  'get-refund': { path: '/refunds/auth-refund' },
+  'lookup-transaction': { path: '/transactions?foreign_id=auth-refund' },
   callbacks: {
-    scope: 'service',
     path: '/callbacks',
     body: { foreign_id: 'auth-invoice', type: 'invoice', status: 'confirmed', error: '' },
   },
 };
+
+const routeOf = (name: RouteFunctionName) => routes.find((route) => route.name === name)!;
+/** Who may call it, as the route table says. */
+const scopeOf = (name: RouteFunctionName) => routeOf(name).access;
 
 /** Credentials that must not open a route, and what they get: the header to send (none when undefined). */
 const BAD_CREDENTIALS: Array<[string, (h: Harness) => string | undefined]> = [
@@ -64,8 +65,7 @@ const state = async () => ({
 
 async function call(name: keyof typeof REQUESTS, authorization: string | undefined) {
   const { path, body } = REQUESTS[name];
-  const route = routes.find((candidate) => candidate.name === name)!;
-  return harness.api(route.method, path, {
+  return harness.api(routeOf(name).method, path, {
     body,
     headers: authorization === undefined ? {} : { authorization },
   });
@@ -85,14 +85,14 @@ test.each(cases)('%s with %s is refused; nothing is written or sent', async (nam
 
   const answer = await call(name, header(harness));
 
-  const scope = REQUESTS[name].scope;
+  const scope = scopeOf(name);
   expect({ status: answer.status, code: answer.body.error?.code }).toEqual(
     scope === 'service' ? { status: 403, code: 'invalid_signature' } : { status: 401, code: 'unauthorized' },
   );
   expect(await state()).toEqual(before);
 });
 
-const adminRoutes = names.filter((name) => REQUESTS[name].scope === 'admin');
+const adminRoutes = names.filter((name) => scopeOf(name) === 'admin');
 test.each(adminRoutes)(
   '%s with the storefront token is refused with 403; nothing is written or sent',
   async (name) => {
@@ -127,10 +127,9 @@ test.each(['storefront', 'admin'] as const)(
 test('the right token opens each bearer route (the matrix requests are valid)', async () => {
   const opened = await Promise.all(
     names
-      .filter((name) => REQUESTS[name].scope !== 'service')
+      .filter((name) => scopeOf(name) !== 'service')
       .map(async (name) => {
-        const token =
-          REQUESTS[name].scope === 'admin' ? harness.stack.adminToken : harness.stack.storefrontToken;
+        const token = scopeOf(name) === 'admin' ? harness.stack.adminToken : harness.stack.storefrontToken;
         return [name, (await call(name, `Bearer ${token}`)).status] as const;
       }),
   );
@@ -145,5 +144,55 @@ test('the right token opens each bearer route (the matrix requests are valid)', 
     'create-refund': 201,
     'get-refund': 200,
     'lookup-transaction': 200,
+  });
+});
+
+describe('token rotation', () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const poll = (token: string) => harness.api('GET', '/invoices/auth-invoice', { token });
+  const putTokens = (value: object) =>
+    harness.stack.secrets.put(harness.stack.secretIds.tokens, JSON.stringify(value));
+  const tokenReads = () => harness.stack.secrets.calls(harness.stack.secretIds.tokens);
+  const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
+  // The functions look again at most once a second; waiting that long makes the next look certain.
+  const pastTheRefreshLimit = () => sleep(1_100);
+
+  test('a warm container accepts a newly rotated token at once, and the previous one for the overlap', async () => {
+    const { storefrontToken, adminToken } = harness.stack;
+    expect((await poll(storefrontToken)).status).toBe(200);
+    await pastTheRefreshLimit();
+    putTokens({
+      storefront_token: 'rotated-storefront-token',
+      admin_token: adminToken,
+      previous_storefront_token: storefrontToken,
+      previous_storefront_token_expires_at: inAnHour(),
+    });
+    const before = tokenReads();
+
+    expect((await poll('rotated-storefront-token')).status).toBe(200);
+    expect(tokenReads()).toBe(before + 1);
+    expect((await poll(storefrontToken)).status).toBe(200);
+    expect(tokenReads()).toBe(before + 1);
+  });
+
+  test('a previous token whose stated time is up is refused', async () => {
+    await pastTheRefreshLimit();
+    putTokens({
+      storefront_token: 'rotated-again',
+      admin_token: harness.stack.adminToken,
+      previous_storefront_token: 'rotated-storefront-token',
+      previous_storefront_token_expires_at: new Date(Date.now() - 1_000).toISOString(),
+    });
+
+    expect((await poll('rotated-again')).status).toBe(200);
+    expect((await poll('rotated-storefront-token')).status).toBe(401);
+  });
+
+  test('a flood of unknown tokens makes each container look again at most once a second', async () => {
+    const before = tokenReads();
+    const started = Date.now();
+    for (let i = 0; i < 30; i++) expect((await poll(`flood-${i}`)).status).toBe(401);
+    const seconds = (Date.now() - started) / 1000;
+    expect(tokenReads() - before).toBeLessThanOrEqual(Math.floor(seconds) + 1);
   });
 });

@@ -1,4 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { API_FUNCTION_TIMEOUT_SECONDS } from '../../lib/routes';
+import { lambdaContext } from '../../local/lambda-context';
 import { invoiceCallbackBody, postCallback, signBody, signedHeaders } from '../support/callbacks';
 import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
@@ -64,6 +66,20 @@ describe('refused deliveries change nothing', () => {
     [
       'a signature that is not hex',
       () => ({ 'X-Processing-Key': sandbox().apiKey, 'X-Processing-Signature': 'zz'.repeat(64) }),
+    ],
+    [
+      'a valid signature followed by non-hex characters',
+      () => ({
+        'X-Processing-Key': sandbox().apiKey,
+        'X-Processing-Signature': `${signBody(sandbox().secretKey, body)}zz`,
+      }),
+    ],
+    [
+      'a valid signature followed by a space and more hex',
+      () => ({
+        'X-Processing-Key': sandbox().apiKey,
+        'X-Processing-Signature': `${signBody(sandbox().secretKey, body)} 00`,
+      }),
     ],
     [
       'a truncated signature',
@@ -137,6 +153,44 @@ test('out of order: confirmed, then processing, stays confirmed; a later failed 
   expect(stored(view)).toEqual(stored(afterConfirmed));
 });
 
+test.each(['1e500000', '1e9000000000000000'])(
+  'a signed callback with the amount %s is ignored without expanding it, and changes nothing',
+  async (amount) => {
+    const foreignId = `cb-huge-${amount.length}`;
+    await pendingInvoice(foreignId);
+    const body = invoiceCallbackBody(foreignId, 'confirmed').replace(
+      '"amount":0.00046',
+      `"amount":${amount}`,
+    );
+    const before = await tableText();
+
+    const answer = await postCallback(harness, body, signedHeaders(harness, body));
+
+    expect(answer.status).toBe(200);
+    expect(answer.body.outcome).toBe('ignored');
+    expect(await tableText()).toBe(before);
+  },
+);
+
+test('out of order: of two partial payments, the earlier one arriving last does not take the paid amount back', async () => {
+  await pendingInvoice('cb-partial-order');
+  const partial = (amount: number, remaining: number) =>
+    invoiceCallbackBody('cb-partial-order', 'pending', {
+      currency_sent: { currency: 'BTC', amount, remaining_amount: remaining },
+    });
+  const later = partial(0.0003, 0.00016);
+  const earlier = partial(0.0001, 0.00036);
+
+  expect((await postCallback(harness, later, signedHeaders(harness, later))).body.outcome).toBe('applied');
+  expect((await postCallback(harness, earlier, signedHeaders(harness, earlier))).body.outcome).toBe(
+    'ignored',
+  );
+
+  const view = await poll('cb-partial-order');
+  expect(view.status).toBe('pending');
+  expect(view.payment).toEqual({ currency: 'BTC', amount: '0.00030000', remaining_amount: '0.00016000' });
+});
+
 test('a base64-encoded body (non-JSON content type through the gateway) is verified over its bytes and applied', async () => {
   await pendingInvoice('cb-base64');
   const body = invoiceCallbackBody('cb-base64', 'processing');
@@ -187,7 +241,7 @@ test('header names in odd case reach the handler unchanged (a proxy that keeps t
     requestContext: { http: { method: 'POST', path: '/callbacks' } },
   } as unknown as APIGatewayProxyEventV2;
 
-  const result = await handler(event, {} as Context);
+  const result = await handler(event, lambdaContext('callbacks', API_FUNCTION_TIMEOUT_SECONDS * 1000));
 
   expect(result.statusCode).toBe(200);
   expect(JSON.parse(result.body).outcome).toBe('applied');

@@ -32,13 +32,8 @@ async function control(method: string, path: string, body?: unknown): Promise<{ 
   return { status: response.status, body: await response.json() };
 }
 
-const pluginSecret = (apiKey: string, secretKey: string) =>
-  JSON.stringify({
-    processing_api_key: apiKey,
-    processing_secret_key: secretKey,
-    storefront_token: harness.stack.storefrontToken,
-    admin_token: harness.stack.adminToken,
-  });
+const processingKeysSecret = (apiKey: string, secretKey: string) =>
+  JSON.stringify({ processing_api_key: apiKey, processing_secret_key: secretKey });
 
 test('checkout, payment and callback work against a separately started service', async () => {
   expect(harness.stack.sandbox).toBeUndefined();
@@ -68,12 +63,12 @@ test('the secret is fetched once per container, not per request', async () => {
 
 test('a key rotation heals: bad_header_key makes the function refetch the secret once', async () => {
   const { stack } = harness;
-  // Containers hold a key that the merchant has since rotated away...
-  stack.secrets.put(stack.secretId, pluginSecret('rotated-away-key', keys.secretKey));
+  // Containers hold a key that the merchant has since rotated away (a call that signs loads it)...
+  stack.secrets.put(stack.secretIds.processingKeys, processingKeysSecret('rotated-away-key', keys.secretKey));
   await sleep(SECRET_TTL_SECONDS * 1000 + 100);
-  await harness.api('GET', '/invoices/ext-1', { token: 'storefront' });
+  await harness.api('GET', '/balances?live=true', { token: 'admin' });
   // ...and the operator has put the new key into the secret, well within the cache's TTL.
-  stack.secrets.put(stack.secretId, pluginSecret(keys.apiKey, keys.secretKey));
+  stack.secrets.put(stack.secretIds.processingKeys, processingKeysSecret(keys.apiKey, keys.secretKey));
   await sleep(1100);
 
   const before = stack.secrets.calls();

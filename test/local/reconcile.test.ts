@@ -1,18 +1,24 @@
 import { Decimal } from 'decimal.js';
+import { sign } from '../../processing/signing';
 import { clearFaults, injectFault } from '../support/faults';
 import { checkoutBody, refundBody, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
-import { storedRecord } from '../support/table';
+import { scanTable, storedRecord } from '../support/table';
 import { waitFor } from '../support/wait';
 
 const STALE_SECONDS = 1;
+const GRACE_SECONDS = 1;
 
 let harness: Harness;
 let output: CapturedOutput;
 beforeAll(async () => {
   output = captureOutput(); // the injected failures log errors; keep the run quiet
   harness = await startHarness({
-    env: { PROCESSING_TIMEOUT_MS: '500', RECONCILE_STALE_SECONDS: String(STALE_SECONDS) },
+    env: {
+      PROCESSING_TIMEOUT_MS: '500',
+      RECONCILE_STALE_SECONDS: String(STALE_SECONDS),
+      RECONCILE_EXPIRY_GRACE_SECONDS: String(GRACE_SECONDS),
+    },
   });
   // Every callback is lost: the sandbox posts to a closed port and does not retry.
   await harness.control('POST', '/callbacks', { url: 'http://127.0.0.1:9/callbacks', retry_ms: [] });
@@ -67,6 +73,47 @@ test.each(['confirmed', 'failed'] as const)(
   },
 );
 
+test('a refund whose foreign_id the service holds for a withdrawal we did not make is never taken for ours', async () => {
+  const foreignId = 'ext-1';
+  // Someone else's withdrawal, made with a signed call straight to the service.
+  const { url, apiKey, secretKey } = harness.stack.sandbox!;
+  const theirs = JSON.stringify({
+    foreign_id: foreignId,
+    sender_currency: 'EUR',
+    received_currency: 'BTC',
+    sender_amount: '5',
+    address: 'bc1qsomeoneelse000000000000000000000000',
+  });
+  const made = await fetch(`${url}/v2/crypto/withdrawal_instant_exchange`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-processing-key': apiKey,
+      'x-processing-signature': sign(secretKey, theirs),
+    },
+    body: theirs,
+  });
+  expect(made.status).toBe(201);
+  const before = await eurBalance();
+
+  const refused = await harness.api('POST', '/refunds', {
+    token: 'admin',
+    body: refundBody(foreignId, { sender_amount: '7' }),
+  });
+  expect(refused.status).toBe(409);
+  await sleep(STALE_SECONDS * 1000 + 100);
+  await harness.stack.runJob('reconcile');
+
+  const view = await harness.api('GET', `/refunds/${foreignId}`, { token: 'admin' });
+  expect(view.body).toMatchObject({ status: 'rejected', transaction_id: null, received_amount: null });
+  expect(new Decimal(view.body.sender_amount).eq(7)).toBe(true);
+  expect(view.body.history).toEqual([]);
+  // Refused for good: it has left the sweep's open items, and nothing more was sent or debited.
+  const item = (await scanTable(harness.stack)).find((entry) => entry.pk?.S === `REFUND#${foreignId}`);
+  expect(item?.gsi1pk).toBeUndefined();
+  expect(await eurBalance()).toBe(before);
+});
+
 test('a stale checkout whose outcome stayed unknown is abandoned and its orphan cancelled upstream', async () => {
   const foreignId = 'reconcile-stale';
   const body = checkoutBody(foreignId);
@@ -110,22 +157,34 @@ test('a stale checkout that never reached the service is abandoned without error
   expect((await harness.control('GET', `/invoices/${foreignId}`)).status).toBe(404);
 });
 
-// Without a timer there is no expiry to wait for: the sweep looks the invoice up once it has been quiet a while.
-test('a timer-less invoice paid upstream whose callback was lost is closed out by the sweep', async () => {
-  const foreignId = 'reconcile-paid-no-timer';
-  const created = await harness.api('POST', '/checkout', {
-    token: 'storefront',
-    body: checkoutBody(foreignId, { timer: false, sender_currency: undefined }),
-  });
-  expect(created.body).toMatchObject({ status: 'created', release_at: null });
-  expect(
-    (await harness.control('POST', `/invoices/${foreignId}/pay`, { kind: 'full', currency: 'BTC' })).body
-      .status,
-  ).toBe('confirmed');
+// The sweep first looks an open invoice up a grace after checkout, with a timer or without, not after its expiry.
+test.each([
+  ['a timer-less invoice', { timer: false, sender_currency: undefined }],
+  ['an invoice with a timer', {}],
+])(
+  '%s paid upstream whose callbacks were lost shows paid, with its amount, after the first sweep',
+  async (kind, overrides) => {
+    const foreignId = `reconcile-paid-${kind.split(' ').at(-1)}`;
+    const created = await harness.api('POST', '/checkout', {
+      token: 'storefront',
+      body: checkoutBody(foreignId, overrides),
+    });
+    expect(created.status).toBe(201);
+    const paid = await harness.control('POST', `/invoices/${foreignId}/pay`, {
+      kind: 'full',
+      currency: 'BTC',
+    });
+    expect(paid.body.status).toBe('confirmed');
 
-  await sleep(STALE_SECONDS * 1000 + 100);
-  await harness.stack.runJob('reconcile');
+    await sleep(GRACE_SECONDS * 1000 + 100);
+    await harness.stack.runJob('reconcile');
 
-  const polled = await harness.api('GET', `/invoices/${foreignId}`, { token: 'storefront' });
-  expect(polled.body.status).toBe('confirmed');
-});
+    const polled = await harness.api('GET', `/invoices/${foreignId}`, { token: 'storefront' });
+    expect(polled.body).toMatchObject({
+      status: 'confirmed',
+      expired: false,
+      payment: { currency: 'BTC', amount: paid.body.paid_amount },
+    });
+    expect(polled.body.history.at(-1)).toMatchObject({ status: 'confirmed', source: 'reconcile' });
+  },
+);

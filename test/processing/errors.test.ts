@@ -121,6 +121,8 @@ describe('errors from the service', () => {
 
   it.each([
     ['not json', 'unreadable answer'],
+    ['{"data":[{"currency":"BTC","balance":1e500000}]}', 'unreadable answer'],
+    ['{"data":[{"currency":"BTC","balance":1e9000000000000000}]}', 'unreadable answer'],
     ['{"data":{"id":1}}', 'expected list'],
     ['{"nodata":[]}', 'expected list'],
   ])('maps a 200 with %s to ProcessingUpstreamError', async (body, detail) => {

@@ -21,6 +21,42 @@ describe('parseJson', () => {
     expect(() => parseJson('{"id":9007199254740993}')).toThrow(RangeError);
   });
 
+  // A token this short would otherwise be expanded digit by digit: 1e500000 into a 500 kB string, the longest
+  // into more memory than the process has.
+  it.each([
+    '1e500000',
+    '-1e500000',
+    '1e-500000',
+    '1E+41',
+    `0.${'0'.repeat(40)}1`,
+    `1.${'0'.repeat(41)}`,
+    '9'.repeat(41),
+  ])(
+    'refuses the amount %s, whose plain notation needs more than 40 digits on one side of the point',
+    (token) => {
+      expect(() => parseJson(`{"data":{"balance":${token}}}`)).toThrow(RangeError);
+    },
+  );
+
+  it.each([
+    '1e9000000000000000',
+    '-1e-9000000000000000',
+    '1e99999999999999999999',
+    '1.5e-99999999999999999999',
+  ])('refuses the amount %s without expanding it', (token) => {
+    expect(() => parseJson(`{"currency_sent":{"amount":${token}}}`)).toThrow(/amount/);
+  });
+
+  it('keeps amounts up to 40 digits on either side of the point', () => {
+    const whole = '9'.repeat(40);
+    const fraction = `0.${'0'.repeat(39)}1`;
+    expect(parseJson(`{"amount":${whole},"balance":${fraction},"rate_to":1e39}`)).toEqual({
+      amount: `${whole}.00000000`,
+      balance: fraction,
+      rate_to: `1${'0'.repeat(39)}.00000000`,
+    });
+  });
+
   it('throws on invalid JSON', () => {
     expect(() => parseJson('<html>')).toThrow(SyntaxError);
   });

@@ -27,6 +27,7 @@ describe('toAmount8', () => {
     ['.5', 'plain non-negative decimal'],
     ['', 'plain non-negative decimal'],
     ['0.000000001', 'more than 8 fractional digits'],
+    [`1${'0'.repeat(30)}`, 'more than 30 integer digits'],
     ['0', 'greater than zero'],
     ['0.00000000', 'greater than zero'],
   ])('refuses %p naming the field', (input, reason) => {
@@ -38,6 +39,15 @@ describe('toAmount8', () => {
         status: undefined,
         fields: { sender_amount: expect.stringContaining(reason) },
       }),
+    );
+  });
+
+  it.each([
+    ['250,000 digits', '9'.repeat(250_000)],
+    ['65 characters of a small amount', `${'0'.repeat(60)}1.000`],
+  ])('refuses a text of %s, naming the field', (_name, input) => {
+    expect(() => toAmount8(input, 'amount')).toThrow(
+      expect.objectContaining({ fields: { amount: 'must be at most 64 characters' } }),
     );
   });
 

@@ -1,12 +1,17 @@
-// Timeouts, retries, key healing and the at-most-once withdrawal, against a local HTTP server.
+// Timeouts, retries, key healing, the at-most-once withdrawal and the invocation's time budget, against a local
+// HTTP server.
+import { toErrorResponse } from '../../http/errors';
 import { ProcessingClient, type ProcessingClientOptions } from '../../processing/client';
 import {
   ProcessingAuthError,
   ProcessingConnectionError,
+  ProcessingTimeoutError,
   ProcessingUpstreamError,
   ProcessingValidationError,
 } from '../../processing/errors';
-import type { WithdrawalRequest } from '../../processing/types';
+import { MIN_ATTEMPT_MS } from '../../processing/request-sender';
+import type { CreateInvoiceRequest, WithdrawalRequest } from '../../processing/types';
+import { runWithDeadline } from '../../runtime/deadline';
 import {
   KEYS,
   NEW_KEYS,
@@ -42,6 +47,17 @@ const BALANCES: Reply = {
   body: { data: [{ currency: 'BTC', type: 'crypto', balance: '1.00000000' }] },
 };
 
+const INVOICE_REQUEST: CreateInvoiceRequest = {
+  foreign_id: 'inv-1',
+  timer: false,
+  title: 't',
+  currency: 'USDT',
+  amount: '1',
+  url_success: 'https://a.example',
+  url_failed: 'https://a.example',
+  email_user: 'a@example.com',
+};
+
 const WITHDRAWAL_REQUEST: WithdrawalRequest = {
   foreign_id: 'wd-1',
   sender_currency: 'USDT',
@@ -64,6 +80,7 @@ const WITHDRAWAL = {
 
 const RECORD =
   '{"id":9,"foreign_id":"wd-1","type":"withrawal_exchange","status":"processing","error":"",' +
+  '"crypto_address":{"id":4,"currency":"BTC","address":"bc1qexample","tag":null},' +
   '"currency_sent":{"currency":"USDT","amount":25},"currency_received":{"currency":"BTC","amount":0.00038},' +
   '"transactions":[],"fees":[]}';
 
@@ -82,6 +99,8 @@ describe('connection failures', () => {
       code: 'headers_timeout',
       operation: 'cancelInvoice',
     });
+    // Outside any invocation there is no deadline: the configured timeout is what ended it.
+    expect(error).toBeInstanceOf(ProcessingTimeoutError);
   });
 
   it('reports a reset after the request was read as outcome unknown', async () => {
@@ -133,16 +152,7 @@ describe('retries', () => {
 
   it('never re-sends an invoice or a cancel after a 5xx or an unknown outcome', async () => {
     const client = clientFor();
-    const invoice = {
-      foreign_id: 'inv-1',
-      timer: false,
-      title: 't',
-      currency: 'USDT',
-      amount: '1',
-      url_success: 'https://a.example',
-      url_failed: 'https://a.example',
-      email_user: 'a@example.com',
-    };
+    const invoice = INVOICE_REQUEST;
 
     service.replies(SERVER_ERROR);
     await expect(client.createInvoice(invoice)).rejects.toThrow(ProcessingUpstreamError);
@@ -230,12 +240,15 @@ describe('withdrawal at most once', () => {
     expect(paths()).toEqual(['POST /v2/crypto/withdrawal_instant_exchange', 'GET /v2/transactions/info']);
   });
 
-  it('does not pass off a different withdrawal under the same foreign_id', async () => {
+  it.each([
+    ['amount', RECORD.replace('"amount":25', '"amount":26')],
+    ['address', RECORD.replace('"address":"bc1qexample"', '"address":"bc1qsomeoneelse"')],
+  ])('does not pass off a withdrawal with another %s under the same foreign_id', async (_field, other) => {
     const duplicate: Reply = {
       status: 400,
       body: { errors: { foreign_id: 'The foreign id has already been taken.' } },
     };
-    service.replies(duplicate, { status: 200, body: RECORD.replace('"amount":25', '"amount":26') });
+    service.replies(duplicate, { status: 200, body: other });
 
     const error = await clientFor()
       .createWithdrawal(WITHDRAWAL_REQUEST)
@@ -250,5 +263,79 @@ describe('withdrawal at most once', () => {
 
     await expect(clientFor().createWithdrawal(WITHDRAWAL_REQUEST)).rejects.toThrow(ProcessingValidationError);
     expect(service.received).toHaveLength(1);
+  });
+});
+
+describe('inside an invocation: the time budget', () => {
+  /** Runs `work` as an invocation with `ms` left before its deadline. */
+  function within<T>(ms: number, work: () => Promise<T>): Promise<T> {
+    return runWithDeadline(Date.now() + ms, work);
+  }
+
+  /** A service that never answers, against a client that would wait far longer than any test. */
+  const PATIENT = { headersTimeoutMs: 600_000 };
+
+  it('cuts an attempt at the deadline whatever its own timeout; a create cut so has an unknown outcome', async () => {
+    service.replies('hang');
+
+    const error = await within(MIN_ATTEMPT_MS + 500, () =>
+      clientFor(PATIENT).createInvoice(INVOICE_REQUEST),
+    ).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ProcessingTimeoutError);
+    expect(error).toMatchObject({
+      code: 'deadline_exceeded',
+      outcomeUnknown: true,
+      operation: 'createInvoice',
+    });
+    expect(toErrorResponse(error)).toMatchObject({ status: 504, code: 'processor_timeout' });
+    expect(paths()).toEqual(['POST /v2/invoices/create']);
+  });
+
+  it('sends nothing with too little time left, and says so with a 504 that is safe to retry', async () => {
+    const error = await within(MIN_ATTEMPT_MS / 2, () => clientFor().listBalances()).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ProcessingTimeoutError);
+    expect(error).toMatchObject({ code: 'deadline_exceeded', outcomeUnknown: false });
+    expect(toErrorResponse(error)).toMatchObject({ status: 504, code: 'processor_timeout' });
+    expect(service.received).toHaveLength(0);
+  });
+
+  it('starts no retry of a read without time left for it to be answered', async () => {
+    service.replies('hang');
+    // The first attempt times out on its own; what is left then is less than an attempt needs.
+    const client = clientFor({ headersTimeoutMs: MIN_ATTEMPT_MS, maxRetries: 2 });
+
+    const error = await within(MIN_ATTEMPT_MS * 1.9, () =>
+      client.rates({ currency_from: 'BTC', currency_to: 'EUR' }),
+    ).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ProcessingTimeoutError);
+    expect(error).toMatchObject({ outcomeUnknown: true });
+    expect(service.received).toHaveLength(1);
+  });
+
+  it('retries a read while there is time, each attempt within the deadline', async () => {
+    service.replies('hang', 'hang', { status: 200, body: { data: [] } });
+    const client = clientFor({ headersTimeoutMs: 200, maxRetries: 2 });
+
+    await expect(within(60_000, () => client.listBalances())).resolves.toEqual([]);
+    expect(service.received).toHaveLength(3);
+  });
+
+  it('budgets the lookup after a lost withdrawal answer too: without time it is not sent', async () => {
+    service.replies('hang');
+
+    const error = await within(MIN_ATTEMPT_MS + 500, () =>
+      clientFor(PATIENT).createWithdrawal(WITHDRAWAL_REQUEST),
+    ).catch((e: unknown) => e);
+
+    // The withdrawal may exist: its unknown outcome is what the caller learns, and a retry looks it up.
+    expect(error).toMatchObject({
+      code: 'deadline_exceeded',
+      outcomeUnknown: true,
+      operation: 'createWithdrawal',
+    });
+    expect(paths()).toEqual(['POST /v2/crypto/withdrawal_instant_exchange']);
   });
 });

@@ -1,4 +1,4 @@
-import { sign } from '../../processing/signing';
+import { sign, verifySignature } from '../../processing/signing';
 
 // Expected values computed independently: printf '%s' BODY | openssl dgst -sha512 -hmac SECRET
 const SECRET = 'test-secret-key-0123456789';
@@ -20,5 +20,31 @@ describe('sign', () => {
   ])('matches openssl for %s', (body, expected) => {
     expect(sign(SECRET, body)).toBe(expected);
     expect(sign(SECRET, Buffer.from(body, 'utf8'))).toBe(expected);
+  });
+});
+
+describe('verifySignature', () => {
+  const body = '{}';
+  const valid = sign(SECRET, body);
+
+  it('accepts the exact signature, in either case of hex, over a string or its bytes', () => {
+    expect(verifySignature(SECRET, body, valid)).toBe(true);
+    expect(verifySignature(SECRET, Buffer.from(body), valid.toUpperCase())).toBe(true);
+  });
+
+  it.each([
+    ['trailing non-hex characters', `${valid}zz`],
+    ['a trailing space', `${valid} `],
+    ['a trailing newline', `${valid}\n`],
+    ['a leading space', ` ${valid}`],
+    ['one more hex byte', `${valid}00`],
+    ['a truncated signature', valid.slice(0, 126)],
+    ['an odd length', valid.slice(0, 127)],
+    ['non-hex within', `${valid.slice(0, 64)}zz${valid.slice(66)}`],
+    ['the signature of another body', sign(SECRET, '{ }')],
+    ['a signature made with another secret', sign('another-secret', body)],
+    ['an empty signature', ''],
+  ])('refuses %s', (_name, signature) => {
+    expect(verifySignature(SECRET, body, signature)).toBe(false);
   });
 });

@@ -199,6 +199,9 @@ describe('other control calls', () => {
     expect((await control(getSandbox(), 'POST', '/balances', { currency: 'XYZ', balance: '1' })).status).toBe(
       400,
     );
+    expect(
+      (await control(getSandbox(), 'POST', '/balances', { currency: 'ETH', balance: '1e500000' })).status,
+    ).toBe(400);
   });
 
   test('withdrawal completion: 404 for an unknown withdrawal, 400 for a bad status', async () => {

@@ -99,6 +99,16 @@ describe('2.1 Invoice (request fields, create)', () => {
     expect(answer.json.data.amount).toBe('0.12345678');
   });
 
+  test.each(['1e500000', '1e9000000000000000', `1${'0'.repeat(30)}`])(
+    'amount: %s, more than 30 integer digits, is refused without being written out',
+    async (token) => {
+      const body = JSON.stringify(invoiceRequest({ amount: 0 })).replace('"amount":0', `"amount":${token}`);
+      const answer = await api(getSandbox(), 'POST', '/v2/invoices/create', body);
+      expect(answer.status).toBe(400);
+      expect(Object.keys(answer.json.errors)).toEqual(['amount']);
+    },
+  );
+
   test.each(['url_success', 'url_failed'])('%s: required absolute http(s) URI', async (field) => {
     expect(await fieldErrors({ [field]: undefined })).toEqual({
       [field]: `The ${field.replace('_', ' ')} field is required.`,

@@ -31,7 +31,9 @@ const chars = (alphabet: string, minLength: number, maxLength: number) =>
 const ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const DIGITS = '0123456789';
 
-export const validForeignId = chars(`${ALNUM}._:-`, 1, 64);
+/** `.` and `..` alone are path segments a URL resolves away. */
+export const DOT_SEGMENTS = ['.', '..'];
+export const validForeignId = chars(`${ALNUM}._:-`, 1, 64).filter((id) => !DOT_SEGMENTS.includes(id));
 
 const notAString = fc.constantFrom<unknown>(
   true,
@@ -45,6 +47,32 @@ const notAString = fc.constantFrom<unknown>(
 );
 const notAnAmount = fc.constantFrom<unknown>(true, false, [], ['25.50'], {}, { amount: '25.50' });
 const tooLong = (max: number) => fc.string({ minLength: max + 1, maxLength: max + 60 });
+
+/** C0 and C1 controls and lone surrogates; a description may hold tabs and line breaks, no other text may. */
+const LINE_BREAKS = ['\t', '\n', '\r'];
+const CONTROLS = [
+  ...LINE_BREAKS,
+  '\u0000',
+  '\u0007',
+  '\b',
+  '\v',
+  '\f',
+  '\u001b',
+  '\u007f',
+  '\u0085',
+  '\u009f',
+  '\ud800',
+  '\udfff',
+];
+/** `text` with one of `inserted` somewhere inside it. */
+const containing = (inserted: string[], text: fc.Arbitrary<string>) =>
+  fc.tuple(text, fc.constantFrom(...inserted), fc.nat()).map(([around, bad, at]) => {
+    const cut = at % (around.length + 1);
+    return `${around.slice(0, cut)}${bad}${around.slice(cut)}`;
+  });
+const withControl = (maxLength: number, controls = CONTROLS) =>
+  containing(controls, fc.string({ maxLength: Math.min(maxLength - 1, 20) }));
+const notLineBreak = CONTROLS.filter((control) => !LINE_BREAKS.includes(control));
 
 /** Letters, digits and `._:-` are fine; anything else, `~` (the attempt separator) included, is not. */
 export const invalidForeignId = fc.oneof(
@@ -76,6 +104,7 @@ export const invalidForeignId = fc.oneof(
     .map(([before, bad, after]) => `${before}${bad}${after}`),
   chars(ALNUM, 65, 120),
   fc.constant(''),
+  fc.constantFrom(...DOT_SEGMENTS),
 );
 
 const positiveDecimal = fc
@@ -99,6 +128,9 @@ const invalidAmountText = fc.oneof(
     .map(([mantissa, e, sign, exponent]) => `${mantissa}${e}${sign}${exponent}`),
   fc.constantFrom('NaN', 'Infinity', '-Infinity', '', ' ', '1,5', '1 000', '0x1A', '+1', '.5', '5.', '1.2.3'),
   fc.constantFrom('١٢', '12abc', ' 12', '12 ', '€12', '1_000', '25.50 EUR'),
+  // Too large: more than 30 integer digits, more than 64 characters, or an exponent that must not be written out.
+  fc.tuple(fc.constantFrom(...'123456789'), chars(DIGITS, 30, 40)).map(([first, rest]) => `${first}${rest}`),
+  fc.constantFrom(`${'0'.repeat(64)}1`, '9'.repeat(250_000), '1e500000', '1e9000000000000000', '1e-500000'),
 );
 const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
@@ -119,6 +151,7 @@ const invalidCurrency = fc.oneof(
 const invalidEmail = fc.oneof(
   fc.constantFrom('', 'plain', 'a@b', 'a b@c.de', '@c.de', 'a@', 'a@@b.cd', 'a@b c.de', 'a@b.', ' a@b.cd'),
   chars('abcdefghij', 250, 300).map((local) => `${local}@example.com`),
+  containing(notLineBreak, fc.constant('customer')).map((local) => `${local}@example.com`),
   notAString,
 );
 
@@ -133,6 +166,7 @@ const invalidUrl = fc.oneof(
   ),
   fc.constantFrom('not a url', 'file:///etc/passwd', 'data:text/plain,hi', 'https://', 'ws://shop.example'),
   fc.constant(`https://shop.example/${'a'.repeat(2048)}`),
+  containing(CONTROLS, fc.constant('https://shop.example/ok')),
   notAString,
 );
 
@@ -163,21 +197,48 @@ const invalidType = fc.constantFrom<unknown>(
 const invalidAddress = fc.oneof(
   fc.constantFrom('', '   ', 'bc1q with space', 'bc1q\tx', '\n'),
   chars(ALNUM, 257, 300),
+  // Controls, bidi controls, zero-width and other invisible characters, and look-alikes of ASCII letters.
+  containing(
+    [
+      ...CONTROLS,
+      '\u202e',
+      '\u2066',
+      '\u200f',
+      '\u200b',
+      '\u200d',
+      '\u2060',
+      '\ufeff',
+      '\u00a0',
+      '\u0430',
+      'é',
+    ],
+    chars(ALNUM, 0, 40),
+  ),
   notAString,
 );
+
+const invalidReference = fc.oneof(tooLong(100), withControl(100), notAString);
 
 export const checkoutRules: FieldRule[] = [
   { name: 'foreign_id', required: true, invalid: fc.oneof(invalidForeignId, notAString) },
   { name: 'amount', required: true, invalid: invalidAmount },
   { name: 'currency', required: true, invalid: invalidCurrency },
-  { name: 'title', required: true, invalid: fc.oneof(fc.constant(''), tooLong(50), notAString) },
+  {
+    name: 'title',
+    required: true,
+    invalid: fc.oneof(fc.constant(''), tooLong(50), withControl(50), notAString),
+  },
   { name: 'email', required: true, invalid: invalidEmail },
   { name: 'url_success', required: true, invalid: invalidUrl },
   { name: 'url_failed', required: true, invalid: invalidUrl },
   { name: 'timer', required: false, invalid: invalidTimer },
   { name: 'sender_currency', required: false, invalid: invalidCurrency },
-  { name: 'description', required: false, invalid: fc.oneof(tooLong(1000), notAString) },
-  { name: 'end_user_reference', required: false, invalid: fc.oneof(tooLong(100), notAString) },
+  {
+    name: 'description',
+    required: false,
+    invalid: fc.oneof(tooLong(1000), withControl(1000, notLineBreak), notAString),
+  },
+  { name: 'end_user_reference', required: false, invalid: invalidReference },
   { name: 'type', required: false, invalid: invalidType },
 ];
 
@@ -187,7 +248,7 @@ export const refundRules: FieldRule[] = [
   { name: 'received_currency', required: true, invalid: invalidCurrency },
   { name: 'sender_amount', required: true, invalid: invalidAmount },
   { name: 'address', required: true, invalid: invalidAddress },
-  { name: 'end_user_reference', required: false, invalid: fc.oneof(tooLong(100), notAString) },
+  { name: 'end_user_reference', required: false, invalid: invalidReference },
 ];
 
 /** A valid body of the route; foreign ids vary so that no case could collide with another. */
@@ -199,6 +260,8 @@ export function badRequest(valid: ValidBody, rules: FieldRule[]): fc.Arbitrary<B
     { weight: 12, arbitrary: brokenFields(valid, rules) },
     { weight: 1, arbitrary: notAnObject() },
     { weight: 1, arbitrary: malformedJson(valid) },
+    { weight: 1, arbitrary: duplicateKeys(valid) },
+    { weight: 1, arbitrary: tooDeep(valid) },
     { weight: 1, arbitrary: wrongContentType(valid) },
   );
 }
@@ -328,6 +391,46 @@ function malformedJson(valid: ValidBody): fc.Arbitrary<BadRequest> {
     }));
 }
 
+/** A key repeated, at the top or inside an added object, with the same value or another. */
+function duplicateKeys(valid: ValidBody): fc.Arbitrary<BadRequest> {
+  const repeated = fc
+    .tuple(valid, fc.nat(), fc.option(fc.jsonValue({ maxDepth: 1 }), { nil: undefined }))
+    .map(([body, pick, other]) => {
+      const name = Object.keys(body)[pick % Object.keys(body).length];
+      const value = other === undefined ? body[name] : other;
+      return stringify(body)!.replace(/}$/, `,${JSON.stringify(name)}:${stringify(value)}}`);
+    });
+  const nested = fc
+    .tuple(valid, fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), fc.jsonValue({ maxDepth: 1 }))
+    .map(([body, key, first, second]) => {
+      const inner = `{${JSON.stringify(key)}:${JSON.stringify(first)},${JSON.stringify(key)}:${JSON.stringify(second)}}`;
+      return stringify(body)!.replace(/}$/, `,"extra":${inner}}`);
+    });
+  return fc.oneof(repeated, nested).map((body) => ({
+    label: `duplicate keys ${body.slice(-80)}`,
+    body,
+    contentType: 'application/json',
+    status: 400,
+    code: 'invalid_json',
+  }));
+}
+
+/** An added field nested more than 32 levels deep, with a number inside or not. */
+function tooDeep(valid: ValidBody): fc.Arbitrary<BadRequest> {
+  return fc
+    .tuple(valid, fc.integer({ min: 33, max: 5000 }), fc.constantFrom('1', '"x"', 'null', '{}'))
+    .map(([body, depth, leaf]) => ({
+      label: `nested ${depth} levels deep around ${leaf}`,
+      body: stringify(body)!.replace(
+        /}$/,
+        `,"extra":${'['.repeat(depth - 1)}${leaf}${']'.repeat(depth - 1)}}`,
+      ),
+      contentType: 'application/json',
+      status: 400,
+      code: 'invalid_json',
+    }));
+}
+
 function parsesAsJson(text: string): boolean {
   try {
     JSON.parse(text);
@@ -346,6 +449,9 @@ const WRONG_CONTENT_TYPES = [
   'multipart/form-data; boundary=x',
   'application/octet-stream',
   'application/jsonp',
+  'application/json-patch+json',
+  'application/json-seq',
+  'application/json+x',
   'application/javascript',
   'json',
   'image/png',

@@ -6,18 +6,23 @@ export interface Answer<T = any> {
   headers: Headers;
 }
 
+/** Calls the plugin through a gateway; `token` may be 'storefront', 'admin', a literal, or omitted. */
+export type ApiCaller = <T = any>(
+  method: string,
+  path: string,
+  options?: {
+    token?: 'storefront' | 'admin' | (string & {});
+    body?: unknown;
+    headers?: Record<string, string>;
+  },
+) => Promise<Answer<T>>;
+
 export interface Harness {
   stack: LocalStack;
-  /** Calls the plugin through the local gateway; `token` may be 'storefront', 'admin', a literal, or omitted. */
-  api<T = any>(
-    method: string,
-    path: string,
-    options?: {
-      token?: 'storefront' | 'admin' | (string & {});
-      body?: unknown;
-      headers?: Record<string, string>;
-    },
-  ): Promise<Answer<T>>;
+  /** Calls the plugin through the local gateway. */
+  api: ApiCaller;
+  /** The same calls, to another gateway in front of the same stack (for example one serving the bundles). */
+  apiAt(baseUrl: string): ApiCaller;
   /** Calls the sandbox's control API. */
   control<T = any>(method: string, path: string, body?: unknown): Promise<Answer<T>>;
   /** The sandbox's log of /v2 requests for a path (exact, or a prefix ending in *). */
@@ -46,13 +51,17 @@ export async function startHarness(options: LocalStackOptions = {}): Promise<Har
     }
     return { status: response.status, body: parsed, headers: response.headers } as Answer;
   };
-  return {
-    stack,
-    api: (method, path, { token, body, headers = {} } = {}) =>
-      call(`${stack.url}${path}`, method, body, {
+  const apiAt =
+    (baseUrl: string): ApiCaller =>
+    (method, path, { token, body, headers = {} } = {}) =>
+      call(`${baseUrl}${path}`, method, body, {
         ...(token ? { authorization: `Bearer ${tokens[token] ?? token}` } : {}),
         ...headers,
-      }),
+      });
+  return {
+    stack,
+    api: apiAt(stack.url),
+    apiAt,
     control: (method, path, body) => call(`${stack.sandbox!.url}/_sandbox${path}`, method, body, {}),
     upstreamRequests: async (path) => {
       const { body } = await call(

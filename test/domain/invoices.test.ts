@@ -1,0 +1,106 @@
+// How an invoice records the service's news of its payment: from callbacks, lookups and the sweep.
+import { Decimal } from 'decimal.js';
+import type { CheckoutRequest, InvoiceRecord, Payment } from '../../domain/model';
+import { checkoutRequest, startDomainRig, type DomainRig } from '../support/domain-rig';
+
+let rig: DomainRig;
+beforeEach(async () => {
+  rig = await startDomainRig();
+});
+afterEach(() => rig.close());
+
+const checkout = (foreignId: string, overrides: Partial<CheckoutRequest> = {}) =>
+  checkoutRequest(foreignId, { type: 'good_until_expired', ...overrides });
+
+const stored = async (foreignId: string) => (await rig.invoiceStore.get(foreignId))!;
+
+/** The amounts as numbers of the same scale, whatever digits the service wrote them with. */
+const amounts = (payment: Payment | null) =>
+  payment && {
+    currency: payment.currency,
+    amount: new Decimal(payment.amount).toFixed(8),
+    remaining:
+      payment.remainingAmount === undefined ? undefined : new Decimal(payment.remainingAmount).toFixed(8),
+  };
+
+describe('a payment only grows', () => {
+  const paid = (amount: string, remainingAmount: string): Payment => ({
+    currency: 'BTC',
+    amount,
+    remainingAmount,
+  });
+  const callback = (record: InvoiceRecord, status: 'pending' | 'processing', payment: Payment) =>
+    rig.invoices.applyStatus({ upstreamForeignId: record.foreignId, status, source: 'callback', payment });
+
+  test('two partial-payment callbacks out of order: the earlier one does not take the paid amount back', async () => {
+    const { record } = await rig.invoices.checkout(checkout('order-w1'));
+    await callback(record, 'pending', paid('0.0003', '0.00016'));
+
+    await callback(record, 'pending', paid('0.0001', '0.00036'));
+
+    expect(amounts((await stored('order-w1')).payment)).toEqual({
+      currency: 'BTC',
+      amount: '0.00030000',
+      remaining: '0.00016000',
+    });
+  });
+
+  test('the same payment written with other digits is no news', async () => {
+    const { record } = await rig.invoices.checkout(checkout('order-digits'));
+    const first = await callback(record, 'pending', paid('0.0003', '0.00016'));
+
+    expect(await callback(record, 'pending', paid('0.00030000', '0.00016000'))).toBeUndefined();
+    expect((await stored('order-digits')).version).toBe(first!.version);
+  });
+
+  test('a status that moves forward keeps the larger payment it knows of', async () => {
+    const { record } = await rig.invoices.checkout(checkout('order-forward'));
+    await callback(record, 'pending', paid('0.0003', '0.00016'));
+
+    await callback(record, 'processing', paid('0.0001', '0.00036'));
+
+    const after = await stored('order-forward');
+    expect(after.status).toBe('processing');
+    expect(amounts(after.payment)).toMatchObject({ amount: '0.00030000' });
+  });
+});
+
+describe('a status learnt by lookup or by the sweep carries the payment', () => {
+  test('a partial payment found by lookup is recorded', async () => {
+    const { record } = await rig.invoices.checkout(checkout('order-partial'));
+    const invoice = await rig.control('POST', '/invoices/order-partial/pay', { kind: 'partial' });
+
+    const refreshed = await rig.invoices.refresh(record, 'lookup');
+
+    expect(refreshed?.status).toBe('pending');
+    expect(amounts(refreshed!.payment)).toEqual({
+      currency: 'BTC',
+      amount: new Decimal(invoice.paid_amount).toFixed(8),
+      remaining: new Decimal(invoice.remaining_amount).toFixed(8),
+    });
+  });
+
+  test('a payment the sweep finds moves the status and records what was paid', async () => {
+    await rig.invoices.checkout(checkout('order-held', { type: 'fill_or_kill' }));
+    const invoice = await rig.control('POST', '/invoices/order-held/pay', { kind: 'full', hold: true });
+    rig.clock.ms += 3_600_000;
+
+    await rig.sweep();
+
+    const after = await stored('order-held');
+    expect(after.status).toBe('processing');
+    expect(after.history.at(-1)).toMatchObject({ status: 'processing', source: 'reconcile' });
+    expect(amounts(after.payment)).toMatchObject({
+      currency: 'BTC',
+      amount: new Decimal(invoice.paid_amount).toFixed(8),
+    });
+  });
+
+  test('an invoice nobody has paid records no payment', async () => {
+    const { record } = await rig.invoices.checkout(checkout('order-unpaid'));
+
+    await rig.invoices.refresh(record, 'lookup');
+
+    expect((await stored('order-unpaid')).payment).toBeNull();
+  });
+});

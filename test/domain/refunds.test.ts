@@ -1,0 +1,127 @@
+// A refund adopts a withdrawal found under its foreign_id only when it is the one the refund asked for.
+import { Decimal } from 'decimal.js';
+import { ConflictError } from '../../domain/errors';
+import type { RefundRecord, RefundRequest } from '../../domain/model';
+import { startDomainRig, type DomainRig } from '../support/domain-rig';
+
+let rig: DomainRig;
+beforeEach(async () => {
+  rig = await startDomainRig();
+});
+afterEach(() => rig.close());
+
+const OUR_ADDRESS = 'bc1qrefundaddress0000000000000000000000';
+const OTHER_ADDRESS = 'bc1qsomeoneelse000000000000000000000000';
+
+const refund = (foreignId: string, overrides: Partial<RefundRequest> = {}): RefundRequest => ({
+  foreignId,
+  senderCurrency: 'EUR',
+  receivedCurrency: 'BTC',
+  senderAmount: '7',
+  address: OUR_ADDRESS,
+  ...overrides,
+});
+
+/** A withdrawal someone else made at the service under this foreign_id (a signed call, not through us). */
+async function foreignWithdrawal(foreignId: string, amount: string, address: string) {
+  return rig.client.createWithdrawal({
+    foreign_id: foreignId,
+    sender_currency: 'EUR',
+    received_currency: 'BTC',
+    sender_amount: amount,
+    address,
+  });
+}
+
+/**
+ * A send of ours whose outcome was lost: the create fails (after committing a withdrawal, or before), and so
+ * does the client's own lookup, which leaves the refund `unknown` for a retry or the sweep to settle.
+ */
+async function lostSend(request: RefundRequest, committed: boolean): Promise<void> {
+  const kind = committed ? 'reset_after_commit' : '5xx';
+  await rig.control('POST', '/faults', { path: '/v2/crypto/withdrawal_instant_exchange', kind, times: 1 });
+  await rig.control('POST', '/faults', { path: '/v2/transactions/info', kind: '5xx' });
+  await expect(rig.refunds.create(request)).rejects.toThrow();
+  await rig.control('DELETE', '/faults');
+  expect(await rig.refundStore.get(request.foreignId)).toMatchObject({ phase: 'unknown', withdrawal: null });
+}
+
+const eurBalance = async () =>
+  (await rig.client.listBalances()).find((entry) => entry.currency === 'EUR')!.balance;
+
+/** A record that shows none of the other withdrawal: refused for good, with our request's amounts only. */
+function expectRefusedForGood(record: RefundRecord | undefined) {
+  expect(record).toMatchObject({ phase: 'rejected', status: null, withdrawal: null });
+  expect(record!.error).toMatch(/another withdrawal/);
+  expect(record!.history).toEqual([]);
+}
+
+describe('a foreign_id the service holds for a withdrawal we did not make', () => {
+  test('create answers a conflict, and the refund is refused for good: the sweep neither adopts nor retries it', async () => {
+    await foreignWithdrawal('ext-1', '5', OTHER_ADDRESS);
+    const before = await eurBalance();
+
+    const error = await rig.refunds.create(refund('ext-1')).catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ constructor: ConflictError, code: 'duplicate_foreign_id' });
+    expectRefusedForGood(await rig.refundStore.get('ext-1'));
+    rig.clock.ms += 3_600_000;
+    expect((await rig.sweep()).refundsChecked).toBe(0);
+    expectRefusedForGood(await rig.refundStore.get('ext-1'));
+    expectRefusedForGood(await rig.refunds.get('ext-1'));
+    // The same request again is refused again.
+    await expect(rig.refunds.create(refund('ext-1'))).rejects.toThrow(ConflictError);
+    expectRefusedForGood(await rig.refundStore.get('ext-1'));
+    expect(await eurBalance()).toBe(before);
+  });
+
+  test('the sweep does not adopt it after a send of ours whose outcome was lost', async () => {
+    await foreignWithdrawal('ext-2', '5', OTHER_ADDRESS);
+    await lostSend(refund('ext-2'), false);
+
+    rig.clock.ms += 3_600_000;
+    expect((await rig.sweep()).refundsChecked).toBe(1);
+
+    expectRefusedForGood(await rig.refundStore.get('ext-2'));
+    expect((await rig.sweep()).refundsChecked).toBe(0);
+  });
+
+  test('a retry taking over a lost send does not adopt it, and sends nothing', async () => {
+    await foreignWithdrawal('ext-3', '7', OTHER_ADDRESS); // same amount and currencies, another address
+    await lostSend(refund('ext-3'), false);
+    const before = await eurBalance();
+
+    const error = await rig.refunds.create(refund('ext-3')).catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ constructor: ConflictError, code: 'duplicate_foreign_id' });
+    expectRefusedForGood(await rig.refundStore.get('ext-3'));
+    expect(await eurBalance()).toBe(before);
+  });
+});
+
+describe('our own withdrawal whose answer was lost', () => {
+  test('the sweep adopts it', async () => {
+    await lostSend(refund('ours-1'), true);
+
+    rig.clock.ms += 3_600_000;
+    await rig.sweep();
+
+    const record = await rig.refundStore.get('ours-1');
+    expect(record).toMatchObject({
+      phase: 'sent',
+      status: 'processing',
+      withdrawal: { foreign_id: 'ours-1' },
+    });
+    expect(new Decimal(record!.withdrawal!.sender_amount).eq(7)).toBe(true);
+  });
+
+  test('a retry taking over adopts it without sending again', async () => {
+    const before = await eurBalance();
+    await lostSend(refund('ours-2'), true);
+
+    const { record } = await rig.refunds.create(refund('ours-2'));
+
+    expect(record).toMatchObject({ phase: 'sent', withdrawal: { foreign_id: 'ours-2' } });
+    expect(new Decimal(before).minus(await eurBalance()).toString()).toBe('7');
+  });
+});

@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { jobs, routes, type Route, type ScheduledJob } from '../../lib/routes';
+import type { SecretName } from '../../secrets/fields';
+
+test("each function takes its access scope from its own route's entry", () => {
+  for (const { name } of routes) {
+    const constant = `${name.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase())}Route`;
+    const source = readFileSync(path.join(__dirname, '..', '..', 'functions', `${name}.ts`), 'utf8');
+    const imported = /import \{ ([^}]+) \} from '\.\.\/lib\/routes';/.exec(source)?.[1];
+    const passed = /\broute: (\w+)/.exec(source)?.[1];
+    expect({ name, imported, passed }).toEqual({ name, imported: constant, passed: constant });
+  }
+});
+
+test('names are unique across routes and jobs, and so are method and path', () => {
+  const names = [...routes, ...jobs].map((facts) => facts.name);
+  expect(new Set(names).size).toBe(names.length);
+  const keys = routes.map(({ method, path }) => `${method} ${path}`);
+  expect(new Set(keys).size).toBe(keys.length);
+});
+
+// These checks run in the typecheck: each directive fails `tsc` if the entry below it compiles.
+test('a route or a job that leaves out a deployment fact does not compile', () => {
+  const complete = {
+    method: 'GET',
+    path: '/health',
+    name: 'health',
+    access: 'admin',
+    throttle: 'admin',
+    data: { table: [] },
+    secrets: ['tokens'],
+    concurrency: 'shared',
+  } as const satisfies Route;
+  const { throttle: _throttle, ...withoutThrottle } = complete;
+  const { access: _access, ...withoutAccess } = complete;
+  const { data: _data, ...withoutData } = complete;
+  const { secrets: _secrets, ...withoutSecrets } = complete;
+  const { concurrency: _concurrency, ...withoutConcurrency } = complete;
+
+  // @ts-expect-error: a route must name its throttle class
+  const noThrottle: Route = withoutThrottle;
+  // @ts-expect-error: a route must name who may call it
+  const noAccess: Route = withoutAccess;
+  // @ts-expect-error: a route must name its DynamoDB access, even when it is none
+  const noData: Route = withoutData;
+  // @ts-expect-error: a route must name the secrets it may read, even when it is none
+  const noSecrets: Route = withoutSecrets;
+  // @ts-expect-error: a route must say whether it has concurrency of its own
+  const noConcurrency: Route = withoutConcurrency;
+  // @ts-expect-error: a job must name its DynamoDB access
+  const jobWithoutData: ScheduledJob = { name: 'job', secrets: [], concurrency: 'shared' };
+  // @ts-expect-error: a job must name the secrets it may read
+  const jobWithoutSecrets: ScheduledJob = { name: 'job', data: { table: [] }, concurrency: 'shared' };
+  // @ts-expect-error: a job must say whether it has concurrency of its own
+  const jobWithoutConcurrency: ScheduledJob = { name: 'job', data: { table: [] }, secrets: [] };
+
+  expect([
+    noThrottle,
+    noAccess,
+    noData,
+    noSecrets,
+    noConcurrency,
+    jobWithoutData,
+    jobWithoutSecrets,
+    jobWithoutConcurrency,
+  ]).toHaveLength(8);
+});
+
+test('a route may read the tokens secret exactly when it checks bearer tokens; no job reads it', () => {
+  for (const { name, access, secrets } of routes) {
+    const readsTokens = (secrets as readonly SecretName[]).includes('tokens');
+    expect({ name, readsTokens }).toEqual({ name, readsTokens: access !== 'service' });
+  }
+  for (const { secrets } of jobs) expect(secrets).not.toContain('tokens');
+});

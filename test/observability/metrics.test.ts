@@ -1,0 +1,35 @@
+import { countMetric } from '../../observability/metrics';
+
+afterEach(() => jest.restoreAllMocks());
+
+test('a count is one raw EMF line on stdout, untouched by console (and so by the Lambda log format)', () => {
+  const written: string[] = [];
+  jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    written.push(String(chunk));
+    return true;
+  });
+  const consoleLog = jest.spyOn(console, 'log');
+
+  countMetric('UpstreamServerErrors');
+
+  expect(consoleLog).not.toHaveBeenCalled();
+  expect(written).toHaveLength(1);
+  const [line] = written;
+  // One event per line: a JSON object and its newline, nothing before it.
+  expect(line).toMatch(/^\{[^\n]*\}\n$/);
+  const emf = JSON.parse(line);
+  expect(emf).toEqual({
+    _aws: {
+      Timestamp: expect.any(Number),
+      CloudWatchMetrics: [
+        {
+          Namespace: 'MerchantPayments',
+          Dimensions: [['Service']],
+          Metrics: [{ Name: 'UpstreamServerErrors', Unit: 'Count' }],
+        },
+      ],
+    },
+    Service: 'payments-plugin',
+    UpstreamServerErrors: 1,
+  });
+});

@@ -1,0 +1,118 @@
+// Every route against a service that never answers: what each must do, and the records they act on.
+import type { RouteFunctionName } from '../../lib/routes';
+import { invoiceCallbackBody, signBody } from './callbacks';
+import { checkoutBody, refundBody, type Answer, type ApiCaller, type Harness } from './local-stack';
+
+export interface RouteCall {
+  method: 'GET' | 'POST';
+  path: string;
+  token?: 'storefront' | 'admin';
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** True when the route must ask the service, so a hang reaches it. */
+  callsService: boolean;
+}
+
+const INVOICE = 'hung-invoice';
+const REFUND = 'hung-refund';
+
+/** An open invoice and an open refund for the routes that act on one; created while the service still answers. */
+export async function createOpenRecords(harness: Harness): Promise<void> {
+  const invoice = await harness.api('POST', '/checkout', {
+    token: 'storefront',
+    body: checkoutBody(INVOICE),
+  });
+  const refund = await harness.api('POST', '/refunds', { token: 'admin', body: refundBody(REFUND) });
+  if (invoice.status !== 201 || refund.status !== 201) {
+    throw new Error(`records not created: ${invoice.status} ${refund.status}`);
+  }
+}
+
+/** From now on the service reads every request and never answers. */
+export async function hangEveryOperation(harness: Harness): Promise<void> {
+  const { status } = await harness.control('POST', '/faults', { path: '/v2/*', kind: 'hang' });
+  if (status !== 201) throw new Error(`hang not accepted: ${status}`);
+}
+
+/** One call per route; a route added to the table fails to compile here until it is given one. */
+export function everyRouteCall(harness: Harness): Record<RouteFunctionName, RouteCall> {
+  const callback = invoiceCallbackBody(INVOICE, 'pending');
+  const { apiKey, secretKey } = harness.stack.sandbox!;
+  return {
+    checkout: {
+      method: 'POST',
+      path: '/checkout',
+      token: 'storefront',
+      body: checkoutBody('hung-checkout'),
+      callsService: true,
+    },
+    'get-invoice': { method: 'GET', path: `/invoices/${INVOICE}`, token: 'storefront', callsService: false },
+    'cancel-invoice': {
+      method: 'POST',
+      path: `/invoices/${INVOICE}/cancel`,
+      token: 'admin',
+      callsService: true,
+    },
+    rates: { method: 'GET', path: '/rates?from=BTC&to=EUR', token: 'storefront', callsService: true },
+    pairs: { method: 'GET', path: '/pairs?from=BTC&to=EUR', token: 'storefront', callsService: true },
+    'get-balances': { method: 'GET', path: '/balances?live=true', token: 'admin', callsService: true },
+    'balance-history': { method: 'GET', path: '/balances/history', token: 'admin', callsService: false },
+    'create-refund': {
+      method: 'POST',
+      path: '/refunds',
+      token: 'admin',
+      body: refundBody('hung-refund-new'),
+      callsService: true,
+    },
+    'get-refund': { method: 'GET', path: `/refunds/${REFUND}`, token: 'admin', callsService: true },
+    'lookup-transaction': {
+      method: 'GET',
+      path: `/transactions?foreign_id=${REFUND}`,
+      token: 'admin',
+      callsService: true,
+    },
+    callbacks: {
+      method: 'POST',
+      path: '/callbacks',
+      body: callback,
+      headers: { 'x-processing-key': apiKey, 'x-processing-signature': signBody(secretKey, callback) },
+      callsService: false,
+    },
+  };
+}
+
+/** Makes every call at once, so that the whole run lasts as long as the slowest route. */
+export async function callEveryRoute(
+  harness: Harness,
+  api: ApiCaller,
+): Promise<Array<{ name: string; call: RouteCall; answer: Answer }>> {
+  return Promise.all(
+    Object.entries(everyRouteCall(harness)).map(async ([name, call]) => {
+      const { method, path, token, body, headers } = call;
+      return { name, call, answer: await api(method, path, { token, body, headers }) };
+    }),
+  );
+}
+
+/**
+ * Each route answered with our own JSON, never with the gateway's bare 500 for a function that overran its
+ * timeout: a route that asks the service with a 504, the others as usual.
+ */
+export function expectAnsweredInTime(results: Awaited<ReturnType<typeof callEveryRoute>>): void {
+  const summary = (answer: Answer) => ({
+    status: answer.status,
+    type: answer.headers.get('content-type'),
+    code: answer.body?.error?.code,
+  });
+  const json = 'application/json';
+  expect(Object.fromEntries(results.map(({ name, answer }) => [name, summary(answer)]))).toEqual(
+    Object.fromEntries(
+      results.map(({ name, call }) => [
+        name,
+        call.callsService
+          ? { status: 504, type: json, code: 'processor_timeout' }
+          : { status: 200, type: json, code: undefined },
+      ]),
+    ),
+  );
+}
