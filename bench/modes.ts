@@ -23,7 +23,10 @@ export interface Sizes {
   coldRuns: { endToEnd: number; initOnly: number };
 }
 
-/** Full: a few thousand invoices, under 5 minutes on 2 cores. Smoke: proves every figure still comes out. */
+/**
+ * Full: a few thousand invoices, about 2 minutes on 2 quiet cores (4 to 5 when other work shares them). Smoke:
+ * proves every figure still comes out.
+ */
 export const SIZES: Record<Mode, Sizes> = {
   full: {
     warmup: 200,
@@ -31,14 +34,14 @@ export const SIZES: Record<Mode, Sizes> = {
     meteredInvocations: 100,
     checkoutSequential: 2000,
     checkoutConcurrent: 3000,
-    pollSequential: 5000,
-    pollConcurrent: 6000,
+    pollSequential: 4000,
+    pollConcurrent: 4800,
     concurrency: 16,
     gatewayRequests: 10_000,
     gatewayConnections: 16,
     paidOrders: 20,
     sweep: { openSteps: [1000, 10_000], due: 100, runs: 3 },
-    coldRuns: { endToEnd: 15, initOnly: 9 },
+    coldRuns: { endToEnd: 13, initOnly: 7 },
   },
   smoke: {
     warmup: 4,
