@@ -329,7 +329,9 @@ export function renderCostTable(lines: CostLine[], peerCheckout: CostLine): stri
     ),
     '',
   ];
-  const rows = [header, ...lines.map(row), totals, row(peerCheckout)];
+  // The peer's own least is not ours to say: its guarantees differ.
+  const peer = row(peerCheckout).map((cell, i) => (header[i].startsWith('least') ? '-' : cell));
+  const rows = [header, ...lines.map(row), totals, peer];
   return rows
     .map((cells) => `| ${cells.join(' | ')} |`)
     .join('\n')
