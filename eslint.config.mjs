@@ -1,6 +1,62 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// Dependencies point one way: functions → http/domain → ports ← adapters (processing/, store/, secrets/). Each entry
+// names what a folder's files may not import, as a pattern on the import path; type imports count too. test/,
+// local/, bench/ and sandbox/ are free. test/lint/dependency-direction.test.ts shows each rule at work.
+const STACK = {
+  regex: String.raw`^(\.\./)+lib/(?!routes$)`,
+  message:
+    'Only lib/ and bin/ import the stack; others may read the plain route table, lib/routes.ts, alone.',
+};
+const LAYERS = [
+  {
+    files: ['domain/**'],
+    patterns: [
+      { regex: String.raw`^\.\./`, message: 'domain/ imports only domain/: it owns its types and errors.' },
+    ],
+  },
+  {
+    files: ['processing/**', 'store/**', 'secrets/**'],
+    patterns: [
+      {
+        regex: String.raw`^\.\./(?!domain/(ports|model|errors)$)`,
+        message: "An adapter imports its own folder and the domain's ports, types and errors, nothing else.",
+      },
+    ],
+  },
+  {
+    files: ['http/**'],
+    ignores: ['http/validate.ts'],
+    patterns: [
+      {
+        regex: String.raw`^\.\./(functions|processing|store|secrets)/`,
+        message: "http/ reaches the service and the stores through the domain's ports, never an adapter.",
+      },
+      STACK,
+    ],
+  },
+  {
+    // The one exception: the amount rule (processing/money.ts) serves input validation and the client alike.
+    files: ['http/validate.ts'],
+    patterns: [
+      {
+        regex: String.raw`^\.\./(functions|store|secrets)/|^\.\./processing/(?!money$|errors$)`,
+        message: "http/ reaches the service and the stores through the domain's ports, never an adapter.",
+      },
+      STACK,
+    ],
+  },
+  {
+    files: ['runtime/**'],
+    patterns: [
+      { regex: String.raw`^\.\./functions/`, message: 'runtime/ wires what functions use, not the reverse.' },
+      STACK,
+    ],
+  },
+  { files: ['functions/**', 'observability/**', 'sandbox/**'], patterns: [STACK] },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'cdk.out/', 'bench/out/', 'coverage/', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
@@ -11,6 +67,11 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  ...LAYERS.map(({ files, ignores, patterns }) => ({
+    files,
+    ...(ignores ? { ignores } : {}),
+    rules: { 'no-restricted-imports': ['error', { patterns }] },
+  })),
   {
     // Tests read loosely typed JSON answers.
     files: ['test/**/*.ts'],

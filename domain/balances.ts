@@ -19,8 +19,4 @@ export class BalanceService {
   latest(): Promise<BalanceSnapshot | undefined> {
     return this.snapshots.latest();
   }
-
-  history(since: number, limit: number): Promise<BalanceSnapshot[]> {
-    return this.snapshots.since(since, limit);
-  }
 }

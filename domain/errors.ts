@@ -38,3 +38,73 @@ export class NotConfiguredError extends DomainError {
     super('not_configured', message);
   }
 }
+
+/** A callback whose signature is missing or wrong: not news from the service. */
+export class CallbackSignatureError extends DomainError {
+  constructor() {
+    super('invalid_signature', 'The callback signature is missing or wrong');
+  }
+}
+
+/**
+ * How a call to the payment service failed, as far as the domain cares:
+ * - `refused`: it refused the request's fields (`fields` says which); nothing was made.
+ * - `duplicate_foreign_id`: it already holds something under the foreign_id.
+ * - `unreadable_request`: it could not read the request's format; nothing was made.
+ * - `feature_disabled`: the merchant account lacks the feature (`feature`).
+ * - `invalid_state`: the record's state there does not allow it (an invoice that can no longer be cancelled).
+ * - `not_found`: it has no such record.
+ * - `rejected_credentials`: it refused our keys.
+ * - `failed`: it failed, or answered something unreadable; a create may have been made.
+ * - `unreachable`: the request surely never reached it.
+ * - `connection_lost`: the connection broke after the request was sent; it may have been processed.
+ * - `timeout`: no answer in time (`outcomeUnknown` says whether the request may have been processed).
+ */
+export type ServiceFailure =
+  | 'refused'
+  | 'duplicate_foreign_id'
+  | 'unreadable_request'
+  | 'feature_disabled'
+  | 'invalid_state'
+  | 'not_found'
+  | 'rejected_credentials'
+  | 'failed'
+  | 'unreachable'
+  | 'connection_lost'
+  | 'timeout';
+
+export interface ServiceErrorDetails {
+  /** The service's code for it, or the connection's; for logs. */
+  code: string;
+  /** `refused`: a message per field, in the service's field names. */
+  fields?: Record<string, string>;
+  /** `feature_disabled`: the feature the service named, e.g. `invoices_enabled`. */
+  feature?: string;
+  /** True when the request may have been processed although no answer says so. */
+  outcomeUnknown?: boolean;
+  cause?: unknown;
+}
+
+/** The payment service did not do what was asked. The message never carries a key or a signature. */
+export class ServiceError extends DomainError {
+  readonly fields: Record<string, string>;
+  readonly feature?: string;
+  readonly outcomeUnknown: boolean;
+
+  constructor(
+    readonly failure: ServiceFailure,
+    message: string,
+    details: ServiceErrorDetails,
+  ) {
+    super(details.code, message);
+    if (details.cause !== undefined) this.cause = details.cause;
+    this.fields = details.fields ?? {};
+    this.feature = details.feature;
+    this.outcomeUnknown = details.outcomeUnknown ?? false;
+  }
+}
+
+/** The failure of a call to the service, if `error` is one. */
+export function serviceFailure(error: unknown): ServiceFailure | undefined {
+  return error instanceof ServiceError ? error.failure : undefined;
+}

@@ -1,18 +1,8 @@
-import {
-  ProcessingBadContentError,
-  ProcessingConnectionError,
-  ProcessingFeatureDisabledError,
-  ProcessingInvalidStateError,
-  ProcessingNotFoundError,
-  ProcessingValidationError,
-} from '../processing/errors';
-import type { CreateInvoiceRequest, InvoiceStatus, TransactionRecord } from '../processing/types';
-import { ConflictError, NotFoundError, NotReadyError } from './errors';
-import { requestHash } from './hash';
-import type { CheckoutRequest, InvoiceRecord, Payment, StatusChange } from './model';
-import { paymentOf, paysMore } from './payment';
+import { ConflictError, NotReadyError, serviceFailure, ServiceError } from './errors';
+import type { CheckoutRequest, InvoiceRecord, InvoiceStatus, Payment, StatusChange } from './model';
+import { paysMore } from './payment';
 import type { InvoiceStore, ProcessingApi, VersionedStore } from './ports';
-import { claim, markSwept, mayHaveBeenSent, mutate, save, type ClaimTiming } from './records';
+import { ClaimedRecords, mayHaveBeenSent, readRecord, type ClaimTiming } from './records';
 import { isFinal, isInvoiceStatus, movesForward } from './status';
 
 /** Attempts after the first use `<foreign_id>~<attempt>` upstream, so `~` is not allowed in our foreign_ids. */
@@ -36,48 +26,34 @@ export interface StatusUpdate {
 }
 
 /** The poll reads the store alone and never calls the service. */
-export async function readInvoice(
+export function readInvoice(
   invoices: VersionedStore<InvoiceRecord>,
   foreignId: string,
 ): Promise<InvoiceRecord> {
-  const record = await invoices.get(foreignId);
-  if (!record) throw new NotFoundError('Invoice');
-  return record;
+  return readRecord(invoices, foreignId, 'Invoice');
 }
 
 export class InvoiceService {
+  private readonly invoices: ClaimedRecords<InvoiceRecord>;
+
   constructor(
-    private readonly invoices: InvoiceStore,
+    store: InvoiceStore,
     private readonly processing: ProcessingApi,
     private readonly timing: ClaimTiming,
-  ) {}
+  ) {
+    this.invoices = new ClaimedRecords(store, timing, 'Invoice', {
+      attempt: 1,
+      invoice: null,
+      payment: null,
+      cancelled: false,
+    });
+  }
 
   /** Creates the order's invoice once; a repeat of the same request answers the same invoice. */
   async checkout(request: CheckoutRequest): Promise<{ record: InvoiceRecord; created: boolean }> {
-    const now = this.timing.now();
-    const fresh: InvoiceRecord = {
-      foreignId: request.foreignId,
-      version: 1,
-      phase: 'sending',
-      requestHash: requestHash(request),
-      request,
-      attempt: 1,
-      claimedAt: now,
-      status: null,
-      invoice: null,
-      payment: null,
-      error: null,
-      cancelled: false,
-      history: [],
-      createdAt: now,
-      updatedAt: now,
-    };
-    const claimed = await claim(this.invoices, fresh, this.timing, (existing) => ({
-      ...fresh,
-      version: existing.version + 1,
+    const claimed = await this.invoices.claim(request, (existing) => ({
       // After an unknown outcome the same upstream id is tried again; a duplicate answer tells us it was created.
       attempt: existing.phase === 'abandoned' ? existing.attempt + 1 : existing.attempt,
-      createdAt: existing.createdAt,
     }));
     if (!claimed.owned) return { record: claimed.record, created: false };
     const resumed = mayHaveBeenSent(claimed.previous);
@@ -85,15 +61,15 @@ export class InvoiceService {
   }
 
   async cancel(foreignId: string): Promise<InvoiceRecord> {
-    const record = await readInvoice(this.invoices, foreignId);
+    const record = await this.invoices.read(foreignId);
     if (record.phase !== 'sent' || isFinal(record.status)) {
       throw new ConflictError('invalid_invoice_state', 'Invoice cannot be cancelled in its current state');
     }
     try {
       await this.processing.cancelInvoice(upstreamForeignId(record));
     } catch (error) {
-      const outcomeUnknown = error instanceof ProcessingConnectionError && error.outcomeUnknown;
-      if (!(error instanceof ProcessingInvalidStateError || outcomeUnknown)) throw error;
+      const outcomeUnknown = error instanceof ServiceError && error.outcomeUnknown;
+      if (!(serviceFailure(error) === 'invalid_state' || outcomeUnknown)) throw error;
       // An earlier cancel may have gone through with its answer (and callback) lost: ask the service.
       const settled = await this.refresh(record, 'lookup');
       if (settled?.status === 'failed') return this.markCancelled(settled);
@@ -106,41 +82,35 @@ export class InvoiceService {
       source: 'cancel',
       error: 'Cancelled by the store owner',
     });
-    return updated ?? readInvoice(this.invoices, foreignId);
+    return updated ?? this.invoices.read(foreignId);
   }
 
   private async markCancelled(record: InvoiceRecord): Promise<InvoiceRecord> {
-    const updated = await mutate(this.invoices, record.foreignId, (current) =>
+    const updated = await this.invoices.mutate(record.foreignId, (current) =>
       current.cancelled ? undefined : { ...current, cancelled: true, updatedAt: this.timing.now() },
     );
-    return updated ?? readInvoice(this.invoices, record.foreignId);
+    return updated ?? this.invoices.read(record.foreignId);
   }
 
   /** Asks the service for the invoice's transaction and records its status and payment where they move forward. */
   async refresh(record: InvoiceRecord, source: StatusChange['source']): Promise<InvoiceRecord | undefined> {
     if (!record.invoice) return undefined;
-    let transaction: TransactionRecord;
-    try {
-      transaction = await this.processing.getTransaction({ id: record.invoice.id });
-    } catch (error) {
-      if (error instanceof ProcessingNotFoundError) return undefined;
-      throw error;
-    }
-    if (!isInvoiceStatus(transaction.status)) return undefined;
+    const news = await this.processing.invoiceNews(record.invoice.id);
+    if (!news || !isInvoiceStatus(news.status)) return undefined;
     return (
       (await this.applyStatus({
         upstreamForeignId: upstreamForeignId(record),
-        status: transaction.status,
+        status: news.status,
         source,
-        error: transaction.error || undefined,
-        payment: paymentOf(transaction.currency_sent),
-      })) ?? readInvoice(this.invoices, record.foreignId)
+        error: news.error,
+        payment: news.payment,
+      })) ?? this.invoices.read(record.foreignId)
     );
   }
 
   /** Applies a status from the service, only forward and only to the invoice's current upstream attempt. */
   applyStatus(update: StatusUpdate): Promise<InvoiceRecord | undefined> {
-    return mutate(this.invoices, orderForeignId(update.upstreamForeignId), (current) => {
+    return this.invoices.mutate(orderForeignId(update.upstreamForeignId), (current) => {
       if (upstreamForeignId(current) !== update.upstreamForeignId) return undefined;
       // The service answered our create but we have not recorded it yet: the news must not be lost.
       if (current.phase === 'sending') throw new NotReadyError('The invoice');
@@ -169,11 +139,11 @@ export class InvoiceService {
 
   /** Open records the sweep is due to look at, by `now`, the longest due first. */
   listDue(limit: number, now: number): Promise<InvoiceRecord[]> {
-    return this.invoices.listOpen(limit, now);
+    return this.invoices.listDue(limit, now);
   }
 
-  async markSwept(foreignId: string): Promise<void> {
-    await markSwept(this.invoices, foreignId, this.timing.now());
+  markSwept(foreignId: string): Promise<void> {
+    return this.invoices.markSwept(foreignId);
   }
 
   /**
@@ -182,7 +152,7 @@ export class InvoiceService {
    */
   async abandon(record: InvoiceRecord): Promise<void> {
     const at = this.timing.now();
-    const taken = await save(this.invoices, record, {
+    const taken = await this.invoices.save(record, {
       ...record,
       phase: 'sending',
       claimedAt: at,
@@ -190,7 +160,7 @@ export class InvoiceService {
     });
     if (!taken.won) return;
     await this.cancelOrphan(upstreamForeignId(taken.record));
-    await save(this.invoices, taken.record, {
+    await this.invoices.save(taken.record, {
       ...taken.record,
       phase: 'abandoned',
       updatedAt: this.timing.now(),
@@ -203,36 +173,26 @@ export class InvoiceService {
     let mayBeOurs = resumed;
     for (;;) {
       try {
-        const invoice = await this.processing.createInvoice(toServiceRequest(record));
-        const at = this.timing.now();
-        const { record: saved } = await save(this.invoices, record, {
-          ...record,
-          phase: 'sent',
-          status: invoice.status,
-          invoice,
-          error: null,
-          history: [{ status: invoice.status, at, source: 'create' }],
-          updatedAt: at,
-        });
-        return saved;
+        const created = await this.processing.createInvoice(upstreamForeignId(record), record.request);
+        const answered = this.invoices.answered(record, created, 'create', { invoice: created.details });
+        return (await this.invoices.save(record, answered)).record;
       } catch (error) {
         // "foreign_id taken" proves a lost answer only after a send of ours whose outcome was unknown; otherwise
         // the id belongs to someone else's invoice, which must not be cancelled.
-        const lostAnswer =
-          mayBeOurs && error instanceof ProcessingValidationError && error.isDuplicateForeignId;
+        const lostAnswer = mayBeOurs && serviceFailure(error) === 'duplicate_foreign_id';
         if (!lostAnswer || record.attempt >= MAX_ATTEMPTS) {
-          await this.release(record, error);
+          await this.invoices.release(record, refusal(error));
           throw error;
         }
         // An earlier attempt was created upstream but its answer was lost: retire it and start a new one.
         try {
           await this.cancelOrphan(upstreamForeignId(record));
         } catch (cancelError) {
-          await this.release(record, cancelError);
+          await this.invoices.release(record, refusal(cancelError));
           throw cancelError;
         }
         const at = this.timing.now();
-        const next = await save(this.invoices, record, {
+        const next = await this.invoices.save(record, {
           ...record,
           attempt: record.attempt + 1,
           claimedAt: at,
@@ -245,49 +205,24 @@ export class InvoiceService {
     }
   }
 
-  /** Marks how the create ended so a retry can resume at once instead of waiting out the lease. */
-  private async release(record: InvoiceRecord, error: unknown): Promise<void> {
-    const refused =
-      error instanceof ProcessingValidationError ||
-      error instanceof ProcessingFeatureDisabledError ||
-      error instanceof ProcessingBadContentError;
-    try {
-      await save(this.invoices, record, {
-        ...record,
-        phase: refused ? 'rejected' : 'unknown',
-        error: refused ? (error as Error).message : null,
-        updatedAt: this.timing.now(),
-      });
-    } catch {
-      // The lease runs out instead; the caller still gets the service's error.
-    }
-  }
-
   private async cancelOrphan(upstreamId: string): Promise<void> {
     try {
       await this.processing.cancelInvoice(upstreamId);
     } catch (error) {
       // Already final or never created: either way nothing payable is left behind.
-      if (!(error instanceof ProcessingInvalidStateError || error instanceof ProcessingNotFoundError))
-        throw error;
+      const failure = serviceFailure(error);
+      if (failure !== 'invalid_state' && failure !== 'not_found') throw error;
     }
   }
 }
 
-function toServiceRequest(record: InvoiceRecord): CreateInvoiceRequest {
-  const { request } = record;
-  return {
-    foreign_id: upstreamForeignId(record),
-    timer: request.timer,
-    title: request.title,
-    currency: request.currency,
-    amount: request.amount,
-    url_success: request.urlSuccess,
-    url_failed: request.urlFailed,
-    email_user: request.email,
-    type: request.type,
-    end_user_reference: request.endUserReference,
-    description: request.description,
-    sender_currency: request.senderCurrency,
-  };
+/** The service's reason when it refused the create for good; a retry may then use the foreign_id again. */
+function refusal(error: unknown): string | undefined {
+  const failure = serviceFailure(error);
+  const refused =
+    failure === 'refused' ||
+    failure === 'duplicate_foreign_id' ||
+    failure === 'feature_disabled' ||
+    failure === 'unreadable_request';
+  return refused ? (error as Error).message : undefined;
 }

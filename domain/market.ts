@@ -1,9 +1,9 @@
-import type { PairEntry, PairQuery } from '../processing/types';
+import type { PairQuery, ServiceData } from './model';
 import type { ProcessingApi } from './ports';
 
 interface Cached {
   expiresAt: number;
-  entries: Promise<PairEntry[]>;
+  entries: Promise<ServiceData[]>;
 }
 
 /** Rates and pairs are estimates the service marks as for reference only, so a short cache is honest. */
@@ -16,15 +16,15 @@ export class MarketService {
     private readonly now: () => number,
   ) {}
 
-  rates(query: PairQuery): Promise<PairEntry[]> {
+  rates(query: PairQuery): Promise<ServiceData[]> {
     return this.cached('rates', query, () => this.processing.rates(query));
   }
 
-  pairs(query: PairQuery): Promise<PairEntry[]> {
+  pairs(query: PairQuery): Promise<ServiceData[]> {
     return this.cached('pairs', query, () => this.processing.pairs(query));
   }
 
-  private cached(kind: string, query: PairQuery, load: () => Promise<PairEntry[]>): Promise<PairEntry[]> {
+  private cached(kind: string, query: PairQuery, load: () => Promise<ServiceData[]>): Promise<ServiceData[]> {
     const key = `${kind}:${query.currency_from}:${query.currency_to}`;
     const hit = this.cache.get(key);
     if (hit && hit.expiresAt > this.now()) return hit.entries;

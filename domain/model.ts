@@ -1,4 +1,8 @@
-import type { Balance, Invoice, InvoiceStatus, InvoiceType, Withdrawal } from '../processing/types';
+// The domain's own types: what a request asks for, what the store keeps, and what the service's news means here.
+// The service's wire shapes live in processing/wire.ts; its adapter maps them to these.
+
+export type InvoiceStatus = 'created' | 'pending' | 'processing' | 'confirmed' | 'failed';
+export type InvoiceType = 'fill_or_kill' | 'good_until_expired';
 
 /** A status change as the storefront sees it in the invoice's history. */
 export interface StatusChange {
@@ -17,6 +21,23 @@ export interface StatusChange {
  */
 export type Phase = 'sending' | 'unknown' | 'rejected' | 'abandoned' | 'sent';
 
+/** What invoices and refunds keep alike: one request per foreign_id, sent at most once, and its status since. */
+export interface ClaimedRecord<Request, Status extends string = string> {
+  foreignId: string;
+  version: number;
+  phase: Phase;
+  requestHash: string;
+  request: Request;
+  claimedAt: number;
+  status: Status | null;
+  error: string | null;
+  history: StatusChange[];
+  createdAt: number;
+  updatedAt: number;
+  /** When the reconciliation sweep last looked at it; orders the sweep's work with `updatedAt`. */
+  sweptAt?: number;
+}
+
 export interface CheckoutRequest {
   foreignId: string;
   amount: string;
@@ -32,31 +53,33 @@ export interface CheckoutRequest {
   type?: InvoiceType;
 }
 
+/** The invoice the service made for a checkout: where and how much the customer pays, and until when. */
+export interface InvoiceDetails {
+  id: number;
+  url: string;
+  address: string | null;
+  tag: string | null;
+  amount: string;
+  senderCurrency: string | null;
+  senderAmount: string | null;
+  /** Epoch seconds, once the service has fixed the rate. */
+  fixedAt: number | null;
+  /** Epoch seconds at which an unpaid timer invoice runs out. */
+  releaseAt: number | null;
+}
+
 export interface Payment {
   currency: string;
   amount: string;
   remainingAmount?: string;
 }
 
-export interface InvoiceRecord {
-  foreignId: string;
-  version: number;
-  phase: Phase;
-  requestHash: string;
-  request: CheckoutRequest;
+export interface InvoiceRecord extends ClaimedRecord<CheckoutRequest, InvoiceStatus> {
   /** Upstream attempt number; attempts after the first carry a `~N` suffix on the service's foreign_id. */
   attempt: number;
-  claimedAt: number;
-  status: InvoiceStatus | null;
-  invoice: Invoice | null;
+  invoice: InvoiceDetails | null;
   payment: Payment | null;
-  error: string | null;
   cancelled: boolean;
-  history: StatusChange[];
-  createdAt: number;
-  updatedAt: number;
-  /** When the reconciliation sweep last looked at it; orders the sweep's work with `updatedAt`. */
-  sweptAt?: number;
 }
 
 export interface RefundRequest {
@@ -68,21 +91,58 @@ export interface RefundRequest {
   endUserReference?: string;
 }
 
-export interface RefundRecord {
-  foreignId: string;
-  version: number;
-  phase: Phase;
-  requestHash: string;
-  request: RefundRequest;
-  claimedAt: number;
-  status: string | null;
-  withdrawal: Withdrawal | null;
-  error: string | null;
-  history: StatusChange[];
-  createdAt: number;
-  updatedAt: number;
-  /** When the reconciliation sweep last looked at it; orders the sweep's work with `updatedAt`. */
-  sweptAt?: number;
+/** The withdrawal the service made for a refund: what it debited, and what it sends to the address. */
+export interface WithdrawalDetails {
+  id: number;
+  senderAmount: string;
+  receivedAmount: string;
+}
+
+export interface RefundRecord extends ClaimedRecord<RefundRequest> {
+  withdrawal: WithdrawalDetails | null;
+}
+
+/** The service's answer to a create: the status the new invoice or withdrawal starts at, and its details. */
+export interface Created<Details, Status extends string = string> {
+  status: Status;
+  details: Details;
+}
+
+/** What the service says of a record now, by lookup or by callback. `error` is absent when it names none. */
+export interface StatusNews {
+  status: string;
+  error?: string;
+}
+
+export interface InvoiceNews extends StatusNews {
+  payment?: Payment;
+}
+
+/**
+ * What the service holds under a refund's foreign_id. `withdrawal` is there only when it is the withdrawal the
+ * refund asked for (same amount, currencies and address), not another one under the same foreign_id.
+ */
+export interface FoundWithdrawal extends StatusNews {
+  withdrawal?: WithdrawalDetails;
+}
+
+/** A callback whose signature has been verified, read into what it is news of. */
+export interface Callback {
+  /** The same for every delivery of the same bytes: a repeat is recognised by it. */
+  receiptId: string;
+  event: CallbackEvent;
+}
+
+export type CallbackEvent =
+  | ({ kind: 'invoice'; upstreamForeignId: string } & InvoiceNews)
+  | ({ kind: 'withdrawal'; foreignId: string } & StatusNews)
+  /** Signed, but of nothing this plugin keeps, or lacking what it would need. */
+  | { kind: 'other' };
+
+export interface Balance {
+  currency: string;
+  type: 'crypto' | 'fiat';
+  balance: string;
 }
 
 export interface BalanceSnapshot {
@@ -90,3 +150,14 @@ export interface BalanceSnapshot {
   source: 'live' | 'scheduled';
   balances: Balance[];
 }
+
+/** A currency pair, as the API's callers and the service both name it. */
+export interface PairQuery {
+  currency_from: string;
+  currency_to: string;
+}
+
+export type TransactionQuery = { id: number } | { foreign_id: string };
+
+/** Passed on to the API's callers as the service worded it (rates, pairs, a transaction record); never read here. */
+export type ServiceData = object;

@@ -1,26 +1,41 @@
 // The interfaces the domain depends on. Adapters (the processing client, DynamoDB, Secrets Manager) implement them.
-import type { BalanceSnapshot, InvoiceRecord, RefundRecord } from './model';
 import type {
   Balance,
-  CreateInvoiceRequest,
-  Invoice,
-  PairEntry,
+  BalanceSnapshot,
+  CheckoutRequest,
+  Created,
+  FoundWithdrawal,
+  InvoiceDetails,
+  InvoiceNews,
+  InvoiceRecord,
+  InvoiceStatus,
   PairQuery,
+  RefundRecord,
+  RefundRequest,
+  ServiceData,
   TransactionQuery,
-  TransactionRecord,
-  Withdrawal,
-  WithdrawalRequest,
-} from '../processing/types';
+  WithdrawalDetails,
+} from './model';
 
+/** The payment service. Every method throws ServiceError (domain/errors.ts) when the service does not do it. */
 export interface ProcessingApi {
-  createInvoice(request: CreateInvoiceRequest): Promise<Invoice>;
-  cancelInvoice(foreignId: string): Promise<void>;
+  /** Creates the checkout's invoice under `upstreamForeignId`, the foreign_id the service knows it by. */
+  createInvoice(
+    upstreamForeignId: string,
+    request: CheckoutRequest,
+  ): Promise<Created<InvoiceDetails, InvoiceStatus>>;
+  cancelInvoice(upstreamForeignId: string): Promise<void>;
+  /** The invoice's status and payment now; undefined when the service has no such invoice. */
+  invoiceNews(invoiceId: number): Promise<InvoiceNews | undefined>;
   /** Sends at most one withdrawal per foreign_id: after an unknown outcome it looks the withdrawal up first. */
-  createWithdrawal(request: WithdrawalRequest): Promise<Withdrawal>;
+  createWithdrawal(request: RefundRequest): Promise<Created<WithdrawalDetails>>;
+  /** What the service holds under the refund's foreign_id; undefined when nothing. */
+  findWithdrawal(request: RefundRequest): Promise<FoundWithdrawal | undefined>;
   listBalances(): Promise<Balance[]>;
-  rates(query: PairQuery): Promise<PairEntry[]>;
-  pairs(query: PairQuery): Promise<PairEntry[]>;
-  getTransaction(query: TransactionQuery): Promise<TransactionRecord>;
+  rates(query: PairQuery): Promise<ServiceData[]>;
+  pairs(query: PairQuery): Promise<ServiceData[]>;
+  /** The transaction record, for the back office's lookup. */
+  transaction(query: TransactionQuery): Promise<ServiceData>;
 }
 
 export interface ProcessingKeys {
@@ -48,6 +63,27 @@ export interface OpenItems<T> {
   listOpen(limit: number, dueBy?: number): Promise<T[]>;
 }
 
+/** A record's place in the lists, which run newest first and then by foreign_id, descending. */
+export interface ListPosition {
+  createdAt: number;
+  foreignId: string;
+}
+
+export interface CreatedQuery {
+  /** Only records after this one in the list's order; from the newest when absent. */
+  after?: ListPosition;
+  /** Created at or after (ms). */
+  createdFrom?: number;
+  /** Created strictly before (ms). */
+  createdBefore?: number;
+  limit: number;
+}
+
+export interface NewestFirst<T> {
+  /** Up to `limit` records created in the range, newest first; `more` when others follow them. */
+  listNewest(query: CreatedQuery): Promise<{ records: T[]; more: boolean }>;
+}
+
 export type InvoiceStore = VersionedStore<InvoiceRecord> & OpenItems<InvoiceRecord>;
 export type RefundStore = VersionedStore<RefundRecord> & OpenItems<RefundRecord>;
 
@@ -55,6 +91,19 @@ export interface SnapshotStore {
   put(snapshot: BalanceSnapshot): Promise<void>;
   latest(): Promise<BalanceSnapshot | undefined>;
   since(takenAfter: number, limit: number): Promise<BalanceSnapshot[]>;
+}
+
+/** The bearer tokens accepted now, per scope: the current one, and the one it replaced while a rotation overlaps. */
+export interface Tokens {
+  storefront: readonly string[];
+  admin: readonly string[];
+}
+
+/** Where the HTTP layer finds the tokens it checks callers against. */
+export interface TokenSource {
+  get(): Promise<Tokens>;
+  /** Looks again, at most once a second: a token that matches none may have just been rotated in. */
+  refresh(): Promise<Tokens>;
 }
 
 /** Remembers callback deliveries so a repeated one has no second effect. */

@@ -51,7 +51,7 @@ function nextInvoiceLook(record: InvoiceRecord, timing: SweepTiming): number {
   if (sweptAt === undefined) return createdAt + timing.expiryGraceMs;
   const wait = Math.min(Math.max((sweptAt - createdAt) / AGE_FRACTION, MIN_WAIT_MS), MAX_WAIT_MS);
   // A timer invoice is also looked at once its expiry has had its grace: the service fails it unpaid then.
-  const releaseAt = record.invoice?.release_at;
+  const releaseAt = record.invoice?.releaseAt;
   const afterExpiry = releaseAt ? releaseAt * 1000 + timing.expiryGraceMs : undefined;
   const next = sweptAt + wait;
   return afterExpiry !== undefined && afterExpiry > sweptAt ? Math.min(next, afterExpiry) : next;

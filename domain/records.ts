@@ -1,6 +1,9 @@
-import { ConflictError, InProgressError } from './errors';
-import type { Phase } from './model';
-import type { VersionedStore } from './ports';
+// The life every invoice and refund record shares: claimed once per foreign_id, sent, answered or released, and
+// looked at by the sweep while open. ClaimedRecords is that life over a store; each service adds only its own.
+import { ConflictError, InProgressError, NotFoundError } from './errors';
+import { requestHash } from './hash';
+import type { ClaimedRecord, Phase, StatusChange, StatusNews } from './model';
+import type { OpenItems, VersionedStore } from './ports';
 
 /** The part of an invoice or refund record that the claim protocol reads. */
 export interface Claimable {
@@ -106,11 +109,124 @@ export async function mutate<T extends { foreignId: string; version: number }>(
   throw new InProgressError(1);
 }
 
-/** Notes that the sweep has looked at an open record, which moves it behind the others in the sweep's order. */
-export function markSwept<T extends { foreignId: string; version: number; sweptAt?: number }>(
+type AnyRecord = ClaimedRecord<{ foreignId: string }>;
+
+/** The fields a kind of record adds to those every claimed record has. */
+export type OwnFields<T extends AnyRecord> = Omit<T, keyof AnyRecord>;
+
+/**
+ * The shared life of one kind of record (invoices, refunds) in its store. `own` is what a new record of the kind
+ * holds besides the common fields.
+ */
+export class ClaimedRecords<T extends AnyRecord> {
+  constructor(
+    private readonly store: VersionedStore<T> & OpenItems<T>,
+    private readonly timing: ClaimTiming,
+    private readonly what: string,
+    private readonly own: OwnFields<T>,
+  ) {}
+
+  /**
+   * Claims the request's foreign_id with a new record, or takes over one whose send ended without an answer
+   * (keeping its `createdAt`; `takeOver` may carry some of its own fields on).
+   */
+  claim(
+    request: T['request'],
+    takeOver: (existing: T) => Partial<OwnFields<T>> = () => ({}),
+  ): Promise<Claim<T>> {
+    const now = this.timing.now();
+    const fresh = {
+      foreignId: request.foreignId,
+      version: 1,
+      phase: 'sending',
+      requestHash: requestHash(request),
+      request,
+      claimedAt: now,
+      status: null,
+      error: null,
+      history: [],
+      createdAt: now,
+      updatedAt: now,
+      ...this.own,
+    } as AnyRecord as T;
+    return claim(this.store, fresh, this.timing, (existing) => ({
+      ...fresh,
+      ...takeOver(existing),
+      version: existing.version + 1,
+      createdAt: existing.createdAt,
+    }));
+  }
+
+  /** The stored record; NotFoundError when there is none. */
+  read(foreignId: string): Promise<T> {
+    return readRecord(this.store, foreignId, this.what);
+  }
+
+  /** Writes the next version of `current`; on a lost race answers what won instead. */
+  save(current: T, next: Omit<T, 'version'>): Promise<{ record: T; won: boolean }> {
+    return save(this.store, current, next);
+  }
+
+  /** Applies `change` with compare-and-set (see `mutate`). */
+  mutate(foreignId: string, change: (current: T) => Omit<T, 'version'> | undefined): Promise<T | undefined> {
+    return mutate(this.store, foreignId, change);
+  }
+
+  /** `record` once the service has answered for it: sent, at the status it gave, which history records. */
+  answered(
+    record: T,
+    news: StatusNews & { status: NonNullable<T['status']> },
+    source: StatusChange['source'],
+    own: Partial<OwnFields<T>>,
+  ): Omit<T, 'version'> {
+    const at = this.timing.now();
+    return {
+      ...record,
+      ...own,
+      phase: 'sent',
+      status: news.status,
+      error: news.error ?? null,
+      history: [...record.history, { status: news.status, at, source }],
+      updatedAt: at,
+    };
+  }
+
+  /**
+   * Marks how a send ended without an answer, so that a retry resumes at once instead of waiting out the lease:
+   * `refusal` (the service's reason) makes the request rejected, else its outcome is unknown.
+   */
+  async release(record: T, refusal: string | undefined): Promise<void> {
+    try {
+      await this.save(record, {
+        ...record,
+        phase: refusal === undefined ? 'unknown' : 'rejected',
+        error: refusal ?? null,
+        updatedAt: this.timing.now(),
+      });
+    } catch {
+      // The lease runs out instead; the caller still gets the service's error.
+    }
+  }
+
+  /** Open records the sweep is due to look at, by `now`, the longest due first. */
+  listDue(limit: number, now: number): Promise<T[]> {
+    return this.store.listOpen(limit, now);
+  }
+
+  /** Notes that the sweep has looked at an open record, which moves it behind the others in the sweep's order. */
+  async markSwept(foreignId: string): Promise<void> {
+    const now = this.timing.now();
+    await this.mutate(foreignId, (current) => ({ ...current, sweptAt: now }));
+  }
+}
+
+/** The stored record; NotFoundError naming `what` when there is none. */
+export async function readRecord<T extends { version: number }>(
   store: VersionedStore<T>,
   foreignId: string,
-  now: number,
-): Promise<T | undefined> {
-  return mutate(store, foreignId, (current) => ({ ...current, sweptAt: now }));
+  what: string,
+): Promise<T> {
+  const record = await store.get(foreignId);
+  if (!record) throw new NotFoundError(what);
+  return record;
 }

@@ -1,4 +1,4 @@
-import type { InvoiceStatus } from '../processing/types';
+import type { InvoiceStatus } from './model';
 
 const INVOICE_RANK: Record<InvoiceStatus, number> = {
   created: 0,

@@ -1,15 +1,20 @@
-import { historyInput } from '../http/inputs';
+import { listBody } from '../http/cursor';
+import { historyInput } from '../http/list-inputs';
 import { apiRoute } from '../http/route';
 import { snapshotView } from '../http/views';
 import { balanceHistoryRoute } from '../lib/routes';
 import { bearerTokens } from '../runtime/bearer-tokens';
 import { snapshotStore } from '../runtime/stores';
 
-/** GET /balances/history?since=: snapshots taken since a time, oldest first. */
+/** GET /balances/history?since=: snapshots taken since a time, oldest first, a page at a time. */
 export const handler = apiRoute(
   { route: balanceHistoryRoute, tokens: bearerTokens, input: historyInput },
-  async ({ since, limit }) => ({
-    status: 200,
-    body: { data: (await snapshotStore.since(since, limit)).map(snapshotView) },
-  }),
+  async ({ since, limit }) => {
+    // One more than the page tells whether another page follows.
+    const snapshots = await snapshotStore.since(since, limit + 1);
+    const page = snapshots.slice(0, limit);
+    const last = page.at(-1);
+    const next = snapshots.length > limit && last ? { at: last.takenAt } : null;
+    return { status: 200, body: listBody(page, snapshotView, next) };
+  },
 );

@@ -3,13 +3,13 @@ import { InvoiceService } from '../domain/invoices';
 import { RefundService } from '../domain/refunds';
 import { apiRoute } from '../http/route';
 import { callbacksRoute } from '../lib/routes';
+import { verifyCallback } from '../processing/callbacks';
 import { processing } from '../runtime/processing';
 import { processingKeys } from '../runtime/processing-keys';
 import { invoiceStore, receiptStore, refundStore } from '../runtime/stores';
 import { claimTiming } from '../runtime/timing';
 
 const callbacks = new CallbackService(
-  processingKeys,
   receiptStore,
   new InvoiceService(invoiceStore, processing, claimTiming),
   new RefundService(refundStore, processing, claimTiming),
@@ -18,8 +18,8 @@ const callbacks = new CallbackService(
 /** POST /callbacks: signed by the service over the raw body; 200 unless a retry could succeed. */
 export const handler = apiRoute(
   { route: callbacksRoute, input: ({ rawBody, headers }) => ({ rawBody, headers }) },
-  async ({ rawBody, headers }) => ({
-    status: 200,
-    body: { outcome: await callbacks.receive(rawBody, headers) },
-  }),
+  async ({ rawBody, headers }) => {
+    const callback = await verifyCallback(rawBody, headers, processingKeys);
+    return { status: 200, body: { outcome: callback ? await callbacks.receive(callback) : 'ignored' } };
+  },
 );

@@ -9,6 +9,6 @@ export const handler = apiRoute(
   { route: lookupTransactionRoute, tokens: bearerTokens, input: transactionInput },
   async (query) => ({
     status: 200,
-    body: await processing.getTransaction(query),
+    body: await processing.transaction(query),
   }),
 );

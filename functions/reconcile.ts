@@ -2,7 +2,8 @@ import { InvoiceService } from '../domain/invoices';
 import { sweep, type SweepReport } from '../domain/reconcile';
 import { RefundService } from '../domain/refunds';
 import { log } from '../observability/log';
-import { remainingMs, withInvocationDeadline } from '../runtime/deadline';
+import { remainingMs } from '../runtime/deadline';
+import { withInvocation } from '../runtime/invocation';
 import { numberEnv } from '../runtime/env';
 import { processing } from '../runtime/processing';
 import { invoiceStore, refundStore } from '../runtime/stores';
@@ -23,7 +24,7 @@ const options = {
 };
 
 /** Scheduled: refreshes open refunds and closes out what the service reports final. */
-export const handler = withInvocationDeadline(async (): Promise<SweepReport> => {
+export const handler = withInvocation(async (): Promise<SweepReport> => {
   const report = await sweep(invoices, refunds, options);
   log.info('reconciliation sweep done', { ...report });
   return report;

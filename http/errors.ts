@@ -1,23 +1,14 @@
 import {
+  CallbackSignatureError,
   ConflictError,
   DomainError,
   InProgressError,
   NotConfiguredError,
   NotFoundError,
   NotReadyError,
+  ServiceError,
+  type ServiceFailure,
 } from '../domain/errors';
-import { CallbackSignatureError } from '../domain/callbacks';
-import {
-  ProcessingAuthError,
-  ProcessingConnectionError,
-  ProcessingError,
-  ProcessingFeatureDisabledError,
-  ProcessingInvalidStateError,
-  ProcessingNotFoundError,
-  ProcessingTimeoutError,
-  ProcessingUpstreamError,
-  ProcessingValidationError,
-} from '../processing/errors';
 
 /** An error the HTTP layer raises itself: bad input, missing or wrong credentials. */
 export class HttpError extends Error {
@@ -60,8 +51,8 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   if (error instanceof HttpError) {
     return { status: error.status, code: error.code, message: error.message, fields: error.fields };
   }
+  if (error instanceof ServiceError) return fromServiceError(error);
   if (error instanceof DomainError) return fromDomainError(error);
-  if (error instanceof ProcessingError) return fromProcessingError(error);
   return { status: 500, code: 'internal_error', message: 'Internal error' };
 }
 
@@ -85,57 +76,28 @@ function fromDomainError(error: DomainError): ErrorResponse {
   return { status: 500, code: 'internal_error', message: 'Internal error' };
 }
 
-function fromProcessingError(error: ProcessingError): ErrorResponse {
-  if (error instanceof ProcessingValidationError) {
-    if (error.isDuplicateForeignId) {
-      return {
-        status: 409,
-        code: 'duplicate_foreign_id',
-        message: 'The service already has this foreign_id',
-      };
-    }
-    return {
-      status: 422,
-      code: 'rejected_by_processor',
-      message: 'The payment service refused the request',
-      fields: ourFields(error.fields),
-    };
+const NO_ANSWER = 'The payment service did not answer in time; retrying with the same foreign_id is safe';
+
+/** What the caller is told when the payment service did not do what was asked. */
+const SERVICE_FAILURES: Record<ServiceFailure, [status: number, code: string, message: string]> = {
+  refused: [422, 'rejected_by_processor', 'The payment service refused the request'],
+  duplicate_foreign_id: [409, 'duplicate_foreign_id', 'The service already has this foreign_id'],
+  invalid_state: [409, 'invalid_state', 'The payment service refused this in the current state'],
+  not_found: [404, 'not_found', 'The payment service has no such record'],
+  feature_disabled: [503, 'feature_disabled', 'The merchant account does not have the feature enabled'],
+  timeout: [504, 'processor_timeout', NO_ANSWER],
+  connection_lost: [504, 'processor_timeout', NO_ANSWER],
+  unreachable: [502, 'processor_unreachable', 'The payment service could not be reached'],
+  rejected_credentials: [502, 'processor_auth_failed', 'The payment service refused our credentials'],
+  failed: [502, 'processor_error', 'The payment service failed to answer properly'],
+  unreadable_request: [502, 'processor_error', 'The payment service answered unexpectedly'],
+};
+
+function fromServiceError(error: ServiceError): ErrorResponse {
+  const [status, code, message] = SERVICE_FAILURES[error.failure];
+  if (error.failure === 'refused') return { status, code, message, fields: ourFields(error.fields) };
+  if (error.failure === 'feature_disabled' && error.feature) {
+    return { status, code, message: `The merchant account does not have ${error.feature} enabled` };
   }
-  if (error instanceof ProcessingInvalidStateError) {
-    return {
-      status: 409,
-      code: 'invalid_state',
-      message: 'The payment service refused this in the current state',
-    };
-  }
-  if (error instanceof ProcessingNotFoundError) {
-    return { status: 404, code: 'not_found', message: 'The payment service has no such record' };
-  }
-  if (error instanceof ProcessingFeatureDisabledError) {
-    return {
-      status: 503,
-      code: 'feature_disabled',
-      message: `The merchant account does not have ${error.feature ?? 'the feature'} enabled`,
-    };
-  }
-  if (error instanceof ProcessingConnectionError) {
-    return error.outcomeUnknown || error instanceof ProcessingTimeoutError
-      ? {
-          status: 504,
-          code: 'processor_timeout',
-          message: 'The payment service did not answer in time; retrying with the same foreign_id is safe',
-        }
-      : { status: 502, code: 'processor_unreachable', message: 'The payment service could not be reached' };
-  }
-  if (error instanceof ProcessingAuthError) {
-    return {
-      status: 502,
-      code: 'processor_auth_failed',
-      message: 'The payment service refused our credentials',
-    };
-  }
-  if (error instanceof ProcessingUpstreamError) {
-    return { status: 502, code: 'processor_error', message: 'The payment service failed to answer properly' };
-  }
-  return { status: 502, code: 'processor_error', message: 'The payment service answered unexpectedly' };
+  return { status, code, message };
 }

@@ -1,5 +1,4 @@
-import type { CheckoutRequest, RefundRequest } from '../domain/model';
-import type { PairQuery, TransactionQuery } from '../processing/types';
+import type { CheckoutRequest, PairQuery, RefundRequest, TransactionQuery } from '../domain/model';
 import { InvalidRequestError } from './errors';
 import type { ApiRequest } from './route';
 import { CURRENCY, CURRENCY_MESSAGE, FOREIGN_ID, FOREIGN_ID_MESSAGE, FieldReader } from './validate';
@@ -85,15 +84,7 @@ export function balancesInput({ query }: ApiRequest): { live: boolean } {
   return { live };
 }
 
-export function historyInput({ query }: ApiRequest): { since: number; limit: number } {
-  const fields = new FieldReader(query, 'query');
-  const since = fields.string('since');
-  const limit = fields.integer('limit') ?? 100;
-  const sinceMs = since === undefined ? 0 : Date.parse(since);
-  if (Number.isNaN(sinceMs)) fields.reject('since', 'must be an ISO 8601 time');
-  if (limit < 1 || limit > 1000) fields.reject('limit', 'must be between 1 and 1000');
-  fields.done();
-  return { since: sinceMs, limit };
+/** `GET /health` takes no parameters; any given is refused, so that a typo never passes silently. */
+export function healthInput({ query }: ApiRequest): void {
+  new FieldReader(query, 'query').done();
 }
-
-export function noInput(): void {}

@@ -2,25 +2,14 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { parse as parseLosslessly } from 'lossless-json';
-import { CallbackSignatureError } from '../domain/callbacks';
+import { CallbackSignatureError, serviceFailure } from '../domain/errors';
+import type { Tokens, TokenSource } from '../domain/ports';
 import type { Access } from '../lib/routes';
-import { ProcessingTimeoutError, ProcessingUpstreamError } from '../processing/errors';
-import { describeError, log } from '../observability/log';
+import { addLogContext, describeError, log } from '../observability/log';
 import { countMetric } from '../observability/metrics';
-import { withInvocationDeadline } from '../runtime/deadline';
+import { withInvocation } from '../runtime/invocation';
 import { HttpError, toErrorResponse } from './errors';
-
-/** The bearer tokens accepted now, per scope: the current one, and the one it replaced while a rotation overlaps. */
-export interface Tokens {
-  storefront: readonly string[];
-  admin: readonly string[];
-}
-
-export interface TokenSource {
-  get(): Promise<Tokens>;
-  /** Looks again, at most once a second: a token that matches none may have just been rotated in. */
-  refresh(): Promise<Tokens>;
-}
+import { FOREIGN_ID } from './validate';
 
 export interface ApiRequest {
   /** The JSON body; numbers arrive as LosslessNumber, so amounts never pass through a float. */
@@ -53,7 +42,7 @@ export type RouteOptions<T> = Guard & {
 
 /**
  * The one middleware chain every route uses: error mapping, auth by scope, body parsing, input validation, all
- * under the invocation's deadline, from which every call to the service budgets its time.
+ * under the invocation's deadline, from which every call to the service budgets its time, and with its log context.
  */
 export function apiRoute<T>(options: RouteOptions<T>, run: (input: T) => Promise<ApiResponse>) {
   // The deadline ends every call to the service before the function's own timeout; middy's early-timeout timer
@@ -62,10 +51,19 @@ export function apiRoute<T>(options: RouteOptions<T>, run: (input: T) => Promise
     .use(errorResponses())
     .use(bearerAuth(options))
     .handler(async (event) => {
-      const input = options.input(toApiRequest(event, options.route.access !== 'service'));
+      const request = toApiRequest(event, options.route.access !== 'service');
+      const input = options.input(request);
+      addLogContext({ foreignId: foreignIdOf(request) });
       return json(await run(input));
     });
-  return withInvocationDeadline(handler);
+  return withInvocation(handler, (event) => event.routeKey);
+}
+
+/** The foreign_id a valid request names in its path, body or query; only text of that form reaches a log. */
+function foreignIdOf({ path, body, query }: ApiRequest): string | undefined {
+  const named =
+    path.foreign_id ?? (body as { foreign_id?: unknown } | undefined)?.foreign_id ?? query.foreign_id;
+  return typeof named === 'string' && FOREIGN_ID.test(named) ? named : undefined;
 }
 
 function errorResponses(): MiddlewareObj<Event, Result> {
@@ -73,11 +71,12 @@ function errorResponses(): MiddlewareObj<Event, Result> {
     onError: (request) => {
       const error = request.error;
       const mapped = toErrorResponse(error);
-      if (error instanceof ProcessingUpstreamError || error instanceof ProcessingTimeoutError) {
+      const failure = serviceFailure(error);
+      if (failure === 'failed' || failure === 'timeout') {
         countMetric('UpstreamServerErrors');
       }
       if (error instanceof CallbackSignatureError) countMetric('CallbackSignatureFailures');
-      const fields = { route: request.event.routeKey, ...describeError(error), status: mapped.status };
+      const fields = { ...describeError(error), status: mapped.status };
       if (mapped.status >= 500) log.error('request failed', fields);
       else log.warn('request refused', fields);
       const { status, code, message, fields: invalid, headers } = mapped;

@@ -13,7 +13,7 @@ const PHASE_STATUS: Record<Phase, string> = {
 /** What the storefront polls. `seconds_left` and `expired` are computed at read time. */
 export function invoiceView(record: InvoiceRecord, nowMs: number) {
   const invoice = record.invoice;
-  const releaseAt = invoice?.release_at ?? null;
+  const releaseAt = invoice?.releaseAt ?? null;
   const nowSeconds = Math.floor(nowMs / 1000);
   return {
     foreign_id: record.foreignId,
@@ -24,9 +24,9 @@ export function invoiceView(record: InvoiceRecord, nowMs: number) {
     title: record.request.title,
     currency: record.request.currency,
     amount: invoice?.amount ?? record.request.amount,
-    sender_currency: invoice?.sender_currency ?? null,
-    sender_amount: invoice?.sender_amount ?? null,
-    fixed_at: invoice?.fixed_at ?? null,
+    sender_currency: invoice?.senderCurrency ?? null,
+    sender_amount: invoice?.senderAmount ?? null,
+    fixed_at: invoice?.fixedAt ?? null,
     release_at: releaseAt,
     seconds_left: releaseAt === null ? null : Math.max(0, releaseAt - nowSeconds),
     expired: releaseAt !== null && nowSeconds >= releaseAt && awaitsPayment(record),
@@ -58,9 +58,9 @@ export function refundView(record: RefundRecord) {
     status: record.status ?? (record.phase === 'rejected' ? 'rejected' : 'sending'),
     final: isFinal(record.status),
     sender_currency: request.senderCurrency,
-    sender_amount: withdrawal?.sender_amount ?? request.senderAmount,
+    sender_amount: withdrawal?.senderAmount ?? request.senderAmount,
     received_currency: request.receivedCurrency,
-    received_amount: withdrawal?.received_amount ?? null,
+    received_amount: withdrawal?.receivedAmount ?? null,
     address: request.address,
     transaction_id: withdrawal?.id ?? null,
     error: record.error,

@@ -4,7 +4,7 @@ import { AttributeType, Billing, ProjectionType, TableV2 } from 'aws-cdk-lib/aws
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { OPEN_ITEMS_INDEX, TABLE_SCHEMA } from '../store/schema';
+import { SECONDARY_INDEXES, TABLE_SCHEMA } from '../store/schema';
 import { PluginAlarms } from './plugin-alarms';
 import { PluginApi } from './plugin-api';
 import { PluginFunction, PROJECT_ROOT } from './plugin-function';
@@ -42,14 +42,12 @@ export class PaymentsPluginStack extends Stack {
       timeToLiveAttribute: TABLE_SCHEMA.timeToLive,
       removalPolicy: RemovalPolicy.RETAIN,
       deletionProtection: settings.stage !== 'sandbox',
-      globalSecondaryIndexes: [
-        {
-          indexName: OPEN_ITEMS_INDEX.name,
-          partitionKey: { name: OPEN_ITEMS_INDEX.partitionKey, type: AttributeType.STRING },
-          sortKey: { name: OPEN_ITEMS_INDEX.sortKey, type: AttributeType.STRING },
-          projectionType: ProjectionType.KEYS_ONLY,
-        },
-      ],
+      globalSecondaryIndexes: SECONDARY_INDEXES.map((index) => ({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType.KEYS_ONLY,
+      })),
     });
     const logRetention = settings.logRetentionDays as RetentionDays;
     this.secrets = new PluginSecrets(this, 'Secrets', { logRetention });
@@ -112,8 +110,9 @@ export class PaymentsPluginStack extends Stack {
     });
     this.secrets.grantRead(fn, secrets);
     if (data.table.length > 0) fn.allow(data.table.map(dynamodb), [this.table.tableArn]);
-    if (data.openItemsIndex) {
-      fn.allow(data.openItemsIndex.map(dynamodb), [`${this.table.tableArn}/index/${OPEN_ITEMS_INDEX.name}`]);
+    if (data.queriedIndexes) {
+      const indexArn = (name: string) => `${this.table.tableArn}/index/${name}`;
+      fn.allow([dynamodb('Query')], data.queriedIndexes.map(indexArn));
     }
     return fn;
   }

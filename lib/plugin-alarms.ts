@@ -160,7 +160,7 @@ export class PluginAlarms extends Construct {
 function throttledRequests(table: TableV2): MathExpression {
   const actions = [...routes, ...jobs].flatMap(({ data }) => [
     ...data.table,
-    ...('openItemsIndex' in data ? data.openItemsIndex : []),
+    ...('queriedIndexes' in data ? ['Query' as const] : []),
   ]);
   const metrics = Object.fromEntries(
     [...new Set(actions)].map((action) => [

@@ -1,18 +1,19 @@
 // Every deployment fact about a function, in one place: the HTTP routes and the scheduled jobs. Plain data, no CDK
 // imports: the stack (grants, throttles), the local gateway, the functions (access scope) and the tests read it.
 import type { SecretName } from '../secrets/fields';
+import type { IndexName } from '../store/schema';
 
 export type HttpMethod = 'GET' | 'POST';
 
 /** Who may call a route: a bearer token of a scope, or the service itself (it signs; the handler verifies). */
 export type Access = 'storefront' | 'admin' | 'service';
 
-export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query';
+export type TableAction = 'GetItem' | 'BatchGetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query';
 
-/** Exactly the DynamoDB actions a function needs: on the table, and on the open-items index where it queries it. */
+/** Exactly the DynamoDB actions a function needs: on the table, and Query on each secondary index it reads. */
 export interface DataAccess {
   table: readonly TableAction[];
-  openItemsIndex?: readonly 'Query'[];
+  queriedIndexes?: readonly IndexName[];
 }
 
 /** `busy`: called per customer (checkout, then polling) or by the service; `admin`: a back office, now and then. */
@@ -132,6 +133,28 @@ export const createRefundRoute = {
   concurrency: 'shared',
 } as const satisfies Route;
 
+export const listInvoicesRoute = {
+  method: 'GET',
+  path: '/invoices',
+  name: 'list-invoices',
+  access: 'admin',
+  throttle: 'admin',
+  data: { table: ['BatchGetItem'], queriedIndexes: ['created'] },
+  secrets: ['tokens'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const listRefundsRoute = {
+  method: 'GET',
+  path: '/refunds',
+  name: 'list-refunds',
+  access: 'admin',
+  throttle: 'admin',
+  data: { table: ['BatchGetItem'], queriedIndexes: ['created'] },
+  secrets: ['tokens'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
 export const getRefundRoute = {
   method: 'GET',
   path: '/refunds/{foreign_id}',
@@ -167,19 +190,33 @@ export const callbacksRoute = {
   concurrency: { reserved: 20 },
 } as const satisfies Route;
 
+export const healthRoute = {
+  method: 'GET',
+  path: '/health',
+  name: 'health',
+  access: 'admin',
+  throttle: 'admin',
+  data: { table: [] },
+  secrets: ['tokens', 'processingKeys'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
 /** The route table the deployed HTTP API and the local gateway both serve. */
 export const routes = [
   checkoutRoute,
   getInvoiceRoute,
+  listInvoicesRoute,
   cancelInvoiceRoute,
   ratesRoute,
   pairsRoute,
   getBalancesRoute,
   balanceHistoryRoute,
   createRefundRoute,
+  listRefundsRoute,
   getRefundRoute,
   lookupTransactionRoute,
   callbacksRoute,
+  healthRoute,
 ] as const;
 
 /**
@@ -201,7 +238,7 @@ export const jobs = [
   },
   {
     name: 'reconcile',
-    data: { table: ['Query', 'GetItem', 'UpdateItem'], openItemsIndex: ['Query'] },
+    data: { table: ['Query', 'GetItem', 'UpdateItem'], queriedIndexes: ['open-items'] },
     secrets: ['processingKeys'],
     // One run at a time: a run due while the last one still works waits (Lambda retries it), never overlaps.
     concurrency: { reserved: 1 },

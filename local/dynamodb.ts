@@ -1,6 +1,6 @@
 import { CreateTableCommand, DynamoDBClient, type KeySchemaElement } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
-import { OPEN_ITEMS_INDEX, TABLE_SCHEMA } from '../store/schema';
+import { SECONDARY_INDEXES, TABLE_SCHEMA } from '../store/schema';
 import { listen, type Listening } from './listen';
 
 export interface LocalDynamo extends Listening {
@@ -17,7 +17,7 @@ export async function startLocalDynamo(port = 0): Promise<LocalDynamo> {
   return { ...listening, calls: () => calls };
 }
 
-/** The table the CDK stack declares (store/schema.ts), with its sparse, keys-only open-items index. */
+/** The table the CDK stack declares (store/schema.ts), with its keys-only secondary indexes. */
 export async function createPluginTable(endpoint: string, tableName: string): Promise<void> {
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
   const keys = (partition: string, sort: string): KeySchemaElement[] => [
@@ -27,8 +27,7 @@ export async function createPluginTable(endpoint: string, tableName: string): Pr
   const strings = [
     TABLE_SCHEMA.partitionKey,
     TABLE_SCHEMA.sortKey,
-    OPEN_ITEMS_INDEX.partitionKey,
-    OPEN_ITEMS_INDEX.sortKey,
+    ...SECONDARY_INDEXES.flatMap((index) => [index.partitionKey, index.sortKey]),
   ];
   await client.send(
     new CreateTableCommand({
@@ -36,13 +35,11 @@ export async function createPluginTable(endpoint: string, tableName: string): Pr
       BillingMode: 'PAY_PER_REQUEST',
       AttributeDefinitions: strings.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
       KeySchema: keys(TABLE_SCHEMA.partitionKey, TABLE_SCHEMA.sortKey),
-      GlobalSecondaryIndexes: [
-        {
-          IndexName: OPEN_ITEMS_INDEX.name,
-          KeySchema: keys(OPEN_ITEMS_INDEX.partitionKey, OPEN_ITEMS_INDEX.sortKey),
-          Projection: { ProjectionType: 'KEYS_ONLY' },
-        },
-      ],
+      GlobalSecondaryIndexes: SECONDARY_INDEXES.map((index) => ({
+        IndexName: index.name,
+        KeySchema: keys(index.partitionKey, index.sortKey),
+        Projection: { ProjectionType: 'KEYS_ONLY' },
+      })),
     }),
   );
   client.destroy();

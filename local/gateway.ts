@@ -20,6 +20,16 @@ const FUNCTION_FAILED: APIGatewayProxyStructuredResultV2 = {
   body: '{"message":"Internal Server Error"}',
 };
 
+/** Where the gateway writes one line per request; `npm start` prints them, tests leave it out. */
+export type AccessLog = (line: string) => void;
+
+/** What a request came to: the answer, and the route and invocation that gave it, when one did. */
+interface Dispatched {
+  result: APIGatewayProxyStructuredResultV2;
+  route?: Route;
+  requestId?: string;
+}
+
 /**
  * A local stand-in for API Gateway's HTTP API: it turns each request into a payload-v2 event for the same
  * handler module the stack deploys, and the handler's result back into a response. Each invocation gets the
@@ -28,6 +38,7 @@ const FUNCTION_FAILED: APIGatewayProxyStructuredResultV2 = {
 export async function startGateway(
   routes: ReadonlyArray<{ route: Route; handler: HttpHandler }>,
   port = 0,
+  accessLog?: AccessLog,
 ): Promise<Listening> {
   const compiled = routes.map(compile);
   const inFlight = new Set<Promise<void>>();
@@ -40,8 +51,14 @@ export async function startGateway(
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const done = dispatch(compiled, request, Buffer.concat(chunks), track)
-        .then((result) => send(response, result))
+      const started = performance.now();
+      const body = Buffer.concat(chunks);
+      const done = dispatch(compiled, request, body, track)
+        .catch((): Dispatched => ({ result: FUNCTION_FAILED }))
+        .then((dispatched) => {
+          send(response, dispatched.result);
+          accessLog?.(accessLine(request, body, dispatched, performance.now() - started));
+        })
         .catch(() => send(response, FUNCTION_FAILED));
       track(done);
     });
@@ -72,7 +89,7 @@ async function dispatch(
   request: IncomingMessage,
   body: Buffer,
   track: (running: Promise<void>) => void,
-): Promise<APIGatewayProxyStructuredResultV2> {
+): Promise<Dispatched> {
   const url = new URL(request.url ?? '/', 'http://local');
   const method = request.method ?? 'GET';
   for (const { route, pattern, params, handler } of routes) {
@@ -82,19 +99,59 @@ async function dispatch(
     try {
       pathParameters = Object.fromEntries(params.map((name, i) => [name, decodeURIComponent(match[i + 1])]));
     } catch {
-      return { statusCode: 400, body: '{"message":"Bad Request"}' };
+      return { result: { statusCode: 400, body: '{"message":"Bad Request"}' }, route };
     }
     const event = toEvent(request, url, body, `${route.method} ${route.path}`, pathParameters);
-    const { answer, finished } = invokeWithTimeout(
+    const { answer, finished, requestId } = invokeWithTimeout(
       handler,
       event,
       route.name,
       API_FUNCTION_TIMEOUT_SECONDS * 1000,
     );
     track(finished);
-    return (await answer) as APIGatewayProxyStructuredResultV2;
+    const result = await answer.then(
+      (value) => value as APIGatewayProxyStructuredResultV2,
+      () => FUNCTION_FAILED,
+    );
+    return { result, route, requestId };
   }
-  return { statusCode: 404, body: '{"message":"Not Found"}' };
+  return { result: { statusCode: 404, body: '{"message":"Not Found"}' } };
+}
+
+/**
+ * `12:00:01.234 GET /invoices/order-1 200 3 ms <request id>`, the id that the function's own lines carry. A
+ * callback's line adds what it said and what came of it. Never a header or a query, so never a token.
+ */
+function accessLine(request: IncomingMessage, body: Buffer, dispatched: Dispatched, ms: number): string {
+  const { result, route, requestId } = dispatched;
+  const path = new URL(request.url ?? '/', 'http://local').pathname;
+  const line = [new Date().toISOString().slice(11, 23), request.method, path, result.statusCode ?? 200];
+  line.push(`${Math.round(ms)} ms`, requestId ?? '-');
+  if (route?.access === 'service') line.push(callbackSummary(body, result));
+  return line.join(' ');
+}
+
+/** `invoice order-1 confirmed: applied`, from the callback's body and the function's answer. */
+function callbackSummary(body: Buffer, result: APIGatewayProxyStructuredResultV2): string {
+  const sent = readJson(body.toString('utf8'));
+  const answer = readJson(result.body ?? '');
+  const said = [sent.type, sent.foreign_id, sent.status].map((value) => shortText(value)).join(' ');
+  const error = answer.error as Record<string, unknown> | undefined;
+  return `${said}: ${shortText(answer.outcome ?? error?.code)}`;
+}
+
+function readJson(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A value as the line shows it: a short string as it is (printable, quoted as JSON), anything else as `?`. */
+function shortText(value: unknown): string {
+  return typeof value === 'string' && value.length <= 64 ? JSON.stringify(value).slice(1, -1) : '?';
 }
 
 function toEvent(

@@ -30,6 +30,8 @@ export class LambdaTimeoutError extends Error {
 }
 
 export interface Invocation<R> {
+  /** The context's `awsRequestId`, which every line the handler logs carries. */
+  requestId: string;
   /** The handler's result, or a LambdaTimeoutError at the deadline if it has not answered by then. */
   answer: Promise<R>;
   /** Settles when the handler itself does: Lambda would stop an overrunning one, here it runs on unseen. */
@@ -43,12 +45,14 @@ export function invokeWithTimeout<E, R>(
   functionName: string,
   timeoutMs: number,
 ): Invocation<R> {
-  const running = (async () => handler(event, lambdaContext(functionName, timeoutMs)))();
+  const context = lambdaContext(functionName, timeoutMs);
+  const running = (async () => handler(event, context))();
   let timer: NodeJS.Timeout | undefined;
   const overrun = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new LambdaTimeoutError(functionName, timeoutMs)), timeoutMs);
   });
   return {
+    requestId: context.awsRequestId,
     answer: Promise.race([running, overrun]).finally(() => clearTimeout(timer)),
     finished: running.then(
       () => undefined,

@@ -3,7 +3,7 @@ import { JOB_FUNCTION_TIMEOUT_SECONDS, routes, scheduledJobs, type FunctionName 
 import { PROCESSING_KEY_FIELDS, SECRET_ENV, TOKEN_FIELDS, type SecretName } from '../secrets/fields';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { createPluginTable, LOCAL_CREDENTIALS, startLocalDynamo, type LocalDynamo } from './dynamodb';
-import { startGateway, type HttpHandler } from './gateway';
+import { startGateway, type AccessLog, type HttpHandler } from './gateway';
 import { invokeWithTimeout } from './lambda-context';
 import { startLocalSecretsManager, type LocalSecretsManager } from './secrets-manager';
 
@@ -20,6 +20,8 @@ export interface LocalStackOptions {
   schedule?: { snapshotMs: number; reconcileMs: number } | false;
   /** Extra configuration for the handlers, such as shorter timeouts in tests. */
   env?: Record<string, string>;
+  /** Receives one line per request, callbacks included; without it the gateway writes nothing. */
+  accessLog?: AccessLog;
 }
 
 export interface LocalStack {
@@ -92,6 +94,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const gateway = await startGateway(
     routes.map((route) => ({ route, handler: handlers.get(route.name)! })),
     gatewayPort,
+    options.accessLog,
   );
   if (sandbox) {
     await fetch(`${sandbox.url}/_sandbox/callbacks`, {

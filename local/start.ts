@@ -24,6 +24,7 @@ async function main(): Promise<void> {
       snapshotMs: Number(process.env.SNAPSHOT_INTERVAL_SECONDS ?? 3600) * 1000,
       reconcileMs: Number(process.env.RECONCILE_INTERVAL_SECONDS ?? 60) * 1000,
     },
+    accessLog: (line) => console.log(line),
   });
   const lines = [
     'Payments plugin running locally.',
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
       : `  Processing API:   ${baseUrl}`,
     `  DynamoDB (local): ${stack.dynamo.url}  table ${stack.tableName}`,
     `  Secrets Manager:  ${stack.secrets.url}  secrets ${Object.values(stack.secretIds).join(', ')}`,
+    "Each request prints a line below, a callback with what it said; its request id is on the function's lines.",
     'Press Ctrl-C to stop.',
   ];
   console.log(lines.join('\n'));

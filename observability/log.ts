@@ -1,14 +1,34 @@
-/** One JSON line per event. Field names that could carry credentials are dropped, whatever the caller passes. */
-const SENSITIVE = /token|secret|password|authorization|signature|api_?key|processing_key/i;
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * One JSON line per event, with the invocation's context first. Fields whose names could carry credentials are
+ * dropped at any depth, whatever the caller passes.
+ */
+const SENSITIVE = /token|secret|password|authorization|signature|api[-_]?key|processing[-_]?key/i;
 
 export type Fields = Record<string, unknown>;
 
-function redact(fields: Fields): Fields {
-  return Object.fromEntries(Object.entries(fields).filter(([name]) => !SENSITIVE.test(name)));
+/** What every line of an invocation carries: its request id, function, route, foreign_id... */
+const contexts = new AsyncLocalStorage<Fields>();
+
+/** Runs `work` with `fields` on every line it logs, and on every line of what it starts. */
+export function runWithLogContext<T>(fields: Fields, work: () => T): T {
+  return contexts.run(fields, work);
 }
 
+/** Adds to the current invocation's context once a field is known, such as a validated foreign_id. */
+export function addLogContext(fields: Fields): void {
+  Object.assign(contexts.getStore() ?? {}, fields);
+}
+
+// The replacer sees every key of every nested object, so redaction costs no walk of its own.
+const redact = (name: string, value: unknown) => (SENSITIVE.test(name) ? undefined : value);
+
 function write(level: 'info' | 'warn' | 'error', message: string, fields: Fields): void {
-  const line = JSON.stringify({ level, message, time: new Date().toISOString(), ...redact(fields) });
+  const line = JSON.stringify(
+    { level, message, time: new Date().toISOString(), ...contexts.getStore(), ...fields },
+    redact,
+  );
   if (level === 'error') console.error(line);
   else console.log(line);
 }

@@ -1,5 +1,5 @@
-// Typed client of the Merchant Processing API v2: one line per endpoint over the shared request sender.
-import type { ProcessingApi } from '../domain/ports';
+// Typed client of the Merchant Processing API v2 in its own words: one line per endpoint over the shared request
+// sender. The domain reaches it through processing/adapter.ts.
 import {
   ProcessingConnectionError,
   ProcessingNotFoundError,
@@ -7,23 +7,23 @@ import {
   ProcessingValidationError,
 } from './errors';
 import { toAmount8 } from './money';
-import { RequestSender, type ApiRequest, type RequestSenderOptions } from './request-sender';
+import { RequestSender, type RequestSenderOptions, type ServiceCall } from './request-sender';
 import type {
-  Balance,
+  AccountBalance,
   CreateInvoiceRequest,
+  CurrencyPair,
   Invoice,
   PairEntry,
-  PairQuery,
-  TransactionQuery,
+  TransactionKey,
   TransactionRecord,
   Withdrawal,
   WithdrawalRequest,
-} from './types';
+} from './wire';
 import { isWithdrawalFor, withdrawalFromTransaction } from './withdrawal';
 
 export type ProcessingClientOptions = RequestSenderOptions;
 
-export class ProcessingClient implements ProcessingApi {
+export class ProcessingClient {
   private readonly sender: RequestSender;
 
   /** Opens one keep-alive pool per instance: create the client once per process, at module scope. */
@@ -64,20 +64,20 @@ export class ProcessingClient implements ProcessingApi {
     }
   }
 
-  async listBalances(): Promise<Balance[]> {
+  async listBalances(): Promise<AccountBalance[]> {
     return this.sender.send({ ...LIST_BALANCES, body: {} });
   }
 
-  async rates(query: PairQuery): Promise<PairEntry[]> {
+  async rates(query: CurrencyPair): Promise<PairEntry[]> {
     return this.sender.send({ ...RATES, body: pair(query) });
   }
 
-  async pairs(query: PairQuery): Promise<PairEntry[]> {
+  async pairs(query: CurrencyPair): Promise<PairEntry[]> {
     return this.sender.send({ ...PAIRS, body: pair(query) });
   }
 
   /** GET with the query in the URL and the same value in the signed JSON body, as the spec's sample does. */
-  async getTransaction(query: TransactionQuery): Promise<TransactionRecord> {
+  async getTransaction(query: TransactionKey): Promise<TransactionRecord> {
     const body = transactionKey(query);
     const search = 'id' in body ? { id: String(body.id) } : body;
     return this.sender.send({ ...LOOKUP, query: search, body });
@@ -89,12 +89,7 @@ export class ProcessingClient implements ProcessingApi {
   }
 }
 
-/** For the functions layer, which owns configuration and creates one client per process. */
-export function createProcessingClient(options: ProcessingClientOptions): ProcessingClient {
-  return new ProcessingClient(options);
-}
-
-type Endpoint = Omit<ApiRequest, 'body'>;
+type Endpoint = Omit<ServiceCall, 'body'>;
 
 const CREATE_INVOICE: Endpoint = {
   operation: 'createInvoice',
@@ -150,11 +145,11 @@ function cancelPath(foreignId: string): string {
   return `/v2/invoices/${encodeURIComponent(requireText(foreignId, 'foreign_id', 'cancelInvoice'))}/cancel/`;
 }
 
-function pair(query: PairQuery): PairQuery {
+function pair(query: CurrencyPair): CurrencyPair {
   return { currency_from: query.currency_from, currency_to: query.currency_to };
 }
 
-function transactionKey(query: TransactionQuery): { id: number } | { foreign_id: string } {
+function transactionKey(query: TransactionKey): { id: number } | { foreign_id: string } {
   if ('id' in query) {
     if (Number.isSafeInteger(query.id) && query.id > 0) return { id: query.id };
     throw invalidArgument('getTransaction', 'id', 'must be a positive integer');

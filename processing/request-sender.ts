@@ -1,10 +1,8 @@
 // The one place that talks to the service: signing, timeouts, retries, key healing, error parsing, and the
-// time budget: no call outlives the invocation's deadline (runtime/deadline.ts).
+// time budget: no call outlives the invocation's deadline (given by `deadline`, see runtime/deadline.ts).
 import type { KeySource } from '../domain/ports';
-import { deadlineAt, remainingMs } from '../runtime/deadline';
 import {
   ProcessingConnectionError,
-  ProcessingError,
   ProcessingTimeoutError,
   ProcessingUpstreamError,
   errorFromResponse,
@@ -12,7 +10,7 @@ import {
 } from './errors';
 import { HttpTransport, TimeoutError, type ExchangeResult } from './http-exchange';
 import { parseJson } from './json';
-import { sign } from './signing';
+import { signatureHeaders } from './signing';
 
 /**
  * `read`: retried on connection errors and 5xx. `unsent`: retried only when the request surely never reached
@@ -23,7 +21,7 @@ export type RetryPolicy = 'read' | 'unsent' | 'never';
 /** What a 2xx body must hold: `data` object, `data` list, a bare object, or nothing of interest. */
 export type Expect = 'object' | 'list' | 'record' | 'nothing';
 
-export interface ApiRequest {
+export interface ServiceCall {
   operation: string;
   method: 'GET' | 'POST';
   /** Path under the base URL, starting with `/v2`. */
@@ -33,17 +31,6 @@ export interface ApiRequest {
   body: object;
   retry: RetryPolicy;
   expect: Expect;
-}
-
-export interface ResponseEvent {
-  operation: string;
-  method: string;
-  path: string;
-  /** Absent when no answer arrived. */
-  status?: number;
-  durationMs: number;
-  /** The error code of a failed attempt. */
-  error?: string;
 }
 
 export interface RequestSenderOptions {
@@ -56,8 +43,8 @@ export interface RequestSenderOptions {
   bodyTimeoutMs?: number;
   maxRetries?: number;
   connections?: number;
-  /** Called after every attempt; must not throw (errors from it are ignored). */
-  onResponse?: (event: ResponseEvent) => void;
+  /** The invocation's deadline in epoch ms, undefined outside any invocation; without it no deadline applies. */
+  deadline?: () => number | undefined;
 }
 
 const BACKOFF_BASE_MS = 50;
@@ -77,7 +64,7 @@ export class RequestSender {
   private readonly pathPrefix: string;
   private readonly keys: KeySource;
   private readonly maxRetries: number;
-  private readonly onResponse?: (event: ResponseEvent) => void;
+  private readonly deadline: () => number | undefined;
 
   constructor(options: RequestSenderOptions) {
     const base = new URL(options.baseUrl);
@@ -85,7 +72,7 @@ export class RequestSender {
     this.pathPrefix = base.pathname.replace(/\/+$/, '');
     this.keys = options.keys;
     this.maxRetries = options.maxRetries ?? 2;
-    this.onResponse = options.onResponse;
+    this.deadline = options.deadline ?? (() => undefined);
     this.transport = new HttpTransport(base, {
       connections: options.connections ?? 16,
       connectTimeoutMs: options.connectTimeoutMs ?? 3000,
@@ -94,9 +81,9 @@ export class RequestSender {
     });
   }
 
-  async send<T>(request: ApiRequest): Promise<T> {
+  async send<T>(request: ServiceCall): Promise<T> {
     const payload = Buffer.from(JSON.stringify(request.body), 'utf8');
-    if (!timeForAnAttempt(0)) throw notSent(request.operation);
+    if (!this.timeForAnAttempt(0)) throw notSent(request.operation);
     let refreshed = false;
     let retries = 0;
     for (;;) {
@@ -113,7 +100,7 @@ export class RequestSender {
           throw error;
         }
         // Without time for the re-send to be answered, the caller gets the real failure now.
-        if (!timeForAnAttempt(wait)) throw error;
+        if (!this.timeForAnAttempt(wait)) throw error;
         if (wait > 0) await sleep(wait);
       }
     }
@@ -123,53 +110,29 @@ export class RequestSender {
     return this.transport.close();
   }
 
-  private async attempt(request: ApiRequest, payload: Buffer): Promise<unknown> {
+  private async attempt(request: ServiceCall, payload: Buffer): Promise<unknown> {
     const keys = await this.keys.get();
-    const signature = sign(keys.secretKey, payload);
-    const path = this.pathPrefix + request.path;
     const query = request.query ? `?${new URLSearchParams(request.query).toString()}` : '';
-    const started = performance.now();
+    const signed = signatureHeaders(keys, payload);
     const outcome = await this.transport.exchange({
       method: request.method,
-      path: path + query,
+      path: this.pathPrefix + request.path + query,
       body: payload,
-      deadline: deadlineAt(),
-      headers: {
-        'Content-Type': 'application/json',
-        Accept: 'application/json',
-        'X-Processing-Key': keys.apiKey,
-        'X-Processing-Signature': signature,
-      },
+      deadline: this.deadline(),
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...signed },
     });
-    const report = (error?: ProcessingError) =>
-      this.report({
-        operation: request.operation,
-        method: request.method,
-        path,
-        status: outcome.ok ? outcome.status : undefined,
-        durationMs: Math.round(performance.now() - started),
-        error: error?.code,
-      });
-    try {
-      const result = interpret(request, outcome, [keys.apiKey, keys.secretKey, signature]);
-      report();
-      return result;
-    } catch (error) {
-      report(error as ProcessingError);
-      throw error;
-    }
+    // Neither the secret nor what the headers carry (the API key, the signature) may be echoed in an error.
+    return interpret(request, outcome, [keys.secretKey, ...Object.values(signed)]);
   }
 
-  private report(event: ResponseEvent): void {
-    try {
-      this.onResponse?.(event);
-    } catch {
-      // Observability must never change the outcome of a payment call.
-    }
+  /** True when, after waiting `waitMs`, at least MIN_ATTEMPT_MS of the invocation would be left (or none is set). */
+  private timeForAnAttempt(waitMs: number): boolean {
+    const deadline = this.deadline();
+    return deadline === undefined || deadline - Date.now() - waitMs >= MIN_ATTEMPT_MS;
   }
 }
 
-function interpret(request: ApiRequest, outcome: ExchangeResult, secrets: string[]): unknown {
+function interpret(request: ServiceCall, outcome: ExchangeResult, secrets: string[]): unknown {
   const { operation } = request;
   if (!outcome.ok) {
     const code = (outcome.error as { code?: unknown }).code;
@@ -206,12 +169,6 @@ function interpret(request: ApiRequest, outcome: ExchangeResult, secrets: string
   if (!fits)
     throw invalid(`answer lacks the expected ${request.expect === 'record' ? 'object' : request.expect}`);
   return value;
-}
-
-/** True when, after waiting `waitMs`, at least MIN_ATTEMPT_MS of the invocation would be left (or none is set). */
-function timeForAnAttempt(waitMs: number): boolean {
-  const left = remainingMs();
-  return left === undefined || left - waitMs >= MIN_ATTEMPT_MS;
 }
 
 /** Nothing was sent: the invocation had too little time left for an attempt. */

@@ -1,7 +1,7 @@
 // A withdrawal found by transaction lookup, in the shape the create call answers (spec 2.5 from 2.6).
 import { Decimal } from 'decimal.js';
 import { ProcessingUpstreamError } from './errors';
-import type { TransactionRecord, Withdrawal, WithdrawalRequest } from './types';
+import type { TransactionRecord, Withdrawal, WithdrawalRequest } from './wire';
 
 /** Throws ProcessingUpstreamError when the record lacks the sent or received currency of a withdrawal. */
 export function withdrawalFromTransaction(record: TransactionRecord): Withdrawal {

@@ -1,4 +1,4 @@
-import type { TokenSource } from '../http/route';
+import type { TokenSource } from '../domain/ports';
 import { parseTokensSecret, tokenSource } from '../secrets/bearer-tokens';
 import { cachedSecret } from './secret';
 

@@ -1,4 +1,4 @@
-import type { Tokens, TokenSource } from '../http/route';
+import type { Tokens, TokenSource } from '../domain/ports';
 import type { CachedSecret } from './cached-secret';
 import { TOKEN_FIELDS, type TokenScope } from './fields';
 import { secretFields } from './json-secret';

@@ -13,3 +13,23 @@ export const OPEN_ITEMS_INDEX = {
   partitionKey: 'gsi1pk',
   sortKey: 'gsi1sk',
 } as const;
+
+/**
+ * Every invoice and refund by creation time, for the lists: partition `<KIND>#<shard>`, sort
+ * `<created_at ms>#<foreign_id>`. The shard (a hash of the foreign_id) spreads the writes of a busy shop over
+ * `shards` partitions instead of one; a page reads every shard and merges. Changing `shards` needs a backfill.
+ *
+ * Keys-only, and the keys are set once at creation: a status change or a sweep mark writes only the table,
+ * never this index. A page then reads its records with one BatchGetItem (README, "Lists", has the figures).
+ */
+export const CREATED_INDEX = {
+  name: 'created',
+  partitionKey: 'gsi2pk',
+  sortKey: 'gsi2sk',
+  shards: 4,
+} as const;
+
+/** Every secondary index, all keys-only: the stack and the local table declare exactly these. */
+export const SECONDARY_INDEXES = [OPEN_ITEMS_INDEX, CREATED_INDEX] as const;
+
+export type IndexName = (typeof SECONDARY_INDEXES)[number]['name'];

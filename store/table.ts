@@ -25,3 +25,8 @@ export function isConditionFailure(error: unknown): boolean {
 export function ttlAfter(nowMs: number, days: number): number {
   return Math.floor(nowMs / 1000) + days * 86_400;
 }
+
+/** Milliseconds as a fixed-width string, so that an index sorts by time. */
+export function sortableTime(ms: number): string {
+  return String(ms).padStart(15, '0');
+}

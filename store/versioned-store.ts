@@ -1,13 +1,17 @@
 import { GetItemCommand, PutItemCommand, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { OpenItems, VersionedStore } from '../domain/ports';
+import { createdKeys } from './created-index';
 import { OPEN_ITEMS_INDEX, TABLE_SCHEMA } from './schema';
-import { isConditionFailure, itemKey, num, str, type Item, type Table } from './table';
+import { isConditionFailure, itemKey, num, sortableTime, str, type Item, type Table } from './table';
 
 const { partitionKey: OPEN_PK, sortKey: OPEN_SK } = OPEN_ITEMS_INDEX;
+
+export type RecordKind = 'INVOICE' | 'REFUND';
 
 interface Keyed {
   foreignId: string;
   version: number;
+  createdAt: number;
   updatedAt: number;
   sweptAt?: number;
 }
@@ -15,12 +19,12 @@ interface Keyed {
 /**
  * Records of one kind, one item each, written only with single-item conditional writes. The record lives as
  * JSON in `data`; `version` guards every change, and open records carry the keys of the sparse, keys-only
- * `open-items` index.
+ * `open-items` index. Every record carries the `created` index's keys from its creation on, and they never change.
  */
 export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>, OpenItems<T> {
   constructor(
     private readonly table: Table,
-    private readonly kind: 'INVOICE' | 'REFUND',
+    private readonly kind: RecordKind,
     private readonly isOpen: (record: T) => boolean,
     /** When the sweep is next due to look at an open record: the index's sort key. */
     private readonly dueAt: (record: T) => number = lastTouched,
@@ -28,16 +32,25 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
 
   async get(foreignId: string): Promise<T | undefined> {
     const { Item: item } = await this.table.client.send(
-      new GetItemCommand({ TableName: this.table.name, Key: this.key(foreignId), ConsistentRead: true }),
+      new GetItemCommand({
+        TableName: this.table.name,
+        Key: recordKey(this.kind, foreignId),
+        ConsistentRead: true,
+      }),
     );
-    return item ? this.fromItem(item) : undefined;
+    return item ? recordFromItem<T>(item) : undefined;
   }
 
   async create(record: T): Promise<boolean> {
     return this.conditional(
       new PutItemCommand({
         TableName: this.table.name,
-        Item: { ...this.key(record.foreignId), ...this.attributes(record), ...this.openKeys(record) },
+        Item: {
+          ...recordKey(this.kind, record.foreignId),
+          ...this.attributes(record),
+          ...this.openKeys(record),
+          ...createdKeys(this.kind, record),
+        },
         ConditionExpression: `attribute_not_exists(${TABLE_SCHEMA.partitionKey})`,
       }),
     );
@@ -48,7 +61,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     return this.conditional(
       new UpdateItemCommand({
         TableName: this.table.name,
-        Key: this.key(record.foreignId),
+        Key: recordKey(this.kind, record.foreignId),
         UpdateExpression: open
           ? `SET #data = :data, version = :version, ${OPEN_PK} = :openPk, ${OPEN_SK} = :openSk`
           : `SET #data = :data, version = :version REMOVE ${OPEN_PK}, ${OPEN_SK}`,
@@ -78,21 +91,13 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     );
     // The index holds keys only, which keeps its writes small; each record is then read consistently.
     const records: Array<T | undefined> = await Promise.all(
-      items.map((item) => this.get(this.foreignIdOf(item))),
+      items.map((item) => this.get(foreignIdOf(this.kind, item))),
     );
     return records.filter((record): record is T => record !== undefined);
   }
 
   private get openPartition(): string {
     return `OPEN#${this.kind}`;
-  }
-
-  private key(foreignId: string): Item {
-    return itemKey(`${this.kind}#${foreignId}`, this.kind);
-  }
-
-  private foreignIdOf(item: Item): string {
-    return (item[TABLE_SCHEMA.partitionKey].S ?? '').slice(this.kind.length + 1);
   }
 
   private attributes(record: T): Item {
@@ -103,11 +108,6 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     return this.isOpen(record)
       ? { [OPEN_PK]: str(this.openPartition), [OPEN_SK]: str(sortableTime(this.dueAt(record))) }
       : {};
-  }
-
-  private fromItem(item: Item): T {
-    const record = JSON.parse(item.data.S ?? '{}') as T;
-    return { ...record, version: Number(item.version.N) };
   }
 
   private async conditional(command: PutItemCommand | UpdateItemCommand): Promise<boolean> {
@@ -121,12 +121,22 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
   }
 }
 
+/** A record's primary key. */
+export function recordKey(kind: RecordKind, foreignId: string): Item {
+  return itemKey(`${kind}#${foreignId}`, kind);
+}
+
+/** The foreign_id in a record's key, as an index holding keys only returns it. */
+export function foreignIdOf(kind: RecordKind, item: Item): string {
+  return (item[TABLE_SCHEMA.partitionKey].S ?? '').slice(kind.length + 1);
+}
+
+export function recordFromItem<T extends { version: number }>(item: Item): T {
+  const record = JSON.parse(item.data.S ?? '{}') as T;
+  return { ...record, version: Number(item.version.N) };
+}
+
 /** Without a schedule, the index lists records changed or swept longest ago first. */
 function lastTouched(record: Keyed): number {
   return Math.max(record.updatedAt, record.sweptAt ?? 0);
-}
-
-/** Milliseconds as a fixed-width string, so that the index sorts oldest first. */
-function sortableTime(ms: number): string {
-  return String(ms).padStart(15, '0');
 }

@@ -9,7 +9,7 @@ const invoice = (overrides: Partial<InvoiceRecord>): InvoiceRecord =>
     phase: 'sent',
     claimedAt: 1_000,
     updatedAt: 2_000,
-    invoice: { release_at: 1_000 },
+    invoice: { releaseAt: 1_000 },
     ...overrides,
   }) as InvoiceRecord;
 
@@ -28,9 +28,9 @@ describe('nextSweepAt', () => {
     expect(nextSweepAt(refund({ phase: 'sending' }), timing)).toBe(301_000);
   });
 
-  // The invoice field as the sweep reads it: only release_at matters.
-  const timed = { createdAt: 0, invoice: { release_at: 900 } } as unknown as Partial<InvoiceRecord>;
-  const timerless = { createdAt: 0, invoice: { release_at: null } } as unknown as Partial<InvoiceRecord>;
+  // The invoice field as the sweep reads it: only releaseAt matters.
+  const timed = { createdAt: 0, invoice: { releaseAt: 900 } } as unknown as Partial<InvoiceRecord>;
+  const timerless = { createdAt: 0, invoice: { releaseAt: null } } as unknown as Partial<InvoiceRecord>;
 
   test('an open invoice is first due a grace after its creation, with a timer or without', () => {
     expect(nextSweepAt(invoice({ ...timed, createdAt: 500_000 }), timing)).toBe(560_000);

@@ -46,6 +46,10 @@ async function lostSend(request: RefundRequest, committed: boolean): Promise<voi
   expect(await rig.refundStore.get(request.foreignId)).toMatchObject({ phase: 'unknown', withdrawal: null });
 }
 
+/** The id of the withdrawal the service holds under `foreignId`. */
+const withdrawalIdAtService = async (foreignId: string) =>
+  (await rig.client.getTransaction({ foreign_id: foreignId })).id;
+
 const eurBalance = async () =>
   (await rig.client.listBalances()).find((entry) => entry.currency === 'EUR')!.balance;
 
@@ -110,9 +114,9 @@ describe('our own withdrawal whose answer was lost', () => {
     expect(record).toMatchObject({
       phase: 'sent',
       status: 'processing',
-      withdrawal: { foreign_id: 'ours-1' },
+      withdrawal: { id: await withdrawalIdAtService('ours-1') },
     });
-    expect(new Decimal(record!.withdrawal!.sender_amount).eq(7)).toBe(true);
+    expect(new Decimal(record!.withdrawal!.senderAmount).eq(7)).toBe(true);
   });
 
   test('a retry taking over adopts it without sending again', async () => {
@@ -121,7 +125,10 @@ describe('our own withdrawal whose answer was lost', () => {
 
     const { record } = await rig.refunds.create(refund('ours-2'));
 
-    expect(record).toMatchObject({ phase: 'sent', withdrawal: { foreign_id: 'ours-2' } });
+    expect(record).toMatchObject({
+      phase: 'sent',
+      withdrawal: { id: await withdrawalIdAtService('ours-2') },
+    });
     expect(new Decimal(before).minus(await eurBalance()).toString()).toBe('7');
   });
 });

@@ -1,6 +1,7 @@
 // The bearer check of apiRoute, with a token source whose answers the test controls.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { apiRoute, type Tokens } from '../../http/route';
+import type { Tokens } from '../../domain/ports';
+import { apiRoute } from '../../http/route';
 import { balanceHistoryRoute, getInvoiceRoute } from '../../lib/routes';
 import { lambdaContext } from '../../local/lambda-context';
 import { captureOutput, type CapturedOutput } from '../support/output';

@@ -1,6 +1,6 @@
 // Route inputs: what each field accepts and refuses, naming the field.
 import { HttpError } from '../../http/errors';
-import { checkoutInput, foreignIdInput, refundInput, transactionInput } from '../../http/inputs';
+import { checkoutInput, foreignIdInput, healthInput, refundInput, transactionInput } from '../../http/inputs';
 import type { ApiRequest } from '../../http/route';
 
 const CHECKOUT = {
@@ -69,6 +69,16 @@ describe('transaction lookup id', () => {
 
   it('1 is accepted', () => {
     expect(transactionInput(request({ query: { id: '1' } }))).toEqual({ id: 1 });
+  });
+});
+
+describe('health', () => {
+  it('takes no parameters: none is accepted, any given is refused by name', () => {
+    expect(refused(() => healthInput(request({})))).toBeUndefined();
+    expect(refused(() => healthInput(request({ query: { verbose: '1', live: 'true' } })))).toEqual([
+      'verbose',
+      'live',
+    ]);
   });
 });
 

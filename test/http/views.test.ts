@@ -9,7 +9,7 @@ const invoice = (overrides: Partial<InvoiceRecord>): InvoiceRecord =>
     foreignId: 'order-1',
     phase: 'sent',
     request: { title: 'Order', currency: 'EUR', amount: '25.5' },
-    invoice: { release_at: RELEASE_AT },
+    invoice: { releaseAt: RELEASE_AT },
     status: 'pending',
     payment: null,
     cancelled: false,

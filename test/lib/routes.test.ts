@@ -67,6 +67,12 @@ test('a route or a job that leaves out a deployment fact does not compile', () =
   ]).toHaveLength(8);
 });
 
+test('a route called per customer or by the service is busy; an admin route, for a back office, is throttled low', () => {
+  for (const { name, access, throttle } of routes) {
+    expect({ name, throttle }).toEqual({ name, throttle: access === 'admin' ? 'admin' : 'busy' });
+  }
+});
+
 test('a route may read the tokens secret exactly when it checks bearer tokens; no job reads it', () => {
   for (const { name, access, secrets } of routes) {
     const readsTokens = (secrets as readonly SecretName[]).includes('tokens');

@@ -24,16 +24,21 @@ afterAll(async () => {
   output.restore();
 });
 
-/** For every route: a request it would act on (write, or send upstream) if allowed. */
-const REQUESTS: Record<RouteFunctionName, { path: string; body?: unknown }> = {
+/**
+ * A request each route would act on (write, or send upstream) if allowed: for a route that needs a record, a body or
+ * a query, written here; any other route is called at its path as the route table gives it.
+ */
+const REQUESTS: Partial<Record<RouteFunctionName, { path: string; body?: unknown }>> = {
   checkout: { path: '/checkout', body: checkoutBody('auth-new-invoice') },
   'get-invoice': { path: '/invoices/auth-invoice' },
+  'list-invoices': { path: '/invoices' },
   'cancel-invoice': { path: '/invoices/auth-invoice/cancel' },
   rates: { path: '/rates?from=BTC&to=EUR' },
   pairs: { path: '/pairs?from=BTC&to=EUR' },
   'get-balances': { path: '/balances?live=true' },
   'balance-history': { path: '/balances/history' },
   'create-refund': { path: '/refunds', body: refundBody('auth-new-refund') },
+  'list-refunds': { path: '/refunds' },
   'get-refund': { path: '/refunds/auth-refund' },
   'lookup-transaction': { path: '/transactions?foreign_id=auth-refund' },
   callbacks: {
@@ -43,6 +48,7 @@ const REQUESTS: Record<RouteFunctionName, { path: string; body?: unknown }> = {
 };
 
 const routeOf = (name: RouteFunctionName) => routes.find((route) => route.name === name)!;
+const requestFor = (name: RouteFunctionName) => REQUESTS[name] ?? { path: routeOf(name).path };
 /** Who may call it, as the route table says. */
 const scopeOf = (name: RouteFunctionName) => routeOf(name).access;
 
@@ -63,16 +69,17 @@ const state = async () => ({
   upstream: (await harness.upstreamRequests('/v2/*')).length,
 });
 
-async function call(name: keyof typeof REQUESTS, authorization: string | undefined) {
-  const { path, body } = REQUESTS[name];
+async function call(name: RouteFunctionName, authorization: string | undefined) {
+  const { path, body } = requestFor(name);
   return harness.api(routeOf(name).method, path, {
     body,
     headers: authorization === undefined ? {} : { authorization },
   });
 }
 
-test('the matrix covers every route', () => {
-  expect(Object.keys(REQUESTS).sort()).toEqual(routes.map((route) => route.name).sort());
+test('the matrix covers every route: one written here, or one whose path has no parameter to fill', () => {
+  const bare = routes.filter((route) => REQUESTS[route.name] === undefined).map((route) => route.path);
+  expect(bare.filter((path) => path.includes('{'))).toEqual([]);
 });
 
 const names = routes.map((route) => route.name);
@@ -133,18 +140,11 @@ test('the right token opens each bearer route (the matrix requests are valid)', 
         return [name, (await call(name, `Bearer ${token}`)).status] as const;
       }),
   );
-  expect(Object.fromEntries(opened)).toEqual({
-    checkout: 201,
-    'get-invoice': 200,
-    'cancel-invoice': 200,
-    rates: 200,
-    pairs: 200,
-    'get-balances': 200,
-    'balance-history': 200,
-    'create-refund': 201,
-    'get-refund': 200,
-    'lookup-transaction': 200,
-  });
+  // A create answers 201; every other route 200.
+  const created = new Set<RouteFunctionName>(['checkout', 'create-refund']);
+  expect(Object.fromEntries(opened)).toEqual(
+    Object.fromEntries(opened.map(([name]) => [name, created.has(name) ? 201 : 200])),
+  );
 });
 
 describe('token rotation', () => {

@@ -13,7 +13,7 @@ import {
   ProcessingValidationError,
   errorFromResponse,
 } from '../../processing/errors';
-import type { CreateInvoiceRequest, WithdrawalRequest } from '../../processing/types';
+import type { CreateInvoiceRequest, WithdrawalRequest } from '../../processing/wire';
 import { sign } from '../../processing/signing';
 import { closedPortUrl, keySequence } from './fake-service';
 

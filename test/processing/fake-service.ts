@@ -72,12 +72,14 @@ export function hmacHex(secretKey: string, body: Buffer): string {
   return createHmac('sha512', secretKey).update(body).digest('hex');
 }
 
-/** Hands out `keys[0]` until refreshed, then the next set; counts refreshes. */
-export function keySequence(...keys: ProcessingKeys[]): KeySource & { refreshes: number } {
+/** Hands out `keys[0]` until refreshed, then the next set; counts reads and refreshes. */
+export function keySequence(...keys: ProcessingKeys[]): KeySource & { reads: number; refreshes: number } {
   let index = 0;
   return {
+    reads: 0,
     refreshes: 0,
     async get() {
+      this.reads += 1;
       return keys[index];
     },
     async refresh() {

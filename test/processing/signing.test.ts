@@ -1,4 +1,4 @@
-import { sign, verifySignature } from '../../processing/signing';
+import { isSignedBy, sign, signatureHeaders, signatureIn, verifySignature } from '../../processing/signing';
 
 // Expected values computed independently: printf '%s' BODY | openssl dgst -sha512 -hmac SECRET
 const SECRET = 'test-secret-key-0123456789';
@@ -46,5 +46,36 @@ describe('verifySignature', () => {
     ['an empty signature', ''],
   ])('refuses %s', (_name, signature) => {
     expect(verifySignature(SECRET, body, signature)).toBe(false);
+  });
+});
+
+describe('the signature headers', () => {
+  const keys = { apiKey: 'api-key-1', secretKey: SECRET };
+  const body = Buffer.from('{"foreign_id":"order-1"}');
+  const received = (headers: Record<string, string>) =>
+    Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+
+  it('what the client sends is what a receiver verifies: the API key and the signature of the bytes', () => {
+    const headers = signatureHeaders(keys, body);
+
+    expect(headers).toEqual({
+      'X-Processing-Key': 'api-key-1',
+      'X-Processing-Signature': sign(SECRET, body),
+    });
+    expect(isSignedBy(keys, body, signatureIn(received(headers))!)).toBe(true);
+  });
+
+  it('refuses another key, another secret or other bytes', () => {
+    const given = signatureIn(received(signatureHeaders(keys, body)))!;
+
+    expect(isSignedBy({ ...keys, apiKey: 'api-key-2' }, body, given)).toBe(false);
+    expect(isSignedBy({ ...keys, secretKey: 'another' }, body, given)).toBe(false);
+    expect(isSignedBy(keys, Buffer.from('{"foreign_id":"order-2"}'), given)).toBe(false);
+  });
+
+  it('finds nothing unless both headers are there and not empty', () => {
+    expect(signatureIn({ 'x-processing-key': 'k' })).toBeUndefined();
+    expect(signatureIn({ 'x-processing-signature': 's' })).toBeUndefined();
+    expect(signatureIn({ 'x-processing-key': '', 'x-processing-signature': 's' })).toBeUndefined();
   });
 });

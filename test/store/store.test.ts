@@ -2,10 +2,12 @@ import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { ConflictError, InProgressError } from '../../domain/errors';
 import type { InvoiceRecord, RefundRecord } from '../../domain/model';
+import type { CreatedQuery } from '../../domain/ports';
 import { claim, save, type ClaimTiming } from '../../domain/records';
 import { isOpen } from '../../domain/status';
 import { createPluginTable, LOCAL_CREDENTIALS, startLocalDynamo } from '../../local/dynamodb';
 import { DynamoReceiptStore } from '../../store/receipt-store';
+import { DynamoRecordList } from '../../store/record-list';
 import { DynamoSnapshotStore } from '../../store/snapshot-store';
 import type { Table } from '../../store/table';
 import { VersionedDynamoStore } from '../../store/versioned-store';
@@ -238,6 +240,84 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
       await invoices.create(invoice('order-1', sent('pending')));
       expect(await invoices.update(invoice('order-1', { version: 2, ...sent('failed') }), 7)).toBe(false);
       expect(ids(await invoices.listOpen(10))).toEqual(['order-1']);
+    });
+  });
+
+  describe('DynamoRecordList (the created index)', () => {
+    let list: DynamoRecordList<InvoiceRecord>;
+    beforeEach(() => {
+      list = new DynamoRecordList<InvoiceRecord>(table, 'INVOICE');
+    });
+
+    /** 37 invoices over 7 milliseconds, so that many share one; and refunds, which no invoice list shows. */
+    async function createMany(): Promise<InvoiceRecord[]> {
+      const records = Array.from({ length: 37 }, (_, i) =>
+        invoice(`order-${String(i).padStart(2, '0')}`, { createdAt: 1_000 + (i % 7) }),
+      );
+      await Promise.all(records.map((record) => invoices.create(record)));
+      await refunds.create(refund('refund-1', { createdAt: 1_003 }));
+      return records;
+    }
+
+    const newestFirst = (records: InvoiceRecord[]) =>
+      [...records]
+        .sort((a, b) => b.createdAt - a.createdAt || (a.foreignId < b.foreignId ? 1 : -1))
+        .map((record) => record.foreignId);
+
+    /** Every page from the first, each continuing after the last record of the one before. */
+    async function walk(query: Omit<CreatedQuery, 'after'>) {
+      const pages: Array<{ ids: string[]; more: boolean }> = [];
+      let after: CreatedQuery['after'];
+      for (;;) {
+        const { records, more } = await list.listNewest({ ...query, after });
+        pages.push({ ids: ids(records), more });
+        if (!more) return pages;
+        const last = records[records.length - 1];
+        after = { createdAt: last.createdAt, foreignId: last.foreignId };
+      }
+    }
+
+    test('pages run newest first, then by foreign_id, with no duplicate or gap; `more` is false only at the end', async () => {
+      const expected = newestFirst(await createMany());
+      for (const limit of [1, 5, 37, 100]) {
+        const pages = await walk({ limit });
+        expect(pages.flatMap((page) => page.ids)).toEqual(expected);
+        expect(pages.map((page) => page.ids.length)).toEqual(
+          Array.from({ length: Math.ceil(37 / limit) }, (_, i) => Math.min(limit, 37 - i * limit)),
+        );
+      }
+    });
+
+    test('the range is at or after createdFrom and strictly before createdBefore, on every page', async () => {
+      const records = await createMany();
+      const inRange = records.filter((record) => record.createdAt >= 1_002 && record.createdAt < 1_005);
+      const pages = await walk({ limit: 4, createdFrom: 1_002, createdBefore: 1_005 });
+      expect(pages.flatMap((page) => page.ids)).toEqual(newestFirst(inRange));
+      expect(await list.listNewest({ limit: 4, createdFrom: 1_005, createdBefore: 1_002 })).toEqual({
+        records: [],
+        more: false,
+      });
+      const belowRange = { createdAt: 1_001, foreignId: 'order-99' };
+      expect(await list.listNewest({ limit: 4, createdFrom: 1_002, after: belowRange })).toEqual({
+        records: [],
+        more: false,
+      });
+    });
+
+    test('records come whole and current; their index keys, spread over shards, never change', async () => {
+      await createMany();
+      const keysOf = async () =>
+        (await scan())
+          .filter((item) => item.pk.S?.startsWith('INVOICE#'))
+          .map((item) => ({ record: item.pk.S, shard: item.gsi2pk.S, position: item.gsi2sk.S }))
+          .sort((x, y) => String(x.record).localeCompare(String(y.record)));
+      const created = await keysOf();
+      expect(new Set(created.map(({ shard }) => shard)).size).toBeGreaterThan(1);
+      const paid = { ...(await invoices.get('order-05'))!, version: 2, ...sent('confirmed') };
+      expect(await invoices.update(paid, 1)).toBe(true);
+      expect(await keysOf()).toEqual(created);
+      const { records } = await list.listNewest({ limit: 100 });
+      expect(records.find((record) => record.foreignId === 'order-05')).toEqual(paid);
     });
   });
 

@@ -2,6 +2,7 @@ import { InvoiceService } from '../../domain/invoices';
 import type { CheckoutRequest, InvoiceRecord, RefundRecord } from '../../domain/model';
 import { nextSweepAt, sweep, type SweepTiming } from '../../domain/reconcile';
 import { RefundService } from '../../domain/refunds';
+import { ProcessingAdapter } from '../../processing/adapter';
 import { ProcessingClient } from '../../processing/client';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { MemoryStore } from './memory-store';
@@ -11,6 +12,7 @@ export const SWEEP_TIMING: SweepTiming = { staleAfterMs: 300_000, expiryGraceMs:
 
 export interface DomainRig {
   sandbox: Sandbox;
+  /** The service's client in its own words, for what a test does at the service directly. */
   client: ProcessingClient;
   invoiceStore: MemoryStore<InvoiceRecord>;
   refundStore: MemoryStore<RefundRecord>;
@@ -41,8 +43,9 @@ export async function startDomainRig(): Promise<DomainRig> {
   const invoiceStore = new MemoryStore<InvoiceRecord>((record) => nextSweepAt(record, SWEEP_TIMING));
   const refundStore = new MemoryStore<RefundRecord>((record) => nextSweepAt(record, SWEEP_TIMING));
   const timing = { now, leaseMs: 45_000, waitMs: 5_000, pollMs: 100 };
-  const invoices = new InvoiceService(invoiceStore, client, timing);
-  const refunds = new RefundService(refundStore, client, timing);
+  const processing = new ProcessingAdapter(client);
+  const invoices = new InvoiceService(invoiceStore, processing, timing);
+  const refunds = new RefundService(refundStore, processing, timing);
   return {
     sandbox,
     client,

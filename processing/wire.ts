@@ -1,8 +1,7 @@
-// Shapes of the Merchant Processing API v2 (spec sections 2 and 4). Amounts are decimal strings.
+// Shapes of the Merchant Processing API v2 (spec sections 2 and 4), as the service words them. Amounts are decimal
+// strings. Depends on nothing: the adapter (processing/adapter.ts) maps these to the domain's own types.
 
 export type CurrencyType = 'crypto' | 'fiat';
-export type InvoiceStatus = 'created' | 'pending' | 'processing' | 'confirmed' | 'failed';
-export type InvoiceType = 'fill_or_kill' | 'good_until_expired';
 
 export interface CreateInvoiceRequest {
   foreign_id: string;
@@ -14,7 +13,7 @@ export interface CreateInvoiceRequest {
   url_success: string;
   url_failed: string;
   email_user: string;
-  type?: InvoiceType;
+  type?: 'fill_or_kill' | 'good_until_expired';
   end_user_reference?: string;
   description?: string;
   sender_currency?: string;
@@ -28,7 +27,7 @@ export interface Invoice {
   address: string | null;
   tag?: string | null;
   title: string;
-  status: InvoiceStatus;
+  status: 'created' | 'pending' | 'processing' | 'confirmed' | 'failed';
   currency: string;
   amount: string;
   sender_currency: string | null;
@@ -59,13 +58,13 @@ export interface Withdrawal {
   received_amount: string;
 }
 
-export interface Balance {
+export interface AccountBalance {
   currency: string;
   type: CurrencyType;
   balance: string;
 }
 
-export interface PairQuery {
+export interface CurrencyPair {
   currency_from: string;
   currency_to: string;
 }
@@ -107,4 +106,4 @@ export interface TransactionRecord {
   status: string;
 }
 
-export type TransactionQuery = { id: number } | { foreign_id: string };
+export type TransactionKey = { id: number } | { foreign_id: string };

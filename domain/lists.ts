@@ -1,0 +1,47 @@
+import type { CreatedQuery, ListPosition, NewestFirst } from './ports';
+
+export interface ListPage<T> {
+  records: T[];
+  /** Where the next page starts; null at the end. */
+  next: ListPosition | null;
+}
+
+/** How many records a filtered page reads from the store at a time, and at most in all before it answers. */
+export const FILTER_BATCH = 100;
+export const FILTER_BUDGET = 1_000;
+
+/**
+ * A page of the records newest first, with only those `matches` keeps when given. A filter is applied to the
+ * records read, not in the index: filtering in DynamoDB would need the status projected into the index, and so a
+ * write to the index on every status change, where keys set once at creation cost one write per record (a second
+ * index keyed by status would cost two per change, a delete and a put). Reading past a rare status costs reads
+ * instead; they are bounded by FILTER_BUDGET, after which the page is short (even empty) and `next` says where the
+ * reading stopped, so that no record is skipped.
+ */
+export async function listNewest<T extends ListPosition>(
+  store: NewestFirst<T>,
+  query: CreatedQuery,
+  matches?: (record: T) => boolean,
+): Promise<ListPage<T>> {
+  const found: T[] = [];
+  let after = query.after;
+  for (let examined = 0; examined < FILTER_BUDGET;) {
+    const batch = await store.listNewest({ ...query, after, limit: matches ? FILTER_BATCH : query.limit });
+    for (const [index, record] of batch.records.entries()) {
+      if (matches && !matches(record)) continue;
+      found.push(record);
+      const last = index === batch.records.length - 1;
+      if (found.length === query.limit)
+        return { records: found, next: last && !batch.more ? null : at(record) };
+    }
+    const lastRead = batch.records.at(-1);
+    if (!batch.more || !lastRead) return { records: found, next: null };
+    after = at(lastRead);
+    examined += batch.records.length;
+  }
+  return { records: found, next: after ?? null };
+}
+
+function at({ createdAt, foreignId }: ListPosition): ListPosition {
+  return { createdAt, foreignId };
+}

@@ -1,0 +1,51 @@
+import { toErrorResponse } from '../http/errors';
+import { healthInput } from '../http/inputs';
+import { apiRoute } from '../http/route';
+import { healthRoute } from '../lib/routes';
+import { describeError, log } from '../observability/log';
+import { bearerTokens } from '../runtime/bearer-tokens';
+import { deadlineAt, runWithDeadline } from '../runtime/deadline';
+import { processing } from '../runtime/processing';
+import { processingKeys } from '../runtime/processing-keys';
+
+/** A probe answers in seconds: the service gets this long, not the function's whole time. */
+const SERVICE_BUDGET_MS = 5_000;
+
+interface Check {
+  ok: boolean;
+  ms: number;
+  /** Our error code (as a route would answer it), never what the service or the secret said. */
+  error?: string;
+}
+
+async function check(name: string, work: () => Promise<unknown>): Promise<Check> {
+  const started = performance.now();
+  const ms = () => Math.round(performance.now() - started);
+  try {
+    await work();
+    return { ok: true, ms: ms() };
+  } catch (error) {
+    log.warn('health check failed', { check: name, ...describeError(error) });
+    return { ok: false, ms: ms(), error: toErrorResponse(error).code };
+  }
+}
+
+/**
+ * GET /health: whether the processing keys are loaded, and whether the service answers a signed call (its accounts
+ * list, which is dropped unread). 200 when both hold, 503 when not; never a key, a balance or a URL.
+ */
+export const handler = apiRoute(
+  { route: healthRoute, tokens: bearerTokens, input: healthInput },
+  async () => {
+    const budget = Math.min(deadlineAt() ?? Infinity, Date.now() + SERVICE_BUDGET_MS);
+    const [secrets, service] = await Promise.all([
+      check('secrets', () => processingKeys.get()),
+      check('service', () => runWithDeadline(budget, () => processing.listBalances())),
+    ]);
+    const healthy = secrets.ok && service.ok;
+    return {
+      status: healthy ? 200 : 503,
+      body: { status: healthy ? 'ok' : 'degraded', checks: { secrets, service } },
+    };
+  },
+);

@@ -1,0 +1,14 @@
+import { listNewest } from '../domain/lists';
+import { recordListBody } from '../http/cursor';
+import { refundListInput } from '../http/list-inputs';
+import { apiRoute } from '../http/route';
+import { refundView } from '../http/views';
+import { listRefundsRoute } from '../lib/routes';
+import { bearerTokens } from '../runtime/bearer-tokens';
+import { refundList } from '../runtime/lists';
+
+/** GET /refunds: newest first, by creation time, a page at a time; as stored, with no lookup at the service. */
+export const handler = apiRoute(
+  { route: listRefundsRoute, tokens: bearerTokens, input: refundListInput },
+  async (query) => ({ status: 200, body: recordListBody(await listNewest(refundList, query), refundView) }),
+);

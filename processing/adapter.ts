@@ -1,0 +1,102 @@
+// The domain's port to the payment service, over the typed client: requests, answers and errors in the domain's
+// terms (processing/translate.ts words them).
+import type {
+  CheckoutRequest,
+  FoundWithdrawal,
+  InvoiceNews,
+  PairQuery,
+  RefundRequest,
+  TransactionQuery,
+} from '../domain/model';
+import type { ProcessingApi } from '../domain/ports';
+import type { ProcessingClient } from './client';
+import { ProcessingNotFoundError } from './errors';
+import {
+  errorText,
+  invoiceDetails,
+  invoiceRequest,
+  paymentOf,
+  toServiceError,
+  withdrawalDetails,
+  withdrawalRequest,
+} from './translate';
+import type { TransactionKey, TransactionRecord } from './wire';
+import { isWithdrawalFor, withdrawalFromTransaction } from './withdrawal';
+
+export class ProcessingAdapter implements ProcessingApi {
+  constructor(private readonly client: ProcessingClient) {}
+
+  createInvoice(upstreamForeignId: string, request: CheckoutRequest) {
+    return translated(async () => {
+      const invoice = await this.client.createInvoice(invoiceRequest(upstreamForeignId, request));
+      return { status: invoice.status, details: invoiceDetails(invoice) };
+    });
+  }
+
+  cancelInvoice(upstreamForeignId: string) {
+    return translated(() => this.client.cancelInvoice(upstreamForeignId));
+  }
+
+  invoiceNews(invoiceId: number) {
+    return translated(async (): Promise<InvoiceNews | undefined> => {
+      const record = await this.lookUp({ id: invoiceId });
+      return record && { ...statusNews(record), payment: paymentOf(record.currency_sent) };
+    });
+  }
+
+  createWithdrawal(request: RefundRequest) {
+    return translated(async () => {
+      const withdrawal = await this.client.createWithdrawal(withdrawalRequest(request));
+      return { status: withdrawal.status, details: withdrawalDetails(withdrawal) };
+    });
+  }
+
+  findWithdrawal(request: RefundRequest) {
+    return translated(async (): Promise<FoundWithdrawal | undefined> => {
+      const record = await this.lookUp({ foreign_id: request.foreignId });
+      if (!record) return undefined;
+      const ours = isWithdrawalFor(record, withdrawalRequest(request));
+      return {
+        ...statusNews(record),
+        withdrawal: ours ? withdrawalDetails(withdrawalFromTransaction(record)) : undefined,
+      };
+    });
+  }
+
+  listBalances() {
+    return translated(() => this.client.listBalances());
+  }
+
+  rates(query: PairQuery) {
+    return translated(() => this.client.rates(query));
+  }
+
+  pairs(query: PairQuery) {
+    return translated(() => this.client.pairs(query));
+  }
+
+  transaction(query: TransactionQuery) {
+    return translated(() => this.client.getTransaction(query));
+  }
+
+  private async lookUp(key: TransactionKey): Promise<TransactionRecord | undefined> {
+    try {
+      return await this.client.getTransaction(key);
+    } catch (error) {
+      if (error instanceof ProcessingNotFoundError) return undefined;
+      throw error;
+    }
+  }
+}
+
+function statusNews(record: TransactionRecord) {
+  return { status: record.status, error: errorText(record.error) };
+}
+
+async function translated<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw toServiceError(error);
+  }
+}

@@ -1,0 +1,72 @@
+// The service's callbacks: signed like our requests (processing/signing.ts), read into the domain's events.
+import { createHash } from 'node:crypto';
+import { CallbackSignatureError } from '../domain/errors';
+import type { Callback, CallbackEvent } from '../domain/model';
+import type { KeySource, ProcessingKeys } from '../domain/ports';
+import { parseJson } from './json';
+import { isSignedBy, signatureIn } from './signing';
+import { errorText, paymentOf } from './translate';
+
+const WITHDRAWAL_TYPES = new Set([
+  'withdrawal',
+  'withrawal_exchange',
+  'withdrawal_exchange',
+  'withdrawal_instant_exchange',
+]);
+
+interface CallbackPayload {
+  foreign_id?: unknown;
+  type?: unknown;
+  status?: unknown;
+  error?: unknown;
+  currency_sent?: { currency?: unknown; amount?: unknown; remaining_amount?: unknown };
+}
+
+/**
+ * Verifies a delivery's signature over its raw bytes and reads it. Throws CallbackSignatureError unless it is
+ * signed with the current keys, looked up once more in case they were rotated since they were cached. Undefined
+ * for a signed body that is not a JSON object: there is nothing in it to apply.
+ */
+export async function verifyCallback(
+  rawBody: Buffer,
+  headers: Record<string, string | undefined>,
+  keys: KeySource,
+): Promise<Callback | undefined> {
+  const signature = signatureIn(headers);
+  if (!signature) throw new CallbackSignatureError();
+  const signedBy = (current: ProcessingKeys) => isSignedBy(current, rawBody, signature);
+  if (!signedBy(await keys.get()) && !signedBy(await keys.refresh())) throw new CallbackSignatureError();
+  const payload = parsePayload(rawBody);
+  if (!payload) return undefined;
+  return { receiptId: createHash('sha256').update(rawBody).digest('hex'), event: eventOf(payload) };
+}
+
+function eventOf(payload: CallbackPayload): CallbackEvent {
+  const { foreign_id: foreignId, type, status } = payload;
+  if (typeof foreignId !== 'string' || typeof status !== 'string') return { kind: 'other' };
+  const error = errorText(payload.error);
+  if (type === 'invoice') {
+    return {
+      kind: 'invoice',
+      upstreamForeignId: foreignId,
+      status,
+      error,
+      payment: paymentOf(payload.currency_sent),
+    };
+  }
+  if (typeof type === 'string' && WITHDRAWAL_TYPES.has(type))
+    return { kind: 'withdrawal', foreignId, status, error };
+  return { kind: 'other' };
+}
+
+function parsePayload(rawBody: Buffer): CallbackPayload | undefined {
+  try {
+    // Amounts become exact decimal strings with at least 8 fractional digits, like every answer of the service.
+    const value = parseJson(rawBody.toString('utf8'));
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as CallbackPayload)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,121 @@
+// Between the domain's types and the service's words: requests out, answers and errors in.
+import { ServiceError, type ServiceFailure } from '../domain/errors';
+import type {
+  CheckoutRequest,
+  InvoiceDetails,
+  Payment,
+  RefundRequest,
+  WithdrawalDetails,
+} from '../domain/model';
+import {
+  ProcessingAuthError,
+  ProcessingBadContentError,
+  ProcessingConnectionError,
+  ProcessingError,
+  ProcessingFeatureDisabledError,
+  ProcessingInvalidStateError,
+  ProcessingNotFoundError,
+  ProcessingTimeoutError,
+  ProcessingValidationError,
+} from './errors';
+import type { CreateInvoiceRequest, Invoice, Withdrawal, WithdrawalRequest } from './wire';
+
+export function invoiceRequest(upstreamForeignId: string, request: CheckoutRequest): CreateInvoiceRequest {
+  return {
+    foreign_id: upstreamForeignId,
+    timer: request.timer,
+    title: request.title,
+    currency: request.currency,
+    amount: request.amount,
+    url_success: request.urlSuccess,
+    url_failed: request.urlFailed,
+    email_user: request.email,
+    type: request.type,
+    end_user_reference: request.endUserReference,
+    description: request.description,
+    sender_currency: request.senderCurrency,
+  };
+}
+
+export function withdrawalRequest(request: RefundRequest): WithdrawalRequest {
+  return {
+    foreign_id: request.foreignId,
+    sender_currency: request.senderCurrency,
+    received_currency: request.receivedCurrency,
+    sender_amount: request.senderAmount,
+    address: request.address,
+    end_user_reference: request.endUserReference,
+  };
+}
+
+export function invoiceDetails(invoice: Invoice): InvoiceDetails {
+  return {
+    id: invoice.id,
+    url: invoice.url,
+    address: invoice.address,
+    tag: invoice.tag ?? null,
+    amount: invoice.amount,
+    senderCurrency: invoice.sender_currency,
+    senderAmount: invoice.sender_amount,
+    fixedAt: invoice.fixed_at,
+    releaseAt: invoice.release_at,
+  };
+}
+
+export function withdrawalDetails(withdrawal: Withdrawal): WithdrawalDetails {
+  return {
+    id: withdrawal.id,
+    senderAmount: withdrawal.sender_amount,
+    receivedAmount: withdrawal.received_amount,
+  };
+}
+
+const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
+
+/** The payment a transaction record or a callback reports in `currency_sent`; none without a readable amount. */
+export function paymentOf(
+  sent: { currency?: unknown; amount?: unknown; remaining_amount?: unknown } | null | undefined,
+): Payment | undefined {
+  if (!sent || typeof sent.currency !== 'string' || !isAmount(sent.amount)) return undefined;
+  return {
+    currency: sent.currency,
+    amount: sent.amount,
+    remainingAmount: isAmount(sent.remaining_amount) ? sent.remaining_amount : undefined,
+  };
+}
+
+function isAmount(value: unknown): value is string {
+  return typeof value === 'string' && PLAIN_DECIMAL.test(value);
+}
+
+/** The service's `error` field, which is an empty string when there is none. */
+export function errorText(error: unknown): string | undefined {
+  return typeof error === 'string' && error !== '' ? error : undefined;
+}
+
+/** The client's error as the domain knows it; anything else as it is. */
+export function toServiceError(error: unknown): unknown {
+  if (!(error instanceof ProcessingError)) return error;
+  return new ServiceError(failureOf(error), error.message, {
+    code: error.code,
+    fields: error instanceof ProcessingValidationError ? error.fields : undefined,
+    feature: error instanceof ProcessingFeatureDisabledError ? error.feature : undefined,
+    outcomeUnknown: error instanceof ProcessingConnectionError && error.outcomeUnknown,
+    cause: error,
+  });
+}
+
+function failureOf(error: ProcessingError): ServiceFailure {
+  if (error instanceof ProcessingValidationError) {
+    return error.isDuplicateForeignId ? 'duplicate_foreign_id' : 'refused';
+  }
+  if (error instanceof ProcessingBadContentError) return 'unreadable_request';
+  if (error instanceof ProcessingFeatureDisabledError) return 'feature_disabled';
+  if (error instanceof ProcessingInvalidStateError) return 'invalid_state';
+  if (error instanceof ProcessingNotFoundError) return 'not_found';
+  if (error instanceof ProcessingAuthError) return 'rejected_credentials';
+  if (error instanceof ProcessingTimeoutError) return 'timeout';
+  if (error instanceof ProcessingConnectionError)
+    return error.outcomeUnknown ? 'connection_lost' : 'unreachable';
+  return 'failed';
+}

@@ -1,0 +1,48 @@
+import { createHash } from 'node:crypto';
+import type { ListPosition } from '../domain/ports';
+import { CREATED_INDEX } from './schema';
+import { sortableTime, str, type Item } from './table';
+
+/** The `created` index's keys (store/schema.ts), written once with the record and never changed. */
+export function createdKeys(kind: string, record: ListPosition): Item {
+  return {
+    [CREATED_INDEX.partitionKey]: str(shardKey(kind, shardOf(record.foreignId))),
+    [CREATED_INDEX.sortKey]: str(positionKey(record)),
+  };
+}
+
+export function shardKey(kind: string, shard: number): string {
+  return `${kind}#${shard}`;
+}
+
+/** A stable hash, so that a record's shard never changes and the shards fill evenly. */
+function shardOf(foreignId: string): number {
+  return createHash('sha256').update(foreignId).digest()[0] % CREATED_INDEX.shards;
+}
+
+/** The index's sort key: creation time, then foreign_id, so that two records made in one millisecond both sort. */
+export function positionKey({ createdAt, foreignId }: ListPosition): string {
+  return `${sortableTime(createdAt)}#${foreignId}`;
+}
+
+export function positionOf(key: string): ListPosition {
+  const separator = key.indexOf('#');
+  return { createdAt: Number(key.slice(0, separator)), foreignId: key.slice(separator + 1) };
+}
+
+/**
+ * The first `limit` keys of all shards' pages, newest first, without `excluded` (the key a page continues after,
+ * which a key condition can only bound inclusively). Each shard's page must hold `limit + 2` keys unless the shard
+ * has no more: then `more` is exact, since a shard holding more puts over `limit` keys in the merge on its own.
+ */
+export function mergeNewest(
+  shardPages: readonly string[][],
+  limit: number,
+  excluded?: string,
+): { keys: string[]; more: boolean } {
+  const merged = shardPages
+    .flat()
+    .filter((key) => key !== excluded)
+    .sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  return { keys: merged.slice(0, limit), more: merged.length > limit };
+}

@@ -1,0 +1,185 @@
+// The life invoices and refunds share, on a kind of record of the test's own over the in-memory store.
+import { ConflictError, InProgressError, NotFoundError } from '../../domain/errors';
+import type { ClaimedRecord } from '../../domain/model';
+import { ClaimedRecords, type ClaimTiming } from '../../domain/records';
+import { MemoryStore } from '../support/memory-store';
+
+interface NoteRequest {
+  foreignId: string;
+  text: string;
+}
+
+/** A kind with one field of its own, which a takeover carries on. */
+interface NoteRecord extends ClaimedRecord<NoteRequest> {
+  tries: number;
+}
+
+const START = Date.UTC(2030, 0, 1);
+let clock: { ms: number };
+let store: MemoryStore<NoteRecord>;
+let notes: ClaimedRecords<NoteRecord>;
+
+function recordsWith(timing: Partial<ClaimTiming> = {}): ClaimedRecords<NoteRecord> {
+  const full = { now: () => clock.ms, leaseMs: 45_000, waitMs: 5_000, pollMs: 100, ...timing };
+  return new ClaimedRecords(store, full, 'Note', { tries: 1 });
+}
+
+beforeEach(() => {
+  clock = { ms: START };
+  store = new MemoryStore<NoteRecord>((record) => record.sweptAt ?? record.updatedAt);
+  notes = recordsWith();
+});
+
+const note = (foreignId: string, text = 'hello'): NoteRequest => ({ foreignId, text });
+const nextTry = (existing: NoteRecord) => ({ tries: existing.tries + 1 });
+
+/** Claims `foreignId` and leaves it in `phase` with its claim released, as a send that ended so would. */
+async function leftIn(phase: 'unknown' | 'rejected', foreignId = 'n-1'): Promise<NoteRecord> {
+  const { record } = await notes.claim(note(foreignId));
+  await notes.release(record, phase === 'rejected' ? 'refused' : undefined);
+  return (await store.get(foreignId))!;
+}
+
+describe('claim', () => {
+  test('a new foreign_id gets a fresh record, owned by this caller, with the fields of its kind', async () => {
+    const claimed = await notes.claim(note('n-1'));
+
+    expect(claimed.owned).toBe(true);
+    expect(claimed.previous).toBeUndefined();
+    expect(claimed.record).toEqual({
+      foreignId: 'n-1',
+      version: 1,
+      phase: 'sending',
+      requestHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      request: note('n-1'),
+      claimedAt: START,
+      status: null,
+      error: null,
+      history: [],
+      createdAt: START,
+      updatedAt: START,
+      tries: 1,
+    });
+    expect(await store.get('n-1')).toEqual(claimed.record);
+  });
+
+  test('a repeat of an answered request gets the stored record and no claim', async () => {
+    const { record } = await notes.claim(note('n-1'));
+    const { record: sent } = await notes.save(
+      record,
+      notes.answered(record, { status: 'done' }, 'create', {}),
+    );
+
+    await expect(notes.claim(note('n-1'))).resolves.toEqual({ record: sent, owned: false });
+  });
+
+  test('another request under the same foreign_id is a conflict, unless the first was refused', async () => {
+    await notes.claim(note('n-1'));
+    await expect(notes.claim(note('n-1', 'other'))).rejects.toMatchObject({
+      constructor: ConflictError,
+      code: 'foreign_id_conflict',
+    });
+
+    await leftIn('rejected', 'n-2');
+    await expect(notes.claim(note('n-2', 'other'))).resolves.toMatchObject({ owned: true });
+  });
+
+  test('a takeover of an unknown outcome keeps createdAt, carries its own fields on and names what it took', async () => {
+    const before = await leftIn('unknown');
+    clock.ms += 60_000;
+
+    const claimed = await notes.claim(note('n-1'), nextTry);
+
+    expect(claimed.owned).toBe(true);
+    expect(claimed.previous).toEqual(before);
+    expect(claimed.record).toMatchObject({
+      version: before.version + 1,
+      phase: 'sending',
+      claimedAt: START + 60_000,
+      createdAt: START,
+      error: null,
+      tries: 2,
+    });
+  });
+
+  test('a claim whose lease ran out is taken over; one still held makes a duplicate wait, then answer in progress', async () => {
+    await notes.claim(note('n-1'));
+    // The lease holds: a duplicate waits for the holder's answer, here not at all, and then says so.
+    await expect(recordsWith({ waitMs: 0 }).claim(note('n-1'))).rejects.toBeInstanceOf(InProgressError);
+
+    clock.ms += 45_000;
+    await expect(notes.claim(note('n-1'), nextTry)).resolves.toMatchObject({
+      owned: true,
+      record: { tries: 2 },
+      previous: { phase: 'sending' },
+    });
+  });
+});
+
+describe('answered and release', () => {
+  test('answered: sent at the status given, its error, one more history entry and its own fields', async () => {
+    const { record } = await notes.claim(note('n-1'));
+    clock.ms += 1_000;
+
+    const next = notes.answered(record, { status: 'pending', error: 'slow' }, 'lookup', { tries: 5 });
+
+    expect(next).toMatchObject({
+      phase: 'sent',
+      status: 'pending',
+      error: 'slow',
+      tries: 5,
+      history: [{ status: 'pending', at: START + 1_000, source: 'lookup' }],
+      updatedAt: START + 1_000,
+    });
+    expect(notes.answered(record, { status: 'pending' }, 'create', {}).error).toBeNull();
+  });
+
+  test('release: a refusal rejects the request with its reason; no refusal leaves the outcome unknown', async () => {
+    expect(await leftIn('rejected', 'n-1')).toMatchObject({
+      phase: 'rejected',
+      error: 'refused',
+      version: 2,
+    });
+    expect(await leftIn('unknown', 'n-2')).toMatchObject({ phase: 'unknown', error: null, version: 2 });
+  });
+
+  test('release after a lost race changes nothing and does not throw: the lease runs out instead', async () => {
+    const { record } = await notes.claim(note('n-1'));
+    const { record: moved } = await notes.save(record, { ...record, updatedAt: START + 1 });
+
+    await expect(notes.release(record, undefined)).resolves.toBeUndefined();
+    expect(await store.get('n-1')).toEqual(moved);
+  });
+});
+
+describe('reading and the sweep', () => {
+  test('read answers the stored record, and NotFoundError naming the kind when there is none', async () => {
+    const { record } = await notes.claim(note('n-1'));
+
+    await expect(notes.read('n-1')).resolves.toEqual(record);
+    await expect(notes.read('n-2')).rejects.toMatchObject({
+      constructor: NotFoundError,
+      message: 'Note was not found',
+    });
+  });
+
+  test('listDue lists open records due by then, longest due first; markSwept moves one behind the others', async () => {
+    for (const [foreignId, at] of [
+      ['early', START + 1_000],
+      ['late', START + 2_000],
+    ] as const) {
+      clock.ms = at;
+      await notes.claim(note(foreignId));
+    }
+    await leftIn('rejected', 'closed');
+
+    expect((await notes.listDue(10, START + 5_000)).map((r) => r.foreignId)).toEqual(['early', 'late']);
+    expect((await notes.listDue(10, START + 1_500)).map((r) => r.foreignId)).toEqual(['early']);
+
+    clock.ms = START + 3_000;
+    await notes.markSwept('early');
+
+    expect(await store.get('early')).toMatchObject({ sweptAt: START + 3_000, version: 2 });
+    expect((await notes.listDue(10, START + 5_000)).map((r) => r.foreignId)).toEqual(['late', 'early']);
+  });
+});

@@ -1,0 +1,127 @@
+// Every error a route can meet maps to one status and code; nothing unexpected leaks its message. The client's
+// errors reach a route as the adapter translates them for the domain, so they go through that translation here.
+import {
+  CallbackSignatureError,
+  ConflictError,
+  DomainError,
+  InProgressError,
+  NotConfiguredError,
+  NotFoundError,
+  NotReadyError,
+} from '../../domain/errors';
+import { HttpError, InvalidRequestError, toErrorResponse } from '../../http/errors';
+import {
+  ProcessingAuthError,
+  ProcessingBadContentError,
+  ProcessingConnectionError,
+  ProcessingFeatureDisabledError,
+  ProcessingInvalidStateError,
+  ProcessingNotFoundError,
+  ProcessingTimeoutError,
+  ProcessingUpstreamError,
+  ProcessingValidationError,
+} from '../../processing/errors';
+import { toServiceError } from '../../processing/translate';
+
+const answer = (error: unknown) => toErrorResponse(toServiceError(error));
+
+const upstream = { operation: 'createInvoice', code: 'x', message: 'said by the service with key abc' };
+
+test.each([
+  [
+    'an HttpError',
+    new HttpError(415, 'unsupported_media_type', 'The body must be JSON'),
+    415,
+    'unsupported_media_type',
+  ],
+  ['bad input', new InvalidRequestError({ amount: 'must be a decimal' }), 400, 'invalid_request'],
+  ['not found', new NotFoundError('The invoice'), 404, 'not_found'],
+  ['a conflict', new ConflictError('foreign_id_conflict', 'Another body'), 409, 'foreign_id_conflict'],
+  ['in progress', new InProgressError(2), 409, 'in_progress'],
+  ['not configured', new NotConfiguredError('The keys are missing'), 503, 'not_configured'],
+  ['not ready', new NotReadyError('The invoice'), 503, 'not_ready'],
+  ['a bad callback signature', new CallbackSignatureError(), 403, 'invalid_signature'],
+  [
+    'the service refusing a field',
+    new ProcessingValidationError({ ...upstream, fields: { amount: 'low' } }),
+    422,
+    'rejected_by_processor',
+  ],
+  [
+    'the service knowing the foreign_id',
+    new ProcessingValidationError({ ...upstream, fields: { foreign_id: 'already taken' } }),
+    409,
+    'duplicate_foreign_id',
+  ],
+  ['the service refusing in this state', new ProcessingInvalidStateError(upstream), 409, 'invalid_state'],
+  ['the service not finding it', new ProcessingNotFoundError(upstream), 404, 'not_found'],
+  [
+    'a disabled feature',
+    new ProcessingFeatureDisabledError({ ...upstream, feature: 'invoices_enabled' }),
+    503,
+    'feature_disabled',
+  ],
+  [
+    'a connection that surely sent nothing',
+    new ProcessingConnectionError({ ...upstream, outcomeUnknown: false }),
+    502,
+    'processor_unreachable',
+  ],
+  [
+    'a connection lost after sending',
+    new ProcessingConnectionError({ ...upstream, outcomeUnknown: true }),
+    504,
+    'processor_timeout',
+  ],
+  [
+    'a timeout before sending',
+    new ProcessingTimeoutError({ ...upstream, outcomeUnknown: false }),
+    504,
+    'processor_timeout',
+  ],
+  ['the service refusing our keys', new ProcessingAuthError(upstream), 502, 'processor_auth_failed'],
+  ['a 5xx from the service', new ProcessingUpstreamError(upstream), 502, 'processor_error'],
+  ['any other answer from the service', new ProcessingBadContentError(upstream), 502, 'processor_error'],
+])('%s: %i %s', (_what, error, status, code) => {
+  const response = answer(error);
+
+  expect({ status: response.status, code: response.code }).toEqual({ status, code });
+  // What the service said may carry anything; the answer says it in our words.
+  expect(response.message).not.toContain('abc');
+});
+
+test("an HttpError and bad input keep their message and fields; the service's field names become ours", () => {
+  expect(answer(new InvalidRequestError({ amount: 'must be a decimal', email: 'invalid' }))).toEqual({
+    status: 400,
+    code: 'invalid_request',
+    message: 'Invalid fields: amount, email',
+    fields: { amount: 'must be a decimal', email: 'invalid' },
+  });
+  const refused = new ProcessingValidationError({
+    ...upstream,
+    fields: { email_user: 'invalid', amount: 'low' },
+  });
+  expect(answer(refused).fields).toEqual({ email: 'invalid', amount: 'low' });
+});
+
+test('a retry is invited where one converges: in progress after its seconds, not ready after 5', () => {
+  expect(answer(new InProgressError(3)).headers).toEqual({ 'retry-after': '3' });
+  expect(answer(new NotReadyError('The invoice')).headers).toEqual({ 'retry-after': '5' });
+});
+
+test('a disabled feature is named, or described when the service did not name it', () => {
+  expect(
+    answer(new ProcessingFeatureDisabledError({ ...upstream, feature: 'invoices_enabled' })).message,
+  ).toBe('The merchant account does not have invoices_enabled enabled');
+  expect(answer(new ProcessingFeatureDisabledError(upstream)).message).toBe(
+    'The merchant account does not have the feature enabled',
+  );
+});
+
+test.each([
+  ['an unexpected error', new TypeError('cannot read x of undefined at /var/task/index.js')],
+  ['a domain error of no known kind', new DomainError('odd', 'an internal detail')],
+  ['something thrown that is not an Error', 'a string'],
+])('%s: a bare 500 with no details', (_what, error) => {
+  expect(answer(error)).toEqual({ status: 500, code: 'internal_error', message: 'Internal error' });
+});

@@ -1,0 +1,154 @@
+// The client's errors as the domain knows them, and what the API then answers.
+import { ServiceError } from '../../domain/errors';
+import { toErrorResponse } from '../../http/errors';
+import {
+  ProcessingConnectionError,
+  ProcessingTimeoutError,
+  ProcessingValidationError,
+  errorFromResponse,
+} from '../../processing/errors';
+import { paymentOf, toServiceError } from '../../processing/translate';
+
+const answered = (status: number, body: object) =>
+  toServiceError(errorFromResponse('createInvoice', status, JSON.stringify(body)));
+
+const connection = (outcomeUnknown: boolean) =>
+  new ProcessingConnectionError({
+    operation: 'op',
+    code: 'ECONNRESET',
+    message: 'op: reset',
+    outcomeUnknown,
+  });
+const timeout = (outcomeUnknown: boolean) =>
+  new ProcessingTimeoutError({
+    operation: 'op',
+    code: 'deadline_exceeded',
+    message: 'op: late',
+    outcomeUnknown,
+  });
+
+describe('toServiceError', () => {
+  test.each([
+    [
+      'a field refused',
+      answered(400, { errors: { email_user: 'The email is invalid.' } }),
+      'refused',
+      { status: 422, code: 'rejected_by_processor', fields: { email: 'The email is invalid.' } },
+    ],
+    [
+      'a foreign_id taken',
+      answered(400, { errors: { foreign_id: 'The foreign id has already been taken.' } }),
+      'duplicate_foreign_id',
+      { status: 409, code: 'duplicate_foreign_id' },
+    ],
+    [
+      'an unreadable request',
+      answered(400, { code: 'bad_content_format', message: 'bad' }),
+      'unreadable_request',
+      { status: 502, code: 'processor_error', message: 'The payment service answered unexpectedly' },
+    ],
+    [
+      'a feature disabled',
+      answered(400, { message: 'withdrawals_enabled is off for this account' }),
+      'feature_disabled',
+      {
+        status: 503,
+        code: 'feature_disabled',
+        message: 'The merchant account does not have withdrawals_enabled enabled',
+      },
+    ],
+    [
+      'an invalid state',
+      answered(400, { code: 'invalid_invoice_state' }),
+      'invalid_state',
+      { status: 409, code: 'invalid_state' },
+    ],
+    ['no such record', answered(404, {}), 'not_found', { status: 404, code: 'not_found' }],
+    [
+      'our keys refused',
+      answered(403, { code: 'bad_header_key' }),
+      'rejected_credentials',
+      { status: 502, code: 'processor_auth_failed' },
+    ],
+    [
+      'a server error',
+      answered(502, {}),
+      'failed',
+      { status: 502, code: 'processor_error', message: 'The payment service failed to answer properly' },
+    ],
+    [
+      'a connection never made',
+      toServiceError(connection(false)),
+      'unreachable',
+      { status: 502, code: 'processor_unreachable' },
+    ],
+    [
+      'a connection lost after sending',
+      toServiceError(connection(true)),
+      'connection_lost',
+      { status: 504, code: 'processor_timeout' },
+    ],
+    [
+      'a timeout after sending',
+      toServiceError(timeout(true)),
+      'timeout',
+      { status: 504, code: 'processor_timeout' },
+    ],
+    [
+      'a timeout before sending',
+      toServiceError(timeout(false)),
+      'timeout',
+      { status: 504, code: 'processor_timeout' },
+    ],
+  ])('%s', (_name, error, failure, response) => {
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({ failure });
+    expect(toErrorResponse(error)).toMatchObject(response);
+  });
+
+  test('keeps the message, the code and whether the outcome is unknown, and the cause', () => {
+    const cause = timeout(true);
+    expect(toServiceError(cause)).toMatchObject({
+      message: 'op: late',
+      code: 'deadline_exceeded',
+      outcomeUnknown: true,
+      cause,
+    });
+    expect(toServiceError(connection(false))).toMatchObject({ outcomeUnknown: false });
+    expect(
+      toServiceError(
+        new ProcessingValidationError({ operation: 'op', code: 'invalid_request', message: 'm', fields: {} }),
+      ),
+    ).toMatchObject({ outcomeUnknown: false, fields: {} });
+  });
+
+  test('passes any other error on as it is', () => {
+    const error = new TypeError('a bug');
+    expect(toServiceError(error)).toBe(error);
+  });
+});
+
+describe('paymentOf', () => {
+  test('reads currency_sent, without what is not a plain decimal', () => {
+    expect(paymentOf({ currency: 'BTC', amount: '0.1', remaining_amount: '0.2' })).toEqual({
+      currency: 'BTC',
+      amount: '0.1',
+      remainingAmount: '0.2',
+    });
+    expect(paymentOf({ currency: 'BTC', amount: '0.1', remaining_amount: 2 })).toEqual({
+      currency: 'BTC',
+      amount: '0.1',
+      remainingAmount: undefined,
+    });
+  });
+
+  test.each([
+    ['nothing', undefined],
+    ['no currency', { amount: '1' }],
+    ['a number amount', { currency: 'BTC', amount: 1 }],
+    ['a negative amount', { currency: 'BTC', amount: '-1' }],
+    ['an exponent', { currency: 'BTC', amount: '1e3' }],
+  ])('%s: no payment', (_name, sent) => {
+    expect(paymentOf(sent)).toBeUndefined();
+  });
+});
