@@ -7,6 +7,8 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import http from 'node:http';
 import { sign } from '../processing/signing';
+import { CREATED_INDEX, OPEN_ITEMS_INDEX } from '../store/schema';
+import { sortableTime } from '../store/table';
 import { countCommands, type CommandCounts } from './plugin';
 
 export interface BaselineConfig {
@@ -38,20 +40,27 @@ export class BaselineIo {
 
   /**
    * A conditional PutItem claim, one signed POST /v2/invoices/create, a conditional UpdateItem with the answer.
-   * The other shapes split the plugin's overhead. `indexed`: both writes also carry the sparse index's keys, and
-   * the answer moves the entry to a new due time, as the plugin's writes do for the reconciliation sweep.
-   * `indexKept`: the claim writes the entry and the answer leaves it. `sameItem`: as `indexed`, with each write
-   * padded to the size of the plugin's record at that step, so that what is left is the plugin's code.
+   * The other shapes split the plugin's overhead. `indexed`: the writes also keep the table's indexes as the
+   * plugin's do: the claim writes its `created` entry (kept from then on) and its `open-items` entry, which the
+   * answer moves to a new due time. `indexKept`: the answer leaves the `open-items` entry where the claim put it.
+   * `sameItem`: as `indexed`, with each write padded to the size of the plugin's record at that step, so that what
+   * is left is the plugin's code.
    */
   async checkout(foreignId: string, shape: Shape = 'least'): Promise<void> {
     const pad = (data: string, size: number) => (shape === 'sameItem' ? data.padEnd(size) : data);
     const body = this.config.createBody(foreignId);
     const key = { pk: S(`BASELINE#${foreignId}`), sk: S('BASELINE') };
+    const open = OPEN_ITEMS_INDEX;
     const dueIn = (ms: number) => ({
-      gsi1pk: S('OPEN#BASELINE'),
-      gsi1sk: S(String(Date.now() + ms).padStart(15, '0')),
+      [open.partitionKey]: S('OPEN#BASELINE'),
+      [open.sortKey]: S(sortableTime(Date.now() + ms)),
     });
-    const claimIndex = shape === 'least' ? {} : dueIn(shape === 'indexKept' ? 60_000 : 300_000);
+    const created = {
+      [CREATED_INDEX.partitionKey]: S('BASELINE#0'),
+      [CREATED_INDEX.sortKey]: S(`${sortableTime(Date.now())}#${foreignId}`),
+    };
+    const claimIndex =
+      shape === 'least' ? {} : { ...created, ...dueIn(shape === 'indexKept' ? 60_000 : 300_000) };
     const answerIndex = shape === 'least' || shape === 'indexKept' ? {} : dueIn(60_000);
     await this.client.send(
       new PutItemCommand({

@@ -59,14 +59,15 @@ export async function checkoutOverhead(
       }),
       figure({
         id: 'checkout.share.indexMoved',
-        label: 'checkout, sequential, index upkeep as designed (claim writes the entry, answer moves it)',
+        label:
+          "checkout, sequential, index upkeep as designed (the claim writes both indexes' entries, the answer moves one)",
         value: ratio(indexMoved),
         unit: 'x',
         detail: 'by hand, over the least I/O',
       }),
       figure({
         id: 'checkout.share.indexKept',
-        label: "checkout, sequential, index upkeep if the answer kept the claim's entry",
+        label: "checkout, sequential, index upkeep if the answer kept the claim's open-items entry",
         value: ratio(indexKept),
         unit: 'x',
         detail: 'by hand, over the least I/O',

@@ -1,5 +1,6 @@
-import { DescribeTableCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { InvoiceRecord } from '../domain/model';
+import { OPEN_ITEMS_INDEX } from '../store/schema';
 import type { CapacityMeter, Units } from './capacity';
 import { atMost, exactly, figure, type Figure } from './figures';
 import { reads, writes, type PluginUnderTest } from './plugin';
@@ -139,8 +140,8 @@ function shifted(template: InvoiceRecord, foreignId: string, shiftMs: number): I
   const at = (ms: number) => ms + shiftMs;
   const invoice = template.invoice && {
     ...template.invoice,
-    fixed_at: template.invoice.fixed_at && template.invoice.fixed_at + shiftMs / 1000,
-    release_at: template.invoice.release_at && template.invoice.release_at + shiftMs / 1000,
+    fixedAt: template.invoice.fixedAt && template.invoice.fixedAt + shiftMs / 1000,
+    releaseAt: template.invoice.releaseAt && template.invoice.releaseAt + shiftMs / 1000,
   };
   return {
     ...template,
@@ -156,12 +157,11 @@ function shifted(template: InvoiceRecord, foreignId: string, shiftMs: number): I
   };
 }
 
-/** Counts the entries of the table's one global secondary index: the open records. */
+/** Counts the entries of the `open-items` index: the open records. */
 async function openIndex(plugin: PluginUnderTest) {
   const client = new DynamoDBClient({});
   const TableName = plugin.backends.tableName;
-  const { Table: table } = await client.send(new DescribeTableCommand({ TableName }));
-  const IndexName = table!.GlobalSecondaryIndexes![0].IndexName!;
+  const IndexName = OPEN_ITEMS_INDEX.name;
   return {
     count: async () => {
       let total = 0;
