@@ -2,6 +2,7 @@ import type { InvoiceRecord } from '../domain/model';
 import { nextSweepAt } from '../domain/reconcile';
 import { resolveSettings } from '../lib/settings';
 import { sweepTiming } from '../runtime/timing';
+import { SECONDARY_INDEXES } from '../store/schema';
 import { figure, type Figure } from './figures';
 import type { CallCost } from './lifecycle';
 import { ORDER, PRICES } from './prices';
@@ -135,8 +136,8 @@ export function costOfOrders(inputs: CostInputs): {
       component: 'checkout',
       perOrder: 1,
       cost: inputs.checkout,
-      // Claim and answer, each under 1 KB as the by-hand item is, and the claim's index entry for the sweep.
-      least: [0, inputs.byHandCheckout.units.writeUnits + 1],
+      // Claim and answer, each under 1 KB as the by-hand item is, and the claim's entry in each index, written once.
+      least: [0, inputs.byHandCheckout.units.writeUnits + SECONDARY_INDEXES.length],
       leastMs: inputs.byHandCheckout.ms,
       viaApi: true,
       note: '',
