@@ -126,9 +126,16 @@ function isAmount(value: unknown): value is string {
   return typeof value === 'string' && PLAIN_DECIMAL.test(value);
 }
 
+/** Longest text of the service's we store: a signed 1 MB `error` must not push a record past DynamoDB's item limit. */
+export const SERVICE_TEXT_MAX = 500;
+
+function bounded(text: string): string {
+  return text.length <= SERVICE_TEXT_MAX ? text : `${text.slice(0, SERVICE_TEXT_MAX - 1)}…`;
+}
+
 /** The service's `error` field, which is an empty string when there is none. */
 export function errorText(error: unknown): string | undefined {
-  return typeof error === 'string' && error !== '' ? error : undefined;
+  return typeof error === 'string' && error !== '' ? bounded(error) : undefined;
 }
 
 /** The client's error as the domain knows it; anything else as it is. */
@@ -139,7 +146,7 @@ export function toServiceError(error: unknown): unknown {
     fields: error instanceof ProcessingValidationError ? error.fields : undefined,
     feature: error instanceof ProcessingFeatureDisabledError ? error.feature : undefined,
     outcomeUnknown: error instanceof ProcessingConnectionError && error.outcomeUnknown,
-    reason: serviceReason(error),
+    reason: bounded(serviceReason(error)),
     cause: error,
   });
 }

@@ -3,11 +3,18 @@ import { ServiceError } from '../../domain/errors';
 import { toErrorResponse } from '../../http/errors';
 import {
   ProcessingConnectionError,
+  ProcessingInvalidStateError,
   ProcessingTimeoutError,
   ProcessingValidationError,
   errorFromResponse,
 } from '../../processing/errors';
-import { paymentOf, settlementOf, toServiceError } from '../../processing/translate';
+import {
+  errorText,
+  paymentOf,
+  SERVICE_TEXT_MAX,
+  settlementOf,
+  toServiceError,
+} from '../../processing/translate';
 
 const answered = (status: number, body: object) =>
   toServiceError(errorFromResponse('createInvoice', status, JSON.stringify(body)));
@@ -174,4 +181,17 @@ test('a settlement sums the fees per currency and keeps the net as credited', ()
     net: '1.00000000',
     fees: [],
   });
+});
+
+test("the service's texts are stored bounded: a signed 1 MB error cannot push a record past the item limit", () => {
+  const huge = 'x'.repeat(1_000_000);
+  expect(errorText(huge)?.length).toBe(SERVICE_TEXT_MAX);
+  expect(errorText('Timer expired. User not paid.')).toBe('Timer expired. User not paid.');
+  const refused = new ProcessingInvalidStateError({
+    operation: 'cancelInvoice',
+    code: 'invalid_state',
+    message: 'cancelInvoice: refused (HTTP 400)',
+    rawBody: JSON.stringify({ error: huge }),
+  });
+  expect((toServiceError(refused) as ServiceError).reason?.length).toBe(SERVICE_TEXT_MAX);
 });
