@@ -1,23 +1,35 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import type { InvoiceRecord } from '../domain/model';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BaselineIo } from './baseline-io';
 import { checkoutByHandler, createBodyTemplate, idSequence, pollByHandler } from './calls';
+import { CapacityMeter, type Units } from './capacity';
 import { coldStart } from './cold-start';
+import { costOfOrders, renderCostTable } from './cost';
 import type { Figure } from './figures';
 import { gatewayLoad } from './gateway-load';
-import { ioCounts } from './io-counts';
+import { ioCounts, type Counts } from './io-counts';
+import type { CallCost } from './lifecycle';
+import { orderLifecycle } from './lifecycle';
 import { SIZES, type Mode } from './modes';
-import { checkoutOverhead, pollOverhead } from './overhead';
+import { checkoutOverhead, peerWarm, pollOverhead } from './overhead';
+import { checkoutByPeer, startPeer, type Peer } from './peer';
 import { startPlugin, type PluginUnderTest } from './plugin';
+import { withOutputDiscarded, withPeerOutputDiscarded } from './quiet';
+import { sweepScaling } from './sweep';
 import { timeCalls } from './timing';
 
 export interface BenchResults {
   mode: Mode;
   startedAt: string;
   seconds: number;
-  machine: { node: string; cpus: number; loadAverageAtStart: number[] };
+  machine: { node: string; cpus: number; loadAverageAtStart: number[]; loadAverageAtEnd: number[] };
   figures: Figure[];
+  /** The cost of a million orders, per component, as a markdown table. */
+  costTable: string;
+  /** What the issue asks for that has nothing to measure yet. */
+  notYetMeasurable: string[];
 }
 
 export interface BenchOptions {
@@ -29,7 +41,9 @@ export interface BenchOptions {
   progress?: (line: string) => void;
 }
 
-/** Runs every benchmark of issue 5 and writes the figures, each beside its target, to `outFile`. */
+const POLL_ID = 'bench-polled';
+
+/** Runs every benchmark of issues 5 and 13 and writes the figures, each beside its target, to `outFile`. */
 export async function runBenchmark(options: BenchOptions): Promise<BenchResults> {
   const sizes = SIZES[options.mode];
   const progress = options.progress ?? (() => undefined);
@@ -37,59 +51,184 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
   const loadAverageAtStart = os.loadavg();
   const figures: Figure[] = [];
 
-  progress('starting the local stack');
+  progress('starting the backends in their own process');
   const plugin = await startPlugin();
   let baseline: BaselineIo | undefined;
+  const meters: CapacityMeter[] = [];
+  let costTable: string;
   try {
-    // The invoice every poll reads; its create request is also the template of the by-hand checkout.
-    const pollId = 'bench-polled';
-    await checkoutByHandler(plugin, pollId)();
-    const { sandbox } = plugin.stack;
-    baseline = new BaselineIo({
-      tableName: plugin.stack.tableName,
-      service: { url: sandbox!.url, apiKey: sandbox!.apiKey, secretKey: sandbox!.secretKey },
-      createBody: await createBodyTemplate(plugin, pollId),
-    });
-    progress('warming up');
-    await warmUp(plugin, baseline, pollId, sizes.warmup, sizes.concurrency);
+    // The handlers' own log lines would bury the table: stdout is discarded while they run.
+    costTable = await withOutputDiscarded(async () => {
+      // The invoice every poll reads; its create request is also the template of the by-hand checkout.
+      await checkoutByHandler(plugin, POLL_ID)();
+      baseline = new BaselineIo({
+        tableName: plugin.backends.tableName,
+        service: plugin.backends.sandbox,
+        createBody: await createBodyTemplate(plugin, POLL_ID),
+        recordSizes: recordSizes((await plugin.invoices.get(POLL_ID))!),
+      });
+      const peer = await startPeer(plugin);
+      const meter = (client: ConstructorParameters<typeof CapacityMeter>[0]) => {
+        const created = new CapacityMeter(client);
+        meters.push(created);
+        return created;
+      };
+      const ourMeter = meter(plugin.dynamo);
+      // First, while the only open invoice is the one the polls read: every invoice the later phases create is
+      // due a minute after its checkout, and would be due work for the sweep.
+      progress('the sweep over a growing number of open records');
+      const sweep = await sweepScaling(plugin, ourMeter, POLL_ID, sizes.sweep);
+      figures.push(...sweep.figures);
+      progress('warming up');
+      await warmUp(plugin, baseline, peer, sizes.warmup, sizes.concurrency);
 
-    progress('I/O counts');
-    figures.push(...(await ioCounts(plugin, baseline, sizes.ioInvocations, pollId)));
-    progress('checkout overhead');
-    figures.push(...(await checkoutOverhead(plugin, baseline, sizes)));
-    progress('poll overhead');
-    figures.push(...(await pollOverhead(plugin, baseline, sizes, pollId)));
-    progress('local gateway under load');
-    figures.push(...(await gatewayLoad(plugin, pollId, sizes.gatewayRequests, sizes.gatewayConnections)));
+      progress('I/O and CPU counts');
+      const io = await withPeerOutputDiscarded(() =>
+        ioCounts(plugin, baseline!, peer, sizes.ioInvocations, POLL_ID),
+      );
+      figures.push(...io.figures);
+      const units = await meteredUnits(
+        plugin,
+        baseline,
+        peer,
+        ourMeter,
+        meter(baseline.client),
+        meter(peer.dynamo),
+        sizes,
+      );
+
+      progress('checkout overhead');
+      const checkout = await checkoutOverhead(plugin, baseline, sizes);
+      figures.push(...checkout.figures);
+      progress('poll overhead');
+      const poll = await pollOverhead(plugin, baseline, sizes, POLL_ID);
+      figures.push(...poll.figures);
+      progress('beside the peer');
+      const peerTimes = await peerWarm(plugin, peer, sizes);
+      figures.push(...peerTimes.figures);
+      progress('local gateway under load');
+      figures.push(...(await gatewayLoad(plugin, POLL_ID, sizes.gatewayRequests, sizes.gatewayConnections)));
+      progress('paid orders and their callbacks');
+      const lifecycle = await orderLifecycle(plugin, ourMeter, sizes.paidOrders);
+      figures.push(...lifecycle.figures);
+      progress('cold starts');
+      const cold = await coldStart(
+        plugin,
+        peer,
+        path.join(options.scratchDir, 'bundles'),
+        sizes.coldRuns,
+        POLL_ID,
+      );
+      figures.push(...cold.figures);
+
+      const callCost = (units: Units, counts: Counts, ms: number): CallCost => ({
+        units,
+        dynamoCalls: counts.dynamoCalls / 1000,
+        upstreamCalls: counts.upstreamCalls / 1000,
+        ms,
+      });
+      const cost = costOfOrders({
+        checkout: callCost(units.checkout, io.counts.checkout, checkout.means.subject),
+        byHandCheckout: callCost(units.byHandCheckout, io.counts.byHand, checkout.means.baseline),
+        peerCheckout: callCost(units.peerCheckout, io.counts.peer, peerTimes.means.baseline),
+        poll: callCost(units.poll, io.counts.poll, poll.means.subject),
+        byHandPoll: callCost(units.byHandPoll, io.counts.byHandPoll, poll.means.baseline),
+        callback: lifecycle.callback,
+        snapshot: lifecycle.snapshot,
+        sweep: sweep.costs,
+        openInvoice: (await plugin.invoices.get(POLL_ID))!,
+        cold: {
+          initMs: cold.medians.get('checkout')!.initMs,
+          secretsCalls: cold.medians.get('checkout')!.secretsCalls ?? 0,
+        },
+      });
+      figures.push(...cost.figures);
+      return renderCostTable(cost.lines, cost.peerCheckout);
+    });
   } finally {
+    meters.forEach((meter) => meter.close());
     await baseline?.close();
-    await plugin.stack.close();
+    await plugin.backends.close();
   }
-  progress('cold start');
-  figures.push(...(await coldStart(path.join(options.scratchDir, 'bundles'), sizes.initRuns)));
 
   const results: BenchResults = {
     mode: options.mode,
     startedAt: started.toISOString(),
     seconds: Math.round((Date.now() - started.getTime()) / 1000),
-    machine: { node: process.version, cpus: os.cpus().length, loadAverageAtStart },
+    machine: {
+      node: process.version,
+      cpus: os.cpus().length,
+      loadAverageAtStart,
+      loadAverageAtEnd: os.loadavg(),
+    },
     figures,
+    costTable,
+    notYetMeasurable: [
+      'widget size (target <= 15 KB gzipped): there is no widget yet',
+      'one webhook per order in the cost table: there are no webhooks yet',
+    ],
   };
   mkdirSync(path.dirname(options.outFile), { recursive: true });
   writeFileSync(options.outFile, `${JSON.stringify(results, null, 2)}\n`);
   return results;
 }
 
-/** Fetches the secret, opens the connection pools and warms the code paths, so that what follows is warm. */
+/** The plugin's record JSON as its claim writes it, and once the service's answer is in. */
+function recordSizes(sent: InvoiceRecord): { claimed: number; sent: number } {
+  const claimed = { ...sent, phase: 'sending', status: null, invoice: null, history: [], version: 1 };
+  return { claimed: JSON.stringify(claimed).length, sent: JSON.stringify(sent).length };
+}
+
+/** Capacity units of one warm call of each kind, metered on sequential calls (the meter reads around writes). */
+async function meteredUnits(
+  plugin: PluginUnderTest,
+  baseline: BaselineIo,
+  peer: Peer,
+  ours: CapacityMeter,
+  byHand: CapacityMeter,
+  peers: CapacityMeter,
+  sizes: (typeof SIZES)[Mode],
+) {
+  const n = sizes.meteredInvocations;
+  const perCall = async (meter: CapacityMeter, call: () => () => Promise<unknown>): Promise<Units> => {
+    const units = await meter.during(async () => {
+      for (let i = 0; i < n; i++) await call()();
+    });
+    return {
+      ...units,
+      readUnits: units.readUnits / n,
+      writeUnits: units.writeUnits / n,
+      indexWriteUnits: units.indexWriteUnits / n,
+    };
+  };
+  const ourId = idSequence('bench-metered');
+  const byHandId = idSequence('bench-metered-baseline');
+  const peerId = idSequence('bench-metered-peer');
+  return {
+    checkout: await perCall(ours, () => checkoutByHandler(plugin, ourId())),
+    poll: await perCall(ours, () => pollByHandler(plugin, POLL_ID)),
+    byHandCheckout: await perCall(byHand, () => {
+      const foreignId = byHandId();
+      return () => baseline.checkout(foreignId);
+    }),
+    byHandPoll: await perCall(byHand, () => () => baseline.poll(POLL_ID)),
+    peerCheckout: await withPeerOutputDiscarded(() =>
+      perCall(peers, () => checkoutByPeer(plugin, peer, peerId())),
+    ),
+  };
+}
+
+/** Fetches the secrets, opens the connection pools and warms the code paths, so that what follows is warm. */
 async function warmUp(
   plugin: PluginUnderTest,
   baseline: BaselineIo,
-  pollId: string,
+  peer: Peer,
   count: number,
   concurrency: number,
 ): Promise<void> {
   const handlerId = idSequence('bench-warmup');
   const baselineId = idSequence('bench-warmup-baseline');
+  const peerId = idSequence('bench-warmup-peer');
   await timeCalls(() => checkoutByHandler(plugin, handlerId()), count, concurrency);
   await timeCalls(
     () => {
@@ -99,6 +238,9 @@ async function warmUp(
     count,
     concurrency,
   );
-  await timeCalls(() => pollByHandler(plugin, pollId), count, concurrency);
-  await timeCalls(() => () => baseline.poll(pollId), count, concurrency);
+  await withPeerOutputDiscarded(() =>
+    timeCalls(() => checkoutByPeer(plugin, peer, peerId()), count, concurrency),
+  );
+  await timeCalls(() => pollByHandler(plugin, POLL_ID), count, concurrency);
+  await timeCalls(() => () => baseline.poll(POLL_ID), count, concurrency);
 }

@@ -1,5 +1,5 @@
 import type { PluginUnderTest } from './plugin';
-import { invocation } from './lambda-events';
+import { invocation, type ApiCall } from './lambda-events';
 
 /** A storefront checkout as a shop sends it; the invoice gets an address and a quote in BTC. */
 export function checkoutRequest(foreignId: string): string {
@@ -22,36 +22,35 @@ export function idSequence(prefix: string): () => string {
   return () => `${prefix}-${++next}`;
 }
 
+/** The storefront's checkout as API Gateway hands it to a function. */
+export function checkoutCall(
+  plugin: PluginUnderTest,
+  foreignId: string,
+  body = checkoutRequest(foreignId),
+): ApiCall {
+  const token = plugin.backends.storefrontToken;
+  return { method: 'POST', route: '/checkout', path: '/checkout', token, body };
+}
+
+/** The storefront's poll as API Gateway hands it to a function. */
+export function pollCall(plugin: PluginUnderTest, foreignId: string): ApiCall {
+  return {
+    method: 'GET',
+    route: '/invoices/{foreign_id}',
+    path: `/invoices/${foreignId}`,
+    token: plugin.backends.storefrontToken,
+    pathParameters: { foreign_id: foreignId },
+  };
+}
+
 /** A checkout by the handler, readied: event built, not yet invoked. */
 export function checkoutByHandler(plugin: PluginUnderTest, foreignId: string): () => Promise<unknown> {
-  return invocation(
-    plugin.checkout,
-    'checkout',
-    {
-      method: 'POST',
-      route: '/checkout',
-      path: '/checkout',
-      token: plugin.stack.storefrontToken,
-      body: checkoutRequest(foreignId),
-    },
-    201,
-  );
+  return invocation(plugin.checkout, 'checkout', checkoutCall(plugin, foreignId), 201);
 }
 
 /** A poll by the handler, readied. */
 export function pollByHandler(plugin: PluginUnderTest, foreignId: string): () => Promise<unknown> {
-  return invocation(
-    plugin.getInvoice,
-    'get-invoice',
-    {
-      method: 'GET',
-      route: '/invoices/{foreign_id}',
-      path: `/invoices/${foreignId}`,
-      token: plugin.stack.storefrontToken,
-      pathParameters: { foreign_id: foreignId },
-    },
-    200,
-  );
+  return invocation(plugin.getInvoice, 'get-invoice', pollCall(plugin, foreignId), 200);
 }
 
 /** The create request the plugin sent for `sampleId`, from the sandbox's log, as a template for other ids. */
@@ -59,7 +58,7 @@ export async function createBodyTemplate(
   plugin: PluginUnderTest,
   sampleId: string,
 ): Promise<(foreignId: string) => string> {
-  const url = `${plugin.stack.sandbox!.url}/_sandbox/requests?path=${encodeURIComponent('/v2/invoices/create')}`;
+  const url = `${plugin.backends.sandbox.url}/_sandbox/requests?path=${encodeURIComponent('/v2/invoices/create')}`;
   const { requests } = (await (await fetch(url)).json()) as { requests: Array<{ body: string }> };
   const marker = `"foreign_id":"${sampleId}"`;
   const sample = requests.find((request) => request.body.includes(marker));

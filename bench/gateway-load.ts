@@ -23,7 +23,7 @@ export async function gatewayLoad(
   connections: number,
 ): Promise<Figure[]> {
   const cli = require.resolve('autocannon/autocannon.js');
-  const url = `${plugin.stack.url}/invoices/${foreignId}`;
+  const url = `${plugin.backends.url}/invoices/${foreignId}`;
   const { stdout } = await promisify(execFile)(
     process.execPath,
     [
@@ -38,7 +38,7 @@ export async function gatewayLoad(
       '--connections',
       String(connections),
       '--headers',
-      `authorization=Bearer ${plugin.stack.storefrontToken}`,
+      `authorization=Bearer ${plugin.backends.storefrontToken}`,
       url,
     ],
     { maxBuffer: 16 * 1024 * 1024 },

@@ -1,6 +1,7 @@
 import type { BaselineIo } from './baseline-io';
 import { checkoutByHandler, idSequence, pollByHandler } from './calls';
 import { atMost, exactly, figure, type Figure, type Target } from './figures';
+import { checkoutByPeer, type Peer } from './peer';
 import { reads, writes, type CommandCounts, type PluginUnderTest } from './plugin';
 
 const LABELS = {
@@ -10,42 +11,69 @@ const LABELS = {
   dynamoWrites: 'DynamoDB writes',
   dynamoReads: 'DynamoDB reads',
   secretsCalls: 'Secrets Manager calls',
+  cpuMicros: 'CPU in this process, µs per call',
+  backendsCpuMicros: 'CPU in the backends process, µs per call',
 };
 
-type Counts = Record<keyof typeof LABELS, number>;
+export type Counts = Record<keyof typeof LABELS, number>;
 
-/** Per 1000 sequential warm invocations of `call`. */
-async function countDuring(
+interface Subject {
+  commands: CommandCounts;
+  call: () => Promise<unknown>;
+}
+
+/**
+ * Per 1000 sequential warm invocations of each subject; CPU per invocation. The subjects take turns in rounds of
+ * `ROUND` calls, so that a change in the machine's load lands on all of them.
+ */
+async function countDuring<K extends string>(
   plugin: PluginUnderTest,
-  commands: CommandCounts,
+  subjects: Record<K, Subject>,
   invocations: number,
-  call: () => Promise<unknown>,
-): Promise<Counts> {
-  const read = async (): Promise<Counts> => {
+): Promise<Record<K, Counts>> {
+  const read = async (commands: CommandCounts): Promise<Counts> => {
     const upstream = await plugin.upstream();
+    const served = await plugin.backends.counts();
+    const cpu = process.cpuUsage();
     return {
       upstreamCalls: upstream.requests,
       upstreamConnections: upstream.connections,
-      dynamoCalls: plugin.stack.dynamo.calls(),
+      dynamoCalls: served.dynamoCalls,
       dynamoWrites: writes(commands),
       dynamoReads: reads(commands),
-      secretsCalls: plugin.stack.secrets.calls(),
+      secretsCalls: served.secretsCalls,
+      cpuMicros: (cpu.user + cpu.system) / 1000,
+      backendsCpuMicros: served.cpuMs,
     };
   };
-  const before = await read();
-  for (let i = 0; i < invocations; i++) await call();
-  const after = await read();
   const keys = Object.keys(LABELS) as Array<keyof Counts>;
-  return Object.fromEntries(
-    keys.map((key) => [key, ((after[key] - before[key]) * 1000) / invocations]),
-  ) as Counts;
+  const names = Object.keys(subjects) as K[];
+  const totals = Object.fromEntries(
+    names.map((name) => [name, Object.fromEntries(keys.map((key) => [key, 0])) as Counts]),
+  ) as Record<K, Counts>;
+  for (let done = 0; done < invocations; done += ROUND) {
+    for (const name of names) {
+      const { commands, call } = subjects[name];
+      const before = await read(commands);
+      for (let i = done; i < Math.min(invocations, done + ROUND); i++) await call();
+      const after = await read(commands);
+      for (const key of keys) totals[name][key] += after[key] - before[key];
+    }
+  }
+  for (const name of names)
+    for (const key of keys) totals[name][key] = (totals[name][key] * 1000) / invocations;
+  return totals;
 }
+
+const ROUND = 100;
 
 function ioFigures(id: string, label: string, io: Counts, targets: Partial<Record<keyof Counts, Target>>) {
   return (Object.keys(LABELS) as Array<keyof Counts>).map((key) =>
     figure({
       id: `io.${id}.${key}`,
-      label: `${label} per 1000 warm invocations: ${LABELS[key]}`,
+      label: key.endsWith('Micros')
+        ? `${label}, warm: ${LABELS[key]}`
+        : `${label} per 1000 warm invocations: ${LABELS[key]}`,
       value: io[key],
       unit: '',
       target: targets[key],
@@ -58,43 +86,64 @@ const CONNECTIONS = atMost(10);
 
 /**
  * I/O of each handler per 1000 sequential warm invocations, counted at the servers (sandbox, dynalite, Secrets
- * Manager endpoint) and, by command, on the handlers' DynamoDB client. The by-hand checkout is counted the same
- * way, to show it does the writes the design does.
+ * Manager endpoint) and, by command, on the handlers' DynamoDB client; the by-hand checkout and the peer's are
+ * counted the same way. CPU is per invocation, in this process and in the backends'.
  */
 export async function ioCounts(
   plugin: PluginUnderTest,
   baseline: BaselineIo,
+  peer: Peer,
   invocations: number,
   pollId: string,
-): Promise<Figure[]> {
+): Promise<{
+  figures: Figure[];
+  counts: Record<'checkout' | 'byHand' | 'poll' | 'byHandPoll' | 'peer', Counts>;
+}> {
   const handlerId = idSequence('bench-io');
   const baselineId = idSequence('bench-io-baseline');
-  const checkout = await countDuring(plugin, plugin.commands, invocations, () =>
-    checkoutByHandler(plugin, handlerId())(),
+  const peerId = idSequence('bench-io-peer');
+  const counts = await countDuring(
+    plugin,
+    {
+      checkout: { commands: plugin.commands, call: () => checkoutByHandler(plugin, handlerId())() },
+      poll: { commands: plugin.commands, call: () => pollByHandler(plugin, pollId)() },
+      byHand: { commands: baseline.commands, call: () => baseline.checkout(baselineId()) },
+      byHandPoll: { commands: baseline.commands, call: () => baseline.poll(pollId) },
+      peer: { commands: peer.commands, call: () => checkoutByPeer(plugin, peer, peerId())() },
+    },
+    invocations,
   );
-  const poll = await countDuring(plugin, plugin.commands, invocations, () => pollByHandler(plugin, pollId)());
-  const byHand = await countDuring(plugin, baseline.commands, invocations, () =>
-    baseline.checkout(baselineId()),
-  );
-  return [
-    ...ioFigures('checkout', 'checkout', checkout, {
-      upstreamCalls: exactly(1000),
-      dynamoWrites: atMost(2000),
-      secretsCalls: exactly(0),
-      upstreamConnections: CONNECTIONS,
-    }),
-    ...ioFigures('poll', 'poll', poll, {
-      upstreamCalls: exactly(0),
-      dynamoReads: exactly(1000),
-      secretsCalls: exactly(0),
-      upstreamConnections: CONNECTIONS,
-    }),
+  const { checkout, poll, byHand, byHandPoll, peer: peerCounts } = counts;
+  const noMoreThanPeer = (key: 'dynamoCalls' | 'upstreamCalls' | 'secretsCalls', label: string) =>
     figure({
-      id: 'io.baseline.checkout.dynamoWrites',
-      label: 'by-hand checkout per 1000: DynamoDB writes',
-      value: byHand.dynamoWrites,
+      id: `peer.io.${key}`,
+      label: `peer comparison, ${label} per 1000 checkouts: ours - peer`,
+      value: checkout[key] - peerCounts[key],
       unit: '',
-      detail: 'conditional PutItem claim + conditional UpdateItem',
-    }),
-  ];
+      detail: `${checkout[key]} against ${peerCounts[key]}`,
+      target: atMost(0),
+    });
+  return {
+    counts,
+    figures: [
+      ...ioFigures('checkout', 'checkout', checkout, {
+        upstreamCalls: exactly(1000),
+        dynamoWrites: atMost(2000),
+        secretsCalls: exactly(0),
+        upstreamConnections: CONNECTIONS,
+      }),
+      ...ioFigures('poll', 'poll', poll, {
+        upstreamCalls: exactly(0),
+        dynamoReads: exactly(1000),
+        secretsCalls: exactly(0),
+        upstreamConnections: CONNECTIONS,
+      }),
+      ...ioFigures('baseline.checkout', 'by-hand checkout', byHand, {}),
+      ...ioFigures('baseline.poll', 'by-hand poll', byHandPoll, {}),
+      ...ioFigures('peer.checkout', 'peer checkout', peerCounts, {}),
+      noMoreThanPeer('dynamoCalls', 'DynamoDB calls'),
+      noMoreThanPeer('upstreamCalls', 'calls to the service'),
+      noMoreThanPeer('secretsCalls', 'Secrets Manager calls'),
+    ],
+  };
 }

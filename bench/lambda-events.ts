@@ -1,7 +1,9 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
+import { API_FUNCTION_TIMEOUT_SECONDS } from '../lib/routes';
 import type { HttpHandler } from '../local/gateway';
 import { lambdaContext } from '../local/lambda-context';
+import { httpApiEvent } from '../local/lambda-event';
 
 export interface ApiCall {
   method: 'GET' | 'POST';
@@ -15,13 +17,10 @@ export interface ApiCall {
 
 /** A payload-v2 event with the headers API Gateway passes on from a browser's fetch. */
 export function apiEvent(call: ApiCall): APIGatewayProxyEventV2 {
-  const now = Date.now();
-  const routeKey = `${call.method} ${call.route}`;
-  return {
-    version: '2.0',
-    routeKey,
-    rawPath: call.path,
-    rawQueryString: '',
+  return httpApiEvent({
+    method: call.method,
+    routeKey: `${call.method} ${call.route}`,
+    path: call.path,
     headers: {
       accept: 'application/json',
       authorization: `Bearer ${call.token}`,
@@ -35,27 +34,10 @@ export function apiEvent(call: ApiCall): APIGatewayProxyEventV2 {
       'x-forwarded-proto': 'https',
     },
     pathParameters: call.pathParameters,
-    body: call.body,
-    isBase64Encoded: false,
-    requestContext: {
-      accountId: '000000000000',
-      apiId: 'bench',
-      domainName: 'api.shop.example',
-      domainPrefix: 'api',
-      http: {
-        method: call.method,
-        path: call.path,
-        protocol: 'HTTP/1.1',
-        sourceIp: '203.0.113.7',
-        userAgent: 'Mozilla/5.0 (bench)',
-      },
-      requestId: randomUUID(),
-      routeKey,
-      stage: '$default',
-      time: new Date(now).toISOString(),
-      timeEpoch: now,
-    },
-  };
+    body: call.body === undefined ? undefined : Buffer.from(call.body),
+    sourceIp: '203.0.113.7',
+    protocol: 'HTTP/1.1',
+  });
 }
 
 /**
@@ -69,7 +51,7 @@ export function invocation(
   expectedStatus: number,
 ): () => Promise<APIGatewayProxyStructuredResultV2> {
   const event = apiEvent(call);
-  const context = lambdaContext(functionName, 10_000);
+  const context = lambdaContext(functionName, API_FUNCTION_TIMEOUT_SECONDS * 1000);
   return async () => {
     const result = (await handler(event, context)) as APIGatewayProxyStructuredResultV2;
     if (result.statusCode !== expectedStatus) {

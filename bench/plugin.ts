@@ -1,11 +1,15 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Context } from 'aws-lambda';
+import type { InvoiceStore } from '../domain/ports';
+import { JOB_FUNCTION_TIMEOUT_SECONDS, type ScheduledJobName } from '../lib/routes';
+import { lambdaContext } from '../local/lambda-context';
 import type { HttpHandler } from '../local/gateway';
-import { startLocalStack, type LocalStack } from '../local/stack';
+import { startBackends, type Backends } from './backends';
 
 /** DynamoDB commands a client has sent, by command name (e.g. `PutItemCommand`). */
 export type CommandCounts = Map<string, number>;
 
-/** Counts each command as the client sends it; the server's own count (stack.dynamo.calls) includes retries. */
+/** Counts each command as the client sends it; the server's own count (backends.counts) includes retries. */
 export function countCommands(client: DynamoDBClient): CommandCounts {
   const counts: CommandCounts = new Map();
   client.middlewareStack.add(
@@ -26,33 +30,64 @@ const sum = (counts: CommandCounts, names: string[]) =>
 export const writes = (counts: CommandCounts) => sum(counts, WRITES);
 export const reads = (counts: CommandCounts) => sum(counts, READS);
 
-/** The plugin running in this process: the local stack, and the two handler modules it serves, loaded once. */
+type JobHandler = () => Promise<unknown>;
+
+/** A scheduled job run as the scheduler invokes it: its event, and a context with the job's timeout. */
+const scheduled =
+  (name: ScheduledJobName, handler: (event: unknown, context: Context) => Promise<unknown>): JobHandler =>
+  () =>
+    handler(
+      { job: name, scheduledTime: new Date().toISOString() },
+      lambdaContext(name, JOB_FUNCTION_TIMEOUT_SECONDS * 1000),
+    );
+
+/**
+ * The handlers under measurement, loaded in this process, and the backends they call in another, as in AWS. The
+ * by-hand baseline and the peer run in this process too, taking turns with the handlers.
+ */
 export interface PluginUnderTest {
-  stack: LocalStack;
+  backends: Backends;
   checkout: HttpHandler;
   getInvoice: HttpHandler;
-  /** Commands sent by the handlers' shared DynamoDB client (runtime/table.ts). */
+  callbacks: HttpHandler;
+  reconcile: JobHandler;
+  snapshotBalances: JobHandler;
+  /** The store the handlers keep invoices in (runtime/stores.ts). */
+  invoices: InvoiceStore;
+  /** The handlers' shared DynamoDB client (runtime/table.ts). */
+  dynamo: DynamoDBClient;
+  /** Commands sent by that client. */
   commands: CommandCounts;
   /** The sandbox's counters: /v2 requests, and connections that carried one. */
   upstream(): Promise<{ requests: number; connections: number }>;
 }
 
 export async function startPlugin(): Promise<PluginUnderTest> {
-  const stack = await startLocalStack({ schedule: false });
-  // Loaded only now: handler modules read the environment the stack has just set.
-  const [{ handler: checkout }, { handler: getInvoice }, { table }] = await Promise.all([
-    import('../functions/checkout'),
-    import('../functions/get-invoice'),
-    import('../runtime/table'),
-  ]);
-  const sandboxUrl = stack.sandbox!.url;
+  const backends = await startBackends();
+  Object.assign(process.env, backends.env);
+  // Loaded only now: handler modules read the environment they were just given.
+  const [checkout, getInvoice, callbacks, reconcile, snapshotBalances, { table }, { invoiceStore }] =
+    await Promise.all([
+      import('../functions/checkout'),
+      import('../functions/get-invoice'),
+      import('../functions/callbacks'),
+      import('../functions/reconcile'),
+      import('../functions/snapshot-balances'),
+      import('../runtime/table'),
+      import('../runtime/stores'),
+    ]);
   return {
-    stack,
-    checkout: checkout as HttpHandler,
-    getInvoice: getInvoice as HttpHandler,
+    backends,
+    checkout: checkout.handler as HttpHandler,
+    getInvoice: getInvoice.handler as HttpHandler,
+    callbacks: callbacks.handler as HttpHandler,
+    reconcile: scheduled('reconcile', reconcile.handler as never),
+    snapshotBalances: scheduled('snapshot-balances', snapshotBalances.handler as never),
+    invoices: invoiceStore,
+    dynamo: table.client,
     commands: countCommands(table.client),
     upstream: async () => {
-      const response = await fetch(`${sandboxUrl}/_sandbox/stats`);
+      const response = await fetch(`${backends.sandbox.url}/_sandbox/stats`);
       const stats = (await response.json()) as { requests: number; api_connections: number };
       return { requests: stats.requests, connections: stats.api_connections };
     },

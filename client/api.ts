@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Poll an invoice
-         * @description One read of the table, never a call to the service.
+         * @description One read of the table, never a call to the service. Send the `ETag` of the last answer back as `If-None-Match`: an unchanged invoice answers 304 with no body.
          */
         get: operations["getInvoice"];
         put?: never;
@@ -73,7 +73,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel an invoice */
+        /**
+         * Cancel an invoice
+         * @description Refused with a 409 `payment_confirming` while a payment is being confirmed, `invoice_paid` once paid, or `invalid_invoice_state` when the state does not allow it.
+         */
         post: operations["cancelInvoice"];
         delete?: never;
         options?: never;
@@ -320,6 +323,10 @@ export interface components {
              * @enum {string}
              */
             type?: "fill_or_kill" | "good_until_expired";
+            /** @description The store's own references, kept with the order and shown in its view. At most 20 keys of 1 to 40 letters, digits, "_", "-", "." or ":", each a string of at most 500 characters (no control characters but tabs and line breaks). Returned as given, the keys sorted. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         RefundBody: {
             /** @description The refund's id in the store; a repeated request with it answers the same refund. No control characters. */
@@ -341,43 +348,62 @@ export interface components {
         InvoiceView: {
             foreign_id: string;
             /**
-             * @description The invoice's status: the service's, or, before its first answer, `creating`, `rejected` or `abandoned`.
+             * @description The invoice's status as the store sees it, from what the service said (README: Invoice statuses).
              * @enum {string}
              */
-            status: "creating" | "created" | "pending" | "processing" | "confirmed" | "failed" | "rejected" | "abandoned";
-            url: string | null;
-            address: string | null;
-            tag: string | null;
+            status: "creating" | "awaiting_payment" | "confirming" | "paid" | "underpaid" | "expired" | "cancelled" | "failed";
+            /** @description True once `status` can no longer change; a late payment may still set `exception`. */
+            final: boolean;
+            exception: ("paid_partial" | "paid_over" | "paid_late") | null;
+            failure_message: string | null;
             title: string;
-            currency: string;
-            /** @description The amount of the order, in `currency`. An exact decimal string. */
+            /** @description The order's amount, in `currency`: what the store asked for. An exact decimal string. */
             amount: string;
-            sender_currency: string | null;
-            sender_amount: string | null;
-            fixed_at: number | null;
-            release_at: number | null;
-            seconds_left: number | null;
-            expired: boolean;
-            cancelled: boolean;
-            payment: {
+            currency: string;
+            /** @description The store's own key-value pairs, as given at checkout. */
+            metadata: {
+                [key: string]: string;
+            };
+            processor_invoice_id: number | null;
+            payment_url: string | null;
+            pay_currency: string | null;
+            pay_amount: string | null;
+            pay_address: string | null;
+            pay_tag: string | null;
+            paid_amount: string | null;
+            owed_amount: string | null;
+            net_amount: string | null;
+            net_currency: string | null;
+            /** @description The service's fees, summed per currency. */
+            fees: {
                 currency: string;
-                /** @description Paid so far. An exact decimal string. */
+                /** @description The fees in this currency. An exact decimal string. */
                 amount: string;
-                remaining_amount: string | null;
-            } | null;
-            error: string | null;
+            }[];
+            fixed_at: string | null;
+            expires_at: string | null;
+            seconds_left: number | null;
             /** @description Every status change, oldest first. */
             history: {
-                status: string;
-                /** @description When it changed. Unix time in milliseconds. */
-                at: number;
+                service_status: string;
+                /**
+                 * Format: date-time
+                 * @description When it changed. ISO 8601 in UTC, with milliseconds.
+                 */
+                at: string;
                 /** @enum {string} */
                 source: "create" | "callback" | "cancel" | "reconcile" | "lookup";
             }[];
-            /** @description When the order was first received. Unix time in milliseconds. */
-            created_at: number;
-            /** @description When the record last changed. Unix time in milliseconds. */
-            updated_at: number;
+            /**
+             * Format: date-time
+             * @description When the order was first received. ISO 8601 in UTC, with milliseconds.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed. ISO 8601 in UTC, with milliseconds.
+             */
+            updated_at: string;
         };
         InvoiceList: {
             /** @description Invoices, newest first. */
@@ -389,6 +415,7 @@ export interface components {
             /** @description The withdrawal's status at the service, or `sending` or `rejected` before it. */
             status: string;
             final: boolean;
+            failure_message: string | null;
             sender_currency: string;
             /** @description Taken from the balance. An exact decimal string. */
             sender_amount: string;
@@ -396,19 +423,27 @@ export interface components {
             received_amount: string | null;
             address: string;
             transaction_id: number | null;
-            error: string | null;
             /** @description Every status change, oldest first. */
             history: {
                 status: string;
-                /** @description When it changed. Unix time in milliseconds. */
-                at: number;
+                /**
+                 * Format: date-time
+                 * @description When it changed. ISO 8601 in UTC, with milliseconds.
+                 */
+                at: string;
                 /** @enum {string} */
                 source: "create" | "callback" | "cancel" | "reconcile" | "lookup";
             }[];
-            /** @description When the refund was first received. Unix time in milliseconds. */
-            created_at: number;
-            /** @description When the record last changed. Unix time in milliseconds. */
-            updated_at: number;
+            /**
+             * Format: date-time
+             * @description When the refund was first received. ISO 8601 in UTC, with milliseconds.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed. ISO 8601 in UTC, with milliseconds.
+             */
+            updated_at: string;
         };
         RefundList: {
             /** @description Refunds, newest first. */
@@ -416,7 +451,10 @@ export interface components {
             next_cursor: string | null;
         };
         BalanceSnapshot: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the balances were read. ISO 8601 in UTC, with milliseconds.
+             */
             taken_at: string;
             /** @enum {string} */
             source: "live" | "scheduled";
@@ -670,7 +708,10 @@ export interface operations {
     getInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of an answer before; 304 while the invoice has not changed. */
+                "If-None-Match"?: string;
+            };
             path: {
                 foreign_id: string;
             };
@@ -681,11 +722,20 @@ export interface operations {
             /** @description The invoice view. */
             200: {
                 headers: {
+                    /** @description A strong tag of the invoice's current state. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["InvoiceView"];
                 };
+            };
+            /** @description Not changed since the `ETag` given in `If-None-Match`; no body. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad input: `fields` names every field at fault. Nothing was written or sent. */
             400: {
@@ -737,7 +787,7 @@ export interface operations {
     listInvoices: {
         parameters: {
             query?: {
-                status?: "creating" | "created" | "pending" | "processing" | "confirmed" | "failed" | "rejected" | "abandoned";
+                status?: "creating" | "awaiting_payment" | "confirming" | "paid" | "underpaid" | "expired" | "cancelled" | "failed";
                 created_after?: string;
                 created_before?: string;
                 limit?: number;

@@ -29,7 +29,7 @@ export class CallbackService {
 
   private async apply(event: CallbackEvent): Promise<CallbackOutcome> {
     if (event.kind === 'invoice') {
-      const { upstreamForeignId, status, error, payment } = event;
+      const { upstreamForeignId, status, error, payment, settlement } = event;
       if (!isInvoiceStatus(status)) return 'ignored';
       const updated = await this.invoices.applyStatus({
         upstreamForeignId,
@@ -37,6 +37,7 @@ export class CallbackService {
         source: 'callback',
         error,
         payment,
+        settlement,
       });
       return updated ? 'applied' : 'ignored';
     }

@@ -82,6 +82,8 @@ export interface ServiceErrorDetails {
   feature?: string;
   /** True when the request may have been processed although no answer says so. */
   outcomeUnknown?: boolean;
+  /** The service's own words for it, fit to show a caller; the message when absent. */
+  reason?: string;
   cause?: unknown;
 }
 
@@ -90,6 +92,8 @@ export class ServiceError extends DomainError {
   readonly fields: Record<string, string>;
   readonly feature?: string;
   readonly outcomeUnknown: boolean;
+  /** What the service itself said (a refused field's words, its message or its code), without our operation. */
+  readonly reason: string;
 
   constructor(
     readonly failure: ServiceFailure,
@@ -101,6 +105,7 @@ export class ServiceError extends DomainError {
     this.fields = details.fields ?? {};
     this.feature = details.feature;
     this.outcomeUnknown = details.outcomeUnknown ?? false;
+    this.reason = details.reason ?? message;
   }
 }
 

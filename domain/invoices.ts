@@ -1,6 +1,13 @@
 import { ConflictError, NotReadyError, serviceFailure, ServiceError } from './errors';
-import type { CheckoutRequest, InvoiceRecord, InvoiceStatus, Payment, StatusChange } from './model';
-import { paysMore } from './payment';
+import type {
+  CheckoutRequest,
+  InvoiceRecord,
+  InvoiceStatus,
+  Payment,
+  Settlement,
+  StatusChange,
+} from './model';
+import { paysMore, recordedPayment } from './payment';
 import type { InvoiceStore, ProcessingApi, VersionedStore } from './ports';
 import { ClaimedRecords, mayHaveBeenSent, readRecord, type ClaimTiming } from './records';
 import { isFinal, isInvoiceStatus, movesForward } from './status';
@@ -23,6 +30,7 @@ export interface StatusUpdate {
   source: StatusChange['source'];
   error?: string;
   payment?: Payment;
+  settlement?: Settlement;
 }
 
 /** The poll reads the store alone and never calls the service. */
@@ -62,9 +70,8 @@ export class InvoiceService {
 
   async cancel(foreignId: string): Promise<InvoiceRecord> {
     const record = await this.invoices.read(foreignId);
-    if (record.phase !== 'sent' || isFinal(record.status)) {
-      throw new ConflictError('invalid_invoice_state', 'Invoice cannot be cancelled in its current state');
-    }
+    const refusal = cancelRefusal(record);
+    if (refusal) throw refusal;
     try {
       await this.processing.cancelInvoice(upstreamForeignId(record));
     } catch (error) {
@@ -74,7 +81,10 @@ export class InvoiceService {
       const settled = await this.refresh(record, 'lookup');
       if (settled?.status === 'failed') return this.markCancelled(settled);
       if (outcomeUnknown) throw error;
-      throw new ConflictError('invalid_invoice_state', 'The service refused to cancel this invoice');
+      throw (
+        (settled && cancelRefusal(settled)) ??
+        new ConflictError('invalid_invoice_state', 'The service refused to cancel this invoice')
+      );
     }
     const updated = await this.applyStatus({
       upstreamForeignId: upstreamForeignId(record),
@@ -104,6 +114,7 @@ export class InvoiceService {
         source,
         error: news.error,
         payment: news.payment,
+        settlement: news.settlement,
       })) ?? this.invoices.read(record.foreignId)
     );
   }
@@ -117,9 +128,10 @@ export class InvoiceService {
       if (current.phase !== 'sent') return undefined;
       const advances = movesForward(current.status, update.status);
       // A partial payment may keep the status; news of a smaller one is older news, whatever order it came in.
+      // Money may still come in once the invoice is final: it is recorded, as late.
       const paid =
-        update.payment && !isFinal(current.status) && paysMore(update.payment, current.payment)
-          ? update.payment
+        update.payment && paysMore(update.payment, current.payment)
+          ? recordedPayment(update.payment, current, isFinal(current.status))
           : undefined;
       if (!advances && !paid) return undefined;
       const at = this.timing.now();
@@ -127,6 +139,7 @@ export class InvoiceService {
         ...current,
         status: advances ? update.status : current.status,
         payment: paid ?? current.payment,
+        settlement: update.settlement ?? current.settlement,
         error: update.error ?? current.error,
         cancelled: current.cancelled || (update.source === 'cancel' && update.status === 'failed'),
         history: advances
@@ -216,6 +229,24 @@ export class InvoiceService {
   }
 }
 
+/** Why an invoice may not be cancelled now, if it may not. */
+function cancelRefusal(record: InvoiceRecord): ConflictError | undefined {
+  // The customer's money is on its way or in: a cancel now would only send it back.
+  if (record.phase === 'sent' && record.status === 'processing') {
+    return new ConflictError(
+      'payment_confirming',
+      'A payment is being confirmed; the invoice cannot be cancelled',
+    );
+  }
+  if (record.phase === 'sent' && record.status === 'confirmed') {
+    return new ConflictError('invoice_paid', 'The invoice is paid; it cannot be cancelled');
+  }
+  if (record.phase !== 'sent' || isFinal(record.status)) {
+    return new ConflictError('invalid_invoice_state', 'Invoice cannot be cancelled in its current state');
+  }
+  return undefined;
+}
+
 /** The service's reason when it refused the create for good; a retry may then use the foreign_id again. */
 function refusal(error: unknown): string | undefined {
   const failure = serviceFailure(error);
@@ -224,5 +255,5 @@ function refusal(error: unknown): string | undefined {
     failure === 'duplicate_foreign_id' ||
     failure === 'feature_disabled' ||
     failure === 'unreadable_request';
-  return refused ? (error as Error).message : undefined;
+  return refused ? (error as ServiceError).reason : undefined;
 }

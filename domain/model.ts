@@ -51,6 +51,8 @@ export interface CheckoutRequest {
   description?: string;
   endUserReference?: string;
   type?: InvoiceType;
+  /** The store's own keys and values, kept with the order and returned as given (keys sorted). */
+  metadata?: Record<string, string>;
 }
 
 /** The invoice the service made for a checkout: where and how much the customer pays, and until when. */
@@ -68,10 +70,33 @@ export interface InvoiceDetails {
   releaseAt: number | null;
 }
 
+/** How the amount received stands against the amount due, both in the currency paid. */
+export type Coverage = 'short' | 'exact' | 'over';
+
+/** What the service reports of the customer's payment, in the currency paid. */
 export interface Payment {
   currency: string;
+  /** Received so far. */
   amount: string;
+  /** Still to pay, as the service reported it. */
   remainingAmount?: string;
+  // Derived when written (domain/payment.ts), so that the poll shows them without decimal arithmetic.
+  /** The amount due in this currency, once known: the fixed quote, or what was received plus what remains. */
+  due?: string;
+  /** Still owed, never below zero; known once `due` is, or from the service's remaining amount. */
+  owed?: string;
+  coverage?: Coverage;
+  /** Some of it arrived after the invoice was already final. */
+  late?: boolean;
+}
+
+/** What the service credited the merchant for the invoice, and its fees, as its callbacks and lookups report. */
+export interface Settlement {
+  currency: string;
+  /** `currency_received.amount`: credited, net of the fees. */
+  net: string;
+  /** Summed per currency, sorted by currency. */
+  fees: Array<{ currency: string; amount: string }>;
 }
 
 export interface InvoiceRecord extends ClaimedRecord<CheckoutRequest, InvoiceStatus> {
@@ -79,6 +104,7 @@ export interface InvoiceRecord extends ClaimedRecord<CheckoutRequest, InvoiceSta
   attempt: number;
   invoice: InvoiceDetails | null;
   payment: Payment | null;
+  settlement?: Settlement;
   cancelled: boolean;
 }
 
@@ -116,6 +142,7 @@ export interface StatusNews {
 
 export interface InvoiceNews extends StatusNews {
   payment?: Payment;
+  settlement?: Settlement;
 }
 
 /**

@@ -89,6 +89,8 @@ export type RefundStore = VersionedStore<RefundRecord> & OpenItems<RefundRecord>
 
 export interface SnapshotStore {
   put(snapshot: BalanceSnapshot): Promise<void>;
+  /** True for one caller at `at` if none was in the `everyMs` before it, however many ask at once. */
+  claimLiveSlot(at: number, everyMs: number): Promise<boolean>;
   latest(): Promise<BalanceSnapshot | undefined>;
   since(takenAfter: number, limit: number): Promise<BalanceSnapshot[]>;
 }

@@ -1,4 +1,4 @@
-import { ConflictError, NotReadyError, serviceFailure } from './errors';
+import { ConflictError, NotReadyError, serviceFailure, type ServiceError } from './errors';
 import type { FoundWithdrawal, RefundRecord, RefundRequest, StatusChange } from './model';
 import type { ProcessingApi, RefundStore } from './ports';
 import { ClaimedRecords, mayHaveBeenSent, type ClaimTiming } from './records';
@@ -143,5 +143,7 @@ export class RefundService {
  */
 function refusal(error: unknown): string | undefined {
   const failure = serviceFailure(error);
-  return failure === 'refused' || failure === 'unreadable_request' ? (error as Error).message : undefined;
+  return failure === 'refused' || failure === 'unreadable_request'
+    ? (error as ServiceError).reason
+    : undefined;
 }

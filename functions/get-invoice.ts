@@ -1,16 +1,19 @@
 import { readInvoice } from '../domain/invoices';
-import { foreignIdInput } from '../http/inputs';
+import { invoicePollInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
-import { invoiceView } from '../http/views';
+import { etagMatches, invoiceEtag, invoiceView } from '../http/views';
 import { getInvoiceRoute } from '../lib/routes';
 import { bearerTokens } from '../runtime/bearer-tokens';
 import { invoiceStore } from '../runtime/stores';
 
-/** GET /invoices/{foreign_id}: from the table alone, never the service. */
+/** GET /invoices/{foreign_id}: from the table alone, never the service; 304 when the caller's ETag is current. */
 export const handler = apiRoute(
-  { route: getInvoiceRoute, tokens: bearerTokens, input: foreignIdInput },
-  async (foreignId) => ({
-    status: 200,
-    body: invoiceView(await readInvoice(invoiceStore, foreignId), Date.now()),
-  }),
+  { route: getInvoiceRoute, tokens: bearerTokens, input: invoicePollInput },
+  async ({ foreignId, ifNoneMatch }) => {
+    const record = await readInvoice(invoiceStore, foreignId);
+    // Private to the store, and worth keeping only to ask again with its ETag.
+    const headers = { etag: invoiceEtag(record), 'cache-control': 'private, no-cache' };
+    if (etagMatches(ifNoneMatch, headers.etag)) return { status: 304, body: undefined, headers };
+    return { status: 200, body: invoiceView(record, Date.now()), headers };
+  },
 );

@@ -45,6 +45,11 @@ export function foreignIdInput({ path }: ApiRequest): string {
   return foreignId;
 }
 
+/** The poll: `{foreign_id}` and the ETag the caller already has, if any. */
+export function invoicePollInput(request: ApiRequest): { foreignId: string; ifNoneMatch?: string } {
+  return { foreignId: foreignIdInput(request), ifNoneMatch: request.headers['if-none-match'] };
+}
+
 export function pairInput({ query }: ApiRequest): PairQuery {
   const { from, to } = readFields(pairQuery, query, 'query');
   return { currency_from: from, currency_to: to };

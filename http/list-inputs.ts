@@ -1,16 +1,15 @@
+import type { InvoiceStatusName } from '../domain/outcome';
 import type { CreatedQuery } from '../domain/ports';
 import type { CursorPosition } from './cursor';
 import type { ApiRequest } from './route';
 import { historyQuery, invoiceListQuery, LIST_LIMIT, refundListQuery } from './schemas/inputs';
-import type { INVOICE_STATUSES } from './views';
 import { readFields } from './validate';
-
-export type InvoiceStatusFilter = (typeof INVOICE_STATUSES)[number];
 
 /** GET /invoices: `status`, `created_after`, `created_before`, `limit`, `cursor`. */
 export function invoiceListInput({ query }: ApiRequest): {
   query: CreatedQuery;
-  status?: InvoiceStatusFilter;
+  /** The status an invoice view shows (domain/outcome.ts). */
+  status?: InvoiceStatusName;
 } {
   const { status, ...list } = readFields(invoiceListQuery, query, 'query');
   return { query: createdQuery(list), status };

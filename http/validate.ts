@@ -38,7 +38,9 @@ export function readFields<S extends FieldsSchema>(
   const present = Object.entries(given).filter(([, value]) => value !== null && value !== undefined);
   const known = present.filter(([name]) => Object.hasOwn(schema.entries, name));
   const result = v.safeParse(schema, Object.fromEntries(known));
-  for (const issue of result.issues ?? []) errors[String(issue.path?.[0].key)] ??= issue.message;
+  // A field's own parts are named after it, as `metadata.<key>`.
+  for (const issue of result.issues ?? [])
+    errors[(issue.path ?? []).map(({ key }) => String(key)).join('.')] ??= issue.message;
   for (const name of Object.keys(given)) {
     if (!Object.hasOwn(schema.entries, name)) errors[name] = 'is not a known field';
   }
@@ -47,7 +49,7 @@ export function readFields<S extends FieldsSchema>(
 }
 
 /** JSON objects only: lossless-json wraps a bare top-level number in an object of its own class. */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
   const prototype = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;

@@ -1,91 +1,157 @@
-import type { BalanceSnapshot, InvoiceRecord, Phase, RefundRecord } from '../domain/model';
+import type { Balance, BalanceSnapshot, InvoiceRecord, RefundRecord, StatusChange } from '../domain/model';
+import { invoiceOutcome, type InvoiceException, type InvoiceStatusName } from '../domain/outcome';
 import { isFinal } from '../domain/status';
 
-/** The statuses an invoice view shows; `GET /invoices` filters by them, and the document lists them. */
-export const INVOICE_STATUSES = [
-  'creating',
-  'created',
-  'pending',
-  'processing',
-  'confirmed',
-  'failed',
-  'rejected',
-  'abandoned',
-] as const;
+// The shapes of every answer, as exported types so that the OpenAPI document can mirror them. Times are ISO 8601
+// UTC with milliseconds; amounts are decimal strings with 8 fractional digits.
 
-/** Before the service's first answer: `creating` resolves on a retry; the other two are final. */
-const PHASE_STATUS: Record<Phase, string> = {
-  sending: 'creating',
-  unknown: 'creating',
-  rejected: 'rejected',
-  abandoned: 'abandoned',
-  sent: 'creating',
-};
+export interface InvoiceView {
+  foreign_id: string;
+  status: InvoiceStatusName;
+  /** True once `status` can no longer change; a late payment may still set `exception`. */
+  final: boolean;
+  exception: InvoiceException | null;
+  /** The service's own words when `status` is `failed`; else null. */
+  failure_message: string | null;
+  title: string;
+  /** The order's amount, in `currency`: what the store asked for. */
+  amount: string;
+  currency: string;
+  metadata: Record<string, string>;
+  /** The service's id and payment page for this invoice, once created. */
+  processor_invoice_id: number | null;
+  payment_url: string | null;
+  /** What the customer pays: in `pay_currency`, to `pay_address` (and `pay_tag`), once known. */
+  pay_currency: string | null;
+  pay_amount: string | null;
+  pay_address: string | null;
+  pay_tag: string | null;
+  /** Received from the customer so far, and still owed, in `pay_currency`. */
+  paid_amount: string | null;
+  owed_amount: string | null;
+  /** What the service credited the store, net of its fees, in `net_currency`. */
+  net_amount: string | null;
+  net_currency: string | null;
+  fees: Array<{ currency: string; amount: string }>;
+  /** When the quote behind `pay_amount` was fixed. */
+  fixed_at: string | null;
+  expires_at: string | null;
+  /** Counted when answered; null without a timer or once final. */
+  seconds_left: number | null;
+  history: Array<{ service_status: string; at: string; source: StatusChange['source'] }>;
+  created_at: string;
+  updated_at: string;
+}
 
-/** What the storefront polls. `seconds_left` and `expired` are computed at read time. */
-export function invoiceView(record: InvoiceRecord, nowMs: number) {
-  const invoice = record.invoice;
+export interface RefundView {
+  foreign_id: string;
+  /** The service's withdrawal status; `sending` before its answer, `rejected` when it refused. */
+  status: string;
+  final: boolean;
+  /** The service's reason for a rejected or failed refund; else null. */
+  failure_message: string | null;
+  sender_currency: string;
+  sender_amount: string;
+  received_currency: string;
+  received_amount: string | null;
+  address: string;
+  transaction_id: number | null;
+  history: Array<{ status: string; at: string; source: StatusChange['source'] }>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SnapshotView {
+  taken_at: string;
+  source: BalanceSnapshot['source'];
+  balances: Balance[];
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+const isoFromSeconds = (seconds: number | null | undefined): string | null =>
+  typeof seconds === 'number' ? iso(seconds * 1000) : null;
+
+/** What the storefront polls; only `seconds_left` depends on the time it is asked. */
+export function invoiceView(record: InvoiceRecord, nowMs: number): InvoiceView {
+  const { invoice, payment, settlement, request } = record;
+  const outcome = invoiceOutcome(record);
+  const payCurrency = invoice?.senderCurrency ?? payment?.currency ?? null;
+  const payAmount = invoice?.senderAmount ?? payment?.due ?? null;
   const releaseAt = invoice?.releaseAt ?? null;
-  const nowSeconds = Math.floor(nowMs / 1000);
   return {
     foreign_id: record.foreignId,
-    status: record.status ?? PHASE_STATUS[record.phase],
-    url: invoice?.url ?? null,
-    address: invoice?.address ?? null,
-    tag: invoice?.tag ?? null,
-    title: record.request.title,
-    currency: record.request.currency,
-    amount: invoice?.amount ?? record.request.amount,
-    sender_currency: invoice?.senderCurrency ?? null,
-    sender_amount: invoice?.senderAmount ?? null,
-    fixed_at: invoice?.fixedAt ?? null,
-    release_at: releaseAt,
-    seconds_left: releaseAt === null ? null : Math.max(0, releaseAt - nowSeconds),
-    expired: releaseAt !== null && nowSeconds >= releaseAt && awaitsPayment(record),
-    cancelled: record.cancelled,
-    payment: record.payment && {
-      currency: record.payment.currency,
-      amount: record.payment.amount,
-      remaining_amount: record.payment.remainingAmount ?? null,
-    },
-    error: record.error,
-    history: record.history,
-    created_at: record.createdAt,
-    updated_at: record.updatedAt,
+    status: outcome.status,
+    final: outcome.final,
+    exception: outcome.exception,
+    failure_message: outcome.failureMessage,
+    title: request.title,
+    amount: invoice?.amount ?? request.amount,
+    currency: request.currency,
+    metadata: request.metadata ?? {},
+    processor_invoice_id: invoice?.id ?? null,
+    payment_url: invoice?.url ?? null,
+    pay_currency: payCurrency,
+    pay_amount: payAmount,
+    pay_address: invoice?.address ?? null,
+    pay_tag: invoice?.tag ?? null,
+    paid_amount: payment?.amount ?? (payCurrency === null ? null : ZERO),
+    owed_amount: payment ? (payment.owed ?? null) : payAmount,
+    net_amount: settlement?.net ?? null,
+    net_currency: settlement?.currency ?? null,
+    fees: settlement?.fees ?? [],
+    fixed_at: isoFromSeconds(invoice?.fixedAt),
+    expires_at: isoFromSeconds(releaseAt),
+    seconds_left:
+      releaseAt === null || outcome.final ? null : Math.max(0, releaseAt - Math.floor(nowMs / 1000)),
+    history: record.history.map(({ status, at, source }) => ({
+      service_status: status,
+      at: iso(at),
+      source,
+    })),
+    created_at: iso(record.createdAt),
+    updated_at: iso(record.updatedAt),
   };
 }
 
-/**
- * Only an invoice still waiting for a payment runs out of time: once the service has seen one, it extends the
- * timer while the payment confirms, so a paid invoice past its `release_at` is not expired.
- */
-function awaitsPayment(record: InvoiceRecord): boolean {
-  return (record.status === 'created' || record.status === 'pending') && record.payment === null;
+const ZERO = '0.00000000';
+
+/** Bumped whenever the invoice view's shape changes, so that no ETag from before answers 304 after. */
+const VIEW_REVISION = 1;
+
+/** A strong ETag from the record's version, which every change bumps: no second read, no hashing of the view. */
+export function invoiceEtag(record: InvoiceRecord): string {
+  return `"${VIEW_REVISION}.${record.version}"`;
 }
 
-export function refundView(record: RefundRecord) {
+/** If-None-Match (RFC 9110 13.1.2): `*` or a list of tags, compared weakly. */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  return ifNoneMatch.split(',').some((tag) => {
+    const given = tag.trim();
+    return given === '*' || given.replace(/^W\//, '') === etag;
+  });
+}
+
+export function refundView(record: RefundRecord): RefundView {
   const { request, withdrawal } = record;
+  const rejected = record.phase === 'rejected';
   return {
     foreign_id: record.foreignId,
-    status: record.status ?? (record.phase === 'rejected' ? 'rejected' : 'sending'),
-    final: isFinal(record.status),
+    status: record.status ?? (rejected ? 'rejected' : 'sending'),
+    final: rejected || isFinal(record.status),
+    failure_message: record.error,
     sender_currency: request.senderCurrency,
     sender_amount: withdrawal?.senderAmount ?? request.senderAmount,
     received_currency: request.receivedCurrency,
     received_amount: withdrawal?.receivedAmount ?? null,
     address: request.address,
     transaction_id: withdrawal?.id ?? null,
-    error: record.error,
-    history: record.history,
-    created_at: record.createdAt,
-    updated_at: record.updatedAt,
+    history: record.history.map(({ status, at, source }) => ({ status, at: iso(at), source })),
+    created_at: iso(record.createdAt),
+    updated_at: iso(record.updatedAt),
   };
 }
 
-export function snapshotView(snapshot: BalanceSnapshot) {
-  return {
-    taken_at: new Date(snapshot.takenAt).toISOString(),
-    source: snapshot.source,
-    balances: snapshot.balances,
-  };
+export function snapshotView(snapshot: BalanceSnapshot): SnapshotView {
+  return { taken_at: iso(snapshot.takenAt), source: snapshot.source, balances: snapshot.balances };
 }

@@ -5,6 +5,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { sdkTrimming } from './bundling';
 import { API_FUNCTION_TIMEOUT_SECONDS } from './routes';
 
 /** The project root: bundling resolves entries and the lockfile from here. */
@@ -70,6 +71,7 @@ export class PluginFunction extends Construct {
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       },
       bundling: {
+        ...sdkTrimming,
         format: OutputFormat.CJS,
         target: 'node22',
         minify: true,

@@ -18,7 +18,8 @@ interface Operation {
   tags: string[];
   parameters?: Array<{ name: string; in: string; required: boolean; schema: Schema }>;
   requestBody?: { content: Record<string, { schema: Schema }> };
-  responses: Record<string, { description: string; content: Record<string, { schema: Schema }> }>;
+  /** A response without `content` has no body, such as a 304. */
+  responses: Record<string, { description: string; content?: Record<string, { schema: Schema }> }>;
 }
 
 interface Document {
@@ -78,7 +79,7 @@ function operationSection(path: string, method: string, operation: Operation): s
   const body = operation.requestBody?.content['application/json'].schema;
   const responses = Object.entries(operation.responses).map(
     ([status, { description, content }]) =>
-      `<tr><td>${status}</td><td>${typeOf(content['application/json'].schema)}</td><td>${escape(description)}</td></tr>`,
+      `<tr><td>${status}</td><td>${content ? typeOf(content['application/json'].schema) : 'no body'}</td><td>${escape(description)}</td></tr>`,
   );
   return [
     `<h2 id="${method}-${escape(path)}"><code>${method.toUpperCase()} ${escape(path)}</code> ${escape(operation.summary)}</h2>`,

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { API_FUNCTION_TIMEOUT_SECONDS, type Route } from '../lib/routes';
 import { invokeWithTimeout } from './lambda-context';
+import { httpApiEvent } from './lambda-event';
 import { listen, type Listening } from './listen';
 
 export type HttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
@@ -19,9 +19,6 @@ export interface LocalPage {
   contentType: string;
   body: string;
 }
-
-/** Content types API Gateway passes as text; any other body arrives base64-encoded. */
-const TEXT_TYPES = /^(application\/(json|xml|x-www-form-urlencoded)|text\/)/i;
 
 /** What API Gateway's HTTP API answers when the function fails or overruns its timeout. */
 const FUNCTION_FAILED: APIGatewayProxyStructuredResultV2 = {
@@ -179,40 +176,17 @@ function toEvent(
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
-  const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams)
-    query[name] = name in query ? `${query[name]},${value}` : value;
-  const asText = TEXT_TYPES.test(headers['content-type'] ?? '');
-  const now = new Date();
-  return {
-    version: '2.0',
+  return httpApiEvent({
+    method: request.method ?? 'GET',
     routeKey,
-    rawPath: url.pathname,
-    rawQueryString: url.search.slice(1),
+    path: url.pathname,
+    query: url.search.slice(1),
     headers,
-    queryStringParameters: Object.keys(query).length ? query : undefined,
-    pathParameters: Object.keys(pathParameters).length ? pathParameters : undefined,
-    body: body.length ? body.toString(asText ? 'utf8' : 'base64') : undefined,
-    isBase64Encoded: body.length > 0 && !asText,
-    requestContext: {
-      accountId: 'local',
-      apiId: 'local',
-      domainName: headers.host ?? 'localhost',
-      domainPrefix: 'local',
-      http: {
-        method: request.method ?? 'GET',
-        path: url.pathname,
-        protocol: `HTTP/${request.httpVersion}`,
-        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
-        userAgent: headers['user-agent'] ?? '',
-      },
-      requestId: randomUUID(),
-      routeKey,
-      stage: '$default',
-      time: now.toISOString(),
-      timeEpoch: now.getTime(),
-    },
-  };
+    pathParameters,
+    body,
+    sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+    protocol: `HTTP/${request.httpVersion}`,
+  });
 }
 
 function send(response: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {

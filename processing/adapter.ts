@@ -15,7 +15,7 @@ import {
   errorText,
   invoiceDetails,
   invoiceRequest,
-  paymentOf,
+  moneyNews,
   toServiceError,
   withdrawalDetails,
   withdrawalRequest,
@@ -40,7 +40,7 @@ export class ProcessingAdapter implements ProcessingApi {
   invoiceNews(invoiceId: number) {
     return translated(async (): Promise<InvoiceNews | undefined> => {
       const record = await this.lookUp({ id: invoiceId });
-      return record && { ...statusNews(record), payment: paymentOf(record.currency_sent) };
+      return record && { ...statusNews(record), ...moneyNews(record) };
     });
   }
 

@@ -5,7 +5,7 @@ import type { Callback, CallbackEvent } from '../domain/model';
 import type { KeySource, ProcessingKeys } from '../domain/ports';
 import { parseJson } from './json';
 import { isSignedBy, signatureIn } from './signing';
-import { errorText, paymentOf } from './translate';
+import { errorText, moneyNews } from './translate';
 
 const WITHDRAWAL_TYPES = new Set([
   'withdrawal',
@@ -20,6 +20,8 @@ interface CallbackPayload {
   status?: unknown;
   error?: unknown;
   currency_sent?: { currency?: unknown; amount?: unknown; remaining_amount?: unknown };
+  currency_received?: { currency?: unknown; amount?: unknown };
+  fees?: unknown;
 }
 
 /**
@@ -51,7 +53,7 @@ function eventOf(payload: CallbackPayload): CallbackEvent {
       upstreamForeignId: foreignId,
       status,
       error,
-      payment: paymentOf(payload.currency_sent),
+      ...moneyNews(payload),
     };
   }
   if (typeof type === 'string' && WITHDRAWAL_TYPES.has(type))

@@ -103,6 +103,16 @@ export function isStaleKeyRejection(error: unknown): boolean {
   return error instanceof ProcessingAuthError && AUTH_REJECTIONS_HEALED_BY_REFRESH.has(error.code);
 }
 
+/**
+ * What the service itself said of a refusal, without our operation name or HTTP status, so that it may be shown to
+ * a caller: the fields it refused with its words for each, else its message, else its code.
+ */
+export function serviceReason(error: ProcessingError): string {
+  if (error instanceof ProcessingValidationError) return fieldList(error.fields);
+  const body = parseObject(error.rawBody ?? '');
+  return text(body?.error) ?? text(body?.message) ?? error.code;
+}
+
 /** Maps a non-2xx answer to its typed error (spec section 7). */
 export function errorFromResponse(operation: string, status: number, rawBody: string): ProcessingError {
   const body = parseObject(rawBody);

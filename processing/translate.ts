@@ -1,10 +1,12 @@
 // Between the domain's types and the service's words: requests out, answers and errors in.
+import { Decimal } from 'decimal.js';
 import { ServiceError, type ServiceFailure } from '../domain/errors';
 import type {
   CheckoutRequest,
   InvoiceDetails,
   Payment,
   RefundRequest,
+  Settlement,
   WithdrawalDetails,
 } from '../domain/model';
 import {
@@ -17,6 +19,7 @@ import {
   ProcessingNotFoundError,
   ProcessingTimeoutError,
   ProcessingValidationError,
+  serviceReason,
 } from './errors';
 import type { CreateInvoiceRequest, Invoice, Withdrawal, WithdrawalRequest } from './wire';
 
@@ -72,11 +75,11 @@ export function withdrawalDetails(withdrawal: Withdrawal): WithdrawalDetails {
 
 const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
 
+type Reported = { currency?: unknown; amount?: unknown; remaining_amount?: unknown } | null | undefined;
+
 /** The payment a transaction record or a callback reports in `currency_sent`; none without a readable amount. */
-export function paymentOf(
-  sent: { currency?: unknown; amount?: unknown; remaining_amount?: unknown } | null | undefined,
-): Payment | undefined {
-  if (!sent || typeof sent.currency !== 'string' || !isAmount(sent.amount)) return undefined;
+export function paymentOf(sent: Reported): Payment | undefined {
+  if (!isReported(sent)) return undefined;
   return {
     currency: sent.currency,
     amount: sent.amount,
@@ -84,13 +87,55 @@ export function paymentOf(
   };
 }
 
+/** The payment and the settlement a transaction record or an invoice's callback reports. */
+export function moneyNews(reported: {
+  currency_sent?: Reported;
+  currency_received?: Reported;
+  fees?: unknown;
+}): { payment?: Payment; settlement?: Settlement } {
+  return {
+    payment: paymentOf(reported.currency_sent),
+    settlement: settlementOf(reported.currency_received, reported.fees),
+  };
+}
+
+/** What was credited (`currency_received`) and the fees charged (`fees[]`); none without a readable amount. */
+export function settlementOf(received: Reported, fees: unknown): Settlement | undefined {
+  if (!isReported(received)) return undefined;
+  const sums = new Map<string, Decimal>();
+  for (const fee of Array.isArray(fees) ? (fees as Reported[]) : []) {
+    if (isReported(fee)) sums.set(fee.currency, (sums.get(fee.currency) ?? new Decimal(0)).plus(fee.amount));
+  }
+  return {
+    currency: received.currency,
+    net: fixed8(new Decimal(received.amount)),
+    fees: [...sums.keys()].sort().map((currency) => ({ currency, amount: fixed8(sums.get(currency)!) })),
+  };
+}
+
+/** At least 8 fractional digits, as the service writes them, and every digit it gave beyond. */
+const fixed8 = (amount: Decimal): string => amount.toFixed(Math.max(8, amount.decimalPlaces()));
+
+function isReported(
+  value: Reported,
+): value is { currency: string; amount: string; remaining_amount?: unknown } {
+  return !!value && typeof value.currency === 'string' && isAmount(value.amount);
+}
+
 function isAmount(value: unknown): value is string {
   return typeof value === 'string' && PLAIN_DECIMAL.test(value);
 }
 
+/** Longest text of the service's we store: a signed 1 MB `error` must not push a record past DynamoDB's item limit. */
+export const SERVICE_TEXT_MAX = 500;
+
+function bounded(text: string): string {
+  return text.length <= SERVICE_TEXT_MAX ? text : `${text.slice(0, SERVICE_TEXT_MAX - 1)}…`;
+}
+
 /** The service's `error` field, which is an empty string when there is none. */
 export function errorText(error: unknown): string | undefined {
-  return typeof error === 'string' && error !== '' ? error : undefined;
+  return typeof error === 'string' && error !== '' ? bounded(error) : undefined;
 }
 
 /** The client's error as the domain knows it; anything else as it is. */
@@ -101,6 +146,7 @@ export function toServiceError(error: unknown): unknown {
     fields: error instanceof ProcessingValidationError ? error.fields : undefined,
     feature: error instanceof ProcessingFeatureDisabledError ? error.feature : undefined,
     outcomeUnknown: error instanceof ProcessingConnectionError && error.outcomeUnknown,
+    reason: bounded(serviceReason(error)),
     cause: error,
   });
 }

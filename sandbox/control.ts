@@ -41,6 +41,7 @@ const ROUTES: readonly Route<Context>[] = [
   { method: 'POST', pattern: /^\/_sandbox\/invoices\/([^/]+)\/pay$/, handle: payInvoice },
   { method: 'POST', pattern: /^\/_sandbox\/invoices\/([^/]+)\/settle$/, handle: settleInvoice },
   { method: 'POST', pattern: /^\/_sandbox\/invoices\/([^/]+)\/expire$/, handle: expireInvoice },
+  { method: 'POST', pattern: /^\/_sandbox\/invoices\/([^/]+)\/fail$/, handle: failInvoice },
   { method: 'POST', pattern: /^\/_sandbox\/withdrawals\/([^/]+)\/complete$/, handle: completeWithdrawal },
   {
     method: 'GET',
@@ -146,6 +147,12 @@ function settleInvoice(context: Context, [foreignId]: string[]): Reply {
 
 function expireInvoice(context: Context, [foreignId]: string[]): Reply {
   return invoiceReply(context, context.invoices.expire(foreignId));
+}
+
+function failInvoice(context: Context, [foreignId]: string[]): Reply {
+  const { error } = context.body;
+  if (typeof error !== 'string' || error === '') throw badRequest('error must be a non-empty string.');
+  return invoiceReply(context, context.invoices.fail(foreignId, error));
 }
 
 function paymentSpec(body: Record<string, unknown>): PaymentSpec {

@@ -2,11 +2,13 @@ import { PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import type { BalanceSnapshot } from '../domain/model';
 import type { SnapshotStore } from '../domain/ports';
 import { TABLE_SCHEMA } from './schema';
-import { itemKey, num, str, ttlAfter, type Item, type Table } from './table';
+import { isConditionFailure, itemKey, num, str, ttlAfter, type Item, type Table } from './table';
 
 const { partitionKey: PK, sortKey: SK } = TABLE_SCHEMA;
 
 const PARTITION = 'BALANCES';
+/** One item, apart from the snapshots so that their queries never meet it: when a live read last kept one. */
+const LIVE_SLOT = itemKey('BALANCES_LIVE', '-');
 
 export class DynamoSnapshotStore implements SnapshotStore {
   constructor(
@@ -25,6 +27,23 @@ export class DynamoSnapshotStore implements SnapshotStore {
         },
       }),
     );
+  }
+
+  async claimLiveSlot(at: number, everyMs: number): Promise<boolean> {
+    try {
+      await this.table.client.send(
+        new PutItemCommand({
+          TableName: this.table.name,
+          Item: { ...LIVE_SLOT, takenAt: num(at) },
+          ConditionExpression: `attribute_not_exists(${PK}) OR takenAt <= :cutoff`,
+          ExpressionAttributeValues: { ':cutoff': num(at - everyMs) },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
   }
 
   async latest(): Promise<BalanceSnapshot | undefined> {

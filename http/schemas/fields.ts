@@ -5,7 +5,7 @@ import { isLosslessNumber } from 'lossless-json';
 import * as v from 'valibot';
 import { ProcessingValidationError } from '../../processing/errors';
 import { toAmount8 } from '../../processing/money';
-import { FOREIGN_ID, FOREIGN_ID_MESSAGE } from '../validate';
+import { FOREIGN_ID, FOREIGN_ID_MESSAGE, isPlainObject } from '../validate';
 
 const CURRENCY = /^[A-Z0-9]{2,10}$/;
 const CURRENCY_MESSAGE = 'must be an upper-case currency code such as "BTC"';
@@ -157,4 +157,49 @@ export const wholeNumber = ({ description, minimum, maximum, rangeMessage, ...fa
     v.description(description),
     v.transform((value) => Number(digitsOf(value))),
     v.check((value) => value >= minimum && value <= (maximum ?? Infinity), rangeMessage),
+  );
+
+const METADATA_KEYS = 20;
+const METADATA_KEY = /^[A-Za-z0-9_.:-]{1,40}$/;
+const metadataValue = text({ description: 'A value of the store.', max: 500, lineBreaks: true });
+
+/**
+ * The store's own key-value pairs: at most 20 keys of 1 to 40 letters, digits, `_`, `-`, `.` or `:`, each holding
+ * a string of at most 500 characters. A value at fault is named as `metadata.<key>`; the keys come back sorted, so
+ * that the same pairs in another order are the same request.
+ */
+export const metadata = (description: string) =>
+  v.pipe(
+    v.unknown(),
+    v.metadata({
+      type: 'object',
+      maxProperties: METADATA_KEYS,
+      propertyNames: { pattern: METADATA_KEY.source },
+      additionalProperties: { type: 'string', maxLength: 500 },
+    }),
+    v.description(
+      `${description} At most ${METADATA_KEYS} keys of 1 to 40 letters, digits, "_", "-", "." or ":", each a string of at most 500 characters (no control characters but tabs and line breaks). Returned as given, the keys sorted.`,
+    ),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const value = dataset.value;
+      const refuse = (message: string) => (addIssue({ message }), NEVER);
+      if (!isPlainObject(value)) return refuse('must be a JSON object of strings');
+      const entries = Object.entries(value);
+      if (entries.length > METADATA_KEYS) return refuse(`must have at most ${METADATA_KEYS} keys`);
+      // A key at fault is not echoed back: it may hold anything.
+      if (entries.some(([key]) => !METADATA_KEY.test(key)))
+        return refuse('keys must be 1 to 40 letters, digits, "_", "-", "." or ":"');
+      let failed = false;
+      for (const [key, text] of entries) {
+        const problem = v.safeParse(metadataValue, text).issues?.[0].message;
+        if (problem === undefined) continue;
+        failed = true;
+        addIssue({
+          message: problem,
+          path: [{ type: 'object', origin: 'value', input: value, key, value: text }],
+        });
+      }
+      if (failed) return NEVER;
+      return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : 1))) as Record<string, string>;
+    }),
   );

@@ -3,8 +3,8 @@
 import * as v from 'valibot';
 import { decodeCursor } from '../cursor';
 import { fields, FOREIGN_ID } from '../validate';
-import { INVOICE_STATUSES } from '../views';
-import { amount, currency, email, flag, foreignId, oneOf, text, url, wholeNumber } from './fields';
+import { INVOICE_STATUS_NAMES } from '../../domain/outcome';
+import { amount, currency, email, flag, foreignId, metadata, oneOf, text, url, wholeNumber } from './fields';
 
 const endUserReference = v.optional(
   text({
@@ -30,6 +30,7 @@ export const checkoutBody = fields({
   type: v.optional(
     oneOf('How the service treats a partial payment.', ['fill_or_kill', 'good_until_expired']),
   ),
+  metadata: v.optional(metadata("The store's own references, kept with the order and shown in its view.")),
 });
 
 export const refundBody = fields({
@@ -85,28 +86,37 @@ const limit = (what: string) =>
     }),
   );
 
-/** ISO 8601 in UTC, to the second or the millisecond: the one time format of the API. */
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
-const ISO_UTC_MESSAGE = 'must be an ISO 8601 UTC time';
+/** ISO 8601 in UTC, to the second or the millisecond: the time format of the API's answers, and of the lists' bounds. */
+const ISO_UTC = {
+  pattern: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/,
+  message: 'must be an ISO 8601 UTC time',
+};
+/** The history's `since` takes any offset, but must have one: a time without it would be read in the server's zone. */
+const ISO_WITH_OFFSET = {
+  pattern: /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,9})?)?(Z|[+-]\d\d:\d\d)$/,
+  message: 'must be an ISO 8601 time with its offset, such as 2026-11-23T07:52:25.679Z',
+};
 
-/** Date.parse rolls 2026-02-30 over into March; a real date reads back as written. */
+/** Date.parse rolls 2026-02-30 over into March; a real date, shown at its offset, reads back as written. */
 function isRealTime(value: string): boolean {
+  // Checked even when the pattern failed, as valibot runs every check of a pipe.
+  const written = /^[\d-]+T[\d:]+/.exec(value)?.[0];
   const ms = Date.parse(value);
-  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 19) === value.slice(0, 19);
+  if (written === undefined || Number.isNaN(ms)) return false;
+  const offset = /([+-])(\d\d):(\d\d)$/.exec(value);
+  const minutes = offset ? (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3])) : 0;
+  return new Date(ms + minutes * 60_000).toISOString().startsWith(written);
 }
 
-/** A time in ms, from ISO 8601 in UTC. */
-const utcTime = (description: string) =>
+/** A time in ms, from ISO 8601 in the given form. */
+const time = (description: string, { pattern, message }: typeof ISO_UTC) =>
   v.pipe(
-    text({
-      description: `${description} ISO 8601 in UTC.`,
-      pattern: ISO_UTC,
-      patternMessage: ISO_UTC_MESSAGE,
-    }),
-    v.check(isRealTime, ISO_UTC_MESSAGE),
+    text({ description, pattern, patternMessage: message }),
+    v.check(isRealTime, message),
     v.metadata({ format: 'date-time' }),
     v.transform(Date.parse),
   );
+const utcTime = (description: string) => time(`${description} ISO 8601 in UTC.`, ISO_UTC);
 
 /** A list's own `next_cursor`: a record list's holds a foreign_id, the history's none. */
 const cursor = (foreignIdCheck?: (value: string) => boolean) =>
@@ -146,14 +156,19 @@ const createdRange = <T extends { created_after?: number; created_before?: numbe
   });
 
 export const invoiceListQuery = v.pipe(
-  fields({ status: v.optional(oneOf('Only invoices in this status.', INVOICE_STATUSES)), ...recordList }),
+  fields({ status: v.optional(oneOf('Only invoices in this status.', INVOICE_STATUS_NAMES)), ...recordList }),
   createdRange(),
 );
 
 export const refundListQuery = v.pipe(fields(recordList), createdRange());
 
 export const historyQuery = fields({
-  since: v.optional(utcTime('Only snapshots taken at or after this time; from the first when absent.')),
+  since: v.optional(
+    time(
+      'Only snapshots taken at or after this time; from the first when absent. ISO 8601 with its offset (`Z` or such as `+01:00`).',
+      ISO_WITH_OFFSET,
+    ),
+  ),
   limit: limit('snapshots'),
   cursor: cursor(),
 });

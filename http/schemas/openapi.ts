@@ -79,7 +79,8 @@ const ERRORS: Record<number, string> = {
 };
 
 const SECURITY: Record<Access, Array<Record<string, string[]>>> = {
-  storefront: [{ storefrontToken: [] }],
+  // The admin token opens the storefront routes too.
+  storefront: [{ storefrontToken: [] }, { adminToken: [] }],
   admin: [{ adminToken: [] }],
   service: [{ processingSignature: [] }],
   public: [],
@@ -105,7 +106,13 @@ function parameters(route: Route, operation: Operation) {
     required: true,
     schema: jsonSchema(foreignId('The id the store gave it.')),
   }));
-  return [...inPath, ...queryParameters(operation.query)];
+  const headers = Object.entries(operation.headers ?? {}).map(([name, description]) => ({
+    name,
+    in: 'header',
+    description,
+    schema: { type: 'string' },
+  }));
+  return [...inPath, ...queryParameters(operation.query), ...headers];
 }
 
 function queryParameters(query: FieldsSchema | undefined) {
@@ -119,9 +126,20 @@ function queryParameters(query: FieldsSchema | undefined) {
 
 function responses(route: Route, operation: Operation) {
   const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
-  const answers = Object.entries(operation.answers).map(([status, { description, schema }]) => [
+  const answers = Object.entries(operation.answers).map(([status, { description, schema, headers }]) => [
     status,
-    { description, content: json(componentOf(schema) ?? jsonSchema(schema)) },
+    {
+      description,
+      ...(headers && {
+        headers: Object.fromEntries(
+          Object.entries(headers).map(([name, about]) => [
+            name,
+            { description: about, schema: { type: 'string' } },
+          ]),
+        ),
+      }),
+      ...(schema && { content: json(componentOf(schema) ?? jsonSchema(schema)) }),
+    },
   ]);
   const errors = errorStatuses(route, operation)
     .filter((status) => !(status in operation.answers))
@@ -172,7 +190,10 @@ export function openApiDocument() {
     },
     servers: [{ url: '/', description: 'Where the plugin is served: the HTTP API, or `npm start` locally.' }],
     tags: [
-      { name: 'storefront', description: "The store's backend, with the storefront token." },
+      {
+        name: 'storefront',
+        description: "The store's backend, with the storefront token (or the admin token).",
+      },
       { name: 'admin', description: 'A back office, with the admin token.' },
       { name: 'service', description: 'Called by the Merchant Processing API.' },
       { name: 'public', description: 'No token.' },

@@ -29,8 +29,8 @@ import {
   transaction,
 } from './outputs';
 
-/** 503 too, for a route whose answer says what is down (`GET /health`). */
-export type AnswerStatus = 200 | 201 | 503;
+/** 503 too, for a route whose answer says what is down (`GET /health`); 304 for a poll that finds no change. */
+export type AnswerStatus = 200 | 201 | 304 | 503;
 
 /** Refusals that depend on what the route does; the document adds those its route entry implies. */
 export type DomainErrorStatus = 404 | 409 | 422 | 503;
@@ -40,7 +40,12 @@ export interface Operation {
   description?: string;
   body?: FieldsSchema;
   query?: FieldsSchema;
-  answers: Partial<Record<AnswerStatus, { description: string; schema: v.GenericSchema }>>;
+  /** Request headers the route reads, each with what it does. */
+  headers?: Record<string, string>;
+  /** An answer without `schema` has no body; `headers` are the response headers it sets, each described. */
+  answers: Partial<
+    Record<AnswerStatus, { description: string; schema?: v.GenericSchema; headers?: Record<string, string> }>
+  >;
   errors?: readonly DomainErrorStatus[];
 }
 
@@ -61,8 +66,13 @@ export const operations: Record<RouteFunctionName, Operation> = {
   },
   'get-invoice': {
     summary: 'Poll an invoice',
-    description: 'One read of the table, never a call to the service.',
-    answers: { 200: invoice },
+    description:
+      'One read of the table, never a call to the service. Send the `ETag` of the last answer back as `If-None-Match`: an unchanged invoice answers 304 with no body.',
+    headers: { 'If-None-Match': 'The `ETag` of an answer before; 304 while the invoice has not changed.' },
+    answers: {
+      200: { ...invoice, headers: { ETag: "A strong tag of the invoice's current state." } },
+      304: { description: 'Not changed since the `ETag` given in `If-None-Match`; no body.' },
+    },
     errors: [404],
   },
   'list-invoices': {
@@ -74,6 +84,8 @@ export const operations: Record<RouteFunctionName, Operation> = {
   },
   'cancel-invoice': {
     summary: 'Cancel an invoice',
+    description:
+      'Refused with a 409 `payment_confirming` while a payment is being confirmed, `invoice_paid` once paid, or `invalid_invoice_state` when the state does not allow it.',
     answers: { 200: invoice },
     errors: [404, 409],
   },

@@ -2,7 +2,7 @@
 // (a field added to a view must be added here, or the end-to-end suites fail); what the service sends through is
 // loose, since the service may add fields.
 import * as v from 'valibot';
-import { INVOICE_STATUSES } from '../views';
+import { INVOICE_EXCEPTIONS, INVOICE_STATUS_NAMES } from '../../domain/outcome';
 
 const described = <S extends v.GenericSchema>(schema: S, description: string) =>
   v.pipe(schema, v.description(description));
@@ -10,18 +10,12 @@ const described = <S extends v.GenericSchema>(schema: S, description: string) =>
 const decimal = (description: string) =>
   v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/), v.description(`${description} An exact decimal string.`));
 const nullableDecimal = (description: string) => v.nullable(decimal(description));
-const unixSeconds = (description: string) =>
-  v.nullable(described(v.pipe(v.number(), v.integer()), description));
-const unixMs = (description: string) =>
-  described(v.pipe(v.number(), v.integer()), `${description} Unix time in milliseconds.`);
+const isoTime = (description: string) =>
+  described(v.pipe(v.string(), v.isoTimestamp()), `${description} ISO 8601 in UTC, with milliseconds.`);
 const nullableText = (description: string) => v.nullable(described(v.string(), description));
-
-const statusChange = v.strictObject({
-  status: v.string(),
-  at: unixMs('When it changed.'),
-  source: v.picklist(['create', 'callback', 'cancel', 'reconcile', 'lookup']),
-});
-const history = described(v.array(statusChange), 'Every status change, oldest first.');
+const source = v.picklist(['create', 'callback', 'cancel', 'reconcile', 'lookup']);
+const history = <E extends v.ObjectEntries>(entries: E) =>
+  described(v.array(v.strictObject({ ...entries, source })), 'Every status change, oldest first.');
 
 /** Every list answers a page and the cursor of the next one (http/cursor.ts). */
 const listOf = (item: v.GenericSchema, what: string) =>
@@ -35,33 +29,51 @@ const listOf = (item: v.GenericSchema, what: string) =>
 export const invoiceView = v.strictObject({
   foreign_id: v.string(),
   status: described(
-    v.picklist(INVOICE_STATUSES),
-    "The invoice's status: the service's, or, before its first answer, `creating`, `rejected` or `abandoned`.",
+    v.picklist(INVOICE_STATUS_NAMES),
+    "The invoice's status as the store sees it, from what the service said (README: Invoice statuses).",
   ),
-  url: nullableText('The payment page.'),
-  address: nullableText('The address to pay to, once the service gives one.'),
-  tag: nullableText('The destination tag or memo the address needs, if any.'),
+  final: described(
+    v.boolean(),
+    'True once `status` can no longer change; a late payment may still set `exception`.',
+  ),
+  exception: v.nullable(
+    described(v.picklist(INVOICE_EXCEPTIONS), 'What was paid beside the rule: partly, over, or late.'),
+  ),
+  failure_message: nullableText("The service's own words when `status` is `failed`."),
   title: v.string(),
+  amount: decimal("The order's amount, in `currency`: what the store asked for."),
   currency: v.string(),
-  amount: decimal('The amount of the order, in `currency`.'),
-  sender_currency: v.nullable(v.string()),
-  sender_amount: nullableDecimal('The amount to pay, in `sender_currency`, once quoted.'),
-  fixed_at: unixSeconds('When the quote was fixed, Unix time in seconds.'),
-  release_at: unixSeconds('When the quote runs out, Unix time in seconds.'),
-  seconds_left: v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))),
-  expired: v.boolean(),
-  cancelled: v.boolean(),
-  payment: v.nullable(
-    v.strictObject({
-      currency: v.string(),
-      amount: decimal('Paid so far.'),
-      remaining_amount: nullableDecimal('Still owed.'),
-    }),
+  metadata: described(
+    v.record(v.string(), v.string()),
+    "The store's own key-value pairs, as given at checkout.",
   ),
-  error: nullableText("The service's reason for a failure."),
-  history,
-  created_at: unixMs('When the order was first received.'),
-  updated_at: unixMs('When the record last changed.'),
+  processor_invoice_id: v.nullable(
+    described(v.pipe(v.number(), v.integer()), "The service's id, once created."),
+  ),
+  payment_url: nullableText('The payment page, once created.'),
+  pay_currency: nullableText('The currency the customer pays in, once known.'),
+  pay_amount: nullableDecimal('What the customer pays, in `pay_currency`, once quoted.'),
+  pay_address: nullableText('The address to pay to, once the service gives one.'),
+  pay_tag: nullableText('The destination tag or memo the address needs, if any.'),
+  paid_amount: nullableDecimal('Received from the customer so far, in `pay_currency`.'),
+  owed_amount: nullableDecimal('Still owed, in `pay_currency`.'),
+  net_amount: nullableDecimal('What the service credited the store, net of its fees, in `net_currency`.'),
+  net_currency: nullableText('The currency of `net_amount`.'),
+  fees: described(
+    v.array(v.strictObject({ currency: v.string(), amount: decimal('The fees in this currency.') })),
+    "The service's fees, summed per currency.",
+  ),
+  fixed_at: v.nullable(isoTime('When the quote behind `pay_amount` was fixed.')),
+  expires_at: v.nullable(isoTime('When the quote runs out.')),
+  seconds_left: v.nullable(
+    described(
+      v.pipe(v.number(), v.integer(), v.minValue(0)),
+      'Counted when answered; null without a timer or once final.',
+    ),
+  ),
+  history: history({ service_status: v.string(), at: isoTime('When it changed.') }),
+  created_at: isoTime('When the order was first received.'),
+  updated_at: isoTime('When the record last changed.'),
 });
 
 export const invoiceList = listOf(invoiceView, 'Invoices, newest first.');
@@ -73,16 +85,16 @@ export const refundView = v.strictObject({
     "The withdrawal's status at the service, or `sending` or `rejected` before it.",
   ),
   final: v.boolean(),
+  failure_message: nullableText("The service's reason for a rejected or failed refund."),
   sender_currency: v.string(),
   sender_amount: decimal('Taken from the balance.'),
   received_currency: v.string(),
   received_amount: nullableDecimal('What the address receives, once known.'),
   address: v.string(),
   transaction_id: v.nullable(v.pipe(v.number(), v.integer())),
-  error: nullableText('The reason for a failure.'),
-  history,
-  created_at: unixMs('When the refund was first received.'),
-  updated_at: unixMs('When the record last changed.'),
+  history: history({ status: v.string(), at: isoTime('When it changed.') }),
+  created_at: isoTime('When the refund was first received.'),
+  updated_at: isoTime('When the record last changed.'),
 });
 
 export const refundList = listOf(refundView, 'Refunds, newest first.');
@@ -94,7 +106,7 @@ const balance = v.looseObject({
 });
 
 export const snapshot = v.strictObject({
-  taken_at: v.pipe(v.string(), v.isoTimestamp()),
+  taken_at: isoTime('When the balances were read.'),
   source: v.picklist(['live', 'scheduled']),
   balances: v.array(balance),
 });

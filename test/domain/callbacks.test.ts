@@ -86,14 +86,14 @@ const invoiceNews = (status: string, upstreamForeignId = 'order-1'): CallbackEve
 
 test('an invoice moves forward once per delivery; a repeat of it is a duplicate', async () => {
   await invoices.create(invoice('order-1'));
-  const news = { ...invoiceNews('pending'), payment: { currency: 'BTC', amount: '0.1' } };
+  const news = { ...invoiceNews('pending'), payment: { currency: 'BTC', amount: '0.10000000' } };
 
   expect(await callbacks.receive(delivery('r-1', news))).toBe('applied');
   expect(await callbacks.receive(delivery('r-1', news))).toBe('duplicate');
 
   expect(await invoices.get('order-1')).toMatchObject({
     status: 'pending',
-    payment: { currency: 'BTC', amount: '0.1' },
+    payment: { currency: 'BTC', amount: '0.10000000' },
     history: [{ status: 'pending', source: 'callback' }],
     version: 2,
   });

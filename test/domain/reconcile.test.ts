@@ -46,7 +46,7 @@ test.each([
     expect(record.status).toBe('processing');
     expect(record.payment).toMatchObject({ currency: 'BTC', amount: paid.paid_amount });
     const view = invoiceView(record, rig.clock.ms + 30 * MINUTE);
-    expect(view).toMatchObject({ status: 'processing', expired: false });
+    expect(view).toMatchObject({ status: 'confirming', final: false });
   },
 );
 

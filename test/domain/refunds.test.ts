@@ -2,6 +2,7 @@
 import { Decimal } from 'decimal.js';
 import { ConflictError } from '../../domain/errors';
 import type { RefundRecord, RefundRequest } from '../../domain/model';
+import { refundView } from '../../http/views';
 import { startDomainRig, type DomainRig } from '../support/domain-rig';
 
 let rig: DomainRig;
@@ -130,5 +131,17 @@ describe('our own withdrawal whose answer was lost', () => {
       withdrawal: { id: await withdrawalIdAtService('ours-2') },
     });
     expect(new Decimal(before).minus(await eurBalance()).toString()).toBe('7');
+  });
+});
+
+test('a refund the service refuses is final and shows the service its reason, not our client its message', async () => {
+  await expect(rig.refunds.create(refund('refund-too-much', { senderAmount: '99999999' }))).rejects.toThrow();
+
+  const view = refundView((await rig.refundStore.get('refund-too-much'))!);
+
+  expect(view).toMatchObject({
+    status: 'rejected',
+    final: true,
+    failure_message: 'sender_amount: Insufficient funds.',
   });
 });

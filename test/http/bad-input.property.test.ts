@@ -245,7 +245,10 @@ describe('valid edge cases: the service decides, and a refused record can be ret
     expect(Object.keys(refused.body.error.fields)).toEqual(['amount']);
 
     const polled = await harness.api('GET', '/invoices/edge-min-amount', { token: 'storefront' });
-    expect(polled.body.status).toBe('rejected');
+    expect(polled.body).toMatchObject({ status: 'failed', final: true });
+    // The service's words for what it refused, never our client's own message about the call.
+    expect(polled.body.failure_message).toMatch(/^amount: /);
+    expect(polled.body.failure_message).not.toMatch(/createInvoice|HTTP/);
     const item = await record('INVOICE#edge-min-amount');
     expect(JSON.parse(item!.data.S!).phase).toBe('rejected');
     expect(item!.gsi1pk).toBeUndefined();
@@ -255,7 +258,7 @@ describe('valid edge cases: the service decides, and a refused record can be ret
       body: { ...body, amount: '25.50' },
     });
     expect(retried.status).toBe(201);
-    expect(retried.body.status).toBe('pending');
+    expect(retried.body.status).toBe('awaiting_payment');
   });
 
   test('an exact JSON number 0.00000001 reaches the service unchanged (not 1e-8) and is refused there', async () => {

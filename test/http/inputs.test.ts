@@ -317,7 +317,7 @@ describe('messages', () => {
     expect(balancesInput(request({}))).toEqual({ live: false });
     expect(balancesInput(request({ query: { live: 'true' } }))).toEqual({ live: true });
     expect(refusal(() => historyInput(request({ query: { since: 'soon', limit: '0' } })))).toEqual({
-      since: 'must be an ISO 8601 UTC time',
+      since: 'must be an ISO 8601 time with its offset, such as 2026-11-23T07:52:25.679Z',
       limit: 'must be between 1 and 100',
     });
     expect(historyInput(request({ query: { since: '2026-01-01T00:00:00.000Z', limit: '5' } }))).toEqual({
@@ -329,4 +329,75 @@ describe('messages', () => {
       foreign_id: 'must be 1 to 64 letters, digits, ".", "_", ":" or "-", and not "." or ".."',
     });
   });
+});
+
+describe('metadata', () => {
+  const withMetadata = (metadata: unknown) => checkout({ metadata });
+
+  test('up to 20 keys of up to 40 characters, each a string of up to 500, kept as given with the keys sorted', () => {
+    const metadata = Object.fromEntries(
+      Array.from({ length: 20 }, (_, i) => [
+        `k${String(19 - i).padStart(2, '0')}.${'x'.repeat(36)}`,
+        'é'.repeat(500),
+      ]),
+    );
+    metadata['k00.' + 'x'.repeat(36)] = 'line one\nline two';
+    const read = checkoutInput(request({ body: { ...CHECKOUT, metadata } }));
+    expect(read.metadata).toEqual(metadata);
+    expect(Object.keys(read.metadata!)).toEqual(Object.keys(metadata).sort());
+    expect(checkoutInput(request({ body: { ...CHECKOUT, metadata: {} } })).metadata).toEqual({});
+  });
+
+  test('absent, it is left out', () => {
+    expect(checkoutInput(request({ body: CHECKOUT })).metadata).toBeUndefined();
+  });
+
+  test.each([
+    ['not an object', 'refund-1', ['metadata']],
+    ['an array', ['a'], ['metadata']],
+    ['21 keys', Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v'])), ['metadata']],
+    ['a key too long', { ['k'.repeat(41)]: 'v' }, ['metadata']],
+    ['an empty key', { '': 'v' }, ['metadata']],
+    ['a key with a space or a control character', { 'order id': 'v', 'a\u0000b': 'v' }, ['metadata']],
+    ['a value not a string', { order: 1001 }, ['metadata.order']],
+    ['a value too long', { note: 'x'.repeat(501) }, ['metadata.note']],
+    ['a value with a control character', { note: 'a\u0007b' }, ['metadata.note']],
+    ['values at fault under two keys', { a: null, b: ['x'] }, ['metadata.a', 'metadata.b']],
+  ])('%s: 400 naming the field', (_name, metadata, fields) => {
+    expect(refused(withMetadata(metadata))).toEqual(fields);
+  });
+
+  test('a key like __proto__ is an ordinary key', () => {
+    const metadata = JSON.parse('{"__proto__": "x", "constructor": "y"}');
+    const read = checkoutInput(request({ body: { ...CHECKOUT, metadata } })).metadata!;
+    expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+    expect(Object.entries(read)).toEqual([
+      ['__proto__', 'x'],
+      ['constructor', 'y'],
+    ]);
+  });
+});
+
+describe('since', () => {
+  const since = (value: string) => () => historyInput(request({ query: { since: value } }));
+
+  test.each(['2026-11-23T07:52:25.679Z', '2026-11-23T07:52:25Z', '2026-11-23T08:52+01:00'])(
+    '%s is read',
+    (value) => {
+      expect(refused(since(value))).toBeUndefined();
+    },
+  );
+
+  test('as the exact instant', () => {
+    expect(historyInput(request({ query: { since: '2026-11-23T07:52:25.679Z' } })).since).toBe(
+      Date.UTC(2026, 10, 23, 7, 52, 25, 679),
+    );
+  });
+
+  test.each(['2026-11-23', '2026-11-23T07:52:25', 'November 23, 2026', '1764000000', '2026-13-40T00:00:00Z'])(
+    '%s is refused: no offset, or not ISO 8601',
+    (value) => {
+      expect(refused(since(value))).toEqual(['since']);
+    },
+  );
 });

@@ -38,7 +38,7 @@ test('created_after and created_before are both strict; a cursor continues after
     createdBefore: T_MS,
     after: { createdAt: T_MS, foreignId: 'order-7' },
   });
-  expect(invoiceListInput(withQuery({ status: 'confirmed' })).status).toBe('confirmed');
+  expect(invoiceListInput(withQuery({ status: 'paid' })).status).toBe('paid');
 });
 
 test('the history cursor continues after its snapshot, and since still bounds it', () => {

@@ -1,37 +1,196 @@
-import type { InvoiceRecord } from '../../domain/model';
-import { invoiceView } from '../../http/views';
+import type { InvoiceDetails, InvoiceRecord, RefundRecord } from '../../domain/model';
+import { etagMatches, invoiceEtag, invoiceView, refundView, snapshotView } from '../../http/views';
 
 const RELEASE_AT = 1_900_000_900;
 const PAST_RELEASE_MS = (RELEASE_AT + 60) * 1000;
+const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 const invoice = (overrides: Partial<InvoiceRecord>): InvoiceRecord =>
   ({
     foreignId: 'order-1',
+    version: 3,
     phase: 'sent',
-    request: { title: 'Order', currency: 'EUR', amount: '25.5' },
-    invoice: { releaseAt: RELEASE_AT },
+    request: { title: 'Order', currency: 'EUR', amount: '25.50000000' },
+    invoice: { id: 7, url: 'https://pay.example/7', releaseAt: RELEASE_AT } as InvoiceDetails,
     status: 'pending',
     payment: null,
     cancelled: false,
     error: null,
-    history: [],
+    history: [{ status: 'pending', at: 1_900_000_000_123, source: 'create' }],
+    createdAt: 1_900_000_000_123,
+    updatedAt: 1_900_000_000_456,
     ...overrides,
   }) as InvoiceRecord;
 
-describe('expired', () => {
-  test('an invoice still waiting for payment past its release_at is expired', () => {
-    expect(invoiceView(invoice({}), PAST_RELEASE_MS).expired).toBe(true);
-    expect(invoiceView(invoice({}), (RELEASE_AT - 1) * 1000).expired).toBe(false);
+const quoted = {
+  id: 7,
+  url: 'https://pay.example/7',
+  address: 'bc1qaddress',
+  senderCurrency: 'BTC',
+  senderAmount: '0.00046000',
+  fixedAt: RELEASE_AT - 900,
+  releaseAt: RELEASE_AT,
+} as InvoiceDetails;
+
+describe('times', () => {
+  test('every time is ISO 8601 UTC with milliseconds; the service seconds become ms', () => {
+    const view = invoiceView(invoice({ invoice: quoted }), PAST_RELEASE_MS);
+    expect(view).toMatchObject({
+      created_at: '2030-03-17T17:46:40.123Z',
+      updated_at: '2030-03-17T17:46:40.456Z',
+      fixed_at: '2030-03-17T17:46:40.000Z',
+      expires_at: '2030-03-17T18:01:40.000Z',
+      history: [{ service_status: 'pending', at: '2030-03-17T17:46:40.123Z', source: 'create' }],
+    });
+    const record = {
+      history: [{ status: 'processing', at: 1, source: 'create' }],
+      createdAt: 1,
+      updatedAt: 2,
+    };
+    const refund = refundView({ ...record, phase: 'sent', request: {} } as unknown as RefundRecord);
+    for (const time of [refund.created_at, refund.updated_at, refund.history[0].at])
+      expect(time).toMatch(ISO_MS);
+    expect(snapshotView({ takenAt: 5, source: 'live', balances: [] }).taken_at).toBe(
+      '1970-01-01T00:00:00.005Z',
+    );
   });
 
-  test('never once the service has seen a payment: it is confirming, or partly paid', () => {
-    const partly = { currency: 'BTC', amount: '0.0002', remainingAmount: '0.0002' };
-    expect(invoiceView(invoice({ status: 'processing' }), PAST_RELEASE_MS).expired).toBe(false);
-    expect(invoiceView(invoice({ payment: partly }), PAST_RELEASE_MS).expired).toBe(false);
+  test('seconds_left counts down while open and is null once final or without a timer', () => {
+    expect(invoiceView(invoice({}), (RELEASE_AT - 30) * 1000 + 999).seconds_left).toBe(30);
+    expect(invoiceView(invoice({}), PAST_RELEASE_MS).seconds_left).toBe(0);
+    expect(invoiceView(invoice({ status: 'confirmed' }), 0).seconds_left).toBeNull();
+    expect(invoiceView(invoice({ status: 'failed' }), 0).seconds_left).toBeNull();
+    expect(invoiceView(invoice({ invoice: { ...quoted, releaseAt: null } }), 0).seconds_left).toBeNull();
   });
 
-  test('never for a final invoice', () => {
-    expect(invoiceView(invoice({ status: 'confirmed' }), PAST_RELEASE_MS).expired).toBe(false);
-    expect(invoiceView(invoice({ status: 'failed' }), PAST_RELEASE_MS).expired).toBe(false);
+  test('an invoice past its expiry stays awaiting payment until the service says otherwise', () => {
+    expect(invoiceView(invoice({}), PAST_RELEASE_MS)).toMatchObject({
+      status: 'awaiting_payment',
+      final: false,
+    });
+  });
+});
+
+describe('amounts', () => {
+  test('before any payment: the order, the quote, and all of it still owed', () => {
+    expect(invoiceView(invoice({ invoice: quoted }), 0)).toMatchObject({
+      amount: '25.50000000',
+      currency: 'EUR',
+      processor_invoice_id: 7,
+      payment_url: 'https://pay.example/7',
+      pay_currency: 'BTC',
+      pay_amount: '0.00046000',
+      pay_address: 'bc1qaddress',
+      paid_amount: '0.00000000',
+      owed_amount: '0.00046000',
+      net_amount: null,
+      fees: [],
+    });
+  });
+
+  test('no payment currency yet: nothing to show in one', () => {
+    expect(invoiceView(invoice({}), 0)).toMatchObject({
+      pay_currency: null,
+      pay_amount: null,
+      paid_amount: null,
+      owed_amount: null,
+    });
+  });
+
+  test('a payment in a currency chosen on the payment page, and the settlement', () => {
+    const view = invoiceView(
+      invoice({
+        status: 'confirmed',
+        payment: {
+          currency: 'ETH',
+          amount: '0.02000000',
+          due: '0.01944000',
+          owed: '0.00000000',
+          coverage: 'over',
+        },
+        settlement: {
+          currency: 'EUR',
+          net: '53.46000000',
+          fees: [{ currency: 'EUR', amount: '0.54000000' }],
+        },
+      }),
+      0,
+    );
+    expect(view).toMatchObject({
+      status: 'paid',
+      exception: 'paid_over',
+      pay_currency: 'ETH',
+      pay_amount: '0.01944000',
+      paid_amount: '0.02000000',
+      owed_amount: '0.00000000',
+      net_amount: '53.46000000',
+      net_currency: 'EUR',
+      fees: [{ currency: 'EUR', amount: '0.54000000' }],
+    });
+  });
+
+  test('metadata comes back as stored, and is an empty object when none was given', () => {
+    const metadata = { order: '1001', note: 'gift' };
+    expect(invoiceView(invoice({ request: { ...invoice({}).request, metadata } }), 0).metadata).toEqual(
+      metadata,
+    );
+    expect(invoiceView(invoice({}), 0).metadata).toEqual({});
+  });
+});
+
+describe('refunds', () => {
+  const refund = (overrides: Partial<RefundRecord>) =>
+    refundView({
+      foreignId: 'refund-1',
+      phase: 'sent',
+      status: 'processing',
+      request: {
+        senderCurrency: 'EUR',
+        senderAmount: '10.00000000',
+        receivedCurrency: 'BTC',
+        address: 'bc1q',
+      },
+      withdrawal: null,
+      error: null,
+      history: [],
+      createdAt: 0,
+      updatedAt: 0,
+      ...overrides,
+    } as RefundRecord);
+
+  test('a rejected refund is final and shows the reason it was given', () => {
+    expect(
+      refund({ phase: 'rejected', status: null, error: 'sender_amount: Insufficient funds' }),
+    ).toMatchObject({
+      status: 'rejected',
+      final: true,
+      failure_message: 'sender_amount: Insufficient funds',
+    });
+  });
+
+  test('one still being sent or processed is not final', () => {
+    expect(refund({ phase: 'sending', status: null }).final).toBe(false);
+    expect(refund({}).final).toBe(false);
+    expect(refund({ status: 'failed', error: 'Address rejected' })).toMatchObject({
+      final: true,
+      failure_message: 'Address rejected',
+    });
+  });
+});
+
+describe('ETag', () => {
+  test('strong, from the version: it changes with every write', () => {
+    expect(invoiceEtag(invoice({ version: 3 }))).toMatch(/^"[^"]+"$/);
+    expect(invoiceEtag(invoice({ version: 3 }))).not.toBe(invoiceEtag(invoice({ version: 4 })));
+  });
+
+  test('If-None-Match: a list, a weak form of the same tag, or *', () => {
+    const etag = invoiceEtag(invoice({}));
+    expect(etagMatches(undefined, etag)).toBe(false);
+    expect(etagMatches(etag, etag)).toBe(true);
+    expect(etagMatches(`"other", ${etag}`, etag)).toBe(true);
+    expect(etagMatches(`W/${etag}`, etag)).toBe(true);
+    expect(etagMatches('*', etag)).toBe(true);
+    expect(etagMatches('"other"', etag)).toBe(false);
   });
 });

@@ -29,6 +29,16 @@ import { captureOutput, type CapturedOutput } from '../support/output';
 // The SDK tries this inside try/catch, only for SigV4a (multi-region access points), which nothing here uses.
 const OPTIONAL = ['@aws-sdk/signature-v4-crt'];
 
+/** The credential chain's other links and their nested clients, the browser user-agent parser, CBOR codecs. */
+const NEVER_RUN = [
+  'credential-provider-ini',
+  'credential-provider-imds',
+  'nested-clients',
+  'token-providers',
+  'bowser',
+  '/cbor/',
+];
+
 const outdir = mkdtempSync(path.join(tmpdir(), 'cdk-bundling-'));
 let app: SynthesizedApp;
 
@@ -57,6 +67,10 @@ test('every function bundles minified with a source map, needs no module but Nod
       (name) => !name.startsWith('node:') && !builtinModules.includes(name) && !OPTIONAL.includes(name),
     );
     expect({ logicalId, external }).toEqual({ logicalId, external: [] });
+    // Trimmed (lib/bundling.ts): none of the SDK code that Lambda never runs is bundled.
+    const { sources } = JSON.parse(readFileSync(`${bundle}.map`, 'utf8')) as { sources: string[] };
+    const neverRun = sources.filter((source) => NEVER_RUN.some((part) => source.includes(part)));
+    expect({ logicalId, neverRun }).toEqual({ logicalId, neverRun: [] });
 
     // Its init needs nothing the template does not give it: a token-only function, say, does not need the id of
     // the processing keys secret. References to other resources stand in as their logical ids.

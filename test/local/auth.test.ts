@@ -156,6 +156,19 @@ test('the right token opens each bearer route (the matrix requests are valid)', 
   );
 });
 
+test('the admin token opens every storefront route too', async () => {
+  const storefrontRoutes = names.filter((name) => scopeOf(name) === 'storefront');
+  const opened = await Promise.all(
+    storefrontRoutes.map(async (name) => {
+      const answer = await call(name, `Bearer ${harness.stack.adminToken}`);
+      return [name, answer.status >= 200 && answer.status < 300] as const;
+    }),
+  );
+  expect(Object.fromEntries(opened)).toEqual(
+    Object.fromEntries(storefrontRoutes.map((name) => [name, true])),
+  );
+});
+
 describe('token rotation', () => {
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const poll = (token: string) => harness.api('GET', '/invoices/auth-invoice', { token });

@@ -32,9 +32,9 @@ async function pendingInvoice(foreignId: string) {
 const poll = async (foreignId: string) =>
   (await harness.api('GET', `/invoices/${foreignId}`, { token: 'storefront' })).body;
 /** The view without what is computed at read time. */
-const stored = ({ seconds_left: _secondsLeft, expired: _expired, ...view }: Record<string, unknown>) => view;
-const statuses = (view: { history: Array<{ status: string }> }) =>
-  view.history.map((change) => change.status);
+const stored = ({ seconds_left: _secondsLeft, ...view }: Record<string, unknown>) => view;
+const statuses = (view: { history: Array<{ service_status: string }> }) =>
+  view.history.map((change) => change.service_status);
 const tableText = async () =>
   JSON.stringify((await scanTable(harness.stack)).map((item) => JSON.stringify(item)).sort());
 
@@ -103,7 +103,10 @@ describe('refused deliveries change nothing', () => {
     expect(answer.status).toBe(403);
     expect(answer.body.error.code).toBe('invalid_signature');
     expect(await tableText()).toBe(before);
-    expect(await poll('cb-refused')).toMatchObject({ status: 'pending', history: [{ status: 'pending' }] });
+    expect(await poll('cb-refused')).toMatchObject({
+      status: 'awaiting_payment',
+      history: [{ service_status: 'pending' }],
+    });
   });
 });
 
@@ -148,7 +151,7 @@ test('out of order: confirmed, then processing, stays confirmed; a later failed 
   expect((await postCallback(harness, failed, signedHeaders(harness, failed))).status).toBe(200);
 
   const view = await poll('cb-order');
-  expect(view.status).toBe('confirmed');
+  expect(view.status).toBe('paid');
   expect(statuses(view)).toEqual(['pending', 'confirmed']);
   expect(stored(view)).toEqual(stored(afterConfirmed));
 });
@@ -187,8 +190,13 @@ test('out of order: of two partial payments, the earlier one arriving last does 
   );
 
   const view = await poll('cb-partial-order');
-  expect(view.status).toBe('pending');
-  expect(view.payment).toEqual({ currency: 'BTC', amount: '0.00030000', remaining_amount: '0.00016000' });
+  expect(view).toMatchObject({
+    status: 'awaiting_payment',
+    exception: 'paid_partial',
+    pay_currency: 'BTC',
+    paid_amount: '0.00030000',
+    owed_amount: '0.00016000',
+  });
 });
 
 test('a base64-encoded body (non-JSON content type through the gateway) is verified over its bytes and applied', async () => {
@@ -199,7 +207,7 @@ test('a base64-encoded body (non-JSON content type through the gateway) is verif
 
   expect(answer.status).toBe(200);
   expect(answer.body.outcome).toBe('applied');
-  expect(await poll('cb-base64')).toMatchObject({ status: 'processing' });
+  expect(await poll('cb-base64')).toMatchObject({ status: 'confirming' });
 });
 
 test('header names in odd case are accepted', async () => {
@@ -214,7 +222,7 @@ test('header names in odd case are accepted', async () => {
 
   expect(answer.status).toBe(200);
   expect(answer.body.outcome).toBe('applied');
-  expect(await poll('cb-case')).toMatchObject({ status: 'processing' });
+  expect(await poll('cb-case')).toMatchObject({ status: 'confirming' });
 });
 
 test('header names in odd case reach the handler unchanged (a proxy that keeps the case) and are accepted', async () => {
@@ -245,7 +253,7 @@ test('header names in odd case reach the handler unchanged (a proxy that keeps t
 
   expect(result.statusCode).toBe(200);
   expect(JSON.parse(result.body).outcome).toBe('applied');
-  expect(await poll('cb-case-event')).toMatchObject({ status: 'confirmed' });
+  expect(await poll('cb-case-event')).toMatchObject({ status: 'paid' });
 });
 
 test('a callback for an unknown foreign_id answers 200 (a retry could not help) and writes no invoice', async () => {
@@ -264,7 +272,7 @@ test("the sandbox's own deliveries, each sent twice, move the invoice forward on
   await harness.control('POST', '/invoices/cb-sandbox-twice/pay', { kind: 'full' });
   const view = await waitFor(
     () => poll('cb-sandbox-twice'),
-    (current) => current.status === 'confirmed',
+    (current) => current.status === 'paid',
   );
   const deliveries = await waitFor(
     async () => (await harness.control('GET', '/callbacks')).body.deliveries as Array<{ status: number }>,
@@ -273,5 +281,5 @@ test("the sandbox's own deliveries, each sent twice, move the invoice forward on
 
   expect(deliveries.map((delivery) => delivery.status)).toEqual([200, 200, 200, 200]);
   expect(statuses(view)).toEqual(['pending', 'processing', 'confirmed']);
-  expect(view.payment).toMatchObject({ currency: 'BTC', amount: expect.stringMatching(/^\d+\.\d+$/) });
+  expect(view).toMatchObject({ pay_currency: 'BTC', paid_amount: expect.stringMatching(/^\d+\.\d{8}$/) });
 });

@@ -42,14 +42,14 @@ test('checkout, payment and callback work against a separately started service',
     body: checkoutBody('ext-1'),
   });
   expect(created.status).toBe(201);
-  expect(created.body.url.startsWith(service.url)).toBe(true);
+  expect(created.body.payment_url.startsWith(service.url)).toBe(true);
 
   await control('POST', '/invoices/ext-1/pay', { kind: 'full' });
   const polled = await waitFor(
     () => harness.api('GET', '/invoices/ext-1', { token: 'storefront' }),
-    (answer) => answer.body.status === 'confirmed',
+    (answer) => answer.body.status === 'paid',
   );
-  expect(polled.body.status).toBe('confirmed');
+  expect(polled.body.status).toBe('paid');
 });
 
 test('the secret is fetched once per container, not per request', async () => {

@@ -80,8 +80,8 @@ describe('checkout', () => {
       expect(retried.status).toBe(201);
       expect(retried.body).toMatchObject({
         foreign_id: foreignId,
-        status: 'pending',
-        url: expect.any(String),
+        status: 'awaiting_payment',
+        payment_url: expect.any(String),
       });
       expect(await committed(CREATE_INVOICE, foreignId)).toHaveLength(1);
       expect((await sandboxInvoice(foreignId)).body.status).toBe('pending');
@@ -106,28 +106,27 @@ describe('checkout', () => {
     expect(replacement.body.status).toBe('pending');
     expect(retried.body).toMatchObject({
       foreign_id: foreignId,
-      status: 'pending',
-      url: replacement.body.url,
+      status: 'awaiting_payment',
+      payment_url: replacement.body.url,
     });
     expect(await committed(CREATE_INVOICE, foreignId)).toHaveLength(2);
 
     const again = await harness.api('POST', '/checkout', { token: 'storefront', body });
     expect(again.status).toBe(200);
-    expect(again.body.url).toBe(replacement.body.url);
+    expect(again.body.payment_url).toBe(replacement.body.url);
     expect(await committed(CREATE_INVOICE, foreignId)).toHaveLength(2);
   });
 });
 
 describe('cancel', () => {
-  test.each(KINDS)('%s: a clear error, then the invoice ends failed', async (kind) => {
+  test.each(KINDS)('%s: a clear error, then the invoice ends cancelled', async (kind) => {
     const foreignId = `fault-cancel-${kind}`;
     await createInvoice(foreignId);
     await injectFault(harness, `/v2/invoices/${foreignId}/cancel/`, kind);
 
     const first = await harness.api('POST', `/invoices/${foreignId}/cancel`, { token: 'admin' });
     // A cancel that took effect upstream is confirmed by a lookup, so the caller gets 200 at once.
-    if (kind === 'reset_after_commit')
-      expect(first.body).toMatchObject({ status: 'failed', cancelled: true });
+    if (kind === 'reset_after_commit') expect(first.body).toMatchObject({ status: 'cancelled', final: true });
     else expectCleanError(first, EXPECTED[kind].statuses, EXPECTED[kind].codes);
 
     await clearFaults(harness);
@@ -135,14 +134,14 @@ describe('cancel', () => {
     if (retried.status !== 200) expectCleanError(retried, [409], ['invalid_invoice_state']);
     const polled = await waitFor(
       () => harness.api('GET', `/invoices/${foreignId}`, { token: 'storefront' }),
-      (answer) => answer.body.status === 'failed',
+      (answer) => answer.body.status === 'cancelled',
     );
-    expect(polled.body.status).toBe('failed');
+    expect(polled.body.status).toBe('cancelled');
     expect((await sandboxInvoice(foreignId)).body.status).toBe('failed');
   });
 });
 
-test('cancel reset_after_commit with the callback lost: the invoice still ends failed', async () => {
+test('cancel reset_after_commit with the callback lost: the invoice still ends cancelled', async () => {
   const foreignId = 'fault-cancel-reset-no-callback';
   await createInvoice(foreignId);
   await harness.control('POST', '/callbacks', { url: null });
@@ -154,7 +153,7 @@ test('cancel reset_after_commit with the callback lost: the invoice still ends f
 
     expect((await sandboxInvoice(foreignId)).body.status).toBe('failed');
     const polled = await harness.api('GET', `/invoices/${foreignId}`, { token: 'storefront' });
-    expect(polled.body.status).toBe('failed');
+    expect(polled.body.status).toBe('cancelled');
     const again = await harness.api('POST', `/invoices/${foreignId}/cancel`, { token: 'admin' });
     expectCleanError(again, [409], ['invalid_invoice_state']);
   } finally {

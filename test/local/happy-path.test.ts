@@ -22,27 +22,31 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, t
   }
 }
 
-test('checkout with timer and sender_currency, payment, signed callback, poll shows confirmed', async () => {
+test('checkout with timer and sender_currency, payment, signed callback, poll shows paid', async () => {
   const shop = harness.client('storefront');
   const poll = () => shop.GET('/invoices/{foreign_id}', { params: { path: { foreign_id: 'happy-1' } } });
 
   const created = await shop.POST('/checkout', { body: checkoutBody('happy-1', { timer: true }) });
   expect(created.response.status).toBe(201);
-  expect(created.data).toMatchObject({ foreign_id: 'happy-1', status: 'pending', sender_currency: 'BTC' });
-  expect(created.data?.address).toEqual(expect.any(String));
-  expect(created.data?.sender_amount).toMatch(/^\d+\.\d{8}$/);
+  expect(created.data).toMatchObject({
+    foreign_id: 'happy-1',
+    status: 'awaiting_payment',
+    pay_currency: 'BTC',
+  });
+  expect(created.data?.pay_address).toEqual(expect.any(String));
+  expect(created.data?.pay_amount).toMatch(/^\d+\.\d{8}$/);
   expect(created.data?.seconds_left).toBeGreaterThan(0);
 
   const polled = await poll();
   expect(polled.response.status).toBe(200);
-  expect(polled.data?.status).toBe('pending');
+  expect(polled.data?.status).toBe('awaiting_payment');
 
   const paid = await harness.control('POST', '/invoices/happy-1/pay', { kind: 'full' });
   expect(paid.status).toBe(200);
 
-  const confirmed = await waitFor(poll, ({ data }) => data?.status === 'confirmed');
-  expect(confirmed.data?.status).toBe('confirmed');
-  expect(confirmed.data?.history.map((change) => change.status)).toEqual([
+  const confirmed = await waitFor(poll, ({ data }) => data?.status === 'paid');
+  expect(confirmed.data).toMatchObject({ status: 'paid', final: true, exception: null, seconds_left: null });
+  expect(confirmed.data?.history.map((change) => change.service_status)).toEqual([
     'pending',
     'processing',
     'confirmed',

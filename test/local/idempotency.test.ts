@@ -58,10 +58,10 @@ describe('checkout', () => {
 
     expect(first.status).toBe(201);
     expect(second.status).toBe(200);
-    expect(second.body.url).toEqual(expect.any(String));
-    expect(second.body.url).toBe(first.body.url);
-    expect(second.body.address).toBe(first.body.address);
-    expect(second.body.sender_amount).toBe(first.body.sender_amount);
+    expect(second.body.payment_url).toEqual(expect.any(String));
+    expect(second.body.payment_url).toBe(first.body.payment_url);
+    expect(second.body.pay_address).toBe(first.body.pay_address);
+    expect(second.body.pay_amount).toBe(first.body.pay_amount);
     expect(await upstreamFor(CREATE_INVOICE, 'idem-twice')).toHaveLength(1);
   });
 
@@ -81,7 +81,7 @@ describe('checkout', () => {
     expect(conflict.body.error.code).toBe('foreign_id_conflict');
     expect(await upstreamFor(CREATE_INVOICE, 'idem-conflict')).toHaveLength(1);
     const polled = await harness.api('GET', '/invoices/idem-conflict', { token: 'storefront' });
-    expect(polled.body).toMatchObject({ amount: created.body.amount, url: created.body.url });
+    expect(polled.body).toMatchObject({ amount: created.body.amount, payment_url: created.body.payment_url });
   });
 
   test('50 concurrent checkouts with one foreign_id create exactly one upstream invoice', async () => {
@@ -93,8 +93,8 @@ describe('checkout', () => {
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 201)).toHaveLength(1);
     expect(statuses.filter((status) => status === 200)).toHaveLength(49);
-    expect(new Set(answers.map((answer) => answer.body.url)).size).toBe(1);
-    expect(answers[0].body.url).toEqual(expect.any(String));
+    expect(new Set(answers.map((answer) => answer.body.payment_url)).size).toBe(1);
+    expect(answers[0].body.payment_url).toEqual(expect.any(String));
     expect(await upstreamFor(CREATE_INVOICE, 'idem-50')).toHaveLength(1);
   });
 
@@ -105,7 +105,7 @@ describe('checkout', () => {
     const second = await harness.api('POST', '/checkout', { token: 'storefront', body: reordered });
 
     expect([first.status, second.status]).toEqual([201, 200]);
-    expect(second.body.url).toBe(first.body.url);
+    expect(second.body.payment_url).toBe(first.body.payment_url);
     expect(await upstreamFor(CREATE_INVOICE, 'idem-reordered')).toHaveLength(1);
   });
 
@@ -120,10 +120,10 @@ describe('checkout', () => {
     const statuses = answers.map((answer) => answer.status).sort();
     expect(statuses.filter((status) => ![200, 201].includes(status))).toEqual([504]);
     const invoices = answers.filter((answer) => answer.status < 300);
-    expect(new Set(invoices.map((answer) => answer.body.url)).size).toBe(1);
+    expect(new Set(invoices.map((answer) => answer.body.payment_url)).size).toBe(1);
     const replacement = await harness.control('GET', '/invoices/idem-50-lost~2');
     expect(replacement.body.status).toBe('pending');
-    expect(invoices[0].body.url).toBe(replacement.body.url);
+    expect(invoices[0].body.payment_url).toBe(replacement.body.url);
     expect((await harness.control('GET', '/invoices/idem-50-lost')).body.status).toBe('failed');
     const created = (await harness.upstreamRequests(CREATE_INVOICE)).filter(
       (request) => request.status === 201 && JSON.parse(request.body).foreign_id.startsWith('idem-50-lost'),

@@ -131,14 +131,19 @@ test('a stale checkout whose outcome stayed unknown is abandoned and its orphan 
   expect(await storedRecord(harness.stack, 'INVOICE', foreignId)).toMatchObject({ phase: 'abandoned' });
   // The store has not retried yet: the poll answers (it says `creating` until a retry starts attempt 2).
   const polled = await harness.api('GET', `/invoices/${foreignId}`, { token: 'storefront' });
-  expect(polled.body).toMatchObject({ foreign_id: foreignId, url: null });
+  expect(polled.body).toMatchObject({
+    foreign_id: foreignId,
+    status: 'creating',
+    final: false,
+    payment_url: null,
+  });
 
   // The store's retry still ends with one payable invoice, under the next upstream foreign_id.
   const retried = await harness.api('POST', '/checkout', { token: 'storefront', body });
   expect(retried.status).toBe(201);
   const replacement = await harness.control('GET', `/invoices/${foreignId}~2`);
   expect(replacement.body.status).toBe('pending');
-  expect(retried.body).toMatchObject({ status: 'pending', url: replacement.body.url });
+  expect(retried.body).toMatchObject({ status: 'awaiting_payment', payment_url: replacement.body.url });
   expect((await harness.control('GET', `/invoices/${foreignId}`)).body.status).toBe('failed');
 });
 
@@ -181,10 +186,11 @@ test.each([
 
     const polled = await harness.api('GET', `/invoices/${foreignId}`, { token: 'storefront' });
     expect(polled.body).toMatchObject({
-      status: 'confirmed',
-      expired: false,
-      payment: { currency: 'BTC', amount: paid.body.paid_amount },
+      status: 'paid',
+      final: true,
+      pay_currency: 'BTC',
+      paid_amount: paid.body.paid_amount,
     });
-    expect(polled.body.history.at(-1)).toMatchObject({ status: 'confirmed', source: 'reconcile' });
+    expect(polled.body.history.at(-1)).toMatchObject({ service_status: 'confirmed', source: 'reconcile' });
   },
 );

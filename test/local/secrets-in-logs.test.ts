@@ -44,9 +44,9 @@ async function happyFlow() {
   await harness.control('POST', '/invoices/logs-1/pay', { kind: 'full' });
   const paid = await waitFor(
     () => api('GET', '/invoices/logs-1', { token: 'storefront' }),
-    (answer) => answer.body.status === 'confirmed',
+    (answer) => answer.body.status === 'paid',
   );
-  expect(paid.body.status).toBe('confirmed');
+  expect(paid.body.status).toBe('paid');
 
   expect((await api('POST', '/checkout', { token: 'storefront', body: checkoutBody('logs-2') })).status).toBe(
     201,

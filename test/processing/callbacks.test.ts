@@ -68,6 +68,28 @@ describe('the event', () => {
     });
   });
 
+  test('an invoice: what was credited and its fees, read into the settlement', async () => {
+    const body = Buffer.from(
+      '{"foreign_id":"order-1","type":"invoice","status":"confirmed",' +
+        '"currency_sent":{"currency":"BTC","amount":"0.00046"},' +
+        '"currency_received":{"currency":"EUR","amount":25.245},' +
+        '"fees":[{"type":"fee_crypto_deposit","currency":"EUR","amount":0.25},' +
+        '{"type":"fee_exchange","currency":"EUR","amount":0.005}]}',
+    );
+
+    await expect(read(body)).resolves.toMatchObject({
+      event: {
+        kind: 'invoice',
+        payment: { currency: 'BTC', amount: '0.00046' },
+        settlement: {
+          currency: 'EUR',
+          net: '25.24500000',
+          fees: [{ currency: 'EUR', amount: '0.25500000' }],
+        },
+      },
+    });
+  });
+
   test.each(['withdrawal', 'withrawal_exchange', 'withdrawal_exchange', 'withdrawal_instant_exchange'])(
     'a withdrawal of type %s',
     async (type) => {

@@ -1,13 +1,20 @@
-// The client's errors as the domain knows them, and what the API then answers.
+// The client's errors as the domain knows them and what the API then answers; the payment and settlement read.
 import { ServiceError } from '../../domain/errors';
 import { toErrorResponse } from '../../http/errors';
 import {
   ProcessingConnectionError,
+  ProcessingInvalidStateError,
   ProcessingTimeoutError,
   ProcessingValidationError,
   errorFromResponse,
 } from '../../processing/errors';
-import { paymentOf, toServiceError } from '../../processing/translate';
+import {
+  errorText,
+  paymentOf,
+  SERVICE_TEXT_MAX,
+  settlementOf,
+  toServiceError,
+} from '../../processing/translate';
 
 const answered = (status: number, body: object) =>
   toServiceError(errorFromResponse('createInvoice', status, JSON.stringify(body)));
@@ -151,4 +158,40 @@ describe('paymentOf', () => {
   ])('%s: no payment', (_name, sent) => {
     expect(paymentOf(sent)).toBeUndefined();
   });
+});
+
+test('a settlement sums the fees per currency and keeps the net as credited', () => {
+  const fees = [
+    { type: 'fee_crypto_deposit', currency: 'EUR', amount: '0.25' },
+    { type: 'fee_exchange', currency: 'EUR', amount: '0.005' },
+    { type: 'fee_network', currency: 'BTC', amount: '0.00001' },
+    { type: 'unreadable', currency: 'EUR', amount: 'NaN' },
+  ];
+  expect(settlementOf({ currency: 'EUR', amount: '25.245' }, fees)).toEqual({
+    currency: 'EUR',
+    net: '25.24500000',
+    fees: [
+      { currency: 'BTC', amount: '0.00001000' },
+      { currency: 'EUR', amount: '0.25500000' },
+    ],
+  });
+  expect(settlementOf(null, fees)).toBeUndefined();
+  expect(settlementOf({ currency: 'EUR', amount: '1' }, 'not a list')).toEqual({
+    currency: 'EUR',
+    net: '1.00000000',
+    fees: [],
+  });
+});
+
+test("the service's texts are stored bounded: a signed 1 MB error cannot push a record past the item limit", () => {
+  const huge = 'x'.repeat(1_000_000);
+  expect(errorText(huge)?.length).toBe(SERVICE_TEXT_MAX);
+  expect(errorText('Timer expired. User not paid.')).toBe('Timer expired. User not paid.');
+  const refused = new ProcessingInvalidStateError({
+    operation: 'cancelInvoice',
+    code: 'invalid_state',
+    message: 'cancelInvoice: refused (HTTP 400)',
+    rawBody: JSON.stringify({ error: huge }),
+  });
+  expect((toServiceError(refused) as ServiceError).reason?.length).toBe(SERVICE_TEXT_MAX);
 });

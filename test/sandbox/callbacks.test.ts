@@ -179,6 +179,50 @@ describe('payment simulation', () => {
     expect((await callbacks(1))[0].status).toBe('failed');
   });
 
+  test('a payment after expiry: the invoice stays failed, the deposit is confirmed and credited, a callback says so', async () => {
+    const invoice = await createInvoice(getSandbox(), { timer: true, sender_currency: 'XRP', amount: '10' });
+    await control(getSandbox(), 'POST', `/invoices/${invoice.foreign_id}/expire`);
+    const late = await pay(invoice.foreign_id, { kind: 'full' });
+    expect(late.json).toMatchObject({
+      status: 'failed',
+      error: 'Timer expired. User not paid.',
+      paid_amount: '20.00000000',
+    });
+    const [, paidLate] = await callbacks(2);
+    expect(paidLate).toMatchObject({
+      status: 'failed',
+      error: 'Timer expired. User not paid.',
+      currency_sent: { currency: 'XRP', amount: 20 },
+      currency_received: { currency: 'USD', amount: 9.9 },
+      fees: [{ currency: 'USD', amount: 0.1 }],
+    });
+    expect(paidLate.transactions[0].confirmations).toBe(6);
+  });
+
+  test('a late payment needs an address to pay to, and is never held', async () => {
+    const noAddress = await createInvoice(getSandbox(), { timer: true });
+    await control(getSandbox(), 'POST', `/invoices/${noAddress.foreign_id}/expire`);
+    expect((await pay(noAddress.foreign_id, { kind: 'full', currency: 'BTC' })).status).toBe(400);
+    const invoice = await createInvoice(getSandbox(), { timer: true, sender_currency: 'BTC' });
+    await control(getSandbox(), 'POST', `/invoices/${invoice.foreign_id}/expire`);
+    expect((await pay(invoice.foreign_id, { kind: 'full', hold: true })).status).toBe(400);
+  });
+
+  test('fail control call: an open invoice fails with the given text; a final one cannot', async () => {
+    const invoice = await createInvoice(getSandbox(), { timer: true, sender_currency: 'BTC' });
+    const path = `/invoices/${invoice.foreign_id}/fail`;
+    expect((await control(getSandbox(), 'POST', path, {})).status).toBe(400);
+    const failed = await control(getSandbox(), 'POST', path, { error: 'Processing took over 24 hours.' });
+    expect(failed.json).toMatchObject({ status: 'failed', error: 'Processing took over 24 hours.' });
+    expect((await callbacks(1))[0]).toMatchObject({
+      status: 'failed',
+      error: 'Processing took over 24 hours.',
+    });
+    expect((await control(getSandbox(), 'POST', path, { error: 'again' })).json.code).toBe(
+      'invalid_invoice_state',
+    );
+  });
+
   test('cancel sends a failed callback', async () => {
     const invoice = await createInvoice(getSandbox());
     await api(getSandbox(), 'POST', `/v2/invoices/${invoice.foreign_id}/cancel/`, {});

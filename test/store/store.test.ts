@@ -351,6 +351,26 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
       expect(await taken(1_800_000_000_000, 100)).toEqual([]);
     });
 
+    test('one live slot a minute: a claim is refused until the last kept one is that old', async () => {
+      const snapshots = new DynamoSnapshotStore(table, 90);
+      const at = 1_700_000_000_000;
+      expect(await snapshots.claimLiveSlot(at, 60_000)).toBe(true);
+      expect(await snapshots.claimLiveSlot(at + 59_999, 60_000)).toBe(false);
+      expect(await snapshots.claimLiveSlot(at + 60_000, 60_000)).toBe(true);
+      expect(await snapshots.claimLiveSlot(at + 60_001, 60_000)).toBe(false);
+      // The slot is an item of its own: it is never listed as a snapshot.
+      expect(await snapshots.latest()).toBeUndefined();
+      expect(await snapshots.since(0, 10)).toEqual([]);
+    });
+
+    race(`${CONCURRENCY} concurrent live slot claims: exactly one is true`, async () => {
+      const snapshots = new DynamoSnapshotStore(table, 90);
+      const results = await Promise.all(
+        Array.from({ length: CONCURRENCY }, () => snapshots.claimLiveSlot(1_700_000_000_000, 60_000)),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+    });
+
     test('snapshots carry a TTL of the retention period', async () => {
       await new DynamoSnapshotStore(table, 90).put(snapshot(1_700_000_000_000));
       const [item] = await scan();

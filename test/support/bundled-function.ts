@@ -1,11 +1,11 @@
 // The functions as deployed: the stack's own bundles, each run in a child process with the template's environment.
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { definePaymentsPluginApp } from '../../lib/define-app';
 import type { PluginFunction } from '../../lib/plugin-function';
 import { routes, scheduledJobs, type FunctionName } from '../../lib/routes';
 import { invokeWithTimeout, type Invocation } from '../../local/lambda-context';
+import { startLambdaProcess } from '../../local/lambda-process';
 
 export interface TemplateFunction {
   name: FunctionName;
@@ -87,84 +87,22 @@ export interface BundledFunction {
   close(): Promise<void>;
 }
 
-// Runs in the child: loads the bundle like Lambda's Node runtime, then serves invocations sent over IPC.
-const RUNNER = `
-const [bundle, exportName] = process.argv.slice(1);
-const handler = require(bundle)[exportName];
-process.on('message', async ({ id, event, timeoutMs }) => {
-  const deadline = Date.now() + timeoutMs;
-  const context = {
-    awsRequestId: String(id),
-    callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-  };
-  try {
-    process.send({ id, result: await handler(event, context) });
-  } catch (error) {
-    process.send({ id, error: String(error && error.stack) });
-  }
-});
-process.send({ ready: true });
-`;
-
 /** Starts the bundle in its own Node process with exactly `env`, as a fresh Lambda container would. */
 export async function startBundledFunction(
   fn: TemplateFunction,
   env: Record<string, string>,
 ): Promise<BundledFunction> {
-  const child = spawn(process.execPath, ['-e', RUNNER, fn.bundle, fn.exportName], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
-  const chunks: string[] = [];
-  child.stdout!.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
-  child.stderr!.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
-  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
-  child.on('message', (message: { id?: number; result?: unknown; error?: string }) => {
-    const waiting = message.id === undefined ? undefined : pending.get(message.id);
-    if (!waiting) return;
-    pending.delete(message.id!);
-    if (message.error === undefined) waiting.resolve(message.result);
-    else waiting.reject(new Error(`${fn.name} failed: ${message.error}`));
-  });
-  child.on('exit', (code) => {
-    for (const waiting of pending.values()) waiting.reject(new Error(`${fn.name} exited (${code})`));
-    pending.clear();
-  });
-  await ready(child, fn.name, () => chunks.join(''));
-  let nextId = 0;
-  const send = (event: unknown, timeoutMs: number) =>
-    new Promise<unknown>((resolve, reject) => {
-      const id = nextId++;
-      pending.set(id, { resolve, reject });
-      child.send({ id, event, timeoutMs });
-    });
+  const lambda = await startLambdaProcess(fn.bundle, env, fn.exportName);
   return {
     invoke: (event) =>
       invokeWithTimeout(
-        (given: unknown, context) => send(given, context.getRemainingTimeInMillis()),
+        async (given: unknown, context) =>
+          (await lambda.invoke(given, fn.name, context.getRemainingTimeInMillis())).result,
         event,
         fn.name,
         fn.timeoutSeconds * 1000,
       ),
-    output: () => chunks.join(''),
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill();
-      }),
+    output: lambda.output,
+    close: lambda.close,
   };
-}
-
-function ready(child: ChildProcess, name: string, output: () => string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const failed = (code: number | null) =>
-      reject(new Error(`${name} exited (${code}) at init:\n${output()}`));
-    child.once('exit', failed);
-    child.once('message', () => {
-      child.off('exit', failed);
-      resolve();
-    });
-  });
 }

@@ -1,0 +1,100 @@
+// The invoice's status as the store sees it, from what the service said. No arithmetic here: the amounts arrive
+// already compared (domain/payment.ts, when written), so that the poll's bundle leaves decimal.js out.
+import type { InvoiceRecord } from './model';
+
+export const INVOICE_STATUS_NAMES = [
+  'creating',
+  'awaiting_payment',
+  'confirming',
+  'paid',
+  'underpaid',
+  'expired',
+  'cancelled',
+  'failed',
+] as const;
+
+export type InvoiceStatusName = (typeof INVOICE_STATUS_NAMES)[number];
+
+export const INVOICE_EXCEPTIONS = ['paid_partial', 'paid_over', 'paid_late'] as const;
+
+export type InvoiceException = (typeof INVOICE_EXCEPTIONS)[number];
+
+export interface InvoiceOutcome {
+  status: InvoiceStatusName;
+  final: boolean;
+  exception: InvoiceException | null;
+  /** The service's own words for a `failed` invoice; null for every other status. */
+  failureMessage: string | null;
+}
+
+export type OutcomeFacts = Pick<InvoiceRecord, 'phase' | 'status' | 'error' | 'cancelled' | 'payment'>;
+
+/** The service's texts for a failed invoice that we know the meaning of; matched exactly, never guessed at. */
+export const SERVICE_FAILURES = {
+  expiredUnpaid: 'Timer expired. User not paid.',
+  expiredPartlyPaid: 'Timer expired. User paid partially.',
+  underpaid: 'User paid less than required.',
+  cancelled: 'Invoice cancelled by merchant.',
+} as const;
+
+const FINAL: ReadonlySet<InvoiceStatusName> = new Set([
+  'paid',
+  'underpaid',
+  'expired',
+  'cancelled',
+  'failed',
+]);
+
+export function invoiceOutcome(facts: OutcomeFacts): InvoiceOutcome {
+  const status = statusOf(facts);
+  return {
+    status,
+    final: FINAL.has(status),
+    exception: exceptionOf(status, facts.payment),
+    failureMessage: status === 'failed' ? facts.error || null : null,
+  };
+}
+
+function statusOf({ phase, status, error, cancelled, payment }: OutcomeFacts): InvoiceStatusName {
+  // Refused by the service. A create whose outcome stayed unknown, even one the sweep gave up on, waits for the
+  // store's retry of its checkout (the answer was 504), which resumes it.
+  if (phase === 'rejected') return 'failed';
+  if (phase !== 'sent' || status === null) return 'creating';
+  if (cancelled) return 'cancelled';
+  switch (status) {
+    case 'created':
+    case 'pending':
+      return 'awaiting_payment';
+    case 'processing':
+      return 'confirming';
+    case 'confirmed':
+      return 'paid';
+    case 'failed':
+      return failureOf(error, payment);
+  }
+}
+
+function failureOf(error: string | null, payment: InvoiceRecord['payment']): InvoiceStatusName {
+  switch (error) {
+    case SERVICE_FAILURES.expiredUnpaid:
+      // Whatever came after the timer ran out is late; only money that came in time makes it underpaid.
+      return payment && !payment.late ? 'underpaid' : 'expired';
+    case SERVICE_FAILURES.expiredPartlyPaid:
+    case SERVICE_FAILURES.underpaid:
+      return 'underpaid';
+    case SERVICE_FAILURES.cancelled:
+      return 'cancelled';
+    default:
+      return 'failed';
+  }
+}
+
+function exceptionOf(status: InvoiceStatusName, payment: InvoiceRecord['payment']): InvoiceException | null {
+  if (!payment) return null;
+  if (payment.late) return 'paid_late';
+  if (payment.coverage === 'over') return 'paid_over';
+  // While the service still waits, any payment is a part; while it confirms, only one known to fall short.
+  if (status === 'awaiting_payment' || (status === 'confirming' && payment.coverage === 'short'))
+    return 'paid_partial';
+  return null;
+}
