@@ -30,7 +30,8 @@ const LAYERS = [
     ignores: ['http/schemas/fields.ts'],
     patterns: [
       {
-        regex: String.raw`^(\.\./)+(functions|processing|store|secrets)/`,
+        // runtime/invocation (the per-invocation deadline and log context) only: the rest of runtime/ builds adapters.
+        regex: String.raw`^(\.\./)+(functions|processing|store|secrets)/|^(\.\./)+runtime/(?!invocation$)`,
         message: "http/ reaches the service and the stores through the domain's ports, never an adapter.",
       },
       STACK,
@@ -41,7 +42,7 @@ const LAYERS = [
     files: ['http/schemas/fields.ts'],
     patterns: [
       {
-        regex: String.raw`^(\.\./)+(functions|store|secrets)/|^(\.\./)+processing/(?!money$|errors$)`,
+        regex: String.raw`^(\.\./)+(functions|store|secrets|runtime)/|^(\.\./)+processing/(?!money$|errors$)`,
         message: "http/ reaches the service and the stores through the domain's ports, never an adapter.",
       },
       STACK,

@@ -32,7 +32,9 @@ export interface SweepOptions extends SweepTiming {
  * only what is due, oldest first, and records that are not due yet never crowd out those that are.
  */
 export function nextSweepAt(record: InvoiceRecord | RefundRecord, timing: SweepTiming): number {
-  if (record.phase !== 'sent') return record.claimedAt + timing.staleAfterMs;
+  // An unresolved create is due once its lease is stale, and again a stale period after each look, so one the
+  // service never received (a refund the lookup cannot find) moves behind the others instead of heading the queue.
+  if (record.phase !== 'sent') return Math.max(record.claimedAt, record.sweptAt ?? 0) + timing.staleAfterMs;
   if ('invoice' in record) return nextInvoiceLook(record, timing);
   return record.sweptAt === undefined ? record.updatedAt : record.sweptAt + timing.staleAfterMs;
 }

@@ -15,7 +15,8 @@ export function isFinal(status: string | null): boolean {
 }
 
 export function isInvoiceStatus(value: unknown): value is InvoiceStatus {
-  return typeof value === 'string' && value in INVOICE_RANK;
+  // Own keys only: `in` would also take inherited names such as 'constructor' from a signed callback.
+  return typeof value === 'string' && Object.hasOwn(INVOICE_RANK, value);
 }
 
 /** Status only moves forward: created → pending → processing → confirmed | failed; final states are final. */

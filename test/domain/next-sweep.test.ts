@@ -28,6 +28,11 @@ describe('nextSweepAt', () => {
     expect(nextSweepAt(refund({ phase: 'sending' }), timing)).toBe(301_000);
   });
 
+  test('an unresolved create the sweep has looked at moves a stale period past that look, behind the others', () => {
+    expect(nextSweepAt(refund({ phase: 'unknown', sweptAt: 900_000 }), timing)).toBe(1_200_000);
+    expect(nextSweepAt(invoice({ phase: 'unknown', sweptAt: 900_000 }), timing)).toBe(1_200_000);
+  });
+
   // The invoice field as the sweep reads it: only releaseAt matters.
   const timed = { createdAt: 0, invoice: { releaseAt: 900 } } as unknown as Partial<InvoiceRecord>;
   const timerless = { createdAt: 0, invoice: { releaseAt: null } } as unknown as Partial<InvoiceRecord>;

@@ -30,6 +30,8 @@ const CASES: Array<[file: string, source: string, verdict: Verdict]> = [
   ['http/any.ts', "import type { x } from '../lib/routes';", 'allowed'],
   ['http/any.ts', "import { x } from '../processing/client';", 'refused'],
   ['http/any.ts', "import { x } from '../store/versioned-store';", 'refused'],
+  ['http/any.ts', "import { x } from '../runtime/processing';", 'refused'],
+  ['http/any.ts', "import { x } from '../runtime/invocation';", 'allowed'],
   ['http/any.ts', "import { x } from '../lib/plugin-api';", 'refused'],
   ['http/schemas/any.ts', "import { x } from '../../processing/money';", 'refused'],
   ['http/schemas/any.ts', "import { x } from '../../store/table';", 'refused'],
