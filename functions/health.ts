@@ -1,4 +1,4 @@
-import { toErrorResponse } from '../http/errors';
+import { HttpError, toErrorResponse } from '../http/errors';
 import { healthInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { healthRoute } from '../lib/routes';
@@ -30,6 +30,20 @@ async function check(name: string, work: () => Promise<unknown>): Promise<Check>
   }
 }
 
+/** `work`, or a 504 error once `budget` (epoch ms) passes first; the work itself ends by its own timeouts. */
+async function within<T>(budget: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    const error = new HttpError(504, 'secrets_timeout', 'The secret was not read in time');
+    timer = setTimeout(() => reject(error), budget - Date.now());
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * GET /health: whether the processing keys are loaded, and whether the service answers a signed call (its accounts
  * list, which is dropped unread). 200 when both hold, 503 when not; never a key, a balance or a URL.
@@ -39,7 +53,7 @@ export const handler = apiRoute(
   async () => {
     const budget = Math.min(deadlineAt() ?? Infinity, Date.now() + SERVICE_BUDGET_MS);
     const [secrets, service] = await Promise.all([
-      check('secrets', () => processingKeys.get()),
+      check('secrets', () => within(budget, processingKeys.get())),
       check('service', () => runWithDeadline(budget, () => processing.listBalances())),
     ]);
     const healthy = secrets.ok && service.ok;
