@@ -9,7 +9,10 @@ const { partitionKey: CREATED_PK, sortKey: CREATED_SK } = CREATED_INDEX;
 
 /** Above every sort key of the index (they start with digits): the top of an unbounded range. */
 const TOP = '~';
-/** BatchGetItem hands back what it could not read under throttling; each retry waits twice as long. */
+/**
+ * Reads of a page's records: throttling leaves some unread, and a record may not be readable yet. Each retry waits
+ * twice as long.
+ */
 const BATCH_GET_ATTEMPTS = 4;
 const BATCH_GET_BACKOFF_MS = 50;
 
@@ -43,7 +46,8 @@ export class DynamoRecordList<T extends ListPosition & { version: number }> impl
       shards.map((shard) => this.queryShard(shard, low, high, query.limit + 2)),
     );
     const { keys, more } = mergeNewest(pages, query.limit, above);
-    return { records: await this.read(keys.map((key) => positionOf(key).foreignId)), more };
+    const records = await this.readUpToUnreadable(keys.map((key) => positionOf(key).foreignId));
+    return { records, more: more || records.length < keys.length };
   }
 
   private async queryShard(shard: number, low: string, high: string, limit: number): Promise<string[]> {
@@ -65,23 +69,35 @@ export class DynamoRecordList<T extends ListPosition & { version: number }> impl
     return items.map((item) => item[CREATED_SK].S ?? '');
   }
 
-  /** The records, in the order of `foreignIds`; BatchGetItem answers in any order. */
-  private async read(foreignIds: string[]): Promise<T[]> {
+  /**
+   * The records, in the order of `foreignIds`, up to the first that cannot be read. An index key can come before
+   * its record is readable (dynalite writes the index first; a DynamoDB index can be ahead of an eventually
+   * consistent read), so such a key is re-read consistently. If it is still unreadable the page stops before it:
+   * the page's last record is then the last key it consumed, and the next page, continuing after it, starts at
+   * the unreadable key. Dropping the key instead would skip its record for good; no key is consumed twice, so
+   * none is listed twice. A page that would be empty fails, to be retried, as its cursor could not move on.
+   */
+  private async readUpToUnreadable(foreignIds: string[]): Promise<T[]> {
     const found = new Map<string, T>();
-    let pending = foreignIds.map((foreignId) => recordKey(this.kind, foreignId));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt === BATCH_GET_ATTEMPTS) throw new Error('DynamoDB left part of a list page unread');
+    for (let attempt = 0; attempt < BATCH_GET_ATTEMPTS; attempt++) {
+      const unread = foreignIds.filter((foreignId) => !found.has(foreignId));
+      if (unread.length === 0) break;
       if (attempt > 0) await sleep(BATCH_GET_BACKOFF_MS * 2 ** (attempt - 1));
-      const { Responses: responses, UnprocessedKeys: unprocessed } = await this.table.client.send(
-        // Eventually consistent, like the index it follows; a record's own GET reads it consistently.
-        new BatchGetItemCommand({ RequestItems: { [this.table.name]: { Keys: pending } } }),
+      const keys = unread.map((foreignId) => recordKey(this.kind, foreignId));
+      const { Responses: responses } = await this.table.client.send(
+        // Eventually consistent, like the index it follows, but for a key re-read because it was not found.
+        new BatchGetItemCommand({
+          RequestItems: { [this.table.name]: { Keys: keys, ConsistentRead: attempt > 0 } },
+        }),
       );
       for (const item of responses?.[this.table.name] ?? []) {
         const record = recordFromItem<T>(item);
         found.set(record.foreignId, record);
       }
-      pending = unprocessed?.[this.table.name]?.Keys ?? [];
     }
-    return foreignIds.flatMap((foreignId) => found.get(foreignId) ?? []);
+    const firstUnread = foreignIds.findIndex((foreignId) => !found.has(foreignId));
+    if (firstUnread === 0) throw new Error('The first record of a list page is not readable yet');
+    const readable = firstUnread === -1 ? foreignIds : foreignIds.slice(0, firstUnread);
+    return readable.flatMap((foreignId) => found.get(foreignId) ?? []);
   }
 }

@@ -10,6 +10,7 @@ import { VersionedDynamoStore } from '../../store/versioned-store';
 import { checkoutBody, refundBody, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
 import { storedRecord } from '../support/table';
+import { waitFor } from '../support/wait';
 
 let harness: Harness;
 let output: CapturedOutput;
@@ -114,31 +115,39 @@ const seededNewestFirst = (keep: (i: number) => boolean = () => true) =>
 test('1,000 invoices page newest first with no duplicate and no gap while new ones are created', async () => {
   // Two kinds of concurrent creates: checkouts (newer than every page already read), and records written with a
   // creation time inside the range being paged, as a slow writer would.
+  // Each write's outcome is recorded, a failure too, and asserted once the walk is done.
   let writing = true;
-  const concurrent: string[] = [];
+  const outcomes: Array<{ foreignId: string; outcome: number | boolean | string }> = [];
   const writer = (async () => {
     for (let n = 0; writing; n++) {
       const foreignId = `concurrent-${n}`;
-      if (n % 5 === 0) {
-        const answer = await harness.api('POST', '/checkout', {
-          token: 'storefront',
-          body: checkoutBody(foreignId),
-        });
-        expect(answer.status).toBe(201);
-      } else {
-        expect(await invoices.create(invoiceCopy(foreignId, seededAt((n * 37) % SEEDED)))).toBe(true);
-      }
-      concurrent.push(foreignId);
+      const write =
+        n % 5 === 0
+          ? harness
+              .api('POST', '/checkout', { token: 'storefront', body: checkoutBody(foreignId) })
+              .then((answer) => answer.status)
+          : invoices.create(invoiceCopy(foreignId, seededAt((n * 37) % SEEDED)));
+      outcomes.push({ foreignId, outcome: await write.catch((error: Error) => error.message) });
     }
   })();
-  let pagesWhileWriting = 0;
+  // After each page the walk waits for another write to land, so that it pages while records are created however
+  // fast or slow the machine is.
+  let pagesFollowedByAWrite = 0;
   const pages = await walk('/invoices?limit=100', async () => {
-    if (concurrent.length > 0) pagesWhileWriting++;
+    const before = outcomes.length;
+    const landed = await waitFor(
+      async () => outcomes.length,
+      (count) => count > before,
+      15_000,
+    );
+    if (landed > before) pagesFollowedByAWrite++;
   });
   writing = false;
   await writer;
 
-  expect(pagesWhileWriting).toBeGreaterThan(0);
+  expect(outcomes.filter(({ outcome }) => outcome !== 201 && outcome !== true)).toEqual([]);
+  expect(pagesFollowedByAWrite).toBe(pages.length);
+  const concurrent = outcomes.map(({ foreignId }) => foreignId);
   const listed = idsOf(pages);
   expect(new Set(listed).size).toBe(listed.length);
   expect(listed.filter((id) => id.startsWith('seed-'))).toEqual(seededNewestFirst());
