@@ -1,25 +1,12 @@
 // Rule 5 for Secrets Manager: an endpoint that never answers gets our JSON error in time, not the gateway's bare
 // 500, whether the route reads the tokens or the processing keys.
 import { invoiceCallbackBody, signBody } from '../support/callbacks';
-import { startHarness, type Harness } from '../support/local-stack';
-import { captureOutput, type CapturedOutput } from '../support/output';
-import { startSilentEndpoint, type SilentEndpoint } from '../support/silent-endpoint';
+import { expectJsonErrors, stackWithHungEndpoint } from '../support/silent-endpoint';
 
-let hung: SilentEndpoint;
-let harness: Harness;
-let output: CapturedOutput;
-beforeAll(async () => {
-  output = captureOutput(); // every failed call logs an error; keep the run quiet
-  hung = await startSilentEndpoint();
-  harness = await startHarness({ env: { AWS_ENDPOINT_URL_SECRETS_MANAGER: hung.url } });
-});
-afterAll(async () => {
-  await hung.close(); // first: a call still waiting on it ends, so the stack can close
-  await harness.close();
-  output.restore();
-});
+const stack = stackWithHungEndpoint('AWS_ENDPOINT_URL_SECRETS_MANAGER');
 
 test('a hung Secrets Manager: a bearer route and a route needing the keys answer a JSON error in time', async () => {
+  const harness = stack();
   const callback = invoiceCallbackBody('hung-secrets', 'pending');
   const { apiKey, secretKey } = harness.stack.sandbox!;
   const answers = await Promise.all([
@@ -30,8 +17,5 @@ test('a hung Secrets Manager: a bearer route and a route needing the keys answer
     }),
   ]);
 
-  for (const answer of answers) {
-    expect(answer.headers.get('content-type')).toContain('application/json');
-    expect(answer.body).toMatchObject({ error: { code: expect.any(String) } });
-  }
+  expectJsonErrors(answers);
 }, 40_000);

@@ -1,4 +1,6 @@
 import { createServer, type Socket } from 'node:net';
+import { startHarness, type Answer, type Harness } from './local-stack';
+import { captureOutput, type CapturedOutput } from './output';
 
 export interface SilentEndpoint {
   url: string;
@@ -21,4 +23,33 @@ export async function startSilentEndpoint(): Promise<SilentEndpoint> {
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Registers a test file's hooks: the local stack with one AWS endpoint (by its environment variable) pointing at a
+ * silent endpoint. Answers the harness once it is up.
+ */
+export function stackWithHungEndpoint(variable: string): () => Harness {
+  let hung: SilentEndpoint;
+  let harness: Harness;
+  let output: CapturedOutput;
+  beforeAll(async () => {
+    output = captureOutput(); // every failed call logs an error; keep the run quiet
+    hung = await startSilentEndpoint();
+    harness = await startHarness({ env: { [variable]: hung.url } });
+  });
+  afterAll(async () => {
+    await hung?.close(); // first: a call still waiting on it ends, so the stack can close
+    await harness?.close();
+    output?.restore();
+  });
+  return () => harness;
+}
+
+/** Our JSON error, not the gateway's bare 500 after a Lambda timeout. */
+export function expectJsonErrors(answers: Answer[]): void {
+  for (const answer of answers) {
+    expect(answer.headers.get('content-type')).toContain('application/json');
+    expect(answer.body).toMatchObject({ error: { code: expect.any(String) } });
+  }
 }
