@@ -59,7 +59,17 @@ const LAYERS = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', 'bench/out/', 'coverage/', '**/*.js', '**/*.mjs'] },
+  {
+    ignores: [
+      'node_modules/',
+      'cdk.out/',
+      'bench/out/',
+      'coverage/',
+      'test-artifacts/',
+      '**/*.js',
+      '**/*.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -107,11 +107,13 @@ export function docsPage(served: object): string {
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem}
 table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}
 code{background:#f3f3f3;padding:0 .2rem}h2{margin-top:2.5rem;border-top:1px solid #ddd;padding-top:1rem}</style></head>
-<body><h1>${escape(document.info.title)}</h1><p>${escape(document.info.description)}</p>
-<p>The document itself: <a href="/openapi.json">/openapi.json</a>.</p>
+<body><header><h1>${escape(document.info.title)}</h1><p>${escape(document.info.description)}</p>
+<p>The document itself: <a href="/openapi.json">/openapi.json</a>.</p></header>
+<main><section aria-label="Routes">
 ${operations.join('\n')}
-<h1>Schemas</h1>
+</section><section aria-labelledby="schemas"><h1 id="schemas">Schemas</h1>
 ${schemas.join('\n')}
+</section></main>
 </body></html>
 `;
 }

@@ -14,11 +14,15 @@ interface CompiledRoute {
   handler: HttpHandler;
 }
 
-/** A page served locally beside the API, such as the reference page; API Gateway serves none. */
+/** A page or asset served locally beside the API, such as the reference page; API Gateway serves none. */
 export interface LocalPage {
   contentType: string;
-  body: string;
+  body: string | Buffer;
+  headers?: Readonly<Record<string, string>>;
 }
+
+/** The page at a URL path, if there is one there. */
+export type LocalPages = (path: string) => Promise<LocalPage | undefined>;
 
 /** What API Gateway's HTTP API answers when the function fails or overruns its timeout. */
 const FUNCTION_FAILED: APIGatewayProxyStructuredResultV2 = {
@@ -44,7 +48,7 @@ interface Dispatched {
 export async function startGateway(
   routes: ReadonlyArray<{ route: Route; handler: HttpHandler }>,
   port = 0,
-  { accessLog, pages = {} }: { accessLog?: AccessLog; pages?: Record<string, LocalPage> } = {},
+  { accessLog, pages = async () => undefined }: { accessLog?: AccessLog; pages?: LocalPages } = {},
 ): Promise<Listening> {
   const compiled = routes.map(compile);
   const inFlight = new Set<Promise<void>>();
@@ -59,8 +63,10 @@ export async function startGateway(
     request.on('end', () => {
       const started = performance.now();
       const body = Buffer.concat(chunks);
-      const page = request.method === 'GET' ? pages[request.url ?? ''] : undefined;
-      const done = (page ? Promise.resolve(pageAnswer(page)) : dispatch(compiled, request, body, track))
+      const path = new URL(request.url ?? '/', 'http://local').pathname;
+      const page = request.method === 'GET' ? pages(path) : Promise.resolve(undefined);
+      const done = page
+        .then((found) => (found ? pageAnswer(found) : dispatch(compiled, request, body, track)))
         .catch((): Dispatched => ({ result: FUNCTION_FAILED }))
         .then((dispatched) => {
           send(response, dispatched.result);
@@ -81,8 +87,16 @@ export async function startGateway(
   };
 }
 
-function pageAnswer({ contentType, body }: LocalPage): Dispatched {
-  return { result: { statusCode: 200, headers: { 'content-type': contentType }, body } };
+function pageAnswer({ contentType, body, headers }: LocalPage): Dispatched {
+  const bytes = Buffer.isBuffer(body);
+  return {
+    result: {
+      statusCode: 200,
+      headers: { ...headers, 'content-type': contentType },
+      body: bytes ? body.toString('base64') : body,
+      isBase64Encoded: bytes,
+    },
+  };
 }
 
 function compile({ route, handler }: { route: Route; handler: HttpHandler }): CompiledRoute {

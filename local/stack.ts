@@ -6,7 +6,9 @@ import { serveDocument } from '../functions/openapi';
 import { openApiDocument } from '../http/schemas/openapi';
 import { docsPage } from './docs-page';
 import { createPluginTable, LOCAL_CREDENTIALS, startLocalDynamo, type LocalDynamo } from './dynamodb';
-import { startGateway, type AccessLog, type HttpHandler } from './gateway';
+import { startGateway, type AccessLog, type HttpHandler, type LocalPages } from './gateway';
+import { buildWebAssets, webApps, type WebAsset } from '../web/build';
+import { WEB_SECURITY_HEADERS } from '../web/headers';
 import { invokeWithTimeout } from './lambda-context';
 import { startLocalSecretsManager, type LocalSecretsManager } from './secrets-manager';
 
@@ -103,7 +105,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     gatewayPort,
     {
       accessLog: options.accessLog,
-      pages: { '/docs': { contentType: 'text/html; charset=utf-8', body: docsPage(document) } },
+      pages: localPages(docsPage(document)),
     },
   );
   if (sandbox) {
@@ -145,6 +147,21 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       await secrets.close();
       await dynamo.close();
     },
+  };
+}
+
+/**
+ * The reference page at /docs, and the browser apps of web/apps with the headers CloudFront gives them. The apps
+ * are built at their first request, so that a stack started only for the API never pays for it.
+ */
+function localPages(docs: string): LocalPages {
+  let assets: Promise<Map<string, WebAsset>> | undefined;
+  return async (path) => {
+    if (path === '/docs') return { contentType: 'text/html; charset=utf-8', body: docs };
+    if (!webApps().some((app) => path.startsWith(`/${app}/`))) return undefined;
+    assets ??= buildWebAssets();
+    const asset = (await assets).get(path);
+    return asset && { ...asset, headers: WEB_SECURITY_HEADERS };
   };
 }
 

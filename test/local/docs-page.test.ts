@@ -13,7 +13,8 @@ test('the reference page shows every route and schema, and loads nothing: no scr
 
 test('the local gateway serves a page on GET only, beside the routes', async () => {
   const gateway = await startGateway([], 0, {
-    pages: { '/docs': { contentType: 'text/html; charset=utf-8', body: '<p>hi</p>' } },
+    pages: async (path) =>
+      path === '/docs' ? { contentType: 'text/html; charset=utf-8', body: '<p>hi</p>' } : undefined,
   });
   try {
     const page = await fetch(`${gateway.url}/docs`);

@@ -1,0 +1,74 @@
+// The browser apps under web/apps/<app>/ (the checkout widget, the demo store, the operator console), built the
+// same way for `npm start`, which serves them from memory, and for the stack, which uploads them to S3. Each
+// top-level .ts file of an app is an entry, bundled with what it imports into one ES module of the same name;
+// its other top-level files (HTML, CSS, images) are served as they are. web/apps/shared/ is imported, never served.
+import { build } from 'esbuild';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+
+export const WEB_APPS_DIR = path.join(__dirname, 'apps');
+const SHARED = 'shared';
+
+export interface WebAsset {
+  contentType: string;
+  body: Buffer;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
+
+/** The apps there are: every folder of web/apps but the shared one. */
+export function webApps(): string[] {
+  return readdirSync(WEB_APPS_DIR).filter(
+    (name) => name !== SHARED && statSync(path.join(WEB_APPS_DIR, name)).isDirectory(),
+  );
+}
+
+/** Every app's files by URL path, `/<app>/<file>`; an app's index.html also answers `/<app>/`. */
+export async function buildWebAssets(): Promise<Map<string, WebAsset>> {
+  const assets = new Map<string, WebAsset>();
+  for (const app of webApps()) {
+    for (const [file, asset] of await buildApp(app)) {
+      assets.set(`/${app}/${file}`, asset);
+      if (file === 'index.html') assets.set(`/${app}/`, asset);
+    }
+  }
+  return assets;
+}
+
+async function buildApp(app: string): Promise<Map<string, WebAsset>> {
+  const dir = path.join(WEB_APPS_DIR, app);
+  const files = readdirSync(dir).filter((file) => statSync(path.join(dir, file)).isFile());
+  const entries = files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'));
+  const built = new Map<string, WebAsset>();
+  for (const file of files) {
+    const type = CONTENT_TYPES[path.extname(file)];
+    if (type) built.set(file, { contentType: type, body: readFileSync(path.join(dir, file)) });
+  }
+  if (entries.length === 0) return built;
+  const { outputFiles } = await build({
+    entryPoints: entries.map((file) => path.join(dir, file)),
+    outdir: dir,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2020',
+    minify: true,
+    legalComments: 'none',
+    write: false,
+    logLevel: 'silent',
+  });
+  for (const output of outputFiles) {
+    built.set(path.relative(dir, output.path), {
+      contentType: CONTENT_TYPES['.js'],
+      body: Buffer.from(output.contents),
+    });
+  }
+  return built;
+}

@@ -1,0 +1,22 @@
+// The security headers of every page and asset under web/apps: CloudFront's response headers policy sets them in
+// AWS, and the local gateway sets the same ones, so that a page that breaks them breaks in the browser tests too.
+
+/** No inline script or style anywhere; each app loads only its own files and talks only to its own origin. */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const WEB_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'strict-transport-security': 'max-age=63072000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
