@@ -18,14 +18,19 @@ interface Operation {
   tags: string[];
   parameters?: Array<{ name: string; in: string; required: boolean; schema: Schema }>;
   requestBody?: { content: Record<string, { schema: Schema }> };
-  /** A response without `content` has no body, such as a 304. */
-  responses: Record<string, { description: string; content?: Record<string, { schema: Schema }> }>;
+  /** A response without `content` has no body, such as a 304; a shared one is a `$ref` to components.responses. */
+  responses: Record<string, Response | { $ref: string }>;
+}
+
+interface Response {
+  description: string;
+  content?: Record<string, { schema: Schema }>;
 }
 
 interface Document {
   info: { title: string; description: string };
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Schema> };
+  components: { schemas: Record<string, Schema>; responses: Record<string, Response> };
 }
 
 const escape = (text: string) =>
@@ -75,12 +80,17 @@ function propertiesOf(schema: Schema): string {
   );
 }
 
-function operationSection(path: string, method: string, operation: Operation): string {
+function operationSection(
+  path: string,
+  method: string,
+  operation: Operation,
+  shared: Record<string, Response>,
+): string {
   const body = operation.requestBody?.content['application/json'].schema;
-  const responses = Object.entries(operation.responses).map(
-    ([status, { description, content }]) =>
-      `<tr><td>${status}</td><td>${content ? typeOf(content['application/json'].schema) : 'no body'}</td><td>${escape(description)}</td></tr>`,
-  );
+  const responses = Object.entries(operation.responses).map(([status, listed]) => {
+    const { description, content } = '$ref' in listed ? shared[refName(listed.$ref)] : listed;
+    return `<tr><td>${status}</td><td>${content ? typeOf(content['application/json'].schema) : 'no body'}</td><td>${escape(description)}</td></tr>`;
+  });
   return [
     `<h2 id="${method}-${escape(path)}"><code>${method.toUpperCase()} ${escape(path)}</code> ${escape(operation.summary)}</h2>`,
     `<p>Access: <b>${operation.tags.join(', ')}</b>. ${escape(operation.description ?? '')}</p>`,
@@ -96,7 +106,9 @@ function operationSection(path: string, method: string, operation: Operation): s
 export function docsPage(served: object): string {
   const document = served as Document;
   const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => operationSection(path, method, operation)),
+    Object.entries(methods).map(([method, operation]) =>
+      operationSection(path, method, operation, document.components.responses),
+    ),
   );
   const schemas = Object.entries(document.components.schemas).map(
     ([name, schema]) =>

@@ -63,20 +63,62 @@ const jsonSchema = (schema: v.GenericSchema): JsonSchema => {
 };
 const ref = (name: keyof typeof SCHEMAS) => ({ $ref: `#/components/schemas/${name}` });
 
-const ERRORS: Record<number, string> = {
-  400: 'Bad input: `fields` names every field at fault. Nothing was written or sent.',
-  401: 'No bearer token, or not a valid one.',
-  403: 'A token of another scope, or a callback whose signature does not verify.',
-  404: 'No such record.',
-  409: 'A conflict: this `foreign_id` with another body, a request for it still in progress (see `Retry-After`), or a state that does not allow it.',
-  415: 'The body is not `application/json`.',
-  429: 'Over the route\'s throttle: API Gateway\'s own answer, `{"message": "Too Many Requests"}`. Retry later, with backoff.',
-  422: 'The service refused the request: `fields` names the fields it refused. The `foreign_id` may be used again.',
-  500: 'An unexpected failure, with no details.',
-  502: 'The service failed, could not be reached, or refused our keys.',
-  503: 'Not possible now: a feature the merchant account lacks, or a record not ready yet (see `Retry-After`).',
-  504: 'The service did not answer in time; the request may have arrived. Retrying with the same `foreign_id` is safe.',
+/** The error answers every route shares, each once under components.responses, by status. */
+const ERRORS: Record<number, { name: string; description: string }> = {
+  400: {
+    name: 'BadInput',
+    description: 'Bad input: `fields` names every field at fault. Nothing was written or sent.',
+  },
+  401: { name: 'Unauthenticated', description: 'No bearer token, or not a valid one.' },
+  403: {
+    name: 'Forbidden',
+    description: 'A token of another scope, or a callback whose signature does not verify.',
+  },
+  404: { name: 'NotFound', description: 'No such record.' },
+  409: {
+    name: 'Conflict',
+    description:
+      'A conflict: this `foreign_id` with another body, a request for it still in progress (see `Retry-After`), or a state that does not allow it.',
+  },
+  415: { name: 'UnsupportedMediaType', description: 'The body is not `application/json`.' },
+  422: {
+    name: 'RefusedByService',
+    description:
+      'The service refused the request: `fields` names the fields it refused. The `foreign_id` may be used again.',
+  },
+  429: {
+    name: 'Throttled',
+    description:
+      'Over the route\'s throttle: API Gateway\'s own answer, `{"message": "Too Many Requests"}`. Retry later, with backoff.',
+  },
+  500: { name: 'InternalError', description: 'An unexpected failure, with no details.' },
+  502: {
+    name: 'ServiceFailed',
+    description: 'The service failed, could not be reached, or refused our keys.',
+  },
+  503: {
+    name: 'Unavailable',
+    description:
+      'Not possible now: a feature the merchant account lacks, or a record not ready yet (see `Retry-After`).',
+  },
+  504: {
+    name: 'ServiceTimeout',
+    description:
+      'The service did not answer in time; the request may have arrived. Retrying with the same `foreign_id` is safe.',
+  },
 };
+
+function errorResponses() {
+  return Object.fromEntries(
+    Object.entries(ERRORS).map(([status, { name, description }]) => [
+      name,
+      {
+        description,
+        content: { 'application/json': { schema: ref(status === '429' ? 'GatewayMessage' : 'Error') } },
+      },
+    ]),
+  );
+}
 
 const SECURITY: Record<Access, Array<Record<string, string[]>>> = {
   // The admin token opens the storefront routes too.
@@ -143,10 +185,7 @@ function responses(route: Route, operation: Operation) {
   ]);
   const errors = errorStatuses(route, operation)
     .filter((status) => !(status in operation.answers))
-    .map((status) => [
-      String(status),
-      { description: ERRORS[status], content: json(ref(status === 429 ? 'GatewayMessage' : 'Error')) },
-    ]);
+    .map((status) => [String(status), { $ref: `#/components/responses/${ERRORS[status].name}` }]);
   return Object.fromEntries([...answers, ...errors]);
 }
 
@@ -201,6 +240,7 @@ export function openApiDocument() {
     paths,
     components: {
       schemas: toJsonSchemaDefs(SCHEMAS, CONVERSION),
+      responses: errorResponses(),
       securitySchemes: {
         storefrontToken: { type: 'http', scheme: 'bearer', description: "The storefront's bearer token." },
         adminToken: { type: 'http', scheme: 'bearer', description: 'The admin bearer token.' },

@@ -22,26 +22,33 @@ const pointer = (...segments: string[]) =>
 
 const validators = new Map<string, ValidateFunction>();
 
-type Responses = Record<string, { content?: unknown }>;
+type Response = { content?: unknown; $ref?: string };
+type Responses = Record<string, Response>;
+const sharedResponses = (document.components as { responses: Record<string, Response> }).responses;
 
 /** The response's body schema; null for a response documented without a body, such as a 304. */
 function validatorFor(template: string, method: string, status: number): ValidateFunction | null | undefined {
   const operation = (document.paths as Record<string, Record<string, { responses: Responses }>>)[template][
     method
   ];
-  const response = operation?.responses[status];
-  if (!response) return undefined;
+  const listed = operation?.responses[status];
+  if (!listed) return undefined;
+  // A shared error answer is listed by reference to components.responses.
+  const shared = listed.$ref?.replace('#/components/responses/', '');
+  const response = shared ? sharedResponses[shared] : listed;
   if (!response.content) return null;
-  const at = pointer(
-    'paths',
-    template,
-    method,
-    'responses',
-    String(status),
-    'content',
-    'application/json',
-    'schema',
-  );
+  const at = shared
+    ? pointer('components', 'responses', shared, 'content', 'application/json', 'schema')
+    : pointer(
+        'paths',
+        template,
+        method,
+        'responses',
+        String(status),
+        'content',
+        'application/json',
+        'schema',
+      );
   let validate = validators.get(at);
   if (!validate) {
     validate = ajv.compile({ $ref: `${BASE}#/${at}` });
