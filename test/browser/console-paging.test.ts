@@ -1,41 +1,25 @@
 // The console's invoice list over more invoices than a page: newest first, forward and back through the API's
 // cursors, and the status filter.
-import type { Browser, Page } from 'playwright-core';
-import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
-import { launchBrowser } from '../support/browser';
-import { expectAccessibleState, openConsole } from '../support/console-page';
+import type { Page } from 'playwright-core';
+import { ConsoleSuite, expectAccessibleState } from '../support/console-page';
 
-let harness: Harness;
-let browser: Browser;
+const suite = new ConsoleSuite();
 const ids = Array.from({ length: 30 }, (_, index) => `page-${String(index + 1).padStart(2, '0')}`);
 const cancelled = ['page-03', 'page-17', 'page-29'];
 
 beforeAll(async () => {
-  harness = await startHarness();
-  browser = await launchBrowser();
   // One after the other, so that creation order is the order of the ids.
-  for (const id of ids) {
-    const { status } = await harness.api('POST', '/checkout', {
-      token: 'storefront',
-      body: checkoutBody(id),
-    });
-    expect(status).toBe(201);
-  }
+  for (const id of ids) await suite.checkout(id);
   for (const id of cancelled) {
-    expect((await harness.api('POST', `/invoices/${id}/cancel`, { token: 'admin' })).status).toBe(200);
+    expect((await suite.harness.api('POST', `/invoices/${id}/cancel`, { token: 'admin' })).status).toBe(200);
   }
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await harness?.close();
 });
 
 const shownIds = (page: Page) => page.locator('tbody tr td:first-child').allTextContents();
 const pageSays = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text }).waitFor();
 
 test('30 invoices read newest first, twenty a page, forward and back; the filter shows only its status', async () => {
-  const { page, errors } = await openConsole(browser, harness);
+  const { page, errors } = await suite.open();
   const newestFirst = [...ids].reverse();
 
   await pageSays(page, 'Page 1: 20 invoices, more on the next page.');
@@ -63,6 +47,7 @@ test('30 invoices read newest first, twenty a page, forward and back; the filter
 
   // An invoice and back: the list is where it was left.
   await page.getByRole('link', { name: 'page-17' }).click();
+  await pageSays(page, 'Invoice page-17 loaded.');
   await page.getByRole('link', { name: '← All invoices' }).click();
   await pageSays(page, 'Page 1: 3 cancelled invoices.');
   await expect(page.getByLabel('Status').inputValue()).resolves.toBe('cancelled');

@@ -1,42 +1,20 @@
 // The operator refunds a paid order from its invoice page and sees the refund in the invoice's list, through
 // POST /invoices/{foreign_id}/refunds and the view's `refundable` and `refunds`.
-import type { Browser } from 'playwright-core';
-import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
-import { launchBrowser } from '../support/browser';
-import { expectAccessibleState, openConsole } from '../support/console-page';
-import { waitFor } from '../support/wait';
-
-let harness: Harness;
-let browser: Browser;
+import { ConsoleSuite, expectAccessibleState } from '../support/console-page';
 
 // enabled when POST /invoices/{foreign_id}/refunds lands
 describe.skip('refunds from the console', () => {
-  beforeAll(async () => {
-    harness = await startHarness();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await harness?.close();
-  });
+  const suite = new ConsoleSuite();
 
   const paidOrder = async (foreignId: string) => {
-    expect(
-      (await harness.api('POST', '/checkout', { token: 'storefront', body: checkoutBody(foreignId) })).status,
-    ).toBe(201);
-    await harness.control('POST', `/invoices/${foreignId}/pay`, { kind: 'full' });
-    const { body } = await waitFor(
-      () => harness.api('GET', `/invoices/${foreignId}`, { token: 'admin' }),
-      ({ body }) => body.status === 'paid',
-      30000,
-    );
-    expect(body.status).toBe('paid');
+    await suite.checkout(foreignId);
+    await suite.harness.control('POST', `/invoices/${foreignId}/pay`, { kind: 'full' });
+    expect(await suite.invoiceStatus(foreignId, 'paid')).toBe('paid');
   };
 
   test('the operator refunds part of a paid order within its bounds and sees it in the list', async () => {
     await paidOrder('console-refund');
-    const { page, errors } = await openConsole(browser, harness);
+    const { page, errors } = await suite.open();
     await page.getByRole('link', { name: 'console-refund', exact: true }).click();
     await page.getByText('Refundable: 25.50 EUR').waitFor();
     await page.getByRole('button', { name: 'Refund…' }).click();
@@ -61,7 +39,7 @@ describe.skip('refunds from the console', () => {
 
   test('a refund beyond the refundable amount is refused in the dialog, naming the bound', async () => {
     await paidOrder('console-refund-over');
-    const { page, errors } = await openConsole(browser, harness);
+    const { page, errors } = await suite.open();
     await page.getByRole('link', { name: 'console-refund-over', exact: true }).click();
     await page.getByRole('button', { name: 'Refund…' }).click();
     const dialog = page.getByRole('dialog');

@@ -1,40 +1,10 @@
 // The operator console in a real browser against the local stack: signing in, an invoice and its cancel, text
 // that looks like markup, balances, and the webhooks tab. Every state passes axe and leaves a screenshot.
-import type { Browser, Page } from 'playwright-core';
-import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
-import { launchBrowser, openPage } from '../support/browser';
-import { expectAccessibleState, openConsole, signIn } from '../support/console-page';
-import { waitFor } from '../support/wait';
+import type { Page } from 'playwright-core';
+import { openPage } from '../support/browser';
+import { ConsoleSuite, expectAccessibleState, signIn } from '../support/console-page';
 
-let harness: Harness;
-let browser: Browser;
-
-beforeAll(async () => {
-  harness = await startHarness();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await harness?.close();
-});
-
-const checkout = async (foreignId: string, overrides: Record<string, unknown> = {}) => {
-  const { status } = await harness.api('POST', '/checkout', {
-    token: 'storefront',
-    body: checkoutBody(foreignId, overrides),
-  });
-  expect(status).toBe(201);
-};
-
-const invoiceStatus = async (foreignId: string, status: string) =>
-  (
-    await waitFor(
-      () => harness.api('GET', `/invoices/${foreignId}`, { token: 'admin' }),
-      ({ body }) => body.status === status,
-      30000,
-    )
-  ).body.status;
+const suite = new ConsoleSuite();
 
 const openInvoice = async (page: Page, foreignId: string) => {
   await page.getByRole('link', { name: foreignId, exact: true }).click();
@@ -45,8 +15,8 @@ const openInvoice = async (page: Page, foreignId: string) => {
 };
 
 test('a wrong token gets a clear message; the admin token opens the invoices and stays out of URLs and storage', async () => {
-  const { page, errors } = await openPage(browser);
-  await page.goto(`${harness.stack.url}/console/`);
+  const { page, errors } = await openPage(suite.browser);
+  await page.goto(`${suite.harness.stack.url}/console/`);
   await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
   await expectAccessibleState(page, 'sign-in');
 
@@ -56,12 +26,12 @@ test('a wrong token gets a clear message; the admin token opens the invoices and
   await expect(alert.textContent()).resolves.toContain('unauthorized');
   await expectAccessibleState(page, 'wrong-token');
 
-  await signIn(page, harness.stack.storefrontToken);
+  await signIn(page, suite.harness.stack.storefrontToken);
   await page.getByRole('alert').filter({ hasText: 'This route needs the admin token' }).waitFor();
 
-  await signIn(page, harness.stack.adminToken);
+  await signIn(page, suite.harness.stack.adminToken);
   await page.getByRole('heading', { level: 1, name: 'Invoices' }).waitFor();
-  expect(page.url()).not.toContain(harness.stack.adminToken);
+  expect(page.url()).not.toContain(suite.harness.stack.adminToken);
   const stored = await page.evaluate(() => {
     const { localStorage, sessionStorage, document } = globalThis as any;
     return localStorage.length + sessionStorage.length + document.cookie.length;
@@ -71,8 +41,8 @@ test('a wrong token gets a clear message; the admin token opens the invoices and
 });
 
 test('the operator cancels an unpaid order after confirming its amount', async () => {
-  await checkout('console-cancel');
-  const { page, errors } = await openConsole(browser, harness);
+  await suite.checkout('console-cancel');
+  const { page, errors } = await suite.open();
   await openInvoice(page, 'console-cancel');
   await page.getByRole('heading', { level: 1, name: 'Order console-cancel' }).waitFor();
   await expectAccessibleState(page, 'invoice-open');
@@ -87,17 +57,17 @@ test('the operator cancels an unpaid order after confirming its amount', async (
   await expect(page.locator('.invoice-head .badge').textContent()).resolves.toBe('Cancelled');
   await expect(page.getByRole('button', { name: 'Cancel invoice…' }).count()).resolves.toBe(0);
   await expectAccessibleState(page, 'invoice-cancelled');
-  expect(await invoiceStatus('console-cancel', 'cancelled')).toBe('cancelled');
+  expect(await suite.invoiceStatus('console-cancel', 'cancelled')).toBe('cancelled');
   expect(errors).toEqual([]);
 });
 
 test('a cancel the API refuses shows its code and message, and the invoice stays as it is', async () => {
-  await checkout('console-paid');
-  const { page, errors } = await openConsole(browser, harness);
+  await suite.checkout('console-paid');
+  const { page, errors } = await suite.open();
   await openInvoice(page, 'console-paid');
   // The customer pays while the operator looks at the open invoice.
-  await harness.control('POST', '/invoices/console-paid/pay', { kind: 'full' });
-  await invoiceStatus('console-paid', 'paid');
+  await suite.harness.control('POST', '/invoices/console-paid/pay', { kind: 'full' });
+  await suite.invoiceStatus('console-paid', 'paid');
 
   await page.getByRole('button', { name: 'Cancel invoice…' }).click();
   const dialog = page.getByRole('dialog');
@@ -108,15 +78,15 @@ test('a cancel the API refuses shows its code and message, and the invoice stays
   await expectAccessibleState(page, 'cancel-refused');
   await dialog.getByRole('button', { name: 'Keep invoice' }).click();
   await dialog.waitFor({ state: 'detached' });
-  expect(await invoiceStatus('console-paid', 'paid')).toBe('paid');
+  expect(await suite.invoiceStatus('console-paid', 'paid')).toBe('paid');
   expect(errors.filter((error) => !error.includes('status of 409'))).toEqual([]);
 });
 
 test('a title and metadata written as markup show as text', async () => {
   const title = '<img src=x onerror=alert(1)><b>Mug</b>';
   const note = '<script>alert(2)</script><i>fragile</i>';
-  await checkout('console-markup', { title, metadata: { note } });
-  const { page, errors } = await openConsole(browser, harness);
+  await suite.checkout('console-markup', { title, metadata: { note } });
+  const { page, errors } = await suite.open();
   await page.getByRole('cell', { name: title, exact: true }).waitFor();
   await openInvoice(page, 'console-markup');
   await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
@@ -128,10 +98,10 @@ test('a title and metadata written as markup show as text', async () => {
 });
 
 test('the balance chart draws a point per snapshot and currency; the live balance comes on demand', async () => {
-  await harness.stack.runJob('snapshot-balances');
-  await harness.control('POST', '/balances', { currency: 'BTC', balance: '2.25' });
-  await harness.stack.runJob('snapshot-balances');
-  const { page, errors } = await openConsole(browser, harness);
+  await suite.harness.stack.runJob('snapshot-balances');
+  await suite.harness.control('POST', '/balances', { currency: 'BTC', balance: '2.25' });
+  await suite.harness.stack.runJob('snapshot-balances');
+  const { page, errors } = await suite.open();
   await page.getByRole('link', { name: 'Balances' }).click();
   const chart = page.getByRole('img', { name: /over 2 snapshots/ });
   await chart.waitFor();
@@ -159,9 +129,51 @@ test('the balance chart draws a point per snapshot and currency; the live balanc
 });
 
 test('the webhooks tab says they are not configured yet', async () => {
-  const { page, errors } = await openConsole(browser, harness);
+  const { page, errors } = await suite.open();
   await page.getByRole('link', { name: 'Webhooks' }).click();
   await page.getByRole('heading', { level: 2, name: 'Not configured' }).waitFor();
   await expectAccessibleState(page, 'webhooks');
+  expect(errors).toEqual([]);
+});
+
+const focused = (page: Page) => page.evaluate(() => (globalThis as any).document.activeElement?.textContent);
+
+/** Presses Tab until the element named `name` has the focus, as a keyboard user would. */
+const tabTo = async (page: Page, name: string) => {
+  for (let presses = 0; presses < 30 && (await focused(page)) !== name; presses++)
+    await page.keyboard.press('Tab');
+  expect(await focused(page)).toBe(name);
+};
+
+test('works by keyboard alone: sign in, open an invoice, dismiss the cancel dialog with Escape, then cancel', async () => {
+  await suite.checkout('console-keys');
+  const { page, errors } = await openPage(suite.browser);
+  await page.goto(`${suite.harness.stack.url}/console/`);
+  await page.getByLabel('Admin token').waitFor();
+  await page.keyboard.type(suite.harness.stack.adminToken);
+  await page.keyboard.press('Enter');
+  await page.getByRole('status').filter({ hasText: 'Page 1:' }).waitFor();
+  expect(await focused(page)).toBe('Invoices');
+
+  await tabTo(page, 'console-keys');
+  await page.keyboard.press('Enter');
+  await page.getByRole('status').filter({ hasText: 'Invoice console-keys loaded.' }).waitFor();
+  expect(await focused(page)).toBe('Order console-keys');
+
+  await tabTo(page, 'Cancel invoice…');
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  expect(await focused(page)).toBe('Keep invoice');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  expect(await focused(page)).toBe('Cancel invoice…');
+
+  await page.keyboard.press('Enter');
+  await tabTo(page, 'Yes, cancel invoice');
+  await page.keyboard.press('Enter');
+  await page.getByRole('status').filter({ hasText: 'Invoice console-keys is cancelled.' }).waitFor();
+  expect(await focused(page)).toBe('Order console-keys');
+  expect(await suite.invoiceStatus('console-keys', 'cancelled')).toBe('cancelled');
   expect(errors).toEqual([]);
 });

@@ -81,17 +81,22 @@ async function route(): Promise<void> {
     if (link.hash === `#${section}`) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
   }
-  const context: ViewContext = { api, feedback, root };
+  // Each visit draws into a fresh element: a view still loading after the operator left draws nowhere.
+  const view = el('div');
+  show(root, view);
+  const context: ViewContext = { api, feedback: feedback.within(view), root: view };
   feedback.clear();
-  if (section === 'invoices' && id) await invoiceView(context, decodeURIComponent(id));
-  else if (section === 'balances') await balancesView(context);
-  else if (section === 'webhooks') webhooksView(context);
-  else await invoicesView(context);
-  root.querySelector('h1')?.focus();
+  // Each view draws its heading before it loads anything: the focus moves there at once.
+  const drawn =
+    section === 'invoices' && id
+      ? invoiceView(context, decodeURIComponent(id))
+      : (SECTIONS[section] ?? invoicesView)(context);
+  view.querySelector('h1')?.focus();
+  await drawn;
 }
 
 /** Webhook deliveries and their re-send come with the webhooks; until then the plugin has none to show. */
-function webhooksView({ root }: ViewContext): void {
+async function webhooksView({ root }: ViewContext): Promise<void> {
   show(
     root,
     heading('Webhook deliveries'),
@@ -107,6 +112,12 @@ function webhooksView({ root }: ViewContext): void {
     ),
   );
 }
+
+const SECTIONS: Record<string, (context: ViewContext) => Promise<void>> = {
+  invoices: invoicesView,
+  balances: balancesView,
+  webhooks: webhooksView,
+};
 
 signOutButton.addEventListener('click', () => signIn());
 window.addEventListener('hashchange', () => void route());

@@ -17,6 +17,28 @@ const PAGE_LIMIT = 100;
 const MAX_PAGES = 20;
 const COLOURS = ['#2563eb', '#d97706', '#059669', '#db2777', '#7c3aed', '#0891b2', '#65a30d', '#dc2626'];
 const CHART_HEIGHT = 300;
+/** Whole seconds to whole days between ticks, in seconds: snapshots are an hour apart, live ones a minute. */
+const TICK_STEPS = [
+  1,
+  5,
+  15,
+  30,
+  60,
+  300,
+  900,
+  1800,
+  3600,
+  3 * 3600,
+  6 * 3600,
+  12 * 3600,
+  86400,
+  2 * 86400,
+  7 * 86400,
+];
+const SECONDS = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', second: '2-digit' });
+const MINUTES = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+const DAYS = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+const tickFormat = (step: number) => (step < 60 ? SECONDS : step < 86400 ? MINUTES : DAYS);
 
 export async function balancesView(context: ViewContext): Promise<void> {
   const { root } = context;
@@ -132,7 +154,16 @@ function drawChart(container: HTMLElement, snapshots: Snapshot[], currencies: st
       width: width(),
       height: CHART_HEIGHT,
       scales: { x: { time: true } },
-      axes: [{ stroke: '#475569', grid: { stroke: '#e2e8f0' }, ticks: { stroke: '#e2e8f0' } }],
+      axes: [
+        {
+          stroke: '#475569',
+          grid: { stroke: '#e2e8f0' },
+          ticks: { stroke: '#e2e8f0' },
+          incrs: TICK_STEPS,
+          values: (_: uPlot, ticks: number[], _axis: number, _space: number, step: number) =>
+            ticks.map((tick) => tickFormat(step).format(new Date(tick * 1000))),
+        },
+      ],
       series: [
         {},
         ...currencies.map((currency, index) => ({

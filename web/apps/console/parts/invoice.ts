@@ -13,7 +13,9 @@ export async function invoiceView(context: ViewContext, foreignId: string): Prom
     api.get<InvoiceView>(invoicePath(foreignId)),
   );
   if (invoice) {
-    draw(context, invoice);
+    const h1 = draw(context, invoice);
+    // The heading that had the focus is gone; unless the operator has moved on, its successor takes it.
+    if (document.activeElement === document.body) h1.focus();
     feedback.say(`Invoice ${foreignId} loaded.`);
   }
 }

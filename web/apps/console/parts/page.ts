@@ -20,19 +20,30 @@ export function errorText(error: unknown): HTMLElement {
   return el('span', {}, error instanceof Error ? error.message : String(error));
 }
 
-/** The two live regions at the top of the main landmark: results (polite) and errors (assertive). */
+/**
+ * The two live regions at the top of the main landmark: results (polite) and errors (assertive). A view's own
+ * Feedback (`within`) falls silent once the operator has left the view, so that a late answer cannot speak over
+ * the next one.
+ */
 export class Feedback {
   constructor(
     private readonly status: HTMLElement,
     private readonly alert: HTMLElement,
+    private readonly scope?: Element,
   ) {}
 
+  within(scope: Element): Feedback {
+    return new Feedback(this.status, this.alert, scope);
+  }
+
   say(message: string): void {
+    if (this.left()) return;
     show(this.alert);
     show(this.status, message);
   }
 
   fail(error: unknown): void {
+    if (this.left()) return;
     show(this.status);
     show(this.alert, el('p', { class: 'notice notice-error' }, errorText(error)));
   }
@@ -40,6 +51,10 @@ export class Feedback {
   clear(): void {
     show(this.status);
     show(this.alert);
+  }
+
+  private left(): boolean {
+    return this.scope !== undefined && !this.scope.isConnected;
   }
 
   /** Runs `work` with `region` marked busy and a loading message; a failure is shown, not thrown. */

@@ -1,6 +1,6 @@
 // An invoice's refunds and the refund dialog, against POST /invoices/{foreign_id}/refunds and the view's
 // `refundable` and `refunds`. Until that route is deployed the view has neither, and this part shows nothing.
-import { el } from '../../shared/dom';
+import { el, show } from '../../shared/dom';
 import { invoicePath, type Api, type InvoiceView } from './api';
 import { money, time, words } from './format';
 import { confirmDialog, facts, table } from './page';
@@ -55,14 +55,18 @@ function refundDialog(
   api: Api,
   onRefunded: (message: string) => Promise<HTMLElement>,
 ): void {
-  // One id per dialog: confirming again after a lost answer repeats the same refund instead of sending another.
-  const refundId = `refund-${crypto.randomUUID()}`;
   const amount = field('refund-amount', 'Amount', refundable.amount, { inputmode: 'decimal' });
   const currency = field('refund-currency', 'Currency', refundable.currency, {});
   const address = field('refund-address', 'Destination address', '', {
     autocomplete: 'off',
     spellcheck: 'false',
   });
+  // Confirming the same refund again, after a lost answer, repeats its id and so cannot send a second refund; a
+  // changed form is another refund, with an id of its own.
+  const refundId = el('span', {}, newRefundId());
+  for (const { input } of [amount, currency, address]) {
+    input.addEventListener('input', () => show(refundId, newRefundId()));
+  }
   confirmDialog({
     title: `Refund invoice ${invoice.foreign_id}`,
     body: [
@@ -80,7 +84,7 @@ function refundDialog(
     destructive: true,
     action: async () => {
       await api.post(invoicePath(invoice.foreign_id, 'refunds'), {
-        foreign_id: refundId,
+        foreign_id: refundId.textContent,
         address: address.input.value.trim(),
         amount: amount.input.value.trim(),
         currency: currency.input.value.trim(),
@@ -88,6 +92,10 @@ function refundDialog(
       return onRefunded(`Refund of ${money(amount.input.value.trim(), currency.input.value.trim())} sent.`);
     },
   });
+}
+
+function newRefundId(): string {
+  return `refund-${crypto.randomUUID()}`;
 }
 
 function field(id: string, label: string, value: string, attributes: Record<string, string>) {
