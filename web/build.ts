@@ -1,7 +1,8 @@
 // The browser apps under web/apps/<app>/ (the checkout widget, the demo store, the operator console), built the
 // same way for `npm start`, which serves them from memory, and for the stack, which uploads them to S3. Each
-// top-level .ts file of an app is an entry, bundled with what it imports into one ES module of the same name;
-// its other top-level files (HTML, CSS, images) are served as they are. web/apps/shared/ is imported, never served.
+// top-level .ts file of an app is an entry, bundled with what it imports into one ES module of the same name (and
+// the CSS it imports into one stylesheet of the same name); its other top-level files (HTML, CSS, images) are
+// served as they are. web/apps/shared/ is imported, never served.
 import { build } from 'esbuild';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
@@ -66,7 +67,7 @@ async function buildApp(app: string): Promise<Map<string, WebAsset>> {
   });
   for (const output of outputFiles) {
     built.set(path.relative(dir, output.path), {
-      contentType: CONTENT_TYPES['.js'],
+      contentType: CONTENT_TYPES[path.extname(output.path)],
       body: Buffer.from(output.contents),
     });
   }

@@ -1,0 +1,57 @@
+// The operator refunds a paid order from its invoice page and sees the refund in the invoice's list, through
+// POST /invoices/{foreign_id}/refunds and the view's `refundable` and `refunds`.
+import { ConsoleSuite, expectAccessibleState } from '../support/console-page';
+
+// enabled when POST /invoices/{foreign_id}/refunds lands
+describe.skip('refunds from the console', () => {
+  const suite = new ConsoleSuite();
+
+  const paidOrder = async (foreignId: string) => {
+    await suite.checkout(foreignId);
+    await suite.harness.control('POST', `/invoices/${foreignId}/pay`, { kind: 'full' });
+    expect(await suite.invoiceStatus(foreignId, 'paid')).toBe('paid');
+  };
+
+  test('the operator refunds part of a paid order within its bounds and sees it in the list', async () => {
+    await paidOrder('console-refund');
+    const { page, errors } = await suite.open();
+    await page.getByRole('link', { name: 'console-refund', exact: true }).click();
+    await page.getByText('Refundable: 25.50 EUR').waitFor();
+    await page.getByRole('button', { name: 'Refund…' }).click();
+
+    const dialog = page.getByRole('dialog', { name: 'Refund invoice console-refund' });
+    await expect(dialog.getByLabel('Amount').inputValue()).resolves.toBe('25.50000000');
+    await expect(dialog.getByLabel('Currency').inputValue()).resolves.toBe('EUR');
+    await expect(dialog.textContent()).resolves.toContain('Up to 25.50 EUR can be refunded.');
+    await dialog.getByLabel('Amount').fill('10');
+    await dialog.getByLabel('Destination address').fill('bc1qrefundaddress0000000000000000000000');
+    await expectAccessibleState(page, 'refund-dialog');
+
+    await dialog.getByRole('button', { name: 'Send refund' }).click();
+    await page.getByRole('status').filter({ hasText: 'Refund of 10.00 EUR sent.' }).waitFor();
+    const refunds = page.getByRole('table', { name: 'Refunds of this invoice' });
+    await expect(refunds.locator('tbody tr').count()).resolves.toBe(1);
+    await expect(refunds.textContent()).resolves.toContain('10.00 EUR');
+    await page.getByText('Refundable: 15.50 EUR').waitFor();
+    await expectAccessibleState(page, 'refunded');
+    expect(errors).toEqual([]);
+  });
+
+  test('a refund beyond the refundable amount is refused in the dialog, naming the bound', async () => {
+    await paidOrder('console-refund-over');
+    const { page, errors } = await suite.open();
+    await page.getByRole('link', { name: 'console-refund-over', exact: true }).click();
+    await page.getByRole('button', { name: 'Refund…' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Amount').fill('30');
+    await dialog.getByLabel('Destination address').fill('bc1qrefundaddress0000000000000000000000');
+    await dialog.getByRole('button', { name: 'Send refund' }).click();
+    const refusal = dialog.getByRole('alert').filter({ hasText: 'refund_exceeds_refundable' });
+    await refusal.waitFor();
+    await expect(refusal.textContent()).resolves.toContain('25.5');
+    await expectAccessibleState(page, 'refund-refused');
+    await dialog.getByRole('button', { name: 'Keep the money' }).click();
+    await expect(page.getByRole('table', { name: 'Refunds of this invoice' }).count()).resolves.toBe(0);
+    expect(errors.filter((error) => !error.includes('status of 409'))).toEqual([]);
+  });
+});

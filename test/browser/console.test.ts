@@ -1,0 +1,179 @@
+// The operator console in a real browser against the local stack: signing in, an invoice and its cancel, text
+// that looks like markup, balances, and the webhooks tab. Every state passes axe and leaves a screenshot.
+import type { Page } from 'playwright-core';
+import { openPage } from '../support/browser';
+import { ConsoleSuite, expectAccessibleState, signIn } from '../support/console-page';
+
+const suite = new ConsoleSuite();
+
+const openInvoice = async (page: Page, foreignId: string) => {
+  await page.getByRole('link', { name: foreignId, exact: true }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Invoice ${foreignId} loaded.` })
+    .waitFor();
+};
+
+test('a wrong token gets a clear message; the admin token opens the invoices and stays out of URLs and storage', async () => {
+  const { page, errors } = await openPage(suite.browser);
+  await page.goto(`${suite.harness.stack.url}/console/`);
+  await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+  await expectAccessibleState(page, 'sign-in');
+
+  await signIn(page, 'not-the-token');
+  const alert = page.getByRole('alert').filter({ hasText: 'The bearer token is not valid' });
+  await alert.waitFor();
+  await expect(alert.textContent()).resolves.toContain('unauthorized');
+  await expectAccessibleState(page, 'wrong-token');
+
+  await signIn(page, suite.harness.stack.storefrontToken);
+  await page.getByRole('alert').filter({ hasText: 'This route needs the admin token' }).waitFor();
+
+  await signIn(page, suite.harness.stack.adminToken);
+  await page.getByRole('heading', { level: 1, name: 'Invoices' }).waitFor();
+  expect(page.url()).not.toContain(suite.harness.stack.adminToken);
+  const stored = await page.evaluate(() => {
+    const { localStorage, sessionStorage, document } = globalThis as any;
+    return localStorage.length + sessionStorage.length + document.cookie.length;
+  });
+  expect(stored).toBe(0);
+  expect(errors.filter((error) => !error.includes('status of 40'))).toEqual([]);
+});
+
+test('the operator cancels an unpaid order after confirming its amount', async () => {
+  await suite.checkout('console-cancel');
+  const { page, errors } = await suite.open();
+  await openInvoice(page, 'console-cancel');
+  await page.getByRole('heading', { level: 1, name: 'Order console-cancel' }).waitFor();
+  await expectAccessibleState(page, 'invoice-open');
+
+  await page.getByRole('button', { name: 'Cancel invoice…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Cancel invoice console-cancel?' });
+  await expect(dialog.textContent()).resolves.toContain('25.50 EUR');
+  await expectAccessibleState(page, 'cancel-dialog');
+
+  await dialog.getByRole('button', { name: 'Yes, cancel invoice' }).click();
+  await page.getByRole('status').filter({ hasText: 'Invoice console-cancel is cancelled.' }).waitFor();
+  await expect(page.locator('.invoice-head .badge').textContent()).resolves.toBe('Cancelled');
+  await expect(page.getByRole('button', { name: 'Cancel invoice…' }).count()).resolves.toBe(0);
+  await expectAccessibleState(page, 'invoice-cancelled');
+  expect(await suite.invoiceStatus('console-cancel', 'cancelled')).toBe('cancelled');
+  expect(errors).toEqual([]);
+});
+
+test('a cancel the API refuses shows its code and message, and the invoice stays as it is', async () => {
+  await suite.checkout('console-paid');
+  const { page, errors } = await suite.open();
+  await openInvoice(page, 'console-paid');
+  // The customer pays while the operator looks at the open invoice.
+  await suite.harness.control('POST', '/invoices/console-paid/pay', { kind: 'full' });
+  await suite.invoiceStatus('console-paid', 'paid');
+
+  await page.getByRole('button', { name: 'Cancel invoice…' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Yes, cancel invoice' }).click();
+  const refusal = dialog.getByRole('alert').filter({ hasText: 'invoice_paid' });
+  await refusal.waitFor();
+  await expect(refusal.textContent()).resolves.toContain('The invoice is paid; it cannot be cancelled');
+  await expectAccessibleState(page, 'cancel-refused');
+  await dialog.getByRole('button', { name: 'Keep invoice' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  expect(await suite.invoiceStatus('console-paid', 'paid')).toBe('paid');
+  expect(errors.filter((error) => !error.includes('status of 409'))).toEqual([]);
+});
+
+test('a title and metadata written as markup show as text', async () => {
+  const title = '<img src=x onerror=alert(1)><b>Mug</b>';
+  const note = '<script>alert(2)</script><i>fragile</i>';
+  await suite.checkout('console-markup', { title, metadata: { note } });
+  const { page, errors } = await suite.open();
+  await page.getByRole('cell', { name: title, exact: true }).waitFor();
+  await openInvoice(page, 'console-markup');
+  await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
+  await page.getByRole('cell', { name: note, exact: true }).waitFor();
+  const injected = await page.locator('#view img, #view b, #view i, #view script').count();
+  expect(injected).toBe(0);
+  await expectAccessibleState(page, 'markup-as-text');
+  expect(errors).toEqual([]);
+});
+
+test('the balance chart draws a point per snapshot and currency; the live balance comes on demand', async () => {
+  await suite.harness.stack.runJob('snapshot-balances');
+  await suite.harness.control('POST', '/balances', { currency: 'BTC', balance: '2.25' });
+  await suite.harness.stack.runJob('snapshot-balances');
+  const { page, errors } = await suite.open();
+  await page.getByRole('link', { name: 'Balances' }).click();
+  const chart = page.getByRole('img', { name: /over 2 snapshots/ });
+  await chart.waitFor();
+  // The plot's canvas holds the drawn lines and points: count the pixels in BTC's colour.
+  const btcPixels = await chart.locator('canvas').evaluate((canvas: any) => {
+    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+    let count = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i] === 0x25 && data[i + 1] === 0x63 && data[i + 2] === 0xeb && data[i + 3] === 255) count++;
+    }
+    return count;
+  });
+  expect(btcPixels).toBeGreaterThan(50);
+  await page.getByText('The snapshots as a table').click();
+  const rows = page.getByRole('table', { name: 'Balance snapshots, oldest first' }).locator('tbody tr');
+  await expect(rows.count()).resolves.toBe(2);
+  await expect(rows.nth(1).textContent()).resolves.toContain('2.25');
+  await expectAccessibleState(page, 'balances');
+
+  await page.getByRole('button', { name: 'Show live balance' }).click();
+  await page.getByRole('table', { name: /^Live balance/ }).waitFor();
+  await page.getByRole('img', { name: /over 3 snapshots/ }).waitFor();
+  await expectAccessibleState(page, 'balances-live');
+  expect(errors).toEqual([]);
+});
+
+test('the webhooks tab says they are not configured yet', async () => {
+  const { page, errors } = await suite.open();
+  await page.getByRole('link', { name: 'Webhooks' }).click();
+  await page.getByRole('heading', { level: 2, name: 'Not configured' }).waitFor();
+  await expectAccessibleState(page, 'webhooks');
+  expect(errors).toEqual([]);
+});
+
+const focused = (page: Page) => page.evaluate(() => (globalThis as any).document.activeElement?.textContent);
+
+/** Presses Tab until the element named `name` has the focus, as a keyboard user would. */
+const tabTo = async (page: Page, name: string) => {
+  for (let presses = 0; presses < 30 && (await focused(page)) !== name; presses++)
+    await page.keyboard.press('Tab');
+  expect(await focused(page)).toBe(name);
+};
+
+test('works by keyboard alone: sign in, open an invoice, dismiss the cancel dialog with Escape, then cancel', async () => {
+  await suite.checkout('console-keys');
+  const { page, errors } = await openPage(suite.browser);
+  await page.goto(`${suite.harness.stack.url}/console/`);
+  await page.getByLabel('Admin token').waitFor();
+  await page.keyboard.type(suite.harness.stack.adminToken);
+  await page.keyboard.press('Enter');
+  await page.getByRole('status').filter({ hasText: 'Page 1:' }).waitFor();
+  expect(await focused(page)).toBe('Invoices');
+
+  await tabTo(page, 'console-keys');
+  await page.keyboard.press('Enter');
+  await page.getByRole('status').filter({ hasText: 'Invoice console-keys loaded.' }).waitFor();
+  expect(await focused(page)).toBe('Order console-keys');
+
+  await tabTo(page, 'Cancel invoice…');
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  expect(await focused(page)).toBe('Keep invoice');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  expect(await focused(page)).toBe('Cancel invoice…');
+
+  await page.keyboard.press('Enter');
+  await tabTo(page, 'Yes, cancel invoice');
+  await page.keyboard.press('Enter');
+  await page.getByRole('status').filter({ hasText: 'Invoice console-keys is cancelled.' }).waitFor();
+  expect(await focused(page)).toBe('Order console-keys');
+  expect(await suite.invoiceStatus('console-keys', 'cancelled')).toBe('cancelled');
+  expect(errors).toEqual([]);
+});

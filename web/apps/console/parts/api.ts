@@ -1,0 +1,91 @@
+// The console's one way to the API: same origin (the CSP allows no other), the admin token in a header and never
+// in a URL, and every failure turned into an ApiError carrying the API's code and message to show as text.
+import type { components } from '../../../../client/api';
+
+type Schemas = components['schemas'];
+export type InvoiceView = Schemas['InvoiceView'];
+export type InvoiceList = Schemas['InvoiceList'];
+export type InvoiceStatus = InvoiceView['status'];
+export type Snapshot = Schemas['BalanceSnapshot'];
+export type SnapshotList = Schemas['BalanceSnapshotList'];
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+  }
+}
+
+export interface Api {
+  get<T>(path: string, query?: Record<string, string | undefined>): Promise<T>;
+  post<T>(path: string, body?: unknown): Promise<T>;
+}
+
+/** `onRefused` hears of a 401 or 403, so that the console can ask for the token again. */
+export function adminApi(token: string, onRefused: (error: ApiError) => void): Api {
+  const send = async <T>(method: string, url: string, body?: unknown): Promise<T> => {
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        cache: 'no-store',
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch {
+      throw new ApiError(0, 'network_error', 'The API could not be reached. Check the connection and retry.');
+    }
+    const answer = await readJson(response);
+    if (response.ok) return answer as T;
+    const error = apiError(response, answer);
+    if (response.status === 401 || response.status === 403) onRefused(error);
+    throw error;
+  };
+  return {
+    get: (path, query = {}) => send('GET', withQuery(path, query)),
+    post: (path, body) => send('POST', path, body),
+  };
+}
+
+/** The path of one invoice's route, its id encoded as one path segment. */
+export function invoicePath(foreignId: string, ...rest: string[]): string {
+  return ['/invoices', encodeURIComponent(foreignId), ...rest].join('/');
+}
+
+function withQuery(path: string, query: Record<string, string | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, value);
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  try {
+    return await response.json();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Our `{error: {code, message, fields}}`, or API Gateway's own `{message}`, or just the status. */
+function apiError(response: Response, answer: unknown): ApiError {
+  const body = (answer ?? {}) as {
+    error?: { code?: string; message?: string; fields?: Record<string, string> };
+  };
+  if (body.error?.code) {
+    return new ApiError(response.status, body.error.code, body.error.message ?? '', body.error.fields);
+  }
+  const gatewayMessage = (answer as { message?: unknown } | undefined)?.message;
+  return new ApiError(
+    response.status,
+    `http_${response.status}`,
+    typeof gatewayMessage === 'string' ? gatewayMessage : `The API answered ${response.status}.`,
+  );
+}

@@ -1,0 +1,145 @@
+// One invoice: its amounts, what the customer paid, its history, metadata and refunds; cancel while it is open.
+import { el, show } from '../../shared/dom';
+import { invoicePath, type InvoiceView } from './api';
+import { EXCEPTION_WORDS, money, time, words } from './format';
+import { confirmDialog, facts, statusBadge, table } from './page';
+import { refundsSection } from './refund';
+import { heading, type ViewContext } from './view';
+
+export async function invoiceView(context: ViewContext, foreignId: string): Promise<void> {
+  const { api, feedback, root } = context;
+  show(root, backLink(), heading(`Invoice ${foreignId}`));
+  const invoice = await feedback.load(root, 'Loading the invoice…', () =>
+    api.get<InvoiceView>(invoicePath(foreignId)),
+  );
+  if (invoice) {
+    const h1 = draw(context, invoice);
+    // The heading that had the focus is gone; unless the operator has moved on, its successor takes it.
+    if (document.activeElement === document.body) h1.focus();
+    feedback.say(`Invoice ${foreignId} loaded.`);
+  }
+}
+
+/** Draws the invoice; returns its heading, where the focus goes after an action redrew the page. */
+function draw(context: ViewContext, invoice: InvoiceView): HTMLElement {
+  const { api, feedback, root } = context;
+  const h1 = heading(invoice.title);
+  const afterRefund = async (message: string) => {
+    const refreshed = await api.get<InvoiceView>(invoicePath(invoice.foreign_id));
+    feedback.say(message);
+    return draw(context, refreshed);
+  };
+  show(
+    root,
+    backLink(),
+    el(
+      'div',
+      { class: 'invoice-head' },
+      h1,
+      el(
+        'p',
+        { class: 'invoice-sub' },
+        `Order ${invoice.foreign_id} · `,
+        statusBadge(invoice.status),
+        invoice.exception &&
+          el('span', { class: 'badge badge-exception' }, EXCEPTION_WORDS[invoice.exception]),
+      ),
+      !invoice.final && cancelButton(context, invoice),
+    ),
+    el(
+      'div',
+      { class: 'columns' },
+      section('Amounts', facts(amounts(invoice))),
+      section('Payment', facts(payment(invoice))),
+    ),
+    section(
+      'History',
+      invoice.history.length === 0
+        ? el('p', { class: 'empty' }, 'Nothing heard from the service yet.')
+        : table(
+            'Status changes, oldest first',
+            ['Service status', 'When', 'Learnt from'],
+            invoice.history.map((change) => [
+              words(change.service_status),
+              time(change.at),
+              words(change.source),
+            ]),
+          ),
+    ),
+    section(
+      'Metadata',
+      Object.keys(invoice.metadata).length === 0
+        ? el('p', { class: 'empty' }, 'None given at checkout.')
+        : table('The store’s metadata', ['Key', 'Value'], Object.entries(invoice.metadata)),
+    ),
+    refundsSection(invoice, api, afterRefund),
+  );
+  return h1;
+}
+
+function cancelButton(context: ViewContext, invoice: InvoiceView): HTMLButtonElement {
+  const button = el('button', { type: 'button', class: 'button button-danger' }, 'Cancel invoice…');
+  button.addEventListener('click', () =>
+    confirmDialog({
+      title: `Cancel invoice ${invoice.foreign_id}?`,
+      body: [
+        el(
+          'p',
+          {},
+          `The customer will no longer be able to pay ${money(invoice.amount, invoice.currency)} for “`,
+          invoice.title,
+          '”. This cannot be undone.',
+        ),
+        ...(invoice.pay_amount === null
+          ? []
+          : [
+              facts([
+                ['Amount due', money(invoice.pay_amount, invoice.pay_currency)],
+                ['Paid so far', money(invoice.paid_amount, invoice.pay_currency)],
+              ]),
+            ]),
+      ],
+      confirm: 'Yes, cancel invoice',
+      dismiss: 'Keep invoice',
+      destructive: true,
+      action: async () => {
+        const cancelled = await context.api.post<InvoiceView>(invoicePath(invoice.foreign_id, 'cancel'));
+        context.feedback.say(`Invoice ${invoice.foreign_id} is cancelled.`);
+        return draw(context, cancelled);
+      },
+    }),
+  );
+  return button;
+}
+
+function amounts(invoice: InvoiceView): Array<[string, string]> {
+  return [
+    ['Order amount', money(invoice.amount, invoice.currency)],
+    ['Net credited', money(invoice.net_amount, invoice.net_currency)],
+    ['Fees', invoice.fees.map((fee) => money(fee.amount, fee.currency)).join(', ') || '—'],
+    ['Created', time(invoice.created_at)],
+    ['Last change', time(invoice.updated_at)],
+  ];
+}
+
+function payment(invoice: InvoiceView): Array<[string, string]> {
+  const pay = (value: string | null) => money(value, invoice.pay_currency);
+  return [
+    ['Due', pay(invoice.pay_amount)],
+    ['Paid', pay(invoice.paid_amount)],
+    ['Owed', pay(invoice.owed_amount)],
+    ['Address', invoice.pay_address ?? '—'],
+    ...(invoice.pay_tag ? [['Tag or memo', invoice.pay_tag] as [string, string]] : []),
+    ['Expires', time(invoice.expires_at)],
+    ...(invoice.failure_message ? [['Failure', invoice.failure_message] as [string, string]] : []),
+  ];
+}
+
+function section(title: string, ...content: Node[]): HTMLElement {
+  const id = `section-${title.toLowerCase()}`;
+  return el('section', { class: 'panel', 'aria-labelledby': id }, el('h2', { id }, title), ...content);
+}
+
+function backLink(): HTMLAnchorElement {
+  return el('a', { href: '#invoices', class: 'back' }, '← All invoices');
+}
