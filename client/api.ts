@@ -84,6 +84,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/invoices/{foreign_id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund an order
+         * @description An instant withdrawal with exchange from the currency the order was credited in (its `net_currency`) to `currency` (by default the one the customer paid in), of `debited_amount` (by default all that is left). Reserved on the order first: the order's refunds that are not failed never take more than its net, however many arrive at once; more is a 409 `refund_exceeds_refundable` whose `refundable` names what is left. An order that is not paid (or paid late) and credited is a 409 `invoice_not_refundable`; an order takes at most 20 refunds that are not failed (409 `too_many_refunds`). Idempotent by the refund's `foreign_id` as checkout is. A refused refund leaves nothing behind; a failed or rejected one no longer counts against the order.
+         */
+        post: operations["refundInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rates": {
         parameters: {
             query?: never;
@@ -175,8 +195,8 @@ export interface paths {
         get: operations["listRefunds"];
         put?: never;
         /**
-         * Send a refund
-         * @description An instant withdrawal with exchange, idempotent by `foreign_id` as checkout is.
+         * Send a payout tied to no order
+         * @description An instant withdrawal with exchange the store sizes itself, for money no order here accounts for (a customer of an underpaid or expired order, an order taken before this plugin): nothing bounds it but the balance. Refund an order with `POST /invoices/{foreign_id}/refunds` instead. Idempotent by `foreign_id` as checkout is.
          */
         post: operations["createRefund"];
         delete?: never;
@@ -331,15 +351,15 @@ export interface components {
         RefundBody: {
             /** @description The refund's id in the store; a repeated request with it answers the same refund. No control characters. */
             foreign_id: string;
-            /** @description The balance currency the refund is paid from. No control characters. */
-            sender_currency: string;
-            /** @description The cryptocurrency the customer receives. No control characters. */
-            received_currency: string;
+            /** @description The balance currency the payout leaves the store's balance in. No control characters. */
+            debited_currency: string;
             /**
-             * @description The amount taken from the balance, in `sender_currency`. A decimal string, greater than zero, with at most 30 integer and 8 fractional digits. An exact JSON number is read as written.
+             * @description What leaves the store's balance, in `debited_currency`. A decimal string, greater than zero, with at most 30 integer and 8 fractional digits. An exact JSON number is read as written.
              * @example 25.50
              */
-            sender_amount: string;
+            debited_amount: string;
+            /** @description The cryptocurrency the customer receives. No control characters. */
+            currency: string;
             /** @description Where the refund is sent: printable ASCII with no spaces. No control characters. */
             address: string;
             /** @description The customer's reference in the store, shown to the service; not personal data. No control characters. */
@@ -394,6 +414,31 @@ export interface components {
                 /** @enum {string} */
                 source: "create" | "callback" | "cancel" | "reconcile" | "lookup";
             }[];
+            /** @description The order's refunds, oldest first (GET /refunds/{foreign_id} has each in full). */
+            refunds: {
+                foreign_id: string;
+                /** @description What the refund takes from the order, in `debited_currency`. An exact decimal string. */
+                debited_amount: string;
+                /** @description The currency the order was credited in (`net_currency`). */
+                debited_currency: string;
+                /** @description The currency the customer receives. */
+                currency: string;
+                /**
+                 * @description A `pending` or `confirmed` refund counts against `refundable`; a `failed` one no longer does.
+                 * @enum {string}
+                 */
+                status: "pending" | "confirmed" | "failed";
+                /**
+                 * Format: date-time
+                 * @description When the refund was first received. ISO 8601 in UTC, with milliseconds.
+                 */
+                created_at: string;
+            }[];
+            refundable: {
+                /** @description Left to refund. An exact decimal string. */
+                amount: string;
+                currency: string;
+            } | null;
             /**
              * Format: date-time
              * @description When the order was first received. ISO 8601 in UTC, with milliseconds.
@@ -412,15 +457,16 @@ export interface components {
         };
         RefundView: {
             foreign_id: string;
+            invoice_foreign_id: string | null;
             /** @description The withdrawal's status at the service, or `sending` or `rejected` before it. */
             status: string;
+            /** @description True once the refund can no longer change: confirmed, failed or rejected. */
             final: boolean;
             failure_message: string | null;
-            sender_currency: string;
-            /** @description Taken from the balance. An exact decimal string. */
-            sender_amount: string;
-            received_currency: string;
-            received_amount: string | null;
+            amount: string | null;
+            currency: string | null;
+            debited_amount: string | null;
+            debited_currency: string | null;
             address: string;
             transaction_id: number | null;
             /** @description Every status change, oldest first. */
@@ -567,6 +613,12 @@ export interface components {
                 /** @description Each field at fault, with what is wrong with it. */
                 fields?: {
                     [key: string]: string;
+                };
+                /** @description With `refund_exceeds_refundable`: what the order has left to refund. */
+                refundable?: {
+                    /** @description Left to refund. An exact decimal string. */
+                    amount: string;
+                    currency: string;
                 };
             };
         };
@@ -940,6 +992,149 @@ export interface operations {
             };
             /** @description The service failed, could not be reached, or refused our keys. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service did not answer in time; the request may have arrived. Retrying with the same `foreign_id` is safe. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    refundInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                foreign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Sent before. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundView"];
+                };
+            };
+            /** @description Sent. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundView"];
+                };
+            };
+            /** @description Bad input: `fields` names every field at fault. Nothing was written or sent. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, or not a valid one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A token of another scope, or a callback whose signature does not verify. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A conflict: this `foreign_id` with another body, a request for it still in progress (see `Retry-After`), or a state that does not allow it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service refused the request: `fields` names the fields it refused. The `foreign_id` may be used again. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the route's throttle: API Gateway's own answer, `{"message": "Too Many Requests"}`. Retry later, with backoff. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected failure, with no details. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed, could not be reached, or refused our keys. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not possible now: a feature the merchant account lacks, or a record not ready yet (see `Retry-After`). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,3 +1,4 @@
+import { InvoiceService } from '../domain/invoices';
 import { RefundService } from '../domain/refunds';
 import { refundInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
@@ -5,10 +6,15 @@ import { refundView } from '../http/views';
 import { createRefundRoute } from '../lib/routes';
 import { processing } from '../runtime/processing';
 import { bearerTokens } from '../runtime/bearer-tokens';
-import { refundStore } from '../runtime/stores';
+import { invoiceStore, refundStore } from '../runtime/stores';
 import { claimTiming } from '../runtime/timing';
 
-const refunds = new RefundService(refundStore, processing, claimTiming);
+const refunds = new RefundService(
+  refundStore,
+  processing,
+  claimTiming,
+  new InvoiceService(invoiceStore, processing, claimTiming),
+);
 
 /** POST /refunds: an instant withdrawal with exchange, once per foreign_id. */
 export const handler = apiRoute(

@@ -1,3 +1,4 @@
+import { InvoiceService } from '../domain/invoices';
 import { RefundService } from '../domain/refunds';
 import { foreignIdInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
@@ -5,10 +6,15 @@ import { refundView } from '../http/views';
 import { getRefundRoute } from '../lib/routes';
 import { processing } from '../runtime/processing';
 import { bearerTokens } from '../runtime/bearer-tokens';
-import { refundStore } from '../runtime/stores';
+import { invoiceStore, refundStore } from '../runtime/stores';
 import { claimTiming } from '../runtime/timing';
 
-const refunds = new RefundService(refundStore, processing, claimTiming);
+const refunds = new RefundService(
+  refundStore,
+  processing,
+  claimTiming,
+  new InvoiceService(invoiceStore, processing, claimTiming),
+);
 
 /** GET /refunds/{foreign_id}: refreshed through transaction lookup while not final. */
 export const handler = apiRoute(

@@ -1,0 +1,26 @@
+import { InvoiceService } from '../domain/invoices';
+import { RefundService } from '../domain/refunds';
+import { orderRefundInput } from '../http/inputs';
+import { apiRoute } from '../http/route';
+import { refundView } from '../http/views';
+import { refundInvoiceRoute } from '../lib/routes';
+import { processing } from '../runtime/processing';
+import { bearerTokens } from '../runtime/bearer-tokens';
+import { invoiceStore, refundStore } from '../runtime/stores';
+import { claimTiming } from '../runtime/timing';
+
+const refunds = new RefundService(
+  refundStore,
+  processing,
+  claimTiming,
+  new InvoiceService(invoiceStore, processing, claimTiming),
+);
+
+/** POST /invoices/{foreign_id}/refunds: reserved on the order within what it netted, then sent once. */
+export const handler = apiRoute(
+  { route: refundInvoiceRoute, tokens: bearerTokens, input: orderRefundInput },
+  async (request) => {
+    const { record, created } = await refunds.create(request);
+    return { status: created ? 201 : 200, body: refundView(record) };
+  },
+);
