@@ -38,8 +38,11 @@ export interface StatusUpdate {
 
 /** An order's refunds, as the refund service reserves and ends them on the order (InvoiceService does). */
 export interface RefundReservations {
-  /** Reserves the refund within what the order has left and answers what it sends; a retry finds its reservation. */
-  reserveRefund(ask: OrderRefundRequest): Promise<RefundRequest>;
+  /**
+   * Reserves the refund (made at `createdAt`) within what the order has left and answers what it sends; a retry
+   * finds its reservation.
+   */
+  reserveRefund(ask: OrderRefundRequest, createdAt: number): Promise<RefundRequest>;
   /** Marks the refund's entry ended; a failed refund no longer counts against the order. */
   endRefund(invoiceForeignId: string, refundForeignId: string, state: 'confirmed' | 'failed'): Promise<void>;
 }
@@ -173,10 +176,10 @@ export class InvoiceService implements RefundReservations {
     return this.invoices.listDue(limit, now);
   }
 
-  async reserveRefund(ask: OrderRefundRequest): Promise<RefundRequest> {
+  async reserveRefund(ask: OrderRefundRequest, createdAt: number): Promise<RefundRequest> {
     let sends: RefundRequest | undefined;
     const change = (current: InvoiceRecord) => {
-      const reserved = reservation(current, ask, this.timing.now());
+      const reserved = reservation(current, ask, createdAt, this.timing.now());
       sends = reserved.sends;
       return reserved.next;
     };

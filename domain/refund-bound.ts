@@ -27,6 +27,7 @@ type Change = Omit<InvoiceRecord, 'version'>;
 export function reservation(
   record: InvoiceRecord,
   ask: OrderRefundRequest,
+  createdAt: number,
   now: number,
 ): { next?: Change; sends: RefundRequest } {
   const { settlement, payment } = record;
@@ -65,7 +66,7 @@ export function reservation(
     debitedAmount: amount.toFixed(8),
     currency: ask.currency ?? payment.currency,
     state: 'pending',
-    createdAt: now,
+    createdAt,
   };
   // The oldest failed entries make room: the refund itself still shows them.
   const kept = [...entries];

@@ -65,7 +65,7 @@ export class RefundService {
   private async reserve(record: RefundRecord, ask: OrderRefundRequest): Promise<RefundRecord> {
     let sends: RefundRequest;
     try {
-      sends = await this.orders.reserveRefund(ask);
+      sends = await this.orders.reserveRefund(ask, record.createdAt);
     } catch (error) {
       // Refused (over the bound, not refundable, no such order): nothing was reserved.
       if (error instanceof DomainError) {

@@ -60,7 +60,7 @@ describe('refundableAmount', () => {
 
 describe('reservation', () => {
   test('by default: all that is left, from the currency credited, to the currency the customer paid in', () => {
-    const { next, sends } = reservation(paidOrder(), ask('r-1'), NOW);
+    const { next, sends } = reservation(paidOrder(), ask('r-1'), NOW, NOW);
     expect(sends).toEqual({
       foreignId: 'r-1',
       senderCurrency: 'EUR',
@@ -78,6 +78,7 @@ describe('reservation', () => {
       order,
       ask('r-2', { debitedAmount: '0.00000001', currency: 'ETH' }),
       NOW,
+      NOW,
     );
     expect(sends).toMatchObject({ senderAmount: '0.00000001', receivedCurrency: 'ETH' });
     expect(next?.refundable).toBe('0.00000000');
@@ -85,21 +86,21 @@ describe('reservation', () => {
 
   test('more than is left is refused naming what is left; nothing left refuses the default too', () => {
     const order = paidOrder({ refunds: [entry('r-1', '25'), entry('r-0', '5', 'failed')] });
-    const over = () => reservation(order, ask('r-2', { debitedAmount: '0.24500001' }), NOW);
+    const over = () => reservation(order, ask('r-2', { debitedAmount: '0.24500001' }), NOW, NOW);
     expect(over).toThrow(RefundBoundError);
     expect(catchError(over)).toMatchObject({
       code: 'refund_exceeds_refundable',
       refundable: { amount: '0.24500000', currency: 'EUR' },
     });
     const spent = paidOrder({ refunds: [entry('r-1', '25.245')] });
-    expect(catchError(() => reservation(spent, ask('r-2'), NOW))).toMatchObject({
+    expect(catchError(() => reservation(spent, ask('r-2'), NOW, NOW))).toMatchObject({
       refundable: { amount: '0.00000000', currency: 'EUR' },
     });
   });
 
   test('a refund already reserved finds its entry and changes nothing', () => {
     const order = paidOrder({ refunds: [entry('r-1', '3')] });
-    const again = reservation(order, ask('r-1', { debitedAmount: '3' }), NOW + 1);
+    const again = reservation(order, ask('r-1', { debitedAmount: '3' }), NOW, NOW + 1);
     expect(again.next).toBeUndefined();
     expect(again.sends.senderAmount).toBe('3');
   });
@@ -110,7 +111,7 @@ describe('reservation', () => {
     ['cancelled', { status: 'failed' as const, cancelled: true }],
     ['underpaid', { status: 'failed' as const, error: 'User paid less than required.' }],
   ])('an order %s is not refundable', (_name, overrides) => {
-    expect(catchError(() => reservation(paidOrder(overrides), ask('r-1'), NOW))).toMatchObject({
+    expect(catchError(() => reservation(paidOrder(overrides), ask('r-1'), NOW, NOW))).toMatchObject({
       code: 'invoice_not_refundable',
     });
   });
@@ -121,16 +122,23 @@ describe('reservation', () => {
       error: 'Timer expired. User not paid.',
       payment: { currency: 'BTC', amount: '0.00046000', late: true },
     });
-    expect(reservation(late, ask('r-1'), NOW).sends.senderAmount).toBe('25.24500000');
+    expect(reservation(late, ask('r-1'), NOW, NOW).sends.senderAmount).toBe('25.24500000');
   });
 
   test(`at most ${MAX_REFUNDS_PER_ORDER} refunds count at once; failed ones make room and stay under the cap`, () => {
     const counted = Array.from({ length: MAX_REFUNDS_PER_ORDER }, (_, i) => entry(`r-${i}`, '0.01'));
-    expect(catchError(() => reservation(paidOrder({ refunds: counted }), ask('r-x'), NOW))).toMatchObject({
+    expect(
+      catchError(() => reservation(paidOrder({ refunds: counted }), ask('r-x'), NOW, NOW)),
+    ).toMatchObject({
       code: 'too_many_refunds',
     });
     const withFailed = [entry('gone', '1', 'failed'), ...counted.slice(1)];
-    const { next } = reservation(paidOrder({ refunds: withFailed }), ask('r-x', { debitedAmount: '1' }), NOW);
+    const { next } = reservation(
+      paidOrder({ refunds: withFailed }),
+      ask('r-x', { debitedAmount: '1' }),
+      NOW,
+      NOW,
+    );
     expect(next?.refunds).toHaveLength(MAX_REFUNDS_PER_ORDER);
     expect(next?.refunds?.map((kept) => kept.foreignId)).not.toContain('gone');
   });
