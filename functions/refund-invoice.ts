@@ -1,20 +1,9 @@
-import { InvoiceService } from '../domain/invoices';
-import { RefundService } from '../domain/refunds';
 import { orderRefundInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { refundView } from '../http/views';
 import { refundInvoiceRoute } from '../lib/routes';
-import { processing } from '../runtime/processing';
 import { bearerTokens } from '../runtime/bearer-tokens';
-import { invoiceStore, refundStore } from '../runtime/stores';
-import { claimTiming } from '../runtime/timing';
-
-const refunds = new RefundService(
-  refundStore,
-  processing,
-  claimTiming,
-  new InvoiceService(invoiceStore, processing, claimTiming),
-);
+import { refunds } from '../runtime/refunds';
 
 /** POST /invoices/{foreign_id}/refunds: reserved on the order within what it netted, then sent once. */
 export const handler = apiRoute(
