@@ -18,6 +18,22 @@ export class NotFoundError extends DomainError {
 /** The request disagrees with what the store already holds, or the record's state does not allow it. */
 export class ConflictError extends DomainError {}
 
+/** What an order has left to refund: its net credited less its refunds that are not failed. */
+export interface Refundable {
+  amount: string;
+  currency: string;
+}
+
+/** A refund over what its order has left; the answer names what is left. */
+export class RefundBoundError extends ConflictError {
+  constructor(readonly refundable: Refundable) {
+    super(
+      'refund_exceeds_refundable',
+      `At most ${refundable.amount} ${refundable.currency} of this order is left to refund`,
+    );
+  }
+}
+
 /** Another request is working on the same foreign_id right now; retrying shortly will converge. */
 export class InProgressError extends DomainError {
   constructor(readonly retryAfterSeconds: number) {

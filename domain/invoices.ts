@@ -1,15 +1,18 @@
-import { ConflictError, NotReadyError, serviceFailure, ServiceError } from './errors';
+import { ConflictError, NotFoundError, NotReadyError, serviceFailure, ServiceError } from './errors';
 import type {
   CheckoutRequest,
   InvoiceRecord,
   InvoiceStatus,
+  OrderRefundRequest,
   Payment,
+  RefundRequest,
   Settlement,
   StatusChange,
 } from './model';
 import { paysMore, recordedPayment } from './payment';
 import type { InvoiceStore, ProcessingApi, VersionedStore } from './ports';
-import { ClaimedRecords, mayHaveBeenSent, readRecord, type ClaimTiming } from './records';
+import { ClaimedRecords, mayHaveBeenSent, mutate, readRecord, type ClaimTiming } from './records';
+import { MAX_REFUNDS_PER_ORDER, refundableAmount, refundEnded, reservation } from './refund-bound';
 import { isFinal, isInvoiceStatus, movesForward } from './status';
 
 /** Attempts after the first use `<foreign_id>~<attempt>` upstream, so `~` is not allowed in our foreign_ids. */
@@ -33,6 +36,20 @@ export interface StatusUpdate {
   settlement?: Settlement;
 }
 
+/** An order's refunds, as the refund service reserves and ends them on the order (InvoiceService does). */
+export interface RefundReservations {
+  /**
+   * Reserves the refund (made at `createdAt`) within what the order has left and answers what it sends; a retry
+   * finds its reservation.
+   */
+  reserveRefund(ask: OrderRefundRequest, createdAt: number): Promise<RefundRequest>;
+  /** Marks the refund's entry ended; a failed refund no longer counts against the order. */
+  endRefund(invoiceForeignId: string, refundForeignId: string, state: 'confirmed' | 'failed'): Promise<void>;
+}
+
+/** Concurrent refunds of one order each win the order's compare-and-set in turn: each may lose to all the others. */
+const REFUND_WRITE_ATTEMPTS = 2 * MAX_REFUNDS_PER_ORDER;
+
 /** The poll reads the store alone and never calls the service. */
 export function readInvoice(
   invoices: VersionedStore<InvoiceRecord>,
@@ -41,11 +58,11 @@ export function readInvoice(
   return readRecord(invoices, foreignId, 'Invoice');
 }
 
-export class InvoiceService {
+export class InvoiceService implements RefundReservations {
   private readonly invoices: ClaimedRecords<InvoiceRecord>;
 
   constructor(
-    store: InvoiceStore,
+    private readonly store: InvoiceStore,
     private readonly processing: ProcessingApi,
     private readonly timing: ClaimTiming,
   ) {
@@ -135,11 +152,15 @@ export class InvoiceService {
           : undefined;
       if (!advances && !paid) return undefined;
       const at = this.timing.now();
+      const settlement = update.settlement ?? current.settlement;
       return {
         ...current,
         status: advances ? update.status : current.status,
         payment: paid ?? current.payment,
-        settlement: update.settlement ?? current.settlement,
+        settlement,
+        // A later credit (a late payment) leaves more to refund.
+        ...(current.refunds &&
+          settlement && { refundable: refundableAmount(settlement.net, current.refunds) }),
         error: update.error ?? current.error,
         cancelled: current.cancelled || (update.source === 'cancel' && update.status === 'failed'),
         history: advances
@@ -153,6 +174,24 @@ export class InvoiceService {
   /** Open records the sweep is due to look at, by `now`, the longest due first. */
   listDue(limit: number, now: number): Promise<InvoiceRecord[]> {
     return this.invoices.listDue(limit, now);
+  }
+
+  async reserveRefund(ask: OrderRefundRequest, createdAt: number): Promise<RefundRequest> {
+    let sends: RefundRequest | undefined;
+    const change = (current: InvoiceRecord) => {
+      const reserved = reservation(current, ask, createdAt, this.timing.now());
+      sends = reserved.sends;
+      return reserved.next;
+    };
+    await mutate(this.store, ask.invoiceForeignId, change, REFUND_WRITE_ATTEMPTS);
+    if (!sends) throw new NotFoundError('Invoice');
+    return sends;
+  }
+
+  async endRefund(invoiceForeignId: string, refundForeignId: string, state: 'confirmed' | 'failed') {
+    const change = (current: InvoiceRecord) =>
+      refundEnded(current, refundForeignId, state, this.timing.now());
+    await mutate(this.store, invoiceForeignId, change, REFUND_WRITE_ATTEMPTS);
   }
 
   markSwept(foreignId: string): Promise<void> {

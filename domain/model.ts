@@ -106,13 +106,46 @@ export interface InvoiceRecord extends ClaimedRecord<CheckoutRequest, InvoiceSta
   payment: Payment | null;
   settlement?: Settlement;
   cancelled: boolean;
+  /** The order's refunds, each reserved here before it is sent (domain/refund-bound.ts); oldest first. */
+  refunds?: RefundEntry[];
+  /** `settlement.net` less the refunds that are not failed, kept when either changes; absent with no refunds. */
+  refundable?: string;
 }
 
+/**
+ * A refund as its order keeps it: what it takes from the order's net (in `settlement.currency`), and what the
+ * customer receives it in. Only what the order's view shows, so that the invoice item stays small.
+ */
+export interface RefundEntry {
+  foreignId: string;
+  debitedAmount: string;
+  currency: string;
+  /** `pending` counts against the order's net until the refund ends; `failed` no longer does. */
+  state: 'pending' | 'confirmed' | 'failed';
+  createdAt: number;
+}
+
+/** The withdrawal a refund sends: `senderAmount` of `senderCurrency` leaves the balance, paid out in `receivedCurrency`. */
 export interface RefundRequest {
   foreignId: string;
   senderCurrency: string;
   receivedCurrency: string;
   senderAmount: string;
+  address: string;
+  endUserReference?: string;
+}
+
+/**
+ * A refund of an order, as the store asked for it: the amount and currency left out take their defaults when the
+ * refund is reserved on the order, so a retry of the same request is the same request whatever was refunded since.
+ */
+export interface OrderRefundRequest {
+  foreignId: string;
+  invoiceForeignId: string;
+  /** In the currency the order was credited in; the most still refundable when absent. */
+  debitedAmount?: string;
+  /** What the customer receives; the currency they paid in when absent. */
+  currency?: string;
   address: string;
   endUserReference?: string;
 }
@@ -124,7 +157,10 @@ export interface WithdrawalDetails {
   receivedAmount: string;
 }
 
-export interface RefundRecord extends ClaimedRecord<RefundRequest> {
+/** A payout not tied to an order asks for its withdrawal directly; an order's refund asks the order first. */
+export interface RefundRecord extends ClaimedRecord<RefundRequest | OrderRefundRequest> {
+  /** An order refund's withdrawal, once reserved on the order and before it is sent; a payout's is its request. */
+  sends?: RefundRequest;
   withdrawal: WithdrawalDetails | null;
 }
 

@@ -55,6 +55,15 @@ export function invoiceOutcome(facts: OutcomeFacts): InvoiceOutcome {
   };
 }
 
+/**
+ * Whether the order may be refunded: paid (over or not), or paid late, and credited as the service reported. The
+ * order's refunds (domain/refund-bound.ts) then share what it netted.
+ */
+export function isRefundable(facts: OutcomeFacts & Pick<InvoiceRecord, 'settlement'>): boolean {
+  const { status, exception } = invoiceOutcome(facts);
+  return !!facts.settlement && (status === 'paid' || exception === 'paid_late');
+}
+
 function statusOf({ phase, status, error, cancelled, payment }: OutcomeFacts): InvoiceStatusName {
   // Refused by the service. A create whose outcome stayed unknown, even one the sweep gave up on, waits for the
   // store's retry of its checkout (the answer was 504), which resumes it.

@@ -17,11 +17,7 @@ export function paysMore(next: Payment, recorded: Payment | null): boolean {
  * The payment as the record keeps it: to 8 places, with what is due and still owed in the currency paid where
  * known, and how the two compare. `late`: the invoice was final before this payment grew.
  */
-export function recordedPayment(
-  next: Payment,
-  record: Pick<InvoiceRecord, 'invoice' | 'payment'>,
-  late: boolean,
-): Payment {
+export function recordedPayment(next: Payment, record: DueFacts, late: boolean): Payment {
   const received = new Decimal(next.amount);
   const remaining = next.remainingAmount === undefined ? undefined : new Decimal(next.remainingAmount);
   // The quote fixes the amount due; without one, the service tells it only while something remains to pay.
@@ -38,8 +34,14 @@ export function recordedPayment(
   };
 }
 
-function knownDue(currency: string, { invoice, payment }: Pick<InvoiceRecord, 'invoice' | 'payment'>) {
+type DueFacts = Pick<InvoiceRecord, 'invoice' | 'payment'> & {
+  request?: Pick<InvoiceRecord['request'], 'currency'>;
+};
+
+function knownDue(currency: string, { invoice, payment, request }: DueFacts) {
   if (invoice?.senderCurrency === currency && invoice.senderAmount) return new Decimal(invoice.senderAmount);
+  // Paid in the order's own currency, with or without a quote: the order's amount is what is due.
+  if (invoice && request?.currency === currency) return new Decimal(invoice.amount);
   if (payment?.currency === currency && payment.due) return new Decimal(payment.due);
   return undefined;
 }

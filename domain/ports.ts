@@ -56,6 +56,8 @@ export interface VersionedStore<T extends { version: number }> {
   create(record: T): Promise<boolean>;
   /** Replaces the record only if its stored version is `expectedVersion`; false when it moved on. */
   update(record: T, expectedVersion: number): Promise<boolean>;
+  /** Deletes the record only if its stored version is `expectedVersion`; false when it moved on. */
+  remove(key: string, expectedVersion: number): Promise<boolean>;
 }
 
 export interface OpenItems<T> {

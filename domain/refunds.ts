@@ -1,32 +1,83 @@
-import { ConflictError, NotReadyError, serviceFailure, type ServiceError } from './errors';
-import type { FoundWithdrawal, RefundRecord, RefundRequest, StatusChange } from './model';
+import {
+  ConflictError,
+  DomainError,
+  InProgressError,
+  NotReadyError,
+  serviceFailure,
+  type ServiceError,
+} from './errors';
+import type { RefundReservations } from './invoices';
+import type { FoundWithdrawal, OrderRefundRequest, RefundRecord, RefundRequest, StatusChange } from './model';
 import type { ProcessingApi, RefundStore } from './ports';
 import { ClaimedRecords, mayHaveBeenSent, type ClaimTiming } from './records';
 import { isFinal } from './status';
 
 const HELD_ELSEWHERE = 'The service holds this foreign_id for another withdrawal';
 
+export function isOrderRefund(request: RefundRecord['request']): request is OrderRefundRequest {
+  return 'invoiceForeignId' in request;
+}
+
+/** The withdrawal the refund sends; none for an order's refund not yet reserved, which has sent nothing. */
+export function withdrawalOf(record: RefundRecord): RefundRequest | undefined {
+  return isOrderRefund(record.request) ? record.sends : record.request;
+}
+
+/**
+ * Refunds, each sent once per foreign_id. An order's refund is first reserved on the order (`orders`), within what
+ * the order netted: claim, reserve, write what it sends, send. A refund that ends failed or refused frees its
+ * reservation first, and only then is recorded so, so that a reservation never outlives a refund that may still
+ * be sent; one whose send stays unknown keeps it until a retry or a lookup settles it.
+ */
 export class RefundService {
   private readonly refunds: ClaimedRecords<RefundRecord>;
 
   constructor(
-    store: RefundStore,
+    private readonly store: RefundStore,
     private readonly processing: ProcessingApi,
     private readonly timing: ClaimTiming,
+    private readonly orders: RefundReservations,
   ) {
     this.refunds = new ClaimedRecords(store, timing, 'Refund', { withdrawal: null });
   }
 
   /** Sends the refund once per foreign_id; a repeat of the same request answers the same refund. */
-  async create(request: RefundRequest): Promise<{ record: RefundRecord; created: boolean }> {
-    const claimed = await this.refunds.claim(request);
+  async create(
+    request: RefundRequest | OrderRefundRequest,
+  ): Promise<{ record: RefundRecord; created: boolean }> {
+    // What an earlier attempt meant to send is kept for the lookup of a send that may have happened.
+    const claimed = await this.refunds.claim(request, (existing) => ({ sends: existing.sends }));
     if (!claimed.owned) return { record: claimed.record, created: false };
-    if (mayHaveBeenSent(claimed.previous)) {
+    let record = claimed.record;
+    if (mayHaveBeenSent(claimed.previous) && withdrawalOf(record)) {
       // An earlier send may have reached the service: find it before anything is sent again.
-      const adopted = await this.adoptSent(claimed.record);
+      const adopted = await this.adoptSent(record);
       if (adopted) return { record: adopted, created: true };
     }
-    return { record: await this.send(claimed.record), created: true };
+    if (isOrderRefund(record.request)) record = await this.reserve(record, record.request);
+    return { record: await this.send(record), created: true };
+  }
+
+  /**
+   * Reserves the claimed refund on its order (a retry finds its reservation) and writes what it sends, before it is
+   * sent. A refusal leaves nothing behind: the claim is deleted, and the foreign_id is free again.
+   */
+  private async reserve(record: RefundRecord, ask: OrderRefundRequest): Promise<RefundRecord> {
+    let sends: RefundRequest;
+    try {
+      sends = await this.orders.reserveRefund(ask, record.createdAt);
+    } catch (error) {
+      // Refused (over the bound, not refundable, no such order): nothing was reserved.
+      if (error instanceof DomainError) {
+        await this.store.remove(record.foreignId, record.version).catch(() => undefined);
+      } else {
+        await this.refunds.release(record, undefined);
+      }
+      throw error;
+    }
+    const saved = await this.refunds.save(record, { ...record, sends, updatedAt: this.timing.now() });
+    if (!saved.won) throw new InProgressError(1);
+    return saved.record;
   }
 
   /** The refund as stored, refreshed from the service while it is not final. */
@@ -47,24 +98,31 @@ export class RefundService {
 
   /**
    * Asks the service for the withdrawal's status and records it. A send whose answer was lost is settled: our
-   * withdrawal is adopted, someone else's under the same foreign_id refuses the refund for good.
+   * withdrawal is adopted, someone else's under the same foreign_id refuses the refund for good. An order's refund
+   * that never got as far as writing what it sends has sent nothing: the sweep gives it up.
    */
   async refresh(record: RefundRecord, source: StatusChange['source']): Promise<RefundRecord | undefined> {
-    const found = await this.processing.findWithdrawal(record.request);
+    const sends = withdrawalOf(record);
+    if (!sends) return this.giveUpUnsent(record);
+    const found = await this.processing.findWithdrawal(sends);
     if (!found) return record;
     if (record.phase === 'sent') return this.applyStatus(record.foreignId, found.status, source, found.error);
+    if (!mayHaveBeenSent(record)) return undefined;
+    await this.endOnOrder(record, found.withdrawal ? found.status : undefined);
     return this.refunds.mutate(record.foreignId, (current) =>
       mayHaveBeenSent(current) ? this.settled(current, found, source) : undefined,
     );
   }
 
-  /** Records a status from the service; final states are final. */
-  applyStatus(
+  /** Records a status from the service; final states are final, and end the refund's reservation first. */
+  async applyStatus(
     foreignId: string,
     status: string,
     source: StatusChange['source'],
     error?: string,
   ): Promise<RefundRecord | undefined> {
+    const stored = await this.store.get(foreignId);
+    if (stored?.phase === 'sent' && !isFinal(stored.status)) await this.endOnOrder(stored, status);
     return this.refunds.mutate(foreignId, (current) => {
       if (current.phase === 'sending' && source === 'callback') throw new NotReadyError('The refund');
       // Withdrawal statuses past creation are not listed by the spec: accept only a move to a final one.
@@ -81,18 +139,47 @@ export class RefundService {
   }
 
   /**
+   * Ends an order refund's reservation once the service has ended the refund: `status` is the withdrawal's, or
+   * undefined when the refund was refused (nothing sent). Nothing while the refund may still go out.
+   */
+  private async endOnOrder(record: RefundRecord, status: string | undefined): Promise<void> {
+    if (!isOrderRefund(record.request) || (status !== undefined && !isFinal(status))) return;
+    const state = status === 'confirmed' ? 'confirmed' : 'failed';
+    await this.orders.endRefund(record.request.invoiceForeignId, record.foreignId, state);
+  }
+
+  /**
+   * An order refund whose claim never wrote what it sends (a crash between the claim and the reservation's end):
+   * taken under a fresh lease, so that no retry sends meanwhile, its reservation, if any, freed, and deleted.
+   */
+  private async giveUpUnsent(record: RefundRecord): Promise<RefundRecord | undefined> {
+    const at = this.timing.now();
+    const taken = await this.refunds.save(record, {
+      ...record,
+      phase: 'sending',
+      claimedAt: at,
+      updatedAt: at,
+    });
+    if (!taken.won) return taken.record;
+    await this.endOnOrder(taken.record, undefined);
+    await this.store.remove(taken.record.foreignId, taken.record.version);
+    return undefined;
+  }
+
+  /**
    * Under a claim we hold: settles the refund from the withdrawal the service already has under its foreign_id,
    * or answers undefined if it has none. Someone else's withdrawal there is a conflict.
    */
   private async adoptSent(record: RefundRecord): Promise<RefundRecord | undefined> {
     let found: FoundWithdrawal | undefined;
     try {
-      found = await this.processing.findWithdrawal(record.request);
+      found = await this.processing.findWithdrawal(withdrawalOf(record)!);
     } catch (error) {
-      await this.refunds.release(record, refusal(error));
+      await this.release(record, refusal(error));
       throw error;
     }
     if (!found) return undefined;
+    await this.endOnOrder(record, found.withdrawal ? found.status : undefined);
     const { record: saved } = await this.refunds.save(record, this.settled(record, found, 'lookup'));
     if (saved.phase === 'rejected') throw new ConflictError('duplicate_foreign_id', HELD_ELSEWHERE);
     return saved;
@@ -122,7 +209,7 @@ export class RefundService {
 
   private async send(record: RefundRecord): Promise<RefundRecord> {
     try {
-      const created = await this.processing.createWithdrawal(record.request);
+      const created = await this.processing.createWithdrawal(withdrawalOf(record)!);
       const answered = this.refunds.answered(record, created, 'create', { withdrawal: created.details });
       return (await this.refunds.save(record, answered)).record;
     } catch (error) {
@@ -131,9 +218,15 @@ export class RefundService {
         const settled = await this.adoptSent(record);
         if (settled) return settled;
       }
-      await this.refunds.release(record, refusal(error));
+      await this.release(record, refusal(error));
       throw error;
     }
+  }
+
+  /** As ClaimedRecords.release; a refused refund frees its reservation first. */
+  private async release(record: RefundRecord, refused: string | undefined): Promise<void> {
+    if (refused !== undefined) await this.endOnOrder(record, undefined);
+    await this.refunds.release(record, refused);
   }
 }
 

@@ -9,10 +9,11 @@ import { processingKeys } from '../runtime/processing-keys';
 import { invoiceStore, receiptStore, refundStore } from '../runtime/stores';
 import { claimTiming } from '../runtime/timing';
 
+const invoices = new InvoiceService(invoiceStore, processing, claimTiming);
 const callbacks = new CallbackService(
   receiptStore,
-  new InvoiceService(invoiceStore, processing, claimTiming),
-  new RefundService(refundStore, processing, claimTiming),
+  invoices,
+  new RefundService(refundStore, processing, claimTiming, invoices),
 );
 
 /** POST /callbacks: signed by the service over the raw body; 200 unless a retry could succeed. */

@@ -1,14 +1,9 @@
-import { RefundService } from '../domain/refunds';
 import { refundInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { refundView } from '../http/views';
 import { createRefundRoute } from '../lib/routes';
-import { processing } from '../runtime/processing';
 import { bearerTokens } from '../runtime/bearer-tokens';
-import { refundStore } from '../runtime/stores';
-import { claimTiming } from '../runtime/timing';
-
-const refunds = new RefundService(refundStore, processing, claimTiming);
+import { refunds } from '../runtime/refunds';
 
 /** POST /refunds: an instant withdrawal with exchange, once per foreign_id. */
 export const handler = apiRoute(

@@ -1,14 +1,9 @@
-import { RefundService } from '../domain/refunds';
 import { foreignIdInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { refundView } from '../http/views';
 import { getRefundRoute } from '../lib/routes';
-import { processing } from '../runtime/processing';
 import { bearerTokens } from '../runtime/bearer-tokens';
-import { refundStore } from '../runtime/stores';
-import { claimTiming } from '../runtime/timing';
-
-const refunds = new RefundService(refundStore, processing, claimTiming);
+import { refunds } from '../runtime/refunds';
 
 /** GET /refunds/{foreign_id}: refreshed through transaction lookup while not final. */
 export const handler = apiRoute(

@@ -10,7 +10,7 @@ import { invoiceStore, refundStore } from '../runtime/stores';
 import { claimTiming, sweepTiming } from '../runtime/timing';
 
 const invoices = new InvoiceService(invoiceStore, processing, claimTiming);
-const refunds = new RefundService(refundStore, processing, claimTiming);
+const refunds = new RefundService(refundStore, processing, claimTiming, invoices);
 
 /** A record's lookup (or cancel) and writes take well under a second from a healthy service; this leaves room. */
 const RECORD_RESERVE_MS = 5_000;

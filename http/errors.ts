@@ -6,7 +6,9 @@ import {
   NotConfiguredError,
   NotFoundError,
   NotReadyError,
+  RefundBoundError,
   ServiceError,
+  type Refundable,
   type ServiceFailure,
 } from '../domain/errors';
 
@@ -34,11 +36,17 @@ export interface ErrorResponse {
   code: string;
   message: string;
   fields?: Record<string, string>;
+  /** What an order has left to refund, with `refund_exceeds_refundable`. */
+  refundable?: Refundable;
   headers?: Record<string, string>;
 }
 
-/** Our request names differ from the service's in one place. */
-const SERVICE_FIELD_NAMES: Record<string, string> = { email_user: 'email' };
+/** Where our request names differ from the service's. Its `sender_currency` is the checkout's own name. */
+const SERVICE_FIELD_NAMES: Record<string, string> = {
+  email_user: 'email',
+  sender_amount: 'debited_amount',
+  received_currency: 'currency',
+};
 
 function ourFields(fields: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
@@ -72,6 +80,9 @@ function fromDomainError(error: DomainError): ErrorResponse {
   }
   if (error instanceof CallbackSignatureError)
     return { status: 403, code: error.code, message: error.message };
+  if (error instanceof RefundBoundError) {
+    return { status: 409, code: error.code, message: error.message, refundable: error.refundable };
+  }
   if (error instanceof ConflictError) return { status: 409, code: error.code, message: error.message };
   return { status: 500, code: 'internal_error', message: 'Internal error' };
 }

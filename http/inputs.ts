@@ -1,10 +1,17 @@
-import type { CheckoutRequest, PairQuery, RefundRequest, TransactionQuery } from '../domain/model';
+import type {
+  CheckoutRequest,
+  OrderRefundRequest,
+  PairQuery,
+  RefundRequest,
+  TransactionQuery,
+} from '../domain/model';
 import { InvalidRequestError } from './errors';
 import type { ApiRequest } from './route';
 import {
   balancesQuery,
   checkoutBody,
   noQuery,
+  orderRefundBody,
   pairQuery,
   refundBody,
   transactionQuery,
@@ -30,8 +37,21 @@ export function checkoutInput({ body }: ApiRequest): CheckoutRequest {
   return camelCased(readFields(checkoutBody, body));
 }
 
+/** A payout: what the service's withdrawal takes, in our names. */
 export function refundInput({ body }: ApiRequest): RefundRequest {
-  return camelCased(readFields(refundBody, body));
+  const { debited_currency, debited_amount, currency, ...rest } = readFields(refundBody, body);
+  return {
+    ...camelCased(rest),
+    senderCurrency: debited_currency,
+    senderAmount: debited_amount,
+    receivedCurrency: currency,
+  };
+}
+
+/** A refund of the order `{foreign_id}` in the path; the body's `foreign_id` is the refund's own. */
+export function orderRefundInput(request: ApiRequest): OrderRefundRequest {
+  const invoiceForeignId = foreignIdInput(request);
+  return { ...camelCased(readFields(orderRefundBody, request.body)), invoiceForeignId };
 }
 
 /**

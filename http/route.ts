@@ -79,8 +79,9 @@ function errorResponses(): MiddlewareObj<Event, Result> {
       const fields = { ...describeError(error), status: mapped.status };
       if (mapped.status >= 500) log.error('request failed', fields);
       else log.warn('request refused', fields);
-      const { status, code, message, fields: invalid, headers } = mapped;
-      request.response = json({ status, headers, body: { error: { code, message, fields: invalid } } });
+      const { status, code, message, fields: invalid, refundable, headers } = mapped;
+      const body = { error: { code, message, fields: invalid, refundable } };
+      request.response = json({ status, headers, body });
     },
   };
 }

@@ -1,5 +1,18 @@
-import type { Balance, BalanceSnapshot, InvoiceRecord, RefundRecord, StatusChange } from '../domain/model';
-import { invoiceOutcome, type InvoiceException, type InvoiceStatusName } from '../domain/outcome';
+import type {
+  Balance,
+  BalanceSnapshot,
+  InvoiceRecord,
+  RefundEntry,
+  RefundRecord,
+  StatusChange,
+} from '../domain/model';
+import {
+  invoiceOutcome,
+  isRefundable,
+  type InvoiceException,
+  type InvoiceStatusName,
+} from '../domain/outcome';
+import { isOrderRefund, withdrawalOf } from '../domain/refunds';
 import { isFinal } from '../domain/status';
 
 // The shapes of every answer, as exported types so that the OpenAPI document can mirror them. Times are ISO 8601
@@ -39,21 +52,36 @@ export interface InvoiceView {
   /** Counted when answered; null without a timer or once final. */
   seconds_left: number | null;
   history: Array<{ service_status: string; at: string; source: StatusChange['source'] }>;
+  /** The order's refunds, oldest first: what each takes from `net_amount`, and what the customer receives it in. */
+  refunds: Array<{
+    foreign_id: string;
+    debited_amount: string;
+    debited_currency: string;
+    currency: string;
+    status: RefundEntry['state'];
+    created_at: string;
+  }>;
+  /** What is left to refund, in `net_currency`; null while the order cannot be refunded. */
+  refundable: { amount: string; currency: string } | null;
   created_at: string;
   updated_at: string;
 }
 
 export interface RefundView {
   foreign_id: string;
+  /** The order refunded; null for a payout tied to no order. */
+  invoice_foreign_id: string | null;
   /** The service's withdrawal status; `sending` before its answer, `rejected` when it refused. */
   status: string;
   final: boolean;
   /** The service's reason for a rejected or failed refund; else null. */
   failure_message: string | null;
-  sender_currency: string;
-  sender_amount: string;
-  received_currency: string;
-  received_amount: string | null;
+  /** What the customer receives, in `currency`: the service's figure, once it answered. */
+  amount: string | null;
+  currency: string | null;
+  /** What leaves the store's balance, in `debited_currency`; null until an order's refund is reserved. */
+  debited_amount: string | null;
+  debited_currency: string | null;
   address: string;
   transaction_id: number | null;
   history: Array<{ status: string; at: string; source: StatusChange['source'] }>;
@@ -108,6 +136,19 @@ export function invoiceView(record: InvoiceRecord, nowMs: number): InvoiceView {
       at: iso(at),
       source,
     })),
+    // Every refund was reserved against the settlement.
+    refunds: (settlement ? (record.refunds ?? []) : []).map((entry) => ({
+      foreign_id: entry.foreignId,
+      debited_amount: entry.debitedAmount,
+      debited_currency: settlement!.currency,
+      currency: entry.currency,
+      status: entry.state,
+      created_at: iso(entry.createdAt),
+    })),
+    refundable:
+      settlement && isRefundable(record)
+        ? { amount: record.refundable ?? settlement.net, currency: settlement.currency }
+        : null,
     created_at: iso(record.createdAt),
     updated_at: iso(record.updatedAt),
   };
@@ -116,7 +157,7 @@ export function invoiceView(record: InvoiceRecord, nowMs: number): InvoiceView {
 const ZERO = '0.00000000';
 
 /** Bumped whenever the invoice view's shape changes, so that no ETag from before answers 304 after. */
-const VIEW_REVISION = 1;
+const VIEW_REVISION = 2;
 
 /** A strong ETag from the record's version, which every change bumps: no second read, no hashing of the view. */
 export function invoiceEtag(record: InvoiceRecord): string {
@@ -134,16 +175,18 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 
 export function refundView(record: RefundRecord): RefundView {
   const { request, withdrawal } = record;
+  const sends = withdrawalOf(record);
   const rejected = record.phase === 'rejected';
   return {
     foreign_id: record.foreignId,
+    invoice_foreign_id: isOrderRefund(request) ? request.invoiceForeignId : null,
     status: record.status ?? (rejected ? 'rejected' : 'sending'),
     final: rejected || isFinal(record.status),
     failure_message: record.error,
-    sender_currency: request.senderCurrency,
-    sender_amount: withdrawal?.senderAmount ?? request.senderAmount,
-    received_currency: request.receivedCurrency,
-    received_amount: withdrawal?.receivedAmount ?? null,
+    amount: withdrawal?.receivedAmount ?? null,
+    currency: sends?.receivedCurrency ?? (isOrderRefund(request) ? (request.currency ?? null) : null),
+    debited_amount: withdrawal?.senderAmount ?? sends?.senderAmount ?? null,
+    debited_currency: sends?.senderCurrency ?? null,
     address: request.address,
     transaction_id: withdrawal?.id ?? null,
     history: record.history.map(({ status, at, source }) => ({ status, at: iso(at), source })),

@@ -125,6 +125,19 @@ export const balanceHistoryRoute = {
   concurrency: 'shared',
 } as const satisfies Route;
 
+export const refundInvoiceRoute = {
+  method: 'POST',
+  path: '/invoices/{foreign_id}/refunds',
+  name: 'refund-invoice',
+  // A refund moves the store's money: the back office's token, never the one a storefront holds.
+  access: 'admin',
+  throttle: 'admin',
+  // DeleteItem: a refund refused on its order leaves no record.
+  data: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  secrets: ['tokens', 'processingKeys'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
 export const createRefundRoute = {
   method: 'POST',
   path: '/refunds',
@@ -221,6 +234,7 @@ export const routes = [
   getInvoiceRoute,
   listInvoicesRoute,
   cancelInvoiceRoute,
+  refundInvoiceRoute,
   ratesRoute,
   pairsRoute,
   getBalancesRoute,
@@ -253,7 +267,8 @@ export const jobs = [
   },
   {
     name: 'reconcile',
-    data: { table: ['Query', 'GetItem', 'UpdateItem'], queriedIndexes: ['open-items'] },
+    // DeleteItem: an order's refund that never wrote what it sends is given up.
+    data: { table: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem'], queriedIndexes: ['open-items'] },
     secrets: ['processingKeys'],
     // One run at a time: a run due while the last one still works waits (Lambda retries it), never overlaps.
     concurrency: { reserved: 1 },

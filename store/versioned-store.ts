@@ -1,4 +1,10 @@
-import { GetItemCommand, PutItemCommand, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteItemCommand,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
 import type { OpenItems, VersionedStore } from '../domain/ports';
 import { createdKeys } from './created-index';
 import { OPEN_ITEMS_INDEX, TABLE_SCHEMA } from './schema';
@@ -79,6 +85,17 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     );
   }
 
+  async remove(foreignId: string, expectedVersion: number): Promise<boolean> {
+    return this.conditional(
+      new DeleteItemCommand({
+        TableName: this.table.name,
+        Key: recordKey(this.kind, foreignId),
+        ConditionExpression: 'version = :expected',
+        ExpressionAttributeValues: { ':expected': num(expectedVersion) },
+      }),
+    );
+  }
+
   async listOpen(limit: number, dueBy = Number.MAX_SAFE_INTEGER): Promise<T[]> {
     const { Items: items = [] } = await this.table.client.send(
       new QueryCommand({
@@ -110,7 +127,9 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
       : {};
   }
 
-  private async conditional(command: PutItemCommand | UpdateItemCommand): Promise<boolean> {
+  private async conditional(
+    command: PutItemCommand | UpdateItemCommand | DeleteItemCommand,
+  ): Promise<boolean> {
     try {
       await this.table.client.send(command as PutItemCommand);
       return true;

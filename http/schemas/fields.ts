@@ -203,3 +203,26 @@ export const metadata = (description: string) =>
       return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : 1))) as Record<string, string>;
     }),
   );
+
+/** ISO 8601 in UTC, to the second or the millisecond: the time format of the API's answers, and of every time it takes. */
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
+const ISO_UTC_MESSAGE = 'must be an ISO 8601 UTC time, such as 2026-11-23T07:52:25.679Z';
+
+/** Date.parse rolls 2026-02-30 over into March; a real date reads back as written. */
+function isRealTime(value: string): boolean {
+  const ms = Date.parse(value);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(value.slice(0, 19));
+}
+
+/** Every time a query takes, in ms. */
+export const utcTime = (description: string) =>
+  v.pipe(
+    text({
+      description: `${description} ISO 8601 in UTC.`,
+      pattern: ISO_UTC,
+      patternMessage: ISO_UTC_MESSAGE,
+    }),
+    v.check(isRealTime, ISO_UTC_MESSAGE),
+    v.metadata({ format: 'date-time' }),
+    v.transform(Date.parse),
+  );

@@ -4,7 +4,19 @@ import * as v from 'valibot';
 import { decodeCursor } from '../cursor';
 import { fields, FOREIGN_ID } from '../validate';
 import { INVOICE_STATUS_NAMES } from '../../domain/outcome';
-import { amount, currency, email, flag, foreignId, metadata, oneOf, text, url, wholeNumber } from './fields';
+import {
+  amount,
+  currency,
+  email,
+  flag,
+  foreignId,
+  metadata,
+  oneOf,
+  text,
+  url,
+  utcTime,
+  wholeNumber,
+} from './fields';
 
 const endUserReference = v.optional(
   text({
@@ -33,20 +45,44 @@ export const checkoutBody = fields({
   metadata: v.optional(metadata("The store's own references, kept with the order and shown in its view.")),
 });
 
+const refundAddress = text({
+  description: 'Where the refund is sent: printable ASCII with no spaces.',
+  notBlank: true,
+  max: 256,
+  // Every address format the service pays to is ASCII; anything else is invisible, reorders what the admin
+  // reads (bidi controls), or only looks like the address meant.
+  pattern: /^[\x21-\x7e]+$/,
+  patternMessage: 'must be printable ASCII with no spaces',
+});
+
+const refundForeignId = foreignId(
+  "The refund's id in the store; a repeated request with it answers the same refund.",
+);
+
+/** A refund of an order; its amount and currency default from the order when the refund is reserved. */
+export const orderRefundBody = fields({
+  foreign_id: refundForeignId,
+  debited_amount: v.optional(
+    amount(
+      "What leaves the store's balance, in the currency the order was credited in (the order's `net_currency`); at most the order's `refundable`, which it is when absent.",
+    ),
+  ),
+  currency: v.optional(
+    currency('The cryptocurrency the customer receives; the currency they paid in when absent.', {
+      notBlank: false,
+    }),
+  ),
+  address: refundAddress,
+  end_user_reference: endUserReference,
+});
+
+/** A payout tied to no order: the store names every amount itself. */
 export const refundBody = fields({
-  foreign_id: foreignId("The refund's id in the store; a repeated request with it answers the same refund."),
-  sender_currency: currency('The balance currency the refund is paid from.'),
-  received_currency: currency('The cryptocurrency the customer receives.'),
-  sender_amount: amount('The amount taken from the balance, in `sender_currency`.'),
-  address: text({
-    description: 'Where the refund is sent: printable ASCII with no spaces.',
-    notBlank: true,
-    max: 256,
-    // Every address format the service pays to is ASCII; anything else is invisible, reorders what the admin
-    // reads (bidi controls), or only looks like the address meant.
-    pattern: /^[\x21-\x7e]+$/,
-    patternMessage: 'must be printable ASCII with no spaces',
-  }),
+  foreign_id: refundForeignId,
+  debited_currency: currency("The balance currency the payout leaves the store's balance in."),
+  debited_amount: amount("What leaves the store's balance, in `debited_currency`."),
+  currency: currency('The cryptocurrency the customer receives.'),
+  address: refundAddress,
   end_user_reference: endUserReference,
 });
 
@@ -85,38 +121,6 @@ const limit = (what: string) =>
       default: LIST_LIMIT,
     }),
   );
-
-/** ISO 8601 in UTC, to the second or the millisecond: the time format of the API's answers, and of the lists' bounds. */
-const ISO_UTC = {
-  pattern: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/,
-  message: 'must be an ISO 8601 UTC time',
-};
-/** The history's `since` takes any offset, but must have one: a time without it would be read in the server's zone. */
-const ISO_WITH_OFFSET = {
-  pattern: /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,9})?)?(Z|[+-]\d\d:\d\d)$/,
-  message: 'must be an ISO 8601 time with its offset, such as 2026-11-23T07:52:25.679Z',
-};
-
-/** Date.parse rolls 2026-02-30 over into March; a real date, shown at its offset, reads back as written. */
-function isRealTime(value: string): boolean {
-  // Checked even when the pattern failed, as valibot runs every check of a pipe.
-  const written = /^[\d-]+T[\d:]+/.exec(value)?.[0];
-  const ms = Date.parse(value);
-  if (written === undefined || Number.isNaN(ms)) return false;
-  const offset = /([+-])(\d\d):(\d\d)$/.exec(value);
-  const minutes = offset ? (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3])) : 0;
-  return new Date(ms + minutes * 60_000).toISOString().startsWith(written);
-}
-
-/** A time in ms, from ISO 8601 in the given form. */
-const time = (description: string, { pattern, message }: typeof ISO_UTC) =>
-  v.pipe(
-    text({ description, pattern, patternMessage: message }),
-    v.check(isRealTime, message),
-    v.metadata({ format: 'date-time' }),
-    v.transform(Date.parse),
-  );
-const utcTime = (description: string) => time(`${description} ISO 8601 in UTC.`, ISO_UTC);
 
 /** A list's own `next_cursor`: a record list's holds a foreign_id, the history's none. */
 const cursor = (foreignIdCheck?: (value: string) => boolean) =>
@@ -163,12 +167,7 @@ export const invoiceListQuery = v.pipe(
 export const refundListQuery = v.pipe(fields(recordList), createdRange());
 
 export const historyQuery = fields({
-  since: v.optional(
-    time(
-      'Only snapshots taken at or after this time; from the first when absent. ISO 8601 with its offset (`Z` or such as `+01:00`).',
-      ISO_WITH_OFFSET,
-    ),
-  ),
+  since: v.optional(utcTime('Only snapshots taken at or after this time; from the first when absent.')),
   limit: limit('snapshots'),
   cursor: cursor(),
 });

@@ -10,6 +10,7 @@ import {
   historyQuery,
   invoiceListQuery,
   noQuery,
+  orderRefundBody,
   pairQuery,
   refundBody,
   refundListQuery,
@@ -89,6 +90,14 @@ export const operations: Record<RouteFunctionName, Operation> = {
     answers: { 200: invoice },
     errors: [404, 409],
   },
+  'refund-invoice': {
+    summary: 'Refund an order',
+    description:
+      "An instant withdrawal with exchange from the currency the order was credited in (its `net_currency`) to `currency` (by default the one the customer paid in), of `debited_amount` (by default all that is left). Reserved on the order first: the order's refunds that are not failed never take more than its net, however many arrive at once; more is a 409 `refund_exceeds_refundable` whose `refundable` names what is left. An order that is not paid (or paid late) and credited is a 409 `invoice_not_refundable`; an order takes at most 20 refunds that are not failed (409 `too_many_refunds`). Idempotent by the refund's `foreign_id` as checkout is. A refused refund leaves nothing behind; a failed or rejected one no longer counts against the order.",
+    body: orderRefundBody,
+    answers: { 201: { ...refund, description: 'Sent.' }, 200: { ...refund, description: 'Sent before.' } },
+    errors: [404, 409, 422, 503],
+  },
   rates: {
     summary: 'Exchange rate estimates',
     description: "The service's estimates, for reference only, cached briefly.",
@@ -115,8 +124,9 @@ export const operations: Record<RouteFunctionName, Operation> = {
     answers: { 200: { description: 'A page of snapshots.', schema: snapshotList } },
   },
   'create-refund': {
-    summary: 'Send a refund',
-    description: 'An instant withdrawal with exchange, idempotent by `foreign_id` as checkout is.',
+    summary: 'Send a payout tied to no order',
+    description:
+      'An instant withdrawal with exchange the store sizes itself, for money no order here accounts for (a customer of an underpaid or expired order, an order taken before this plugin): nothing bounds it but the balance. Refund an order with `POST /invoices/{foreign_id}/refunds` instead. Idempotent by `foreign_id` as checkout is.',
     body: refundBody,
     answers: { 201: { ...refund, description: 'Sent.' }, 200: { ...refund, description: 'Sent before.' } },
     errors: [409, 422, 503],

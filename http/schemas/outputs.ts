@@ -72,6 +72,28 @@ export const invoiceView = v.strictObject({
     ),
   ),
   history: history({ service_status: v.string(), at: isoTime('When it changed.') }),
+  refunds: described(
+    v.array(
+      v.strictObject({
+        foreign_id: v.string(),
+        debited_amount: decimal('What the refund takes from the order, in `debited_currency`.'),
+        debited_currency: described(v.string(), 'The currency the order was credited in (`net_currency`).'),
+        currency: described(v.string(), 'The currency the customer receives.'),
+        status: described(
+          v.picklist(['pending', 'confirmed', 'failed']),
+          'A `pending` or `confirmed` refund counts against `refundable`; a `failed` one no longer does.',
+        ),
+        created_at: isoTime('When the refund was first received.'),
+      }),
+    ),
+    "The order's refunds, oldest first (GET /refunds/{foreign_id} has each in full).",
+  ),
+  refundable: v.nullable(
+    described(
+      v.strictObject({ amount: decimal('Left to refund.'), currency: v.string() }),
+      'What is left to refund: the net credited less every refund that is not failed, in `net_currency`. Null unless the order is paid (or paid late) and credited.',
+    ),
+  ),
   created_at: isoTime('When the order was first received.'),
   updated_at: isoTime('When the record last changed.'),
 });
@@ -80,16 +102,19 @@ export const invoiceList = listOf(invoiceView, 'Invoices, newest first.');
 
 export const refundView = v.strictObject({
   foreign_id: v.string(),
+  invoice_foreign_id: nullableText('The order refunded; null for a payout tied to no order.'),
   status: described(
     v.string(),
     "The withdrawal's status at the service, or `sending` or `rejected` before it.",
   ),
-  final: v.boolean(),
+  final: described(v.boolean(), 'True once the refund can no longer change: confirmed, failed or rejected.'),
   failure_message: nullableText("The service's reason for a rejected or failed refund."),
-  sender_currency: v.string(),
-  sender_amount: decimal('Taken from the balance.'),
-  received_currency: v.string(),
-  received_amount: nullableDecimal('What the address receives, once known.'),
+  amount: nullableDecimal('What the customer receives, in `currency`, once the service has answered.'),
+  currency: nullableText('The currency the customer receives.'),
+  debited_amount: nullableDecimal(
+    "What leaves the store's balance, in `debited_currency`; null until an order's refund is reserved.",
+  ),
+  debited_currency: nullableText("The currency that leaves the store's balance: the order's `net_currency`."),
   address: v.string(),
   transaction_id: v.nullable(v.pipe(v.number(), v.integer())),
   history: history({ status: v.string(), at: isoTime('When it changed.') }),
@@ -163,6 +188,12 @@ export const errorBody = v.strictObject({
     message: described(v.string(), 'What went wrong, for people.'),
     fields: v.optional(
       described(v.record(v.string(), v.string()), 'Each field at fault, with what is wrong with it.'),
+    ),
+    refundable: v.optional(
+      described(
+        v.strictObject({ amount: decimal('Left to refund.'), currency: v.string() }),
+        'With `refund_exceeds_refundable`: what the order has left to refund.',
+      ),
     ),
   }),
 });

@@ -70,10 +70,11 @@ beforeEach(() => {
   invoices = new MemoryStore<InvoiceRecord>((record) => record.updatedAt);
   refunds = new MemoryStore<RefundRecord>((record) => record.updatedAt);
   receipts = new MemoryReceipts();
+  const invoiceService = new InvoiceService(invoices, noService, timing);
   callbacks = new CallbackService(
     receipts,
-    new InvoiceService(invoices, noService, timing),
-    new RefundService(refunds, noService, timing),
+    invoiceService,
+    new RefundService(refunds, noService, timing, invoiceService),
   );
 });
 

@@ -1,5 +1,6 @@
 // The payment as the record keeps it: what is due, still owed and how the two compare, worked out when written.
 import type { InvoiceDetails, Payment } from '../../domain/model';
+import { invoiceOutcome } from '../../domain/outcome';
 import { recordedPayment } from '../../domain/payment';
 
 const quoted = {
@@ -53,4 +54,41 @@ test('amounts keep every digit the service gave, and at least 8', () => {
     coverage: 'over',
   });
   expect(recordedPayment(paid('1'), quoted, false).amount).toBe('1.00000000');
+});
+
+describe('paid in the order’s own currency, with no quote (no sender_currency at checkout)', () => {
+  // An order of 0.00046 BTC: what is due in BTC is the order's amount, so an overpayment shows.
+  const ownCurrency = {
+    invoice: { senderCurrency: null, senderAmount: null, amount: '0.00046000' } as InvoiceDetails,
+    payment: null,
+    request: { currency: 'BTC' },
+  };
+
+  test.each([
+    ['more', '0.0005', 'over'],
+    ['exactly', '0.00046', 'exact'],
+    ['less', '0.0002', 'short'],
+  ])('%s than the order: %s', (_name, amount, coverage) => {
+    expect(recordedPayment(paid(amount, '0'), ownCurrency, false)).toMatchObject({
+      due: '0.00046000',
+      coverage,
+    });
+  });
+
+  test('the outcome is paid_over', () => {
+    const payment = recordedPayment(paid('0.0005'), ownCurrency, false);
+    const outcome = invoiceOutcome({
+      phase: 'sent',
+      status: 'confirmed',
+      error: null,
+      cancelled: false,
+      payment,
+    });
+    expect(outcome).toMatchObject({ status: 'paid', exception: 'paid_over' });
+  });
+
+  test('paid in another currency, nothing tells what was due: no guess', () => {
+    const other = { ...ownCurrency, request: { currency: 'EUR' } };
+    expect(recordedPayment(paid('0.0005', '0'), other, false).coverage).toBeUndefined();
+  });
 });

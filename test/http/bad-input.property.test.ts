@@ -199,11 +199,11 @@ describe('cases the review found, pinned', () => {
     });
     const refund = await harness.api('POST', '/refunds', {
       token: 'admin',
-      body: refundBody('big-amount', { sender_amount: digits }),
+      body: refundBody('big-amount', { debited_amount: digits }),
     });
 
     expect([checkout.status, checkout.body.error.fields]).toEqual([400, { amount: expect.any(String) }]);
-    expect([refund.status, refund.body.error.fields]).toEqual([400, { sender_amount: expect.any(String) }]);
+    expect([refund.status, refund.body.error.fields]).toEqual([400, { debited_amount: expect.any(String) }]);
     await expectNothingWrittenOrSent();
   });
 
@@ -315,18 +315,18 @@ describe('valid edge cases: the service decides, and a refused record can be ret
     expect(Buffer.byteLength(JSON.stringify(item))).toBeLessThan(100_000);
   });
 
-  test('refund of 0.00000001 EUR is refused by the service on sender_amount, and a retry succeeds', async () => {
-    const body = refundBody('edge-min-refund', { sender_amount: '0.00000001' });
+  test('refund of 0.00000001 EUR is refused by the service on debited_amount, and a retry succeeds', async () => {
+    const body = refundBody('edge-min-refund', { debited_amount: '0.00000001' });
     const refused = await harness.api('POST', '/refunds', { token: 'admin', body });
     expect(refused.status).toBe(422);
-    expect(Object.keys(refused.body.error.fields)).toEqual(['sender_amount']);
+    expect(Object.keys(refused.body.error.fields)).toEqual(['debited_amount']);
     const item = await record('REFUND#edge-min-refund');
     expect(JSON.parse(item!.data.S!).phase).toBe('rejected');
     expect(item!.gsi1pk).toBeUndefined();
 
     const retried = await harness.api('POST', '/refunds', {
       token: 'admin',
-      body: { ...body, sender_amount: '10' },
+      body: { ...body, debited_amount: '10' },
     });
     expect(retried.status).toBe(201);
   });

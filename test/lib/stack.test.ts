@@ -23,11 +23,12 @@ const TABLE_ACTIONS: Record<string, string[]> = {
   'get-balances': ['Query', 'PutItem'],
   'balance-history': ['Query'],
   'create-refund': ['GetItem', 'PutItem', 'UpdateItem'],
+  'refund-invoice': ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
   'list-refunds': ['BatchGetItem'],
   'get-refund': ['GetItem', 'UpdateItem'],
   callbacks: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
   'snapshot-balances': ['PutItem'],
-  reconcile: ['Query', 'GetItem', 'UpdateItem'],
+  reconcile: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem'],
 };
 
 // The secondary indexes a function may query; the others may query none.
@@ -50,6 +51,7 @@ const SECRET_READS: Record<string, Array<'processingKeys' | 'tokens'>> = {
   'get-balances': ['tokens', 'processingKeys'],
   'balance-history': ['tokens'],
   'create-refund': ['tokens', 'processingKeys'],
+  'refund-invoice': ['tokens', 'processingKeys'],
   'list-refunds': ['tokens'],
   'get-refund': ['tokens', 'processingKeys'],
   callbacks: ['processingKeys'],

@@ -2,12 +2,21 @@ import { routes, type RouteFunctionName } from '../../lib/routes';
 import { checkoutBody, refundBody, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
 import { scanTable } from '../support/table';
+import { waitFor } from '../support/wait';
 
 let harness: Harness;
 let output: CapturedOutput;
 beforeAll(async () => {
   output = captureOutput(); // every refusal logs a warning; keep the run quiet
   harness = await startHarness();
+  // A paid order to refund, paid while the sandbox's callbacks still reach the plugin.
+  await harness.api('POST', '/checkout', { token: 'storefront', body: checkoutBody('auth-paid') });
+  expect((await harness.control('POST', '/invoices/auth-paid/pay', { kind: 'full' })).status).toBe(200);
+  const paid = await waitFor(
+    () => harness.api('GET', '/invoices/auth-paid', { token: 'storefront' }),
+    ({ body }) => body.refundable !== null,
+  );
+  expect(paid.body.status).toBe('paid');
   // The sandbox's own callbacks would write to the table between the before and after snapshots.
   await harness.control('POST', '/callbacks', { url: null });
   // Records the admin routes would act on, had they let the caller in.
@@ -33,6 +42,10 @@ const REQUESTS: Partial<Record<RouteFunctionName, { path: string; body?: unknown
   'get-invoice': { path: '/invoices/auth-invoice' },
   'list-invoices': { path: '/invoices' },
   'cancel-invoice': { path: '/invoices/auth-invoice/cancel' },
+  'refund-invoice': {
+    path: '/invoices/auth-paid/refunds',
+    body: { foreign_id: 'auth-order-refund', debited_amount: '1', address: refundBody('x').address },
+  },
   rates: { path: '/rates?from=BTC&to=EUR' },
   pairs: { path: '/pairs?from=BTC&to=EUR' },
   'get-balances': { path: '/balances?live=true' },
@@ -150,7 +163,7 @@ test('the right token opens each bearer route (the matrix requests are valid)', 
       }),
   );
   // A create answers 201; every other route 200.
-  const created = new Set<RouteFunctionName>(['checkout', 'create-refund']);
+  const created = new Set<RouteFunctionName>(['checkout', 'create-refund', 'refund-invoice']);
   expect(Object.fromEntries(opened)).toEqual(
     Object.fromEntries(opened.map(([name]) => [name, created.has(name) ? 201 : 200])),
   );

@@ -135,7 +135,7 @@ describe('checkout', () => {
 describe('refunds', () => {
   test('the same refund twice sends one withdrawal and debits the ledger once', async () => {
     const before = await sandboxBalance('EUR');
-    const body = refundBody('refund-twice', { sender_amount: '10' });
+    const body = refundBody('refund-twice', { debited_amount: '10' });
     const first = await harness.api('POST', '/refunds', { token: 'admin', body });
     const second = await harness.api('POST', '/refunds', { token: 'admin', body });
 
@@ -156,7 +156,7 @@ describe('refunds', () => {
 
     const conflict = await harness.api('POST', '/refunds', {
       token: 'admin',
-      body: refundBody('refund-conflict', { sender_amount: '11' }),
+      body: refundBody('refund-conflict', { debited_amount: '11' }),
     });
 
     expect(conflict.status).toBe(409);
@@ -168,7 +168,7 @@ describe('refunds', () => {
     const sandboxBefore = await sandboxBalance('EUR');
     const liveBefore = await liveBalance('EUR');
     expect(liveBefore).toBe(sandboxBefore);
-    const body = refundBody('refund-50', { sender_amount: '12.5' });
+    const body = refundBody('refund-50', { debited_amount: '12.5' });
 
     const answers = await concurrently(50, () => harness.api('POST', '/refunds', { token: 'admin', body }));
 

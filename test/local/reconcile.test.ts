@@ -98,15 +98,15 @@ test('a refund whose foreign_id the service holds for a withdrawal we did not ma
 
   const refused = await harness.api('POST', '/refunds', {
     token: 'admin',
-    body: refundBody(foreignId, { sender_amount: '7' }),
+    body: refundBody(foreignId, { debited_amount: '7' }),
   });
   expect(refused.status).toBe(409);
   await sleep(STALE_SECONDS * 1000 + 100);
   await harness.stack.runJob('reconcile');
 
   const view = await harness.api('GET', `/refunds/${foreignId}`, { token: 'admin' });
-  expect(view.body).toMatchObject({ status: 'rejected', transaction_id: null, received_amount: null });
-  expect(new Decimal(view.body.sender_amount).eq(7)).toBe(true);
+  expect(view.body).toMatchObject({ status: 'rejected', transaction_id: null, amount: null });
+  expect(new Decimal(view.body.debited_amount).eq(7)).toBe(true);
   expect(view.body.history).toEqual([]);
   // Refused for good: it has left the sweep's open items, and nothing more was sent or debited.
   const item = (await scanTable(harness.stack)).find((entry) => entry.pk?.S === `REFUND#${foreignId}`);

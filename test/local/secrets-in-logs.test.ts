@@ -124,7 +124,7 @@ async function failingFlow() {
   await clearFaults(harness);
   const rejected = await api('POST', '/refunds', {
     token: 'admin',
-    body: refundBody('logs-too-much', { sender_amount: '99999999' }),
+    body: refundBody('logs-too-much', { debited_amount: '99999999' }),
   });
   expect(rejected.status).toBe(422);
 

@@ -244,9 +244,9 @@ export const checkoutRules: FieldRule[] = [
 
 export const refundRules: FieldRule[] = [
   { name: 'foreign_id', required: true, invalid: fc.oneof(invalidForeignId, notAString) },
-  { name: 'sender_currency', required: true, invalid: invalidCurrency },
-  { name: 'received_currency', required: true, invalid: invalidCurrency },
-  { name: 'sender_amount', required: true, invalid: invalidAmount },
+  { name: 'debited_currency', required: true, invalid: invalidCurrency },
+  { name: 'currency', required: true, invalid: invalidCurrency },
+  { name: 'debited_amount', required: true, invalid: invalidAmount },
   { name: 'address', required: true, invalid: invalidAddress },
   { name: 'end_user_reference', required: false, invalid: invalidReference },
 ];

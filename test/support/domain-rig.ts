@@ -45,7 +45,7 @@ export async function startDomainRig(): Promise<DomainRig> {
   const timing = { now, leaseMs: 45_000, waitMs: 5_000, pollMs: 100 };
   const processing = new ProcessingAdapter(client);
   const invoices = new InvoiceService(invoiceStore, processing, timing);
-  const refunds = new RefundService(refundStore, processing, timing);
+  const refunds = new RefundService(refundStore, processing, timing, invoices);
   return {
     sandbox,
     client,

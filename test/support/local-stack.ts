@@ -118,9 +118,9 @@ export function checkoutBody(foreignId: string, overrides: Record<string, unknow
 export function refundBody(foreignId: string, overrides: Record<string, unknown> = {}) {
   return {
     foreign_id: foreignId,
-    sender_currency: 'EUR',
-    received_currency: 'BTC',
-    sender_amount: '10',
+    debited_currency: 'EUR',
+    currency: 'BTC',
+    debited_amount: '10',
     address: 'bc1qrefundaddress0000000000000000000000',
     ...overrides,
   };

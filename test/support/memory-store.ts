@@ -35,6 +35,12 @@ export class MemoryStore<T extends Stored> implements VersionedStore<T>, OpenIte
     return true;
   }
 
+  async remove(foreignId: string, expectedVersion: number): Promise<boolean> {
+    if (this.records.get(foreignId)?.version !== expectedVersion) return false;
+    this.records.delete(foreignId);
+    return true;
+  }
+
   async listOpen(limit: number, dueBy = Number.MAX_SAFE_INTEGER): Promise<T[]> {
     return [...this.records.values()]
       .filter((record) => isOpen(record) && this.dueAt(record) <= dueBy)

@@ -1,0 +1,105 @@
+// An order's refunds against what it netted: the bound's arithmetic, exact to 8 places. Apart from invoices.ts so
+// that the poll's bundle, which shows the `refundable` kept on the record, leaves decimal.js out.
+import { Decimal } from 'decimal.js';
+import { ConflictError, RefundBoundError } from './errors';
+import type { InvoiceRecord, OrderRefundRequest, RefundEntry, RefundRequest } from './model';
+import { isRefundable } from './outcome';
+
+/** Refunds that may count against one order at once; with this many the invoice item stays under 4 KB. */
+export const MAX_REFUNDS_PER_ORDER = 20;
+
+type Entries = InvoiceRecord['refunds'];
+
+/** The net credited less every refund that is not failed, never below zero. */
+export function refundableAmount(net: string, entries: Entries): string {
+  const taken = (entries ?? [])
+    .filter((entry) => entry.state !== 'failed')
+    .reduce((sum, entry) => sum.plus(entry.debitedAmount), new Decimal(0));
+  return Decimal.max(new Decimal(net).minus(taken), 0).toFixed(8);
+}
+
+type Change = Omit<InvoiceRecord, 'version'>;
+
+/**
+ * Reserves the refund on its order: appends its entry if it fits within what the order has left, and answers the
+ * withdrawal it sends. A refund already reserved (a retry) finds its entry and changes nothing.
+ */
+export function reservation(
+  record: InvoiceRecord,
+  ask: OrderRefundRequest,
+  createdAt: number,
+  now: number,
+): { next?: Change; sends: RefundRequest } {
+  const { settlement, payment } = record;
+  if (!settlement || !payment || !isRefundable(record)) {
+    throw new ConflictError(
+      'invoice_not_refundable',
+      'Only a paid order (or one paid late) whose credit the service has reported can be refunded',
+    );
+  }
+  const sends = (entry: RefundEntry): RefundRequest => ({
+    foreignId: ask.foreignId,
+    senderCurrency: settlement.currency,
+    receivedCurrency: entry.currency,
+    senderAmount: entry.debitedAmount,
+    address: ask.address,
+    ...(ask.endUserReference !== undefined && { endUserReference: ask.endUserReference }),
+  });
+  const entries = record.refunds ?? [];
+  const reserved = entries.find((entry) => entry.foreignId === ask.foreignId && entry.state !== 'failed');
+  if (reserved) return { sends: sends(reserved) };
+
+  const left = new Decimal(refundableAmount(settlement.net, entries));
+  const amount = new Decimal(ask.debitedAmount ?? left);
+  if (amount.lte(0) || amount.gt(left)) {
+    throw new RefundBoundError({ amount: left.toFixed(8), currency: settlement.currency });
+  }
+  const counted = entries.filter((entry) => entry.state !== 'failed');
+  if (counted.length >= MAX_REFUNDS_PER_ORDER) {
+    throw new ConflictError(
+      'too_many_refunds',
+      `An order takes at most ${MAX_REFUNDS_PER_ORDER} refunds that are not failed`,
+    );
+  }
+  const entry: RefundEntry = {
+    foreignId: ask.foreignId,
+    debitedAmount: amount.toFixed(8),
+    currency: ask.currency ?? payment.currency,
+    state: 'pending',
+    createdAt,
+  };
+  // The oldest failed entries make room: the refund itself still shows them.
+  const kept = [...entries];
+  while (kept.length >= MAX_REFUNDS_PER_ORDER) kept.splice(kept.findIndex(isFailed), 1);
+  const refunds = [...kept, entry];
+  return {
+    next: { ...record, refunds, refundable: refundableAmount(settlement.net, refunds), updatedAt: now },
+    sends: sends(entry),
+  };
+}
+
+const isFailed = (entry: RefundEntry) => entry.state === 'failed';
+
+/**
+ * The order once its refund has ended: a failed one no longer counts against the net. Undefined when there is
+ * nothing to change: no such pending entry (never reserved, or already ended).
+ */
+export function refundEnded(
+  record: InvoiceRecord,
+  refundForeignId: string,
+  state: 'confirmed' | 'failed',
+  now: number,
+): Change | undefined {
+  const entries = record.refunds ?? [];
+  const index = entries.findIndex(
+    (entry) => entry.foreignId === refundForeignId && entry.state === 'pending',
+  );
+  if (index < 0) return undefined;
+  const refunds = entries.map((entry, at) => (at === index ? { ...entry, state } : entry));
+  return {
+    ...record,
+    refunds,
+    refundable: refundableAmount(record.settlement?.net ?? '0', refunds),
+    updatedAt: now,
+  };
+}
