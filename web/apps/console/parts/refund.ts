@@ -1,31 +1,22 @@
-// An invoice's refunds and the refund dialog, against POST /invoices/{foreign_id}/refunds and the view's
-// `refundable` and `refunds`. Until that route is deployed the view has neither, and this part shows nothing.
+// An invoice's refunds and the refund dialog, through POST /invoices/{foreign_id}/refunds and the view's
+// `refundable` and `refunds`. A refund debits the store's balance in the order's credited currency (`refundable`'s),
+// and the customer receives the currency they paid in unless the operator names another.
 import { el, show } from '../../shared/dom';
 import { invoicePath, type Api, type InvoiceView } from './api';
 import { money, time, words } from './format';
 import { confirmDialog, facts, table } from './page';
 
-export interface RefundFacts {
-  /** What may still be refunded, in the invoice's currency. */
-  refundable?: { amount: string; currency: string };
-  refunds?: Array<{
-    foreign_id: string;
-    amount: string;
-    currency: string;
-    status: string;
-    created_at: string;
-  }>;
-}
+type Refundable = NonNullable<InvoiceView['refundable']>;
 
-/** The invoice's refunds section, or null when the API does not tell refunds. */
+/** The invoice's refunds section, or null for an order that has none and can have none. */
 export function refundsSection(
-  invoice: InvoiceView & RefundFacts,
+  invoice: InvoiceView,
   api: Api,
   onRefunded: (message: string) => Promise<HTMLElement>,
 ): HTMLElement | null {
   const { refundable, refunds } = invoice;
-  if (!refundable && !refunds) return null;
-  const canRefund = refundable !== undefined && /[1-9]/.test(refundable.amount);
+  if (!refundable && refunds.length === 0) return null;
+  const canRefund = refundable !== null && /[1-9]/.test(refundable.amount);
   const button = el('button', { type: 'button', class: 'button' }, 'Refund…');
   button.addEventListener('click', () => refundDialog(invoice, refundable!, api, onRefunded));
   return el(
@@ -34,13 +25,14 @@ export function refundsSection(
     el('h2', { id: 'refunds-title' }, 'Refunds'),
     refundable && el('p', {}, `Refundable: ${money(refundable.amount, refundable.currency)}`),
     canRefund && button,
-    refunds && refunds.length > 0
+    refunds.length > 0
       ? table(
           'Refunds of this invoice',
-          ['Refund', 'Amount', 'Status', 'Created'],
+          ['Refund', 'Amount', 'Paid out in', 'Status', 'Created'],
           refunds.map((refund) => [
             refund.foreign_id,
-            el('span', { class: 'amount' }, money(refund.amount, refund.currency)),
+            el('span', { class: 'amount' }, money(refund.debited_amount, refund.debited_currency)),
+            refund.currency,
             words(refund.status),
             time(refund.created_at),
           ]),
@@ -51,12 +43,14 @@ export function refundsSection(
 
 function refundDialog(
   invoice: InvoiceView,
-  refundable: NonNullable<RefundFacts['refundable']>,
+  refundable: Refundable,
   api: Api,
   onRefunded: (message: string) => Promise<HTMLElement>,
 ): void {
-  const amount = field('refund-amount', 'Amount', refundable.amount, { inputmode: 'decimal' });
-  const currency = field('refund-currency', 'Currency', refundable.currency, {});
+  const amount = field('refund-amount', `Amount (${refundable.currency})`, refundable.amount, {
+    inputmode: 'decimal',
+  });
+  const currency = field('refund-currency', 'Customer receives', invoice.pay_currency ?? '', {});
   const address = field('refund-address', 'Destination address', '', {
     autocomplete: 'off',
     spellcheck: 'false',
@@ -83,13 +77,14 @@ function refundDialog(
     dismiss: 'Keep the money',
     destructive: true,
     action: async () => {
+      const receives = currency.input.value.trim();
       await api.post(invoicePath(invoice.foreign_id, 'refunds'), {
         foreign_id: refundId.textContent,
         address: address.input.value.trim(),
-        amount: amount.input.value.trim(),
-        currency: currency.input.value.trim(),
+        debited_amount: amount.input.value.trim(),
+        ...(receives ? { currency: receives } : {}),
       });
-      return onRefunded(`Refund of ${money(amount.input.value.trim(), currency.input.value.trim())} sent.`);
+      return onRefunded(`Refund of ${money(amount.input.value.trim(), refundable.currency)} sent.`);
     },
   });
 }
