@@ -44,6 +44,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/invoices/{foreign_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The customer's view of an invoice
+         * @description For the customer's browser (the checkout widget), from any origin: what to pay, where, until when, and how it stands; no e-mail, metadata or history. One read of the table. The checkout's `client_secret` goes in `X-Client-Secret`, never in the URL; a wrong or missing one answers 404, as a missing invoice does. `ETag` and `If-None-Match` as for the poll.
+         */
+        get: operations["publicInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/invoices": {
         parameters: {
             query?: never;
@@ -405,6 +425,96 @@ export interface components {
              */
             updated_at: string;
         };
+        CheckoutView: {
+            foreign_id: string;
+            /**
+             * @description The invoice's status as the store sees it, from what the service said (README: Invoice statuses).
+             * @enum {string}
+             */
+            status: "creating" | "awaiting_payment" | "confirming" | "paid" | "underpaid" | "expired" | "cancelled" | "failed";
+            /** @description True once `status` can no longer change; a late payment may still set `exception`. */
+            final: boolean;
+            exception: ("paid_partial" | "paid_over" | "paid_late") | null;
+            failure_message: string | null;
+            title: string;
+            /** @description The order's amount, in `currency`: what the store asked for. An exact decimal string. */
+            amount: string;
+            currency: string;
+            /** @description The store's own key-value pairs, as given at checkout. */
+            metadata: {
+                [key: string]: string;
+            };
+            processor_invoice_id: number | null;
+            payment_url: string | null;
+            pay_currency: string | null;
+            pay_amount: string | null;
+            pay_address: string | null;
+            pay_tag: string | null;
+            paid_amount: string | null;
+            owed_amount: string | null;
+            net_amount: string | null;
+            net_currency: string | null;
+            /** @description The service's fees, summed per currency. */
+            fees: {
+                currency: string;
+                /** @description The fees in this currency. An exact decimal string. */
+                amount: string;
+            }[];
+            fixed_at: string | null;
+            expires_at: string | null;
+            seconds_left: number | null;
+            /** @description Every status change, oldest first. */
+            history: {
+                service_status: string;
+                /**
+                 * Format: date-time
+                 * @description When it changed. ISO 8601 in UTC, with milliseconds.
+                 */
+                at: string;
+                /** @enum {string} */
+                source: "create" | "callback" | "cancel" | "reconcile" | "lookup";
+            }[];
+            /**
+             * Format: date-time
+             * @description When the order was first received. ISO 8601 in UTC, with milliseconds.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed. ISO 8601 in UTC, with milliseconds.
+             */
+            updated_at: string;
+            client_secret: string | null;
+        };
+        PublicInvoiceView: {
+            foreign_id: string;
+            /**
+             * @description The invoice's status as the store sees it, from what the service said (README: Invoice statuses).
+             * @enum {string}
+             */
+            status: "creating" | "awaiting_payment" | "confirming" | "paid" | "underpaid" | "expired" | "cancelled" | "failed";
+            /** @description True once `status` can no longer change; a late payment may still set `exception`. */
+            final: boolean;
+            exception: ("paid_partial" | "paid_over" | "paid_late") | null;
+            title: string;
+            /** @description The order's amount, in `currency`: what the store asked for. An exact decimal string. */
+            amount: string;
+            currency: string;
+            pay_currency: string | null;
+            pay_amount: string | null;
+            paid_amount: string | null;
+            owed_amount: string | null;
+            pay_address: string | null;
+            pay_tag: string | null;
+            payment_url: string | null;
+            payment_uri: string | null;
+            expires_at: string | null;
+            seconds_left: number | null;
+            /** @description Where to send the customer once the invoice is paid. */
+            url_success: string;
+            /** @description Where to send the customer once it is final unpaid. */
+            url_failed: string;
+        };
         InvoiceList: {
             /** @description Invoices, newest first. */
             data: components["schemas"]["InvoiceView"][];
@@ -601,7 +711,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvoiceView"];
+                    "application/json": components["schemas"]["CheckoutView"];
                 };
             };
             /** @description Created. */
@@ -610,7 +720,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvoiceView"];
+                    "application/json": components["schemas"]["CheckoutView"];
                 };
             };
             /** @description Bad input: `fields` names every field at fault. Nothing was written or sent. */
@@ -748,6 +858,78 @@ export interface operations {
             };
             /** @description No bearer token, or not a valid one. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the route's throttle: API Gateway's own answer, `{"message": "Too Many Requests"}`. Retry later, with backoff. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected failure, with no details. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    publicInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The checkout's `client_secret` for this invoice. */
+                "X-Client-Secret"?: string;
+                /** @description The `ETag` of an answer before; 304 while the invoice has not changed. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                foreign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer's view. */
+            200: {
+                headers: {
+                    /** @description A strong tag of the invoice's current state. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicInvoiceView"];
+                };
+            };
+            /** @description Not changed since the `ETag` given in `If-None-Match`; no body. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad input: `fields` names every field at fault. Nothing was written or sent. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -106,6 +106,11 @@ export interface InvoiceRecord extends ClaimedRecord<CheckoutRequest, InvoiceSta
   payment: Payment | null;
   settlement?: Settlement;
   cancelled: boolean;
+  /**
+   * SHA-256 (base64url) of the invoice's client secret, which opens its public view (domain/client-secret.ts);
+   * never the secret itself. Absent on invoices created before client secrets.
+   */
+  clientSecretHash?: string;
 }
 
 export interface RefundRequest {

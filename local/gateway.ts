@@ -118,7 +118,9 @@ async function dispatch(
   const url = new URL(request.url ?? '/', 'http://local');
   const method = request.method ?? 'GET';
   for (const { route, pattern, params, handler } of routes) {
-    const match = route.method === method ? pattern.exec(url.pathname) : null;
+    // A customer route answers its own CORS preflight (http/route.ts), as it does in AWS.
+    const preflight = method === 'OPTIONS' && route.access === 'customer';
+    const match = route.method === method || preflight ? pattern.exec(url.pathname) : null;
     if (!match) continue;
     let pathParameters: Record<string, string>;
     try {
