@@ -1,3 +1,4 @@
+import { clientSecretHash, clientSecretMatches } from './client-secret';
 import { ConflictError, NotFoundError, NotReadyError, serviceFailure, ServiceError } from './errors';
 import type {
   CheckoutRequest,
@@ -10,7 +11,7 @@ import type {
   StatusChange,
 } from './model';
 import { paysMore, recordedPayment } from './payment';
-import type { InvoiceStore, ProcessingApi, VersionedStore } from './ports';
+import type { ClientSecrets, InvoiceStore, ProcessingApi, VersionedStore } from './ports';
 import { ClaimedRecords, mayHaveBeenSent, mutate, readRecord, type ClaimTiming } from './records';
 import { MAX_REFUNDS_PER_ORDER, refundableAmount, refundEnded, reservation } from './refund-bound';
 import { isFinal, isInvoiceStatus, movesForward } from './status';
@@ -58,6 +59,21 @@ export function readInvoice(
   return readRecord(invoices, foreignId, 'Invoice');
 }
 
+/**
+ * The customer's read: the same one read, opened only by the invoice's client secret. A wrong or missing secret
+ * is answered as a missing invoice, so that a guess learns nothing of which orders exist.
+ */
+export async function readInvoiceForCustomer(
+  invoices: VersionedStore<InvoiceRecord>,
+  foreignId: string,
+  clientSecret: string | undefined,
+): Promise<InvoiceRecord> {
+  const record = await invoices.get(foreignId);
+  if (!record || !clientSecretMatches(clientSecret, record.clientSecretHash))
+    throw new NotFoundError('Invoice');
+  return record;
+}
+
 export class InvoiceService implements RefundReservations {
   private readonly invoices: ClaimedRecords<InvoiceRecord>;
 
@@ -65,6 +81,8 @@ export class InvoiceService implements RefundReservations {
     private readonly store: InvoiceStore,
     private readonly processing: ProcessingApi,
     private readonly timing: ClaimTiming,
+    /** Only the checkout creates invoices, and so only it issues their client secrets. */
+    private readonly clientSecrets?: ClientSecrets,
   ) {
     this.invoices = new ClaimedRecords(store, timing, 'Invoice', {
       attempt: 1,
@@ -83,6 +101,15 @@ export class InvoiceService implements RefundReservations {
     if (!claimed.owned) return { record: claimed.record, created: false };
     const resumed = mayHaveBeenSent(claimed.previous);
     return { record: await this.createUpstream(claimed.record, resumed), created: true };
+  }
+
+  /**
+   * The invoice's client secret, issued again for a replayed checkout; null when the stored hash is not of the
+   * secret issued now (an invoice from before client secrets, or before the key they derive from changed).
+   */
+  async clientSecretOf(record: InvoiceRecord): Promise<string | null> {
+    const secret = await this.clientSecrets?.secretFor(record);
+    return clientSecretMatches(secret, record.clientSecretHash) ? (secret as string) : null;
   }
 
   async cancel(foreignId: string): Promise<InvoiceRecord> {
@@ -223,10 +250,16 @@ export class InvoiceService implements RefundReservations {
   private async createUpstream(claimed: InvoiceRecord, resumed: boolean): Promise<InvoiceRecord> {
     let record = claimed;
     let mayBeOurs = resumed;
+    // Before the send: a secret that could not be had after it would leave a created invoice unrecorded.
+    const secret = await this.clientSecrets?.secretFor(claimed);
+    const own = secret === undefined ? {} : { clientSecretHash: clientSecretHash(secret) };
     for (;;) {
       try {
         const created = await this.processing.createInvoice(upstreamForeignId(record), record.request);
-        const answered = this.invoices.answered(record, created, 'create', { invoice: created.details });
+        const answered = this.invoices.answered(record, created, 'create', {
+          invoice: created.details,
+          ...own,
+        });
         return (await this.invoices.save(record, answered)).record;
       } catch (error) {
         // "foreign_id taken" proves a lost answer only after a send of ours whose outcome was unknown; otherwise

@@ -110,6 +110,11 @@ export interface InvoiceRecord extends ClaimedRecord<CheckoutRequest, InvoiceSta
   refunds?: RefundEntry[];
   /** `settlement.net` less the refunds that are not failed, kept when either changes; absent with no refunds. */
   refundable?: string;
+  /**
+   * SHA-256 (base64url) of the invoice's client secret, which opens its public view (domain/client-secret.ts);
+   * never the secret itself. Absent on invoices created before client secrets.
+   */
+  clientSecretHash?: string;
 }
 
 /**

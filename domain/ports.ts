@@ -110,6 +110,14 @@ export interface TokenSource {
   refresh(): Promise<Tokens>;
 }
 
+/**
+ * Issues each invoice's client secret: the same one every time it is asked for the same invoice, so that a
+ * replayed checkout answers it again although only its hash is stored.
+ */
+export interface ClientSecrets {
+  secretFor(invoice: { foreignId: string; createdAt: number }): Promise<string>;
+}
+
 /** Remembers callback deliveries so a repeated one has no second effect. */
 export interface ReceiptStore {
   /** True the first time a receipt id is seen, or when the delivery that claimed it died before finishing. */

@@ -65,6 +65,15 @@ export function foreignIdInput({ path }: ApiRequest): string {
   return foreignId;
 }
 
+/** The customer's read of one invoice: the poll's input and the client secret, from its header. */
+export function publicInvoiceInput(request: ApiRequest): {
+  foreignId: string;
+  ifNoneMatch?: string;
+  clientSecret?: string;
+} {
+  return { ...invoicePollInput(request), clientSecret: request.headers['x-client-secret'] };
+}
+
 /** The poll: `{foreign_id}` and the ETag the caller already has, if any. */
 export function invoicePollInput(request: ApiRequest): { foreignId: string; ifNoneMatch?: string } {
   return { foreignId: foreignIdInput(request), ifNoneMatch: request.headers['if-none-match'] };

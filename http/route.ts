@@ -1,10 +1,9 @@
 import middy, { type MiddlewareObj } from '@middy/core';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { parse as parseLosslessly } from 'lossless-json';
 import { CallbackSignatureError, serviceFailure } from '../domain/errors';
 import type { Tokens, TokenSource } from '../domain/ports';
-import type { Access } from '../lib/routes';
 import { addLogContext, describeError, log } from '../observability/log';
 import { countMetric } from '../observability/metrics';
 import { withInvocation } from '../runtime/invocation';
@@ -32,8 +31,8 @@ type Result = APIGatewayProxyStructuredResultV2;
 
 /** A route's entry in lib/routes.ts says who may call it; a bearer route needs the tokens to check. */
 type Guard =
-  | { route: { access: 'service' | 'public' }; tokens?: never }
-  | { route: { access: Exclude<Access, 'service' | 'public'> }; tokens: TokenSource };
+  | { route: { access: 'service' | 'customer' | 'public' }; tokens?: never }
+  | { route: { access: 'storefront' | 'admin' }; tokens: TokenSource };
 
 export type RouteOptions<T> = Guard & {
   /** Validates and shapes the input; throws InvalidRequestError naming the fields. */
@@ -56,7 +55,35 @@ export function apiRoute<T>(options: RouteOptions<T>, run: (input: T) => Promise
       addLogContext({ foreignId: foreignIdOf(request) });
       return json(await run(input));
     });
-  return withInvocation(handler, (event) => event.routeKey);
+  const served = options.route.access === 'customer' ? fromAnyOrigin(handler) : handler;
+  return withInvocation(served, (event) => event.routeKey);
+}
+
+/**
+ * A customer route is read by the widget on the shop's page, whatever its origin: every answer may be read there,
+ * its ETag included, and the preflight allows the headers the widget sends. No credentials: it holds no token.
+ */
+const ANY_ORIGIN = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'etag',
+};
+const PREFLIGHT: Result = {
+  statusCode: 204,
+  headers: {
+    ...ANY_ORIGIN,
+    'access-control-allow-methods': 'GET',
+    'access-control-allow-headers': 'x-client-secret, if-none-match',
+    // Chromium's cap: one preflight per two hours per page, not one per poll.
+    'access-control-max-age': '7200',
+  },
+};
+
+function fromAnyOrigin(handler: (event: Event, context: Context) => Promise<Result>) {
+  return async (event: Event, context: Context): Promise<Result> => {
+    if (event.requestContext.http.method === 'OPTIONS') return PREFLIGHT;
+    const result = await handler(event, context);
+    return { ...result, headers: { ...result.headers, ...ANY_ORIGIN } };
+  };
 }
 
 /** The foreign_id a valid request names in its path, body or query; only text of that form reaches a log. */

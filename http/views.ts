@@ -67,6 +67,41 @@ export interface InvoiceView {
   updated_at: string;
 }
 
+/** The checkout's answer: the invoice view and the secret that opens the customer's view of it. */
+export interface CheckoutView extends InvoiceView {
+  /** For the customer's browser (the widget); null for an invoice whose secret cannot be issued again. */
+  client_secret: string | null;
+}
+
+/**
+ * What the customer's browser may see of its invoice, with its client secret: what to pay, where, until when, and
+ * how it stands. No e-mail, metadata, history, fees or the service's ids.
+ */
+export type PublicInvoiceView = Pick<
+  InvoiceView,
+  | 'foreign_id'
+  | 'status'
+  | 'final'
+  | 'exception'
+  | 'title'
+  | 'amount'
+  | 'currency'
+  | 'pay_currency'
+  | 'pay_amount'
+  | 'paid_amount'
+  | 'owed_amount'
+  | 'pay_address'
+  | 'pay_tag'
+  | 'payment_url'
+  | 'expires_at'
+  | 'seconds_left'
+> & {
+  /** A wallet link (BIP 21 style) for what is still owed, where the currency has a scheme; null once final. */
+  payment_uri: string | null;
+  url_success: string;
+  url_failed: string;
+};
+
 export interface RefundView {
   foreign_id: string;
   /** The order refunded; null for a payout tied to no order. */
@@ -155,6 +190,49 @@ export function invoiceView(record: InvoiceRecord, nowMs: number): InvoiceView {
 }
 
 const ZERO = '0.00000000';
+
+export function publicInvoiceView(record: InvoiceRecord, nowMs: number): PublicInvoiceView {
+  const view = invoiceView(record, nowMs);
+  return {
+    foreign_id: view.foreign_id,
+    status: view.status,
+    final: view.final,
+    exception: view.exception,
+    title: view.title,
+    amount: view.amount,
+    currency: view.currency,
+    pay_currency: view.pay_currency,
+    pay_amount: view.pay_amount,
+    paid_amount: view.paid_amount,
+    owed_amount: view.owed_amount,
+    pay_address: view.pay_address,
+    pay_tag: view.pay_tag,
+    payment_url: view.payment_url,
+    payment_uri: view.final ? null : paymentUri(view),
+    expires_at: view.expires_at,
+    seconds_left: view.seconds_left,
+    url_success: record.request.urlSuccess,
+    url_failed: record.request.urlFailed,
+  };
+}
+
+/** The URI schemes of the currencies whose wallets read `<scheme>:<address>?amount=<decimal>`. */
+const URI_SCHEMES: Readonly<Record<string, string>> = {
+  BTC: 'bitcoin',
+  LTC: 'litecoin',
+  BCH: 'bitcoincash',
+  DOGE: 'dogecoin',
+};
+
+function paymentUri({ pay_currency, pay_address, pay_tag, owed_amount }: InvoiceView): string | null {
+  const scheme = pay_currency === null ? undefined : URI_SCHEMES[pay_currency];
+  // A tag the URI cannot carry would send money that nobody can match to the invoice.
+  if (!scheme || pay_address === null || pay_tag !== null) return null;
+  // Trailing zeros dropped as text, so that the amount never passes through a float.
+  const amount = owed_amount?.includes('.') ? owed_amount.replace(/0+$/, '').replace(/\.$/, '') : owed_amount;
+  const owes = amount && /[1-9]/.test(amount);
+  return owes ? `${scheme}:${pay_address}?amount=${amount}` : `${scheme}:${pay_address}`;
+}
 
 /** Bumped whenever the invoice view's shape changes, so that no ETag from before answers 304 after. */
 const VIEW_REVISION = 2;

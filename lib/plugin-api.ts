@@ -52,18 +52,23 @@ export class PluginApi extends Construct {
     // CloudFormation property names: this map goes into the template as it is.
     const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
     for (const route of routes) {
-      const [httpRoute] = this.api.addRoutes({
+      // A customer route is read from shops' pages: its function answers the CORS preflight too (http/route.ts),
+      // so that only this route is open to other origins, not the whole API.
+      const methods = [route.method, ...(route.access === 'customer' ? (['OPTIONS'] as const) : [])];
+      const httpRoutes = this.api.addRoutes({
         path: route.path,
-        methods: [HttpMethod[route.method]],
+        methods: methods.map((method) => HttpMethod[method]),
         integration: new HttpLambdaIntegration(`${route.name}-integration`, props.handlers[route.name]),
       });
-      // Route settings name routes by key, so the stage must wait for them.
-      this.stage.node.addDependency(httpRoute);
       const { rateLimit, burstLimit } = THROTTLES[route.throttle];
-      routeSettings[`${route.method} ${route.path}`] = {
-        ThrottlingRateLimit: rateLimit,
-        ThrottlingBurstLimit: burstLimit,
-      };
+      for (const [i, method] of methods.entries()) {
+        // Route settings name routes by key, so the stage must wait for them.
+        this.stage.node.addDependency(httpRoutes[i]);
+        routeSettings[`${method} ${route.path}`] = {
+          ThrottlingRateLimit: rateLimit,
+          ThrottlingBurstLimit: burstLimit,
+        };
+      }
     }
     (this.stage.node.defaultChild as CfnStage).addPropertyOverride('RouteSettings', routeSettings);
 

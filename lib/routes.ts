@@ -6,10 +6,11 @@ import type { IndexName } from '../store/schema';
 export type HttpMethod = 'GET' | 'POST';
 
 /**
- * Who may call a route: a bearer token of a scope, the service itself (it signs; the handler verifies), or anyone
- * (`public`: what it serves is no secret).
+ * Who may call a route: a bearer token of a scope, the service itself (it signs; the handler verifies), the
+ * customer's browser on the shop's page, from any origin, with one invoice's client secret (the handler checks it),
+ * or anyone (`public`: what it serves is no secret).
  */
-export type Access = 'storefront' | 'admin' | 'service' | 'public';
+export type Access = 'storefront' | 'admin' | 'service' | 'customer' | 'public';
 
 export type TableAction = 'GetItem' | 'BatchGetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query';
 
@@ -67,6 +68,17 @@ export const getInvoiceRoute = {
   throttle: 'busy',
   data: { table: ['GetItem'] },
   secrets: ['tokens'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const publicInvoiceRoute = {
+  method: 'GET',
+  path: '/public/invoices/{foreign_id}',
+  name: 'public-invoice',
+  access: 'customer',
+  throttle: 'busy',
+  data: { table: ['GetItem'] },
+  secrets: [],
   concurrency: 'shared',
 } as const satisfies Route;
 
@@ -232,6 +244,7 @@ export const healthRoute = {
 export const routes = [
   checkoutRoute,
   getInvoiceRoute,
+  publicInvoiceRoute,
   listInvoicesRoute,
   cancelInvoiceRoute,
   refundInvoiceRoute,

@@ -14,15 +14,26 @@ interface CompiledRoute {
   handler: HttpHandler;
 }
 
-/** A page or asset served locally beside the API, such as the reference page; API Gateway serves none. */
+/**
+ * A page or asset served locally beside the API, such as the reference page, or the demo store's backend's answer;
+ * API Gateway serves none.
+ */
 export interface LocalPage {
   contentType: string;
   body: string | Buffer;
   headers?: Readonly<Record<string, string>>;
+  /** 200 unless given. */
+  status?: number;
 }
 
 /** The page at a URL path, if there is one there. */
 export type LocalPages = (path: string) => Promise<LocalPage | undefined>;
+
+/** A backend served beside the API, such as the demo store's: it answers the requests it takes, of any method. */
+export type LocalBackend = (
+  path: string,
+  request: { method: string; body: Buffer },
+) => Promise<LocalPage | undefined>;
 
 /** What API Gateway's HTTP API answers when the function fails or overruns its timeout. */
 const FUNCTION_FAILED: APIGatewayProxyStructuredResultV2 = {
@@ -48,7 +59,11 @@ interface Dispatched {
 export async function startGateway(
   routes: ReadonlyArray<{ route: Route; handler: HttpHandler }>,
   port = 0,
-  { accessLog, pages = async () => undefined }: { accessLog?: AccessLog; pages?: LocalPages } = {},
+  {
+    accessLog,
+    pages = async () => undefined,
+    backend = async () => undefined,
+  }: { accessLog?: AccessLog; pages?: LocalPages; backend?: LocalBackend } = {},
 ): Promise<Listening> {
   const compiled = routes.map(compile);
   const inFlight = new Set<Promise<void>>();
@@ -64,7 +79,10 @@ export async function startGateway(
       const started = performance.now();
       const body = Buffer.concat(chunks);
       const path = new URL(request.url ?? '/', 'http://local').pathname;
-      const page = request.method === 'GET' ? pages(path) : Promise.resolve(undefined);
+      const method = request.method ?? 'GET';
+      const page = (method === 'GET' ? pages(path) : Promise.resolve(undefined)).then(
+        (found) => found ?? backend(path, { method, body }),
+      );
       const done = page
         .then((found) => (found ? pageAnswer(found) : dispatch(compiled, request, body, track)))
         .catch((): Dispatched => ({ result: FUNCTION_FAILED }))
@@ -87,11 +105,11 @@ export async function startGateway(
   };
 }
 
-function pageAnswer({ contentType, body, headers }: LocalPage): Dispatched {
+function pageAnswer({ contentType, body, headers, status = 200 }: LocalPage): Dispatched {
   const bytes = Buffer.isBuffer(body);
   return {
     result: {
-      statusCode: 200,
+      statusCode: status,
       headers: { ...headers, 'content-type': contentType },
       body: bytes ? body.toString('base64') : body,
       isBase64Encoded: bytes,
@@ -118,7 +136,9 @@ async function dispatch(
   const url = new URL(request.url ?? '/', 'http://local');
   const method = request.method ?? 'GET';
   for (const { route, pattern, params, handler } of routes) {
-    const match = route.method === method ? pattern.exec(url.pathname) : null;
+    // A customer route answers its own CORS preflight (http/route.ts), as it does in AWS.
+    const preflight = method === 'OPTIONS' && route.access === 'customer';
+    const match = route.method === method || preflight ? pattern.exec(url.pathname) : null;
     if (!match) continue;
     let pathParameters: Record<string, string>;
     try {
@@ -165,7 +185,8 @@ function callbackSummary(body: Buffer, result: APIGatewayProxyStructuredResultV2
   return `${said}: ${shortText(answer.outcome ?? error?.code)}`;
 }
 
-function readJson(text: string): Record<string, unknown> {
+/** A JSON object's fields, or none for anything else. */
+export function readJson(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);
     return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};

@@ -6,9 +6,10 @@ import { serveDocument } from '../functions/openapi';
 import { openApiDocument } from '../http/schemas/openapi';
 import { docsPage } from './docs-page';
 import { createPluginTable, LOCAL_CREDENTIALS, startLocalDynamo, type LocalDynamo } from './dynamodb';
+import { demoStore } from './demo-store';
 import { startGateway, type AccessLog, type HttpHandler, type LocalPages } from './gateway';
 import { buildWebAssets, webApps, type WebAsset } from '../web/build';
-import { WEB_SECURITY_HEADERS } from '../web/headers';
+import { webHeaders } from '../web/headers';
 import { invokeWithTimeout } from './lambda-context';
 import { startLocalSecretsManager, type LocalSecretsManager } from './secrets-manager';
 
@@ -100,14 +101,17 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   // openapi.json, which a test keeps equal to this.
   const document = openApiDocument();
   handlers.set('openapi', serveDocument(document));
+  let gatewayUrl = '';
   const gateway = await startGateway(
     routes.map((route) => ({ route, handler: handlers.get(route.name)! })),
     gatewayPort,
     {
       accessLog: options.accessLog,
       pages: localPages(docsPage(document)),
+      backend: demoStore({ apiUrl: () => gatewayUrl, storefrontToken, sandboxUrl: sandbox?.url }),
     },
   );
+  gatewayUrl = gateway.url;
   if (sandbox) {
     await fetch(`${sandbox.url}/_sandbox/callbacks`, {
       method: 'POST',
@@ -161,7 +165,7 @@ function localPages(docs: string): LocalPages {
     if (!webApps().some((app) => path.startsWith(`/${app}/`))) return undefined;
     assets ??= buildWebAssets();
     const asset = (await assets).get(path);
-    return asset && { ...asset, headers: WEB_SECURITY_HEADERS };
+    return asset && { ...asset, headers: webHeaders(path) };
   };
 }
 

@@ -20,3 +20,20 @@ export const WEB_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
 };
+
+/** The apps whose files shops' pages load from their own origins: the widget's module and its stylesheet. */
+export const CROSS_ORIGIN_APPS: readonly string[] = ['widget'];
+
+/** A module script from another origin is fetched with CORS; no credentials, so any origin may have it. */
+export const CROSS_ORIGIN_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'cross-origin-resource-policy': 'cross-origin',
+};
+
+/** The headers of the file at `/<app>/...`. */
+export function webHeaders(path: string): Readonly<Record<string, string>> {
+  const app = path.split('/')[1];
+  return CROSS_ORIGIN_APPS.includes(app)
+    ? { ...WEB_SECURITY_HEADERS, ...CROSS_ORIGIN_HEADERS }
+    : WEB_SECURITY_HEADERS;
+}

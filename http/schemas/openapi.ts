@@ -15,12 +15,14 @@ import { checkoutBody, refundBody } from './inputs';
 import { operations, type Operation } from './operations';
 import {
   callbackOutcome,
+  checkoutView,
   errorBody,
   gatewayMessage,
   health,
   invoiceList,
   invoiceView,
   pairList,
+  publicInvoiceView,
   refundList,
   refundView,
   snapshot,
@@ -32,6 +34,8 @@ const SCHEMAS = {
   CheckoutBody: checkoutBody,
   RefundBody: refundBody,
   InvoiceView: invoiceView,
+  CheckoutView: checkoutView,
+  PublicInvoiceView: publicInvoiceView,
   InvoiceList: invoiceList,
   RefundView: refundView,
   RefundList: refundList,
@@ -125,6 +129,7 @@ const SECURITY: Record<Access, Array<Record<string, string[]>>> = {
   storefront: [{ storefrontToken: [] }, { adminToken: [] }],
   admin: [{ adminToken: [] }],
   service: [{ processingSignature: [] }],
+  customer: [{ clientSecret: [] }],
   public: [],
 };
 
@@ -235,6 +240,11 @@ export function openApiDocument() {
       },
       { name: 'admin', description: 'A back office, with the admin token.' },
       { name: 'service', description: 'Called by the Merchant Processing API.' },
+      {
+        name: 'customer',
+        description:
+          "The customer's browser on the shop's page, from any origin, with one invoice's client secret.",
+      },
       { name: 'public', description: 'No token.' },
     ],
     paths,
@@ -249,6 +259,12 @@ export function openApiDocument() {
           in: 'header',
           name: 'x-processing-signature',
           description: "The service's signature over the raw body, with its key in `x-processing-key`.",
+        },
+        clientSecret: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-client-secret',
+          description: "One invoice's `client_secret`, from the checkout's answer.",
         },
       },
     },

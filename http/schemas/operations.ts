@@ -18,11 +18,13 @@ import {
 } from './inputs';
 import {
   callbackOutcome,
+  checkoutView,
   health,
   invoiceList,
   invoiceView,
   openApiObject,
   pairList,
+  publicInvoiceView,
   refundList,
   refundView,
   snapshot,
@@ -60,8 +62,8 @@ export const operations: Record<RouteFunctionName, Operation> = {
       'Idempotent by `foreign_id`: the identical request again answers 200 with the same invoice, and the service sees no second create; the same `foreign_id` with another body is a 409. After a 504 or a 409 `in_progress`, retrying the same request is safe.',
     body: checkoutBody,
     answers: {
-      201: { ...invoice, description: 'Created.' },
-      200: { ...invoice, description: 'Created before.' },
+      201: { description: 'Created.', schema: checkoutView },
+      200: { description: 'Created before.', schema: checkoutView },
     },
     errors: [409, 422, 503],
   },
@@ -72,6 +74,24 @@ export const operations: Record<RouteFunctionName, Operation> = {
     headers: { 'If-None-Match': 'The `ETag` of an answer before; 304 while the invoice has not changed.' },
     answers: {
       200: { ...invoice, headers: { ETag: "A strong tag of the invoice's current state." } },
+      304: { description: 'Not changed since the `ETag` given in `If-None-Match`; no body.' },
+    },
+    errors: [404],
+  },
+  'public-invoice': {
+    summary: "The customer's view of an invoice",
+    description:
+      "For the customer's browser (the checkout widget), from any origin: what to pay, where, until when, and how it stands; no e-mail, metadata or history. One read of the table. The checkout's `client_secret` goes in `X-Client-Secret`, never in the URL; a wrong or missing one answers 404, as a missing invoice does. `ETag` and `If-None-Match` as for the poll.",
+    headers: {
+      'X-Client-Secret': "The checkout's `client_secret` for this invoice.",
+      'If-None-Match': 'The `ETag` of an answer before; 304 while the invoice has not changed.',
+    },
+    answers: {
+      200: {
+        description: "The customer's view.",
+        schema: publicInvoiceView,
+        headers: { ETag: "A strong tag of the invoice's current state." },
+      },
       304: { description: 'Not changed since the `ETag` given in `If-None-Match`; no body.' },
     },
     errors: [404],

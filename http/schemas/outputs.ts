@@ -100,6 +100,39 @@ export const invoiceView = v.strictObject({
 
 export const invoiceList = listOf(invoiceView, 'Invoices, newest first.');
 
+export const checkoutView = v.strictObject({
+  ...invoiceView.entries,
+  client_secret: nullableText(
+    "Opens the invoice's customer view (`GET /public/invoices/{foreign_id}`, header `X-Client-Secret`): hand it to the customer's browser, never a token. The same for every repeat of the checkout; null for an invoice whose secret cannot be issued again (created before client secrets, or before the processing keys changed).",
+  ),
+});
+
+const { entries: view } = invoiceView;
+
+export const publicInvoiceView = v.strictObject({
+  foreign_id: view.foreign_id,
+  status: view.status,
+  final: view.final,
+  exception: view.exception,
+  title: view.title,
+  amount: view.amount,
+  currency: view.currency,
+  pay_currency: view.pay_currency,
+  pay_amount: view.pay_amount,
+  paid_amount: view.paid_amount,
+  owed_amount: view.owed_amount,
+  pay_address: view.pay_address,
+  pay_tag: view.pay_tag,
+  payment_url: view.payment_url,
+  payment_uri: nullableText(
+    'A wallet link (`bitcoin:<address>?amount=<owed>` and the like) where the currency has one; null once final.',
+  ),
+  expires_at: view.expires_at,
+  seconds_left: view.seconds_left,
+  url_success: described(v.string(), 'Where to send the customer once the invoice is paid.'),
+  url_failed: described(v.string(), 'Where to send the customer once it is final unpaid.'),
+});
+
 export const refundView = v.strictObject({
   foreign_id: v.string(),
   invoice_foreign_id: nullableText('The order refunded; null for a payout tied to no order.'),

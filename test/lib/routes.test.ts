@@ -69,7 +69,7 @@ test('a route or a job that leaves out a deployment fact does not compile', () =
 
 test('a route called per customer or by the service is busy; an admin route, for a back office, and a public one (the document) are throttled low', () => {
   for (const { name, access, throttle } of routes) {
-    const busy = access === 'storefront' || access === 'service';
+    const busy = access === 'storefront' || access === 'service' || access === 'customer';
     expect({ name, throttle }).toEqual({ name, throttle: busy ? 'busy' : 'admin' });
   }
 });

@@ -20,6 +20,7 @@ test('every route of the table is in the document, with the security its access 
     storefront: ['storefrontToken', 'adminToken'],
     admin: ['adminToken'],
     service: ['processingSignature'],
+    customer: ['clientSecret'],
   };
   expect(documented).toEqual(
     routes.map(({ method, path, access }) => ({

@@ -1,0 +1,19 @@
+// The secret a customer's browser holds to watch one invoice (the public invoice view). The table keeps only its
+// hash, so that a read of the table or of a backup never yields what opens an invoice's view.
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+export function clientSecretHash(secret: string): string {
+  return sha256(secret).toString('base64url');
+}
+
+/** Compared as digests, in constant time whatever the length given; false when either is missing. */
+export function clientSecretMatches(given: string | undefined, storedHash: string | undefined): boolean {
+  if (given === undefined || storedHash === undefined) return false;
+  const expected = Buffer.from(storedHash, 'base64url');
+  const digest = sha256(given);
+  return expected.length === digest.length && timingSafeEqual(digest, expected);
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}

@@ -1,0 +1,21 @@
+import { createHmac, hkdfSync } from 'node:crypto';
+import type { ClientSecrets, KeySource } from '../domain/ports';
+
+/** Names what the derived key is for, so that it is like no other key made from the processing secret. */
+const KEY_LABEL = 'merchant-payments-plugin client secret v1';
+
+/**
+ * Client secrets derived, not stored: an HMAC of the invoice's foreign_id and creation time under a key derived
+ * (HKDF) from the processing secret key, which only the checkout and the functions that call the service hold.
+ * The same invoice gets the same secret every time; no secret is ever an HMAC under the processing key itself.
+ */
+export function clientSecretIssuer(keys: KeySource): ClientSecrets {
+  return {
+    async secretFor({ foreignId, createdAt }) {
+      const { secretKey } = await keys.get();
+      const key = Buffer.from(hkdfSync('sha256', secretKey, '', KEY_LABEL, 32));
+      const mac = createHmac('sha256', key).update(`${foreignId}\n${createdAt}`).digest('base64url');
+      return `cs_${mac}`;
+    },
+  };
+}

@@ -1,0 +1,137 @@
+// The demo store and the checkout widget in a real browser, driven as a customer would: by roles and names. Each
+// widget state passes axe and leaves a screenshot; no secret or token ever reaches a URL the browser asks for.
+import type { Browser, Page } from 'playwright-core';
+import { startHarness, type Harness } from '../support/local-stack';
+import { axeViolations, launchBrowser, openPage, screenshot } from '../support/browser';
+import { captureOutput, type CapturedOutput } from '../support/output';
+
+let harness: Harness;
+let browser: Browser;
+let output: CapturedOutput;
+
+beforeAll(async () => {
+  output = captureOutput();
+  harness = await startHarness();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await harness?.close();
+  output.restore();
+});
+
+/** Generous: the widget polls with backoff (at most 10 s apart while nothing changes) on a busy machine. */
+const STATE_TIMEOUT = 45_000;
+
+interface Shop {
+  page: Page;
+  errors: string[];
+  /** Every request the browser made: its URL and headers. */
+  requests: Array<{ url: string; headers: Record<string, string> }>;
+  clientSecret: string;
+  widget: ReturnType<Page['getByRole']>;
+}
+
+/** Opens the demo store, checks out with `title`, and waits for the widget to wait for the payment. */
+async function checkout(title?: string): Promise<Shop> {
+  const { page, errors } = await openPage(browser);
+  const requests: Shop['requests'] = [];
+  page.on('request', (request) => requests.push({ url: request.url(), headers: request.headers() }));
+  const answered = page.waitForResponse((response) => response.url().endsWith('/demo/api/checkout'));
+  await page.goto(`${harness.stack.url}/demo/`);
+  await page.getByRole('heading', { level: 1, name: 'Espresso machine' }).waitFor();
+  if (title !== undefined) await page.getByLabel('Order title, as the payment shows it').fill(title);
+  await page.getByRole('button', { name: 'Pay with crypto' }).click();
+  const { client_secret: clientSecret } = await (await answered).json();
+  const widget = page.getByRole('region', { name: 'Payment' });
+  await widget.getByRole('status').filter({ hasText: 'Waiting for your payment' }).waitFor();
+  return { page, errors, requests, clientSecret, widget };
+}
+
+async function expectState(shop: Shop, words: string, name: string): Promise<void> {
+  await shop.widget.getByRole('status').filter({ hasText: words }).waitFor({ timeout: STATE_TIMEOUT });
+  await screenshot(shop.page, name);
+  expect(await axeViolations(shop.page)).toEqual([]);
+}
+
+/** No URL the browser asked for holds the client secret or a bearer token, and no request sent a token. */
+function expectNoSecretInUrls(shop: Shop): void {
+  const secrets = [shop.clientSecret, harness.stack.storefrontToken, harness.stack.adminToken];
+  for (const { url, headers } of shop.requests) {
+    for (const secret of secrets) expect(decodeURIComponent(url)).not.toContain(secret);
+    expect(headers.authorization).toBeUndefined();
+  }
+  const reads = shop.requests.filter(({ url }) => url.includes('/public/invoices/'));
+  expect(reads.length).toBeGreaterThan(0);
+  for (const { headers } of reads) expect(headers['x-client-secret']).toBe(shop.clientSecret);
+}
+
+test('pay in full: the widget shows what to pay, then paid, then takes the customer back to the shop', async () => {
+  const shop = await checkout();
+  const { page, widget } = shop;
+  await expect(widget.getByRole('heading', { name: 'Espresso machine' }).isVisible()).resolves.toBe(true);
+  await expect(widget.getByRole('img', { name: /QR code/ }).isVisible()).resolves.toBe(true);
+  await expect(widget.getByRole('button', { name: 'Copy address' }).isVisible()).resolves.toBe(true);
+  await expect(widget.getByText(/^\d+\.\d+ BTC$/).isVisible()).resolves.toBe(true);
+  await expect(widget.getByText(/^1[45]:\d\d$/).isVisible()).resolves.toBe(true);
+  await expect(widget.getByRole('link', { name: 'Open in wallet' }).getAttribute('href')).resolves.toMatch(
+    /^bitcoin:\w+\?amount=[\d.]+$/,
+  );
+  // Keyboard alone reaches the copy buttons.
+  await widget.getByRole('button', { name: 'Copy amount' }).focus();
+  await page.keyboard.press('Tab');
+  await expect(
+    widget
+      .getByRole('button', { name: 'Copy address' })
+      .evaluate(
+        (node) =>
+          node === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+      ),
+  ).resolves.toBe(true);
+  await screenshot(page, 'widget-awaiting-payment');
+  expect(await axeViolations(page)).toEqual([]);
+
+  await page.getByRole('button', { name: 'Pay in full' }).click();
+  await expectState(shop, 'Payment complete. Thank you!', 'widget-paid');
+  await expect(widget.getByText(/Taking you back to the shop/).isVisible()).resolves.toBe(true);
+  await page.waitForURL('**/demo/paid.html', { timeout: STATE_TIMEOUT });
+  await page.getByRole('heading', { name: 'Thank you for your order' }).waitFor();
+  await screenshot(page, 'demo-paid-page');
+  expectNoSecretInUrls(shop);
+  expect(shop.errors).toEqual([]);
+});
+
+test('pay too little: underpaid, in words, and back to the shop page for a failed payment', async () => {
+  const shop = await checkout();
+  await shop.page.getByRole('button', { name: 'Pay too little' }).click();
+  await expectState(shop, 'Less than the amount due arrived', 'widget-underpaid');
+  await shop.page.waitForURL('**/demo/unpaid.html', { timeout: STATE_TIMEOUT });
+  await shop.page.getByRole('heading', { name: 'Your payment was not completed' }).waitFor();
+  expectNoSecretInUrls(shop);
+  expect(shop.errors).toEqual([]);
+});
+
+test('the timer runs out: expired', async () => {
+  const shop = await checkout();
+  await shop.page.getByRole('button', { name: 'Let the timer run out' }).click();
+  await expectState(shop, 'The time to pay has run out.', 'widget-expired');
+  expect(shop.errors).toEqual([]);
+});
+
+test('paid late: expired, and the late payment said in words', async () => {
+  const shop = await checkout();
+  await shop.page.getByRole('button', { name: 'Pay late' }).click();
+  await expectState(shop, 'Your payment arrived after the time ran out', 'widget-paid-late');
+  expect(shop.errors).toEqual([]);
+});
+
+test('a title holding markup is shown as text, never run', async () => {
+  const title = '<img src=x onerror="window.pwned=1"><b>Bold</b>';
+  const shop = await checkout(title);
+  await expect(shop.widget.getByRole('heading', { level: 2 }).textContent()).resolves.toBe(title);
+  await expect(shop.widget.locator('img, b').count()).resolves.toBe(0);
+  await expect(shop.page.evaluate(() => (globalThis as { pwned?: number }).pwned)).resolves.toBeUndefined();
+  await screenshot(shop.page, 'widget-markup-title');
+  expect(shop.errors).toEqual([]);
+});

@@ -1,0 +1,30 @@
+import { clientSecretHash, clientSecretMatches } from '../../domain/client-secret';
+import { clientSecretIssuer } from '../../secrets/client-secrets';
+
+const keys = (secretKey: string) => {
+  const held = { apiKey: 'api', secretKey };
+  return { get: async () => held, refresh: async () => held };
+};
+
+test('a secret matches its hash only, whatever the length of what is given', () => {
+  const stored = clientSecretHash('cs_right');
+  expect(clientSecretMatches('cs_right', stored)).toBe(true);
+  for (const given of ['cs_wrong', '', 'cs_righ', 'cs_right ', 'x'.repeat(10_000), undefined]) {
+    expect(clientSecretMatches(given, stored)).toBe(false);
+  }
+  expect(clientSecretMatches('cs_right', undefined)).toBe(false);
+  // A stored value that is not a digest's length never matches (and never throws in timingSafeEqual).
+  expect(clientSecretMatches('cs_right', 'c2hvcnQ')).toBe(false);
+});
+
+test('the issued secret is the same for the same invoice, and another for another invoice or key', async () => {
+  const issuer = clientSecretIssuer(keys('processing-secret'));
+  const invoice = { foreignId: 'order-1', createdAt: 1_700_000_000_000 };
+  const secret = await issuer.secretFor(invoice);
+  expect(secret).toMatch(/^cs_[A-Za-z0-9_-]{43}$/);
+  expect(await issuer.secretFor({ ...invoice })).toBe(secret);
+  expect(await issuer.secretFor({ ...invoice, createdAt: invoice.createdAt + 1 })).not.toBe(secret);
+  expect(await issuer.secretFor({ ...invoice, foreignId: 'order-2' })).not.toBe(secret);
+  expect(await clientSecretIssuer(keys('other-secret')).secretFor(invoice)).not.toBe(secret);
+  expect(secret).not.toContain('processing-secret');
+});
