@@ -90,6 +90,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     [SECRET_ENV.processingKeys]: SECRET_IDS.processingKeys,
     [SECRET_ENV.tokens]: SECRET_IDS.tokens,
     PROCESSING_BASE_URL: processing.baseUrl,
+    // dynalite runs in this process, on a machine that may be busy: a slow answer here is load, not a hang.
+    AWS_REQUEST_TIMEOUT_MS: '10000',
     ...options.env,
   });
 

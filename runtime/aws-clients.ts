@@ -1,12 +1,17 @@
 // Timeouts for the AWS SDK clients. With a hung DynamoDB or Secrets Manager endpoint, the SDK's default three
 // attempts (backoff at most 0.1 s, then 0.2 s) end within 3 × 2 s + 0.3 s ≈ 6.3 s: well inside the 25 s function
 // timeout less runtime/deadline.ts's 2 s margin, so the route still answers its own JSON.
+import { numberEnv } from './env';
 
 /** Connecting to a regional AWS endpoint takes milliseconds; a second without a connection means it is not there. */
 const CONNECTION_TIMEOUT_MS = 1_000;
 
-/** A single-item call answers in tens of milliseconds; two seconds in all (connecting included) is a hang. */
-const REQUEST_TIMEOUT_MS = 2_000;
+/**
+ * A single-item call answers in tens of milliseconds; two seconds in all (connecting included) is a hang. The local
+ * stack raises it (local/stack.ts): there dynalite shares a developer's or CI's CPU with everything else, and a busy
+ * machine is not a hung DynamoDB.
+ */
+const REQUEST_TIMEOUT_MS = numberEnv('AWS_REQUEST_TIMEOUT_MS', 2_000);
 
 /** The `requestHandler` input every SDK client gets; without `throwOnRequestTimeout` an overrun is only logged. */
 export const awsRequestHandler = {

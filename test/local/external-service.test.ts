@@ -52,13 +52,17 @@ test('checkout, payment and callback work against a separately started service',
   expect(polled.body.status).toBe('paid');
 });
 
-test('the secret is fetched once per container, not per request', async () => {
+test('the secrets are fetched once per container and TTL, not per request', async () => {
   const before = harness.stack.secrets.calls();
+  const started = Date.now();
   for (let i = 0; i < 20; i++) {
     expect((await harness.api('GET', '/invoices/ext-1', { token: 'storefront' })).status).toBe(200);
     expect((await harness.api('GET', '/rates?from=BTC&to=EUR', { token: 'storefront' })).status).toBe(200);
   }
-  expect(harness.stack.secrets.calls()).toBe(before);
+  // Per request it would be 60 fetches (a token check each, and the keys for each rate). Cached, each of the two
+  // secrets is fetched at most once in each TTL the loop touches: one on a quick machine, a few on a busy one.
+  const ttlsElapsed = Math.ceil((Date.now() - started) / (SECRET_TTL_SECONDS * 1000));
+  expect(harness.stack.secrets.calls() - before).toBeLessThanOrEqual(2 * ttlsElapsed);
 });
 
 test('a key rotation heals: bad_header_key makes the function refetch the secret once', async () => {

@@ -36,7 +36,8 @@ export function stackWithHungEndpoint(variable: string): () => Harness {
   beforeAll(async () => {
     output = captureOutput(); // every failed call logs an error; keep the run quiet
     hung = await startSilentEndpoint();
-    harness = await startHarness({ env: { [variable]: hung.url } });
+    // With the deployed request timeout, not the local stack's longer one: it is the deployed bound that must hold.
+    harness = await startHarness({ env: { [variable]: hung.url, AWS_REQUEST_TIMEOUT_MS: '2000' } });
   });
   afterAll(async () => {
     await hung?.close(); // first: a call still waiting on it ends, so the stack can close
