@@ -279,6 +279,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhook deliveries, newest first
+         * @description Each event sent to the shop: its attempts and the last answer (status and time, never a body). Give `next_cursor` back as `cursor` for the next page.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/deliveries/{event_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-send one webhook event
+         * @description Sends the event again, the same id and body, with a new 3-day retry window; after the events before it on its invoice or refund.
+         */
+        post: operations["resendWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/deliveries/resend-failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-send every failed webhook event
+         * @description Up to 100 a call, longest failed first; call again while `more` is true.
+         */
+        post: operations["resendFailedWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1865,6 +1925,276 @@ export interface operations {
             };
             /** @description The service did not answer in time; the request may have arrived. Retrying with the same `foreign_id` is safe. */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Webhook deliveries, newest first. */
+                        data: {
+                            /** @description The event's id: the `webhook-id` header and the payload's `id`. */
+                            id: string;
+                            /** @description Such as `invoice.paid` or `refund.confirmed`. */
+                            type: string;
+                            /** @enum {string} */
+                            subject: "invoice" | "refund";
+                            foreign_id: string;
+                            /** @description Per invoice or refund; only grows. */
+                            sequence: number;
+                            /**
+                             * @description `failed` after 3 days of retries, until re-sent.
+                             * @enum {string}
+                             */
+                            state: "pending" | "delivered" | "failed";
+                            attempts: number;
+                            /**
+                             * Format: date-time
+                             * @description When the change that made the event was written. ISO 8601 in UTC, with milliseconds.
+                             */
+                            created_at: string;
+                            next_attempt_at: string | null;
+                            last_attempt_at: string | null;
+                            last_status: number | null;
+                            last_error: string | null;
+                            delivered_at: string | null;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Bad input: `fields` names every field at fault. Nothing was written or sent. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, or not a valid one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A token of another scope, or a callback whose signature does not verify. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the route's throttle: API Gateway's own answer, `{"message": "Too Many Requests"}`. Retry later, with backoff. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected failure, with no details. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, pending. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The event's id: the `webhook-id` header and the payload's `id`. */
+                        id: string;
+                        /** @description Such as `invoice.paid` or `refund.confirmed`. */
+                        type: string;
+                        /** @enum {string} */
+                        subject: "invoice" | "refund";
+                        foreign_id: string;
+                        /** @description Per invoice or refund; only grows. */
+                        sequence: number;
+                        /**
+                         * @description `failed` after 3 days of retries, until re-sent.
+                         * @enum {string}
+                         */
+                        state: "pending" | "delivered" | "failed";
+                        attempts: number;
+                        /**
+                         * Format: date-time
+                         * @description When the change that made the event was written. ISO 8601 in UTC, with milliseconds.
+                         */
+                        created_at: string;
+                        next_attempt_at: string | null;
+                        last_attempt_at: string | null;
+                        last_status: number | null;
+                        last_error: string | null;
+                        delivered_at: string | null;
+                    };
+                };
+            };
+            /** @description Bad input: `fields` names every field at fault. Nothing was written or sent. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, or not a valid one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A token of another scope, or a callback whose signature does not verify. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such record. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the route's throttle: API Gateway's own answer, `{"message": "Too Many Requests"}`. Retry later, with backoff. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected failure, with no details. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendFailedWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many were set to be re-sent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Failed deliveries set to be sent again now. */
+                        resent: number;
+                        /** @description More failed ones remain: call again. */
+                        more: boolean;
+                    };
+                };
+            };
+            /** @description Bad input: `fields` names every field at fault. Nothing was written or sent. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, or not a valid one. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A token of another scope, or a callback whose signature does not verify. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the route's throttle: API Gateway's own answer, `{"message": "Too Many Requests"}`. Retry later, with backoff. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected failure, with no details. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -11,6 +11,7 @@ import { paysMore, recordedPayment } from './payment';
 import type { InvoiceStore, ProcessingApi, VersionedStore } from './ports';
 import { ClaimedRecords, mayHaveBeenSent, readRecord, type ClaimTiming } from './records';
 import { isFinal, isInvoiceStatus, movesForward } from './status';
+import { invoiceEvents } from './webhooks';
 
 /** Attempts after the first use `<foreign_id>~<attempt>` upstream, so `~` is not allowed in our foreign_ids. */
 export const ATTEMPT_SEPARATOR = '~';
@@ -49,12 +50,18 @@ export class InvoiceService {
     private readonly processing: ProcessingApi,
     private readonly timing: ClaimTiming,
   ) {
-    this.invoices = new ClaimedRecords(store, timing, 'Invoice', {
-      attempt: 1,
-      invoice: null,
-      payment: null,
-      cancelled: false,
-    });
+    this.invoices = new ClaimedRecords(
+      store,
+      timing,
+      'Invoice',
+      {
+        attempt: 1,
+        invoice: null,
+        payment: null,
+        cancelled: false,
+      },
+      invoiceEvents,
+    );
   }
 
   /** Creates the order's invoice once; a repeat of the same request answers the same invoice. */

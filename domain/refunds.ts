@@ -3,6 +3,7 @@ import type { FoundWithdrawal, RefundRecord, RefundRequest, StatusChange } from 
 import type { ProcessingApi, RefundStore } from './ports';
 import { ClaimedRecords, mayHaveBeenSent, type ClaimTiming } from './records';
 import { isFinal } from './status';
+import { refundEvents } from './webhooks';
 
 const HELD_ELSEWHERE = 'The service holds this foreign_id for another withdrawal';
 
@@ -14,7 +15,7 @@ export class RefundService {
     private readonly processing: ProcessingApi,
     private readonly timing: ClaimTiming,
   ) {
-    this.refunds = new ClaimedRecords(store, timing, 'Refund', { withdrawal: null });
+    this.refunds = new ClaimedRecords(store, timing, 'Refund', { withdrawal: null }, refundEvents);
   }
 
   /** Sends the refund once per foreign_id; a repeat of the same request answers the same refund. */

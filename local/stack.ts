@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { JOB_FUNCTION_TIMEOUT_SECONDS, routes, scheduledJobs, type FunctionName } from '../lib/routes';
-import { PROCESSING_KEY_FIELDS, SECRET_ENV, TOKEN_FIELDS, type SecretName } from '../secrets/fields';
+import {
+  PROCESSING_KEY_FIELDS,
+  SECRET_ENV,
+  TOKEN_FIELDS,
+  WEBHOOK_SECRET_FIELDS,
+  type SecretName,
+} from '../secrets/fields';
+import { newWebhookSecret } from '../webhooks/signing';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { serveDocument } from '../functions/openapi';
 import { openApiDocument } from '../http/schemas/openapi';
@@ -25,12 +32,24 @@ export interface LocalStackOptions {
   env?: Record<string, string>;
   /** Receives one line per request, callbacks included; without it the gateway writes nothing. */
   accessLog?: AccessLog;
+  /** Where webhooks go (https, or http://127.0.0.1); without it none are sent. */
+  webhooks?: LocalWebhooks;
+}
+
+export interface LocalWebhooks {
+  url: string;
+  /** `whsec_...`; generated when absent. */
+  secret?: string;
+  /** How often the dispatcher also runs for retries that came due; it runs after every request anyway. */
+  intervalMs?: number;
 }
 
 export interface LocalStack {
   url: string;
   storefrontToken: string;
   adminToken: string;
+  /** The secret that signs the webhooks. */
+  webhookSecret: string;
   sandbox?: Sandbox;
   dynamo: LocalDynamo;
   secrets: LocalSecretsManager;
@@ -39,6 +58,8 @@ export interface LocalStack {
   secretIds: Record<SecretName, string>;
   /** Runs a scheduled job once, as the scheduler would, with the timeout the stack gives it. */
   runJob(name: (typeof scheduledJobs)[number]): Promise<unknown>;
+  /** Asks for a webhook dispatcher run (one at a time; a request while one runs makes one more after it). */
+  dispatchWebhooks(): void;
   close(): Promise<void>;
 }
 
@@ -46,7 +67,11 @@ const TABLE_NAME = 'payments-plugin-local';
 const SECRET_IDS: Record<SecretName, string> = {
   processingKeys: 'payments-plugin/local/processing-keys',
   tokens: 'payments-plugin/local/tokens',
+  webhookSecret: 'payments-plugin/local/webhook-secret',
 };
+
+/** As AWS would wake it through the table's stream, soon after a change; and on this interval for retries. */
+const WEBHOOK_INTERVAL_MS = 1_000;
 
 /**
  * The whole plugin on one machine: sandbox, dynalite, a Secrets Manager endpoint, and a gateway serving the
@@ -56,6 +81,7 @@ const SECRET_IDS: Record<SecretName, string> = {
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const storefrontToken = options.storefrontToken ?? randomToken();
   const adminToken = options.adminToken ?? randomToken();
+  const webhookSecret = options.webhooks?.secret ?? newWebhookSecret();
   const gatewayPort = options.port ?? 0;
   const sandbox = options.processing ? undefined : await startSandbox({ port: options.sandboxPort ?? 0 });
   const processing = options.processing ?? {
@@ -74,6 +100,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       [TOKEN_FIELDS.storefront]: storefrontToken,
       [TOKEN_FIELDS.admin]: adminToken,
     }),
+    [SECRET_IDS.webhookSecret]: JSON.stringify({ [WEBHOOK_SECRET_FIELDS.current]: webhookSecret }),
   });
 
   Object.assign(process.env, {
@@ -86,7 +113,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     TABLE_NAME,
     [SECRET_ENV.processingKeys]: SECRET_IDS.processingKeys,
     [SECRET_ENV.tokens]: SECRET_IDS.tokens,
+    [SECRET_ENV.webhookSecret]: SECRET_IDS.webhookSecret,
     PROCESSING_BASE_URL: processing.baseUrl,
+    WEBHOOK_URL: options.webhooks?.url ?? '',
+    WEBHOOK_ALLOW_LOOPBACK_HTTP: 'true',
     ...options.env,
   });
 
@@ -98,8 +128,16 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   // openapi.json, which a test keeps equal to this.
   const document = openApiDocument();
   handlers.set('openapi', serveDocument(document));
+  const dispatchWebhooks = coalesced(() =>
+    options.webhooks ? runJob('webhook-dispatcher') : Promise.resolve(),
+  );
+  // Every request may have changed a record: the dispatcher runs after it, as the stream would wake it.
+  const thenDispatch =
+    (handler: HttpHandler): HttpHandler =>
+    (event, context) =>
+      handler(event, context).finally(dispatchWebhooks);
   const gateway = await startGateway(
-    routes.map((route) => ({ route, handler: handlers.get(route.name)! })),
+    routes.map((route) => ({ route, handler: thenDispatch(handlers.get(route.name)!) })),
     gatewayPort,
     {
       accessLog: options.accessLog,
@@ -127,19 +165,25 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         setInterval(() => runJob('reconcile').catch(() => undefined), options.schedule.reconcileMs),
       ]
     : [];
+  if (options.webhooks) {
+    timers.push(setInterval(dispatchWebhooks, options.webhooks.intervalMs ?? WEBHOOK_INTERVAL_MS));
+  }
 
   return {
     url: gateway.url,
     storefrontToken,
     adminToken,
+    webhookSecret,
     sandbox,
     dynamo,
     secrets,
     tableName: TABLE_NAME,
     secretIds: SECRET_IDS,
     runJob,
+    dispatchWebhooks,
     close: async () => {
       timers.forEach(clearInterval);
+      await dispatchWebhooks.idle();
       await sandbox?.close();
       await gateway.close();
       await secrets.close();
@@ -151,6 +195,28 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 async function loadHandler(name: FunctionName): Promise<HttpHandler> {
   const module = (await import(`../functions/${name}`)) as { handler: HttpHandler };
   return module.handler;
+}
+
+/** Runs `run` one at a time; a call while it runs asks for one more run after it. `idle` waits for the last. */
+function coalesced(run: () => Promise<unknown>): (() => void) & { idle: () => Promise<void> } {
+  let running: Promise<void> | undefined;
+  let again = false;
+  const start = (): void => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = run()
+      .catch(() => undefined)
+      .then(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          start();
+        }
+      });
+  };
+  return Object.assign(start, { idle: async () => await running });
 }
 
 function randomToken(): string {
