@@ -183,7 +183,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     dispatchWebhooks,
     close: async () => {
       timers.forEach(clearInterval);
-      await dispatchWebhooks.idle();
+      await dispatchWebhooks.stop();
       await sandbox?.close();
       await gateway.close();
       await secrets.close();
@@ -197,11 +197,13 @@ async function loadHandler(name: FunctionName): Promise<HttpHandler> {
   return module.handler;
 }
 
-/** Runs `run` one at a time; a call while it runs asks for one more run after it. `idle` waits for the last. */
-function coalesced(run: () => Promise<unknown>): (() => void) & { idle: () => Promise<void> } {
+/** Runs `run` one at a time; a call while it runs asks for one more run after it. `stop` ends it after the last. */
+function coalesced(run: () => Promise<unknown>): (() => void) & { stop: () => Promise<void> } {
   let running: Promise<void> | undefined;
   let again = false;
+  let stopped = false;
   const start = (): void => {
+    if (stopped) return;
     if (running) {
       again = true;
       return;
@@ -216,7 +218,11 @@ function coalesced(run: () => Promise<unknown>): (() => void) & { idle: () => Pr
         }
       });
   };
-  return Object.assign(start, { idle: async () => await running });
+  const stop = async () => {
+    stopped = true;
+    while (running) await running;
+  };
+  return Object.assign(start, { stop });
 }
 
 function randomToken(): string {

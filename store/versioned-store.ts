@@ -75,7 +75,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
       new UpdateItemCommand({
         TableName: this.table.name,
         Key: recordKey(this.kind, record.foreignId),
-        UpdateExpression: `SET ${set.join(', ')} REMOVE ${remove.join(', ')}`,
+        UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
         ConditionExpression: 'version = :expected',
         ExpressionAttributeNames: { '#data': 'data' },
         ExpressionAttributeValues: {
