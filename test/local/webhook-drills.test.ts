@@ -23,8 +23,7 @@ const secret = newWebhookSecret();
 let dynamo: LocalDynamo;
 let table: Table;
 let receiver: WebhookReceiver;
-/** While set, the endpoint takes each request and never answers it: a dispatcher that dies mid-delivery. */
-let hang = false;
+/** Releases the attempts that "died", when the file ends. */
 const hung: Array<() => void> = [];
 
 /** Creates every invoice at once and answers a status at once: what the drills need of the service. */
