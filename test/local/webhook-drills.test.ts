@@ -167,7 +167,8 @@ test('1,000 orders paid at once give 1,000 invoice.paid events, each id once aft
   const started = Date.now();
   for (let i = 0; i < ORDERS; i += 50)
     await Promise.all(ids.slice(i, i + 50).map((id) => checkout(invoices, id)));
-  await Promise.all(ids.map((id) => invoices.applyStatus(paid(id))));
+  for (let i = 0; i < ORDERS; i += 100)
+    await Promise.all(ids.slice(i, i + 100).map((id) => invoices.applyStatus(paid(id))));
   const paidAt = Date.now();
   // Two dispatchers at once, as overlapping runs would be.
   for (let i = 0; i < 50 && new Set(idsOf('invoice.paid', 'drill-load-')).size < ORDERS; i++) {
@@ -178,4 +179,5 @@ test('1,000 orders paid at once give 1,000 invoice.paid events, each id once aft
     `1,000 orders: checkouts and payments ${paidAt - started} ms, then every invoice.paid delivered in ${Date.now() - paidAt} ms (${delivered.length} received, ${new Set(delivered).size} distinct)`,
   );
   expect(new Set(delivered).size).toBe(ORDERS);
-});
+  // About 30 s alone on a 2-core machine; the whole suite beside it can make it several times slower.
+}, 400_000);
