@@ -1,7 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// Dependencies point one way: functions → http/domain → ports ← adapters (processing/, store/, secrets/). Each entry
+// Dependencies point one way: functions → http/domain → ports ← adapters (processing/, store/, secrets/, webhooks/). Each entry
 // names what a folder's files may not import, as a pattern on the import path; type imports count too. test/,
 // local/, bench/ and sandbox/ are free. test/lint/dependency-direction.test.ts shows each rule at work.
 const STACK = {
@@ -17,7 +17,7 @@ const LAYERS = [
     ],
   },
   {
-    files: ['processing/**', 'store/**', 'secrets/**'],
+    files: ['processing/**', 'store/**', 'secrets/**', 'webhooks/**'],
     patterns: [
       {
         regex: String.raw`^\.\./(?!domain/(ports|model|errors)$)`,
@@ -31,7 +31,7 @@ const LAYERS = [
     patterns: [
       {
         // runtime/invocation (the per-invocation deadline and log context) only: the rest of runtime/ builds adapters.
-        regex: String.raw`^(\.\./)+(functions|processing|store|secrets)/|^(\.\./)+runtime/(?!invocation$)`,
+        regex: String.raw`^(\.\./)+(functions|processing|store|secrets|webhooks)/|^(\.\./)+runtime/(?!invocation$)`,
         message: "http/ reaches the service and the stores through the domain's ports, never an adapter.",
       },
       STACK,

@@ -12,9 +12,10 @@ import type {
 } from './model';
 import { paysMore, recordedPayment } from './payment';
 import type { ClientSecrets, InvoiceStore, ProcessingApi, VersionedStore } from './ports';
-import { ClaimedRecords, mayHaveBeenSent, mutate, readRecord, type ClaimTiming } from './records';
+import { ClaimedRecords, mayHaveBeenSent, readRecord, type ClaimTiming } from './records';
 import { MAX_REFUNDS_PER_ORDER, refundableAmount, refundEnded, reservation } from './refund-bound';
 import { isFinal, isInvoiceStatus, movesForward } from './status';
+import { invoiceEvents } from './webhooks';
 
 /** Attempts after the first use `<foreign_id>~<attempt>` upstream, so `~` is not allowed in our foreign_ids. */
 export const ATTEMPT_SEPARATOR = '~';
@@ -78,18 +79,24 @@ export class InvoiceService implements RefundReservations {
   private readonly invoices: ClaimedRecords<InvoiceRecord>;
 
   constructor(
-    private readonly store: InvoiceStore,
+    store: InvoiceStore,
     private readonly processing: ProcessingApi,
     private readonly timing: ClaimTiming,
     /** Only the checkout creates invoices, and so only it issues their client secrets. */
     private readonly clientSecrets?: ClientSecrets,
   ) {
-    this.invoices = new ClaimedRecords(store, timing, 'Invoice', {
-      attempt: 1,
-      invoice: null,
-      payment: null,
-      cancelled: false,
-    });
+    this.invoices = new ClaimedRecords(
+      store,
+      timing,
+      'Invoice',
+      {
+        attempt: 1,
+        invoice: null,
+        payment: null,
+        cancelled: false,
+      },
+      invoiceEvents,
+    );
   }
 
   /** Creates the order's invoice once; a repeat of the same request answers the same invoice. */
@@ -210,7 +217,7 @@ export class InvoiceService implements RefundReservations {
       sends = reserved.sends;
       return reserved.next;
     };
-    await mutate(this.store, ask.invoiceForeignId, change, REFUND_WRITE_ATTEMPTS);
+    await this.invoices.mutate(ask.invoiceForeignId, change, REFUND_WRITE_ATTEMPTS);
     if (!sends) throw new NotFoundError('Invoice');
     return sends;
   }
@@ -218,7 +225,7 @@ export class InvoiceService implements RefundReservations {
   async endRefund(invoiceForeignId: string, refundForeignId: string, state: 'confirmed' | 'failed') {
     const change = (current: InvoiceRecord) =>
       refundEnded(current, refundForeignId, state, this.timing.now());
-    await mutate(this.store, invoiceForeignId, change, REFUND_WRITE_ATTEMPTS);
+    await this.invoices.mutate(invoiceForeignId, change, REFUND_WRITE_ATTEMPTS);
   }
 
   markSwept(foreignId: string): Promise<void> {

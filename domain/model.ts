@@ -36,6 +36,57 @@ export interface ClaimedRecord<Request, Status extends string = string> {
   updatedAt: number;
   /** When the reconciliation sweep last looked at it; orders the sweep's work with `updatedAt`. */
   sweptAt?: number;
+  /** Its webhook events not yet handed to the dispatcher, written with the change that made them. */
+  outbox?: Outbox;
+}
+
+/** A webhook event in its record's outbox (domain/webhooks.ts makes them). */
+export interface OutboxEvent {
+  /** Derived from the record's kind, foreign_id and `seq`: a replayed write cannot make a second id. */
+  id: string;
+  type: string;
+  /** Per record, only grows: a receiver drops an event older than one it has. */
+  seq: number;
+  at: number;
+  /** The record as the change left it, without its outbox: the payload's `data` is its view. */
+  subject: object;
+}
+
+/** A record's webhook state: the last seq given out, what the events so far announced, and those not yet moved out. */
+export interface Outbox {
+  seq: number;
+  announced: Record<string, string | null>;
+  pending: OutboxEvent[];
+}
+
+export type WebhookSubject = 'invoice' | 'refund';
+
+/** One event's delivery to the shop's endpoint, kept apart from its record once the dispatcher moved it out. */
+export interface Delivery {
+  id: string;
+  type: string;
+  seq: number;
+  subject: WebhookSubject;
+  foreignId: string;
+  /** The exact JSON body, signed and sent on every attempt. */
+  body: string;
+  createdAt: number;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  /** Retries run for the retry window from here; an admin's re-send starts a new window. */
+  retryFrom: number;
+  /** When the next attempt is due; while one is under way, when its lease ends. */
+  nextAttemptAt: number;
+  lastAttempt: DeliveryAttempt | null;
+  deliveredAt: number | null;
+  version: number;
+}
+
+/** How an attempt ended: the HTTP status, or a short reason when there was none (never the response body). */
+export interface DeliveryAttempt {
+  at: number;
+  status: number | null;
+  error: string | null;
 }
 
 export interface CheckoutRequest {

@@ -3,7 +3,10 @@ import type {
   Balance,
   BalanceSnapshot,
   CheckoutRequest,
+  ClaimedRecord,
   Created,
+  Delivery,
+  DeliveryAttempt,
   FoundWithdrawal,
   InvoiceDetails,
   InvoiceNews,
@@ -14,6 +17,7 @@ import type {
   RefundRequest,
   ServiceData,
   TransactionQuery,
+  WebhookSubject,
   WithdrawalDetails,
 } from './model';
 
@@ -126,4 +130,34 @@ export interface ReceiptStore {
   complete(receiptId: string): Promise<void>;
   /** Forgets a receipt whose processing failed, so that the retried delivery is applied. */
   release(receiptId: string): Promise<void>;
+}
+
+/** A record kind's outbox, as the webhook dispatcher drains it. */
+export interface OutboxSource {
+  get(foreignId: string): Promise<ClaimedRecord<unknown> | undefined>;
+  /**
+   * Drops the events up to `seq` from the outbox of `record` as read, only if its version is still the same. The
+   * version is kept, so that this never makes a concurrent change of the record lose its compare-and-set.
+   */
+  dropOutbox(record: ClaimedRecord<unknown>, seq: number): Promise<boolean>;
+}
+
+/** What is due for the webhook dispatcher: a record whose outbox holds events, or a delivery to attempt. */
+export type DueWork = { record: WebhookSubject; foreignId: string } | { delivery: string };
+
+export interface DeliveryStore {
+  /** Up to `limit` items due by `now` (ms), the longest due first per shard. */
+  listDue(now: number, limit: number): Promise<DueWork[]>;
+  get(id: string): Promise<Delivery | undefined>;
+  /** Writes the delivery only if none has its id; false when one does. */
+  create(delivery: Delivery): Promise<boolean>;
+  /** Replaces it only if its stored version is `expectedVersion`. */
+  update(delivery: Delivery, expectedVersion: number): Promise<boolean>;
+  /** Up to `limit` deliveries that ran out of retries, longest failed first. */
+  listFailed(limit: number): Promise<Delivery[]>;
+}
+
+/** Sends one signed event to the shop's endpoint; never throws for what the endpoint or the network did. */
+export interface WebhookSender {
+  send(delivery: Pick<Delivery, 'id' | 'body'>, timeoutMs: number): Promise<Omit<DeliveryAttempt, 'at'>>;
 }

@@ -4,6 +4,7 @@ import { ConflictError, InProgressError, NotFoundError } from './errors';
 import { requestHash } from './hash';
 import type { ClaimedRecord, Phase, StatusChange, StatusNews } from './model';
 import type { OpenItems, VersionedStore } from './ports';
+import { withEvents, type EventKind } from './webhooks';
 
 /** The part of an invoice or refund record that the claim protocol reads. */
 export interface Claimable {
@@ -76,13 +77,17 @@ export async function claim<T extends Claimable>(
   }
 }
 
+/** What a record's write adds to it: the webhook events its change makes (domain/webhooks.ts). */
+type Announce<T> = (record: T) => T;
+
 /** Writes the next version of a record; on a lost race returns what won instead. */
 export async function save<T extends { foreignId: string; version: number }>(
   store: VersionedStore<T>,
   current: T,
   next: Omit<T, 'version'>,
+  announce: Announce<T> = (record) => record,
 ): Promise<{ record: T; won: boolean }> {
-  const record = { ...next, version: current.version + 1 } as T;
+  const record = announce({ ...next, version: current.version + 1 } as T);
   if (await store.update(record, current.version)) return { record, won: true };
   const latest = await store.get(current.foreignId);
   return { record: latest ?? record, won: false };
@@ -96,6 +101,7 @@ export async function mutate<T extends { foreignId: string; version: number }>(
   store: VersionedStore<T>,
   foreignId: string,
   change: (current: T) => Omit<T, 'version'> | undefined,
+  announce?: Announce<T>,
   attempts = 5,
 ): Promise<T | undefined> {
   for (let i = 0; i < attempts; i++) {
@@ -103,7 +109,7 @@ export async function mutate<T extends { foreignId: string; version: number }>(
     if (!current) return undefined;
     const next = change(current);
     if (!next) return undefined;
-    const { record, won } = await save(store, current, next);
+    const { record, won } = await save(store, current, next, announce);
     if (won) return record;
   }
   throw new InProgressError(1);
@@ -124,7 +130,12 @@ export class ClaimedRecords<T extends AnyRecord> {
     private readonly timing: ClaimTiming,
     private readonly what: string,
     private readonly own: OwnFields<T>,
+    private readonly events?: EventKind<T>,
   ) {}
+
+  /** Every write of a record goes through here, so that the events of its change go into the same write. */
+  private readonly announce: Announce<T> = (record) =>
+    this.events ? withEvents(this.events, record, this.timing.now()) : record;
 
   /**
    * Claims the request's foreign_id with a new record, or takes over one whose send ended without an answer
@@ -149,12 +160,16 @@ export class ClaimedRecords<T extends AnyRecord> {
       updatedAt: now,
       ...this.own,
     } as AnyRecord as T;
-    return claim(this.store, fresh, this.timing, (existing) => ({
-      ...fresh,
-      ...takeOver(existing),
-      version: existing.version + 1,
-      createdAt: existing.createdAt,
-    }));
+    return claim(this.store, this.announce(fresh), this.timing, (existing) =>
+      this.announce({
+        ...fresh,
+        ...takeOver(existing),
+        version: existing.version + 1,
+        createdAt: existing.createdAt,
+        // Events not yet moved out, and the seq, live on: none is lost and no id is given twice.
+        outbox: existing.outbox,
+      }),
+    );
   }
 
   /** The stored record; NotFoundError when there is none. */
@@ -164,12 +179,16 @@ export class ClaimedRecords<T extends AnyRecord> {
 
   /** Writes the next version of `current`; on a lost race answers what won instead. */
   save(current: T, next: Omit<T, 'version'>): Promise<{ record: T; won: boolean }> {
-    return save(this.store, current, next);
+    return save(this.store, current, next, this.announce);
   }
 
   /** Applies `change` with compare-and-set (see `mutate`). */
-  mutate(foreignId: string, change: (current: T) => Omit<T, 'version'> | undefined): Promise<T | undefined> {
-    return mutate(this.store, foreignId, change);
+  mutate(
+    foreignId: string,
+    change: (current: T) => Omit<T, 'version'> | undefined,
+    attempts?: number,
+  ): Promise<T | undefined> {
+    return mutate(this.store, foreignId, change, this.announce, attempts);
   }
 
   /** `record` once the service has answered for it: sent, at the status it gave, which history records. */

@@ -11,6 +11,7 @@ import type { FoundWithdrawal, OrderRefundRequest, RefundRecord, RefundRequest, 
 import type { ProcessingApi, RefundStore } from './ports';
 import { ClaimedRecords, mayHaveBeenSent, type ClaimTiming } from './records';
 import { isFinal } from './status';
+import { refundEvents } from './webhooks';
 
 const HELD_ELSEWHERE = 'The service holds this foreign_id for another withdrawal';
 
@@ -38,7 +39,7 @@ export class RefundService {
     private readonly timing: ClaimTiming,
     private readonly orders: RefundReservations,
   ) {
-    this.refunds = new ClaimedRecords(store, timing, 'Refund', { withdrawal: null });
+    this.refunds = new ClaimedRecords(store, timing, 'Refund', { withdrawal: null }, refundEvents);
   }
 
   /** Sends the refund once per foreign_id; a repeat of the same request answers the same refund. */

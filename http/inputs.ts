@@ -7,9 +7,13 @@ import type {
 } from '../domain/model';
 import { InvalidRequestError } from './errors';
 import type { ApiRequest } from './route';
+import type { CreatedQuery } from '../domain/ports';
+import { EVENT_ID } from '../domain/webhooks';
 import {
   balancesQuery,
   checkoutBody,
+  deliveryListQuery,
+  LIST_LIMIT,
   noQuery,
   orderRefundBody,
   pairQuery,
@@ -74,6 +78,24 @@ export function publicInvoiceInput(request: ApiRequest): {
   return { ...invoicePollInput(request), clientSecret: request.headers['x-client-secret'] };
 }
 
+/** `{event_id}` in the path: a webhook event's id. */
+export function eventIdInput({ path }: ApiRequest): string {
+  const eventId = path.event_id;
+  if (!eventId || !EVENT_ID.test(eventId))
+    throw new InvalidRequestError({ event_id: 'must be an event id: evt_ and 24 base64url characters' });
+  return eventId;
+}
+
+/** GET /webhooks/deliveries: `limit`, `cursor`; newest first. */
+export function deliveryListInput({ query }: ApiRequest): CreatedQuery {
+  const { limit = LIST_LIMIT, cursor } = readFields(deliveryListQuery, query, 'query');
+  return {
+    limit,
+    after:
+      cursor?.foreignId === undefined ? undefined : { createdAt: cursor.at, foreignId: cursor.foreignId },
+  };
+}
+
 /** The poll: `{foreign_id}` and the ETag the caller already has, if any. */
 export function invoicePollInput(request: ApiRequest): { foreignId: string; ifNoneMatch?: string } {
   return { foreignId: foreignIdInput(request), ifNoneMatch: request.headers['if-none-match'] };
@@ -103,6 +125,9 @@ export function balancesInput({ query }: ApiRequest): { live: boolean } {
 export function healthInput({ query }: ApiRequest): void {
   readFields(noQuery, query, 'query');
 }
+
+/** The re-send of every failed webhook takes none either. */
+export const resendFailedInput = healthInput;
 
 /** A static document ignores any query (a cache buster, say), and so its bundle needs no validation library. */
 export function noInput(): void {}

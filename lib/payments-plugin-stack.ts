@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { AttributeType, Billing, ProjectionType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, ProjectionType, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -18,6 +18,7 @@ import {
   type ScheduledJob,
 } from './routes';
 import { ScheduledJobs } from './scheduled-jobs';
+import { WebhookTrigger } from './webhook-trigger';
 import type { PluginSettings } from './settings';
 
 const JOB_TIMEOUT = Duration.seconds(JOB_FUNCTION_TIMEOUT_SECONDS);
@@ -42,6 +43,8 @@ export class PaymentsPluginStack extends Stack {
       timeToLiveAttribute: TABLE_SCHEMA.timeToLive,
       removalPolicy: RemovalPolicy.RETAIN,
       deletionProtection: settings.stage !== 'sandbox',
+      // Keys only: the stream only wakes the webhook dispatcher, which reads what is due from the table.
+      dynamoStream: settings.webhookUrl === undefined ? undefined : StreamViewType.KEYS_ONLY,
       globalSecondaryIndexes: SECONDARY_INDEXES.map((index) => ({
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
@@ -56,10 +59,15 @@ export class PaymentsPluginStack extends Stack {
       TABLE_NAME: this.table.tableName,
       PROCESSING_BASE_URL: settings.processingBaseUrl,
     };
+    const webhookEnvironment = settings.webhookUrl === undefined ? {} : { WEBHOOK_URL: settings.webhookUrl };
     const handlers = Object.fromEntries(
       [...routes, ...jobs].map((facts) => [
         facts.name,
-        this.pluginFunction(facts, environment, logRetention).function,
+        this.pluginFunction(
+          facts,
+          facts.name === 'webhook-dispatcher' ? { ...environment, ...webhookEnvironment } : environment,
+          logRetention,
+        ).function,
       ]),
     ) as Record<FunctionName, NodejsFunction>;
     const api = new PluginApi(this, 'Api', { handlers, logRetention });
@@ -67,8 +75,17 @@ export class PaymentsPluginStack extends Stack {
       jobs: {
         'snapshot-balances': { handler: handlers['snapshot-balances'], rate: settings.snapshotRate },
         reconcile: { handler: handlers.reconcile, rate: settings.reconcileRate },
+        // Retries that came due; new events wake it through the stream at once.
+        'webhook-dispatcher': { handler: handlers['webhook-dispatcher'], rate: settings.webhookRetryRate },
       },
     });
+    if (settings.webhookUrl !== undefined) {
+      new WebhookTrigger(this, 'WebhookTrigger', {
+        table: this.table,
+        dispatcher: handlers['webhook-dispatcher'],
+        deadLetterQueue: schedules.deadLetterQueue,
+      });
+    }
     new PluginAlarms(this, 'Alarms', {
       functions: handlers,
       api: api.api,
@@ -86,6 +103,11 @@ export class PaymentsPluginStack extends Stack {
     new CfnOutput(this, 'ProcessingKeysSecretName', {
       description: 'Secrets Manager secret for the processing keys: put them in after the first deploy',
       value: this.secrets.secrets.processingKeys.secretName,
+    });
+    new CfnOutput(this, 'WebhookSecretName', {
+      description:
+        'Secrets Manager secret for the webhook signing secret: put {"webhook_secret": "whsec_..."} in',
+      value: this.secrets.secrets.webhookSecret.secretName,
     });
     new CfnOutput(this, 'TokensSecretName', {
       description: 'Secrets Manager secret with the bearer tokens of the storefront and the back office',

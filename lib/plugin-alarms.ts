@@ -32,6 +32,7 @@ const API_LATENCY_P99_MS = 5_000;
 const CUSTOM_METRICS: Record<MetricName, string> = {
   UpstreamServerErrors: 'The processing service answered 5xx or did not answer in time',
   CallbackSignatureFailures: 'A callback arrived with a missing or wrong signature',
+  WebhookDeliveryFailures: "A webhook to the shop failed for 3 days; re-send it from the admin's routes",
 };
 
 export interface PluginAlarmsProps {

@@ -12,9 +12,9 @@ export interface PluginSecretsProps {
 }
 
 /**
- * Two secrets, so that a function that only checks tokens cannot read the keys that send withdrawals. Both are
+ * Three secrets, so that a function that only checks tokens cannot read the keys that send withdrawals. Both are
  * created empty: the template holds no value, placeholder or other, that a later deploy could write over what the
- * operator put in. The operator puts the processing keys in; a custom resource generates the bearer tokens, so they
+ * operator put in. The operator puts the processing keys and the webhook secret in; a custom resource generates the bearer tokens, so they
  * never pass through CloudFormation. Both are kept when the stack is deleted.
  */
 export class PluginSecrets extends Construct {
@@ -25,6 +25,8 @@ export class PluginSecrets extends Construct {
     this.secrets = {
       processingKeys: emptySecret(this, 'ProcessingKeys', 'processing keys (put in by the operator)'),
       tokens: emptySecret(this, 'Tokens', 'bearer tokens (generated once, rotated by the operator)'),
+      // Its own, so that the dispatcher, which signs with it, can read no token.
+      webhookSecret: emptySecret(this, 'WebhookSecret', 'webhook signing secret (put in by the operator)'),
     };
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-SMG4',

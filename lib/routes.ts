@@ -240,6 +240,39 @@ export const healthRoute = {
   concurrency: 'shared',
 } as const satisfies Route;
 
+export const listWebhookDeliveriesRoute = {
+  method: 'GET',
+  path: '/webhooks/deliveries',
+  name: 'list-webhook-deliveries',
+  access: 'admin',
+  throttle: 'admin',
+  data: { table: ['BatchGetItem'], queriedIndexes: ['created'] },
+  secrets: ['tokens'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const resendWebhookRoute = {
+  method: 'POST',
+  path: '/webhooks/deliveries/{event_id}/resend',
+  name: 'resend-webhook',
+  access: 'admin',
+  throttle: 'admin',
+  data: { table: ['GetItem', 'PutItem'] },
+  secrets: ['tokens'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
+export const resendFailedWebhooksRoute = {
+  method: 'POST',
+  path: '/webhooks/deliveries/resend-failed',
+  name: 'resend-failed-webhooks',
+  access: 'admin',
+  throttle: 'admin',
+  data: { table: ['GetItem', 'PutItem'], queriedIndexes: ['deliveries-due'] },
+  secrets: ['tokens'],
+  concurrency: 'shared',
+} as const satisfies Route;
+
 /** The route table the deployed HTTP API and the local gateway both serve. */
 export const routes = [
   checkoutRoute,
@@ -259,6 +292,9 @@ export const routes = [
   callbacksRoute,
   openapiRoute,
   healthRoute,
+  listWebhookDeliveriesRoute,
+  resendWebhookRoute,
+  resendFailedWebhooksRoute,
 ] as const;
 
 /**
@@ -285,6 +321,14 @@ export const jobs = [
     secrets: ['processingKeys'],
     // One run at a time: a run due while the last one still works waits (Lambda retries it), never overlaps.
     concurrency: { reserved: 1 },
+  },
+  {
+    // Moves webhook events out of the records' outboxes and delivers what is due (domain/webhooks.ts).
+    name: 'webhook-dispatcher',
+    data: { table: ['GetItem', 'PutItem', 'UpdateItem'], queriedIndexes: ['deliveries-due'] },
+    secrets: ['webhookSecret'],
+    // Runs may overlap (leases keep them apart); a few at most, so a slow endpoint cannot take the account's pool.
+    concurrency: { reserved: 2 },
   },
 ] as const satisfies readonly ScheduledJob[];
 

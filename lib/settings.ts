@@ -9,11 +9,15 @@ export interface PluginSettings {
   /** EventBridge Scheduler expressions, e.g. `rate(1 hour)` or `cron(0 * * * ? *)`. */
   snapshotRate: string;
   reconcileRate: string;
+  /** How often the webhook dispatcher looks for retries that came due. */
+  webhookRetryRate: string;
   /** Where alarms go: an e-mail address (the stack makes the topic), an existing SNS topic, or both. */
   alarmEmail?: string;
   alarmTopicArn?: string;
   /** How long the functions' logs and the API access logs are kept. */
   logRetentionDays: number;
+  /** The shop's webhook endpoint (https); unset, no webhooks are sent. */
+  webhookUrl?: string;
 }
 
 export type RawSettings = { [K in keyof PluginSettings]?: unknown };
@@ -26,9 +30,11 @@ const SETTING_KEYS = [
   'processingBaseUrl',
   'snapshotRate',
   'reconcileRate',
+  'webhookRetryRate',
   'alarmEmail',
   'alarmTopicArn',
   'logRetentionDays',
+  'webhookUrl',
 ] as const;
 
 /** A sandbox is for trying things; production logs are what an incident is investigated from. */
@@ -78,9 +84,11 @@ export function resolveSettings(raw: RawSettings): PluginSettings {
     snapshotRate: schedule(raw, 'snapshotRate', 'rate(1 hour)'),
     // Every minute, so that the sweep catches a lost callback within a couple of minutes (domain/reconcile.ts).
     reconcileRate: schedule(raw, 'reconcileRate', 'rate(1 minute)'),
+    webhookRetryRate: schedule(raw, 'webhookRetryRate', 'rate(1 minute)'),
     ...(alarmEmail === undefined ? {} : { alarmEmail }),
     ...(alarmTopicArn === undefined ? {} : { alarmTopicArn }),
     logRetentionDays: logRetentionDays(raw, stage),
+    ...webhookUrl(raw),
   };
 }
 
@@ -117,6 +125,22 @@ function baseUrl(raw: RawSettings, stage: Stage): string {
   return value.replace(/\/+$/, '');
 }
 
+function webhookUrl(raw: RawSettings): { webhookUrl?: string } {
+  const value = optionalString(raw, 'webhookUrl');
+  if (value === undefined) return {};
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  // The value is not echoed: a shop's endpoint may carry a token of its own.
+  if (url?.protocol !== 'https:' || url.username || url.password) {
+    throw new Error('Setting "webhookUrl" must be an https:// URL without credentials.');
+  }
+  return { webhookUrl: value };
+}
+
 function logRetentionDays(raw: RawSettings, stage: Stage): number {
   const value = raw.logRetentionDays;
   if (value === undefined || value === null || value === '') return LOG_RETENTION_DAYS[stage];
@@ -130,7 +154,11 @@ function logRetentionDays(raw: RawSettings, stage: Stage): number {
   return days;
 }
 
-function schedule(raw: RawSettings, key: 'snapshotRate' | 'reconcileRate', fallback: string): string {
+function schedule(
+  raw: RawSettings,
+  key: 'snapshotRate' | 'reconcileRate' | 'webhookRetryRate',
+  fallback: string,
+): string {
   const value = optionalString(raw, key) ?? fallback;
   if (!RATE.test(value) && !CRON.test(value)) {
     throw new Error(

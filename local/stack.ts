@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { JOB_FUNCTION_TIMEOUT_SECONDS, routes, scheduledJobs, type FunctionName } from '../lib/routes';
-import { PROCESSING_KEY_FIELDS, SECRET_ENV, TOKEN_FIELDS, type SecretName } from '../secrets/fields';
+import {
+  PROCESSING_KEY_FIELDS,
+  SECRET_ENV,
+  TOKEN_FIELDS,
+  WEBHOOK_SECRET_FIELDS,
+  type SecretName,
+} from '../secrets/fields';
+import { newWebhookSecret } from '../webhooks/signing';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { serveDocument } from '../functions/openapi';
 import { openApiDocument } from '../http/schemas/openapi';
@@ -28,12 +35,24 @@ export interface LocalStackOptions {
   env?: Record<string, string>;
   /** Receives one line per request, callbacks included; without it the gateway writes nothing. */
   accessLog?: AccessLog;
+  /** Where webhooks go (https, or http://127.0.0.1); without it none are sent. */
+  webhooks?: LocalWebhooks;
+}
+
+export interface LocalWebhooks {
+  url: string;
+  /** `whsec_...`; generated when absent. */
+  secret?: string;
+  /** How often the dispatcher also runs for retries that came due; it runs after every request anyway. */
+  intervalMs?: number;
 }
 
 export interface LocalStack {
   url: string;
   storefrontToken: string;
   adminToken: string;
+  /** The secret that signs the webhooks. */
+  webhookSecret: string;
   sandbox?: Sandbox;
   dynamo: LocalDynamo;
   secrets: LocalSecretsManager;
@@ -42,6 +61,8 @@ export interface LocalStack {
   secretIds: Record<SecretName, string>;
   /** Runs a scheduled job once, as the scheduler would, with the timeout the stack gives it. */
   runJob(name: (typeof scheduledJobs)[number]): Promise<unknown>;
+  /** Asks for a webhook dispatcher run (one at a time; a request while one runs makes one more after it). */
+  dispatchWebhooks(): void;
   close(): Promise<void>;
 }
 
@@ -49,7 +70,11 @@ const TABLE_NAME = 'payments-plugin-local';
 const SECRET_IDS: Record<SecretName, string> = {
   processingKeys: 'payments-plugin/local/processing-keys',
   tokens: 'payments-plugin/local/tokens',
+  webhookSecret: 'payments-plugin/local/webhook-secret',
 };
+
+/** As AWS would wake it through the table's stream, soon after a change; and on this interval for retries. */
+const WEBHOOK_INTERVAL_MS = 1_000;
 
 /**
  * The whole plugin on one machine: sandbox, dynalite, a Secrets Manager endpoint, and a gateway serving the
@@ -59,6 +84,7 @@ const SECRET_IDS: Record<SecretName, string> = {
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const storefrontToken = options.storefrontToken ?? randomToken();
   const adminToken = options.adminToken ?? randomToken();
+  const webhookSecret = options.webhooks?.secret ?? newWebhookSecret();
   const gatewayPort = options.port ?? 0;
   const sandbox = options.processing ? undefined : await startSandbox({ port: options.sandboxPort ?? 0 });
   const processing = options.processing ?? {
@@ -77,6 +103,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       [TOKEN_FIELDS.storefront]: storefrontToken,
       [TOKEN_FIELDS.admin]: adminToken,
     }),
+    [SECRET_IDS.webhookSecret]: JSON.stringify({ [WEBHOOK_SECRET_FIELDS.current]: webhookSecret }),
   });
 
   Object.assign(process.env, {
@@ -89,9 +116,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     TABLE_NAME,
     [SECRET_ENV.processingKeys]: SECRET_IDS.processingKeys,
     [SECRET_ENV.tokens]: SECRET_IDS.tokens,
+    [SECRET_ENV.webhookSecret]: SECRET_IDS.webhookSecret,
     PROCESSING_BASE_URL: processing.baseUrl,
     // dynalite runs in this process, on a machine that may be busy: a slow answer here is load, not a hang.
     AWS_REQUEST_TIMEOUT_MS: '10000',
+    WEBHOOK_URL: options.webhooks?.url ?? '',
+    WEBHOOK_ALLOW_LOOPBACK_HTTP: 'true',
     ...options.env,
   });
 
@@ -104,8 +134,16 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const document = openApiDocument();
   handlers.set('openapi', serveDocument(document));
   let gatewayUrl = '';
+  const dispatchWebhooks = coalesced(() =>
+    options.webhooks ? runJob('webhook-dispatcher') : Promise.resolve(),
+  );
+  // Every request may have changed a record: the dispatcher runs after it, as the stream would wake it.
+  const thenDispatch =
+    (handler: HttpHandler): HttpHandler =>
+    (event, context) =>
+      handler(event, context).finally(dispatchWebhooks);
   const gateway = await startGateway(
-    routes.map((route) => ({ route, handler: handlers.get(route.name)! })),
+    routes.map((route) => ({ route, handler: thenDispatch(handlers.get(route.name)!) })),
     gatewayPort,
     {
       accessLog: options.accessLog,
@@ -135,19 +173,25 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         setInterval(() => runJob('reconcile').catch(() => undefined), options.schedule.reconcileMs),
       ]
     : [];
+  if (options.webhooks) {
+    timers.push(setInterval(dispatchWebhooks, options.webhooks.intervalMs ?? WEBHOOK_INTERVAL_MS));
+  }
 
   return {
     url: gateway.url,
     storefrontToken,
     adminToken,
+    webhookSecret,
     sandbox,
     dynamo,
     secrets,
     tableName: TABLE_NAME,
     secretIds: SECRET_IDS,
     runJob,
+    dispatchWebhooks,
     close: async () => {
       timers.forEach(clearInterval);
+      await dispatchWebhooks.stop();
       await sandbox?.close();
       await gateway.close();
       await secrets.close();
@@ -174,6 +218,34 @@ function localPages(docs: string): LocalPages {
 async function loadHandler(name: FunctionName): Promise<HttpHandler> {
   const module = (await import(`../functions/${name}`)) as { handler: HttpHandler };
   return module.handler;
+}
+
+/** Runs `run` one at a time; a call while it runs asks for one more run after it. `stop` ends it after the last. */
+function coalesced(run: () => Promise<unknown>): (() => void) & { stop: () => Promise<void> } {
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  const start = (): void => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = run()
+      .catch(() => undefined)
+      .then(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          start();
+        }
+      });
+  };
+  const stop = async () => {
+    stopped = true;
+    while (running) await running;
+  };
+  return Object.assign(start, { stop });
 }
 
 function randomToken(): string {

@@ -1,4 +1,22 @@
-import { startLocalStack } from './stack';
+import { newWebhookSecret } from '../webhooks/signing';
+import { startLocalStack, type LocalWebhooks } from './stack';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
+
+/**
+ * STORE_WEBHOOK_URL: where webhooks go; `local` starts a receiver here that verifies and prints each event.
+ * STORE_WEBHOOK_SECRET: the signing secret; generated (and printed) when unset.
+ */
+async function webhooksFromEnv(): Promise<{ webhooks?: LocalWebhooks; receiver?: WebhookReceiver }> {
+  const url = process.env.STORE_WEBHOOK_URL;
+  if (!url) return {};
+  const secret = process.env.STORE_WEBHOOK_SECRET || newWebhookSecret();
+  if (url !== 'local') return { webhooks: { url, secret } };
+  const receiver = await startWebhookReceiver(secret, {
+    onEvent: ({ id, type, sequence }) =>
+      console.log(`webhook received and verified: ${type} #${sequence} ${id}`),
+  });
+  return { webhooks: { url: receiver.url, secret }, receiver };
+}
 
 /** `npm start`: the whole plugin on this machine, configured from the environment. */
 async function main(): Promise<void> {
@@ -14,7 +32,9 @@ async function main(): Promise<void> {
     }
     processing = { baseUrl, apiKey, secretKey };
   }
+  const { webhooks, receiver } = await webhooksFromEnv();
   const stack = await startLocalStack({
+    webhooks,
     port: Number(process.env.PORT ?? 3000),
     sandboxPort: Number(process.env.SANDBOX_PORT ?? 4010),
     processing,
@@ -31,6 +51,9 @@ async function main(): Promise<void> {
     `  API:              ${stack.url}  (reference: ${stack.url}/docs, document: ${stack.url}/openapi.json)`,
     `  STOREFRONT_TOKEN=${stack.storefrontToken}`,
     `  ADMIN_TOKEN=${stack.adminToken}`,
+    webhooks
+      ? `  Webhooks:         ${receiver ? `${webhooks.url} (the local receiver)` : webhooks.url}  STORE_WEBHOOK_SECRET=${stack.webhookSecret}`
+      : '  Webhooks:         off (STORE_WEBHOOK_URL=local starts a receiver that prints them)',
     stack.sandbox
       ? `  Sandbox:          ${stack.sandbox.url} (control API: ${stack.sandbox.url}/_sandbox)`
       : `  Processing API:   ${baseUrl}`,
@@ -41,7 +64,10 @@ async function main(): Promise<void> {
   ];
   console.log(lines.join('\n'));
   const stop = () => {
-    stack.close().then(() => process.exit(0));
+    stack
+      .close()
+      .then(() => receiver?.close())
+      .then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -1,7 +1,8 @@
 export const METRICS_NAMESPACE = 'MerchantPayments';
 export const SERVICE_DIMENSION = { Service: 'payments-plugin' };
 /** `UpstreamServerErrors`: a request failed on a 5xx or unreadable answer from the service, or on no answer in time. */
-export type MetricName = 'UpstreamServerErrors' | 'CallbackSignatureFailures';
+/** `WebhookDeliveryFailures`: a webhook ran out of retries (3 days) and waits for an admin's re-send. */
+export type MetricName = 'UpstreamServerErrors' | 'CallbackSignatureFailures' | 'WebhookDeliveryFailures';
 
 /**
  * Emits one count in CloudWatch Embedded Metric Format: a log line that CloudWatch turns into a metric. It goes

@@ -1,4 +1,4 @@
-// The two secrets: their JSON fields, and the environment variables that name them. Plain data, shared by the code
+// The secrets: their JSON fields, and the environment variables that name them. Plain data, shared by the code
 // that reads the secrets and by the stack (lib/) that creates them, grants them and fills the tokens.
 
 /** The environment variable naming each secret; a function gets only those of the secrets it may read. */
@@ -7,6 +7,8 @@ export const SECRET_ENV = {
   processingKeys: 'PROCESSING_KEYS_SECRET_ID',
   /** The bearer tokens that the storefront and the back office present. */
   tokens: 'TOKENS_SECRET_ID',
+  /** The secret that signs the webhooks to the shop; the shop holds it too, to verify them. */
+  webhookSecret: 'WEBHOOK_SECRET_ID',
 } as const;
 
 export type SecretName = keyof typeof SECRET_ENV;
@@ -24,3 +26,9 @@ export const TOKEN_FIELDS = {
   storefront: 'storefront_token',
   admin: 'admin_token',
 } as const satisfies Record<TokenScope, string>;
+
+/** `whsec_...` (Standard Webhooks); during a rotation the one before it too, and every webhook is signed with both. */
+export const WEBHOOK_SECRET_FIELDS = {
+  current: 'webhook_secret',
+  previous: 'previous_webhook_secret',
+} as const;

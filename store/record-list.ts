@@ -26,10 +26,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * mark into the index, a second write per update; keys-only, the index is written once per record. The price is
  * the BatchGetItem, one more round trip per page (measured in the README, "Lists").
  */
-export class DynamoRecordList<T extends ListPosition & { version: number }> implements NewestFirst<T> {
+export class DynamoRecordList<T extends { createdAt: number; version: number }> implements NewestFirst<T> {
   constructor(
     private readonly table: Table,
     private readonly kind: RecordKind,
+    /** The id in its key and list position: a record's foreign_id, a delivery's event id. */
+    private readonly idOf: (record: T) => string = (record) => (record as unknown as ListPosition).foreignId,
   ) {}
 
   async listNewest(query: CreatedQuery): Promise<{ records: T[]; more: boolean }> {
@@ -92,7 +94,7 @@ export class DynamoRecordList<T extends ListPosition & { version: number }> impl
       );
       for (const item of responses?.[this.table.name] ?? []) {
         const record = recordFromItem<T>(item);
-        found.set(record.foreignId, record);
+        found.set(this.idOf(record), record);
       }
     }
     const firstUnread = foreignIds.findIndex((foreignId) => !found.has(foreignId));

@@ -29,7 +29,19 @@ export const CREATED_INDEX = {
   shards: 4,
 } as const;
 
+/**
+ * The webhook dispatcher's work, sparse and keys-only: records whose outbox holds events (due at once) and
+ * deliveries waiting for an attempt (due at their next attempt), partitioned `DUE#<shard>` and sorted by due time;
+ * deliveries that ran out of retries, under `FAILED#<shard>`, for an admin's re-send. A run queries what is due only.
+ */
+export const DELIVERIES_DUE_INDEX = {
+  name: 'deliveries-due',
+  partitionKey: 'gsi3pk',
+  sortKey: 'gsi3sk',
+  shards: 4,
+} as const;
+
 /** Every secondary index, all keys-only: the stack and the local table declare exactly these. */
-export const SECONDARY_INDEXES = [OPEN_ITEMS_INDEX, CREATED_INDEX] as const;
+export const SECONDARY_INDEXES = [OPEN_ITEMS_INDEX, CREATED_INDEX, DELIVERIES_DUE_INDEX] as const;
 
 export type IndexName = (typeof SECONDARY_INDEXES)[number]['name'];

@@ -5,14 +5,17 @@ import {
   QueryCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
+import type { Outbox } from '../domain/model';
 import type { OpenItems, VersionedStore } from '../domain/ports';
 import { createdKeys } from './created-index';
+import { DUE_PK, DUE_SK, dueKeys } from './due-index';
 import { OPEN_ITEMS_INDEX, TABLE_SCHEMA } from './schema';
 import { isConditionFailure, itemKey, num, sortableTime, str, type Item, type Table } from './table';
 
 const { partitionKey: OPEN_PK, sortKey: OPEN_SK } = OPEN_ITEMS_INDEX;
 
-export type RecordKind = 'INVOICE' | 'REFUND';
+/** The kinds of item keyed by an id: invoice and refund records, and webhook deliveries (by event id). */
+export type RecordKind = 'INVOICE' | 'REFUND' | 'WEBHOOK';
 
 interface Keyed {
   foreignId: string;
@@ -20,12 +23,14 @@ interface Keyed {
   createdAt: number;
   updatedAt: number;
   sweptAt?: number;
+  outbox?: Outbox;
 }
 
 /**
  * Records of one kind, one item each, written only with single-item conditional writes. The record lives as
  * JSON in `data`; `version` guards every change, and open records carry the keys of the sparse, keys-only
  * `open-items` index. Every record carries the `created` index's keys from its creation on, and they never change.
+ * A record whose outbox holds webhook events carries the `deliveries-due` index's keys, due at the first event.
  */
 export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>, OpenItems<T> {
   constructor(
@@ -55,6 +60,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
           ...recordKey(this.kind, record.foreignId),
           ...this.attributes(record),
           ...this.openKeys(record),
+          ...this.outboxKeys(record),
           ...createdKeys(this.kind, record),
         },
         ConditionExpression: `attribute_not_exists(${TABLE_SCHEMA.partitionKey})`,
@@ -64,13 +70,18 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
 
   async update(record: T, expectedVersion: number): Promise<boolean> {
     const open = this.isOpen(record);
+    const outbox = this.outboxKeys(record);
+    const set = ['#data = :data', 'version = :version'];
+    const remove: string[] = [];
+    if (open) set.push(`${OPEN_PK} = :openPk`, `${OPEN_SK} = :openSk`);
+    else remove.push(OPEN_PK, OPEN_SK);
+    if (outbox[DUE_PK]) set.push(`${DUE_PK} = :duePk`, `${DUE_SK} = :dueSk`);
+    else remove.push(DUE_PK, DUE_SK);
     return this.conditional(
       new UpdateItemCommand({
         TableName: this.table.name,
         Key: recordKey(this.kind, record.foreignId),
-        UpdateExpression: open
-          ? `SET #data = :data, version = :version, ${OPEN_PK} = :openPk, ${OPEN_SK} = :openSk`
-          : `SET #data = :data, version = :version REMOVE ${OPEN_PK}, ${OPEN_SK}`,
+        UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
         ConditionExpression: 'version = :expected',
         ExpressionAttributeNames: { '#data': 'data' },
         ExpressionAttributeValues: {
@@ -80,6 +91,34 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
           ...(open
             ? { ':openPk': str(this.openPartition), ':openSk': str(sortableTime(this.dueAt(record))) }
             : {}),
+          ...(outbox[DUE_PK] ? { ':duePk': outbox[DUE_PK], ':dueSk': outbox[DUE_SK] } : {}),
+        },
+      }),
+    );
+  }
+
+  /**
+   * Drops the outbox's events up to `seq` from the record as read, if its version is unchanged, keeping the
+   * version: a concurrent change then still wins its compare-and-set. If that change was made from the record
+   * before this drop, it writes the dropped events back; moving them out again is harmless (create-if-absent).
+   */
+  async dropOutbox(record: T, seq: number): Promise<boolean> {
+    const pending = (record.outbox?.pending ?? []).filter((event) => event.seq > seq);
+    const drained = { ...record, outbox: record.outbox && { ...record.outbox, pending } };
+    const outbox = this.outboxKeys(drained);
+    return this.conditional(
+      new UpdateItemCommand({
+        TableName: this.table.name,
+        Key: recordKey(this.kind, record.foreignId),
+        UpdateExpression: outbox[DUE_PK]
+          ? `SET #data = :data, ${DUE_PK} = :duePk, ${DUE_SK} = :dueSk`
+          : `SET #data = :data REMOVE ${DUE_PK}, ${DUE_SK}`,
+        ConditionExpression: 'version = :expected',
+        ExpressionAttributeNames: { '#data': 'data' },
+        ExpressionAttributeValues: {
+          ':data': str(JSON.stringify(drained)),
+          ':expected': num(record.version),
+          ...(outbox[DUE_PK] ? { ':duePk': outbox[DUE_PK], ':dueSk': outbox[DUE_SK] } : {}),
         },
       }),
     );
@@ -125,6 +164,11 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     return this.isOpen(record)
       ? { [OPEN_PK]: str(this.openPartition), [OPEN_SK]: str(sortableTime(this.dueAt(record))) }
       : {};
+  }
+
+  private outboxKeys(record: T): Item {
+    const first = record.outbox?.pending[0];
+    return first ? dueKeys('DUE', `${this.kind}#${record.foreignId}`, first.at) : {};
   }
 
   private async conditional(

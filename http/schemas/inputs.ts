@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { decodeCursor } from '../cursor';
 import { fields, FOREIGN_ID } from '../validate';
 import { INVOICE_STATUS_NAMES } from '../../domain/outcome';
+import { EVENT_ID } from '../../domain/webhooks';
 import {
   amount,
   currency,
@@ -165,6 +166,11 @@ export const invoiceListQuery = v.pipe(
 );
 
 export const refundListQuery = v.pipe(fields(recordList), createdRange());
+
+export const deliveryListQuery = fields({
+  limit: limit('deliveries'),
+  cursor: cursor((value) => EVENT_ID.test(value)),
+});
 
 export const historyQuery = fields({
   since: v.optional(utcTime('Only snapshots taken at or after this time; from the first when absent.')),

@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document, generated from the route table (lib/routes.ts) and the schemas that validate input
 // and shape output. `npm run openapi` writes it to openapi.json; `npm start` serves what this generates; a test
 // keeps the two equal. Only the generator reads @valibot/to-json-schema: no Lambda bundle holds it.
+import { EVENT_ID } from '../../domain/webhooks';
 import {
   toJsonSchema,
   toJsonSchemaDefs,
@@ -151,7 +152,10 @@ function parameters(route: Route, operation: Operation) {
     name,
     in: 'path',
     required: true,
-    schema: jsonSchema(foreignId('The id the store gave it.')),
+    schema:
+      name === 'event_id'
+        ? { type: 'string', pattern: EVENT_ID.source, description: "A webhook event's id." }
+        : jsonSchema(foreignId('The id the store gave it.')),
   }));
   const headers = Object.entries(operation.headers ?? {}).map(([name, description]) => ({
     name,

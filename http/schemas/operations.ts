@@ -12,6 +12,7 @@ import {
   noQuery,
   orderRefundBody,
   pairQuery,
+  deliveryListQuery,
   refundBody,
   refundListQuery,
   transactionQuery,
@@ -19,6 +20,8 @@ import {
 import {
   callbackOutcome,
   checkoutView,
+  deliveryList,
+  deliveryView,
   health,
   invoiceList,
   invoiceView,
@@ -27,6 +30,7 @@ import {
   publicInvoiceView,
   refundList,
   refundView,
+  resendReport,
   snapshot,
   snapshotList,
   transaction,
@@ -186,6 +190,26 @@ export const operations: Record<RouteFunctionName, Operation> = {
       200: { description: 'Both checks hold.', schema: health },
       503: { description: 'A check failed: `checks` says which.', schema: health },
     },
+  },
+  'list-webhook-deliveries': {
+    summary: 'Webhook deliveries, newest first',
+    description:
+      'Each event sent to the shop: its attempts and the last answer (status and time, never a body). Give `next_cursor` back as `cursor` for the next page.',
+    query: deliveryListQuery,
+    answers: { 200: { description: 'A page of deliveries.', schema: deliveryList } },
+  },
+  'resend-webhook': {
+    summary: 'Re-send one webhook event',
+    description:
+      'Sends the event again, the same id and body, with a new 3-day retry window; after the events before it on its invoice or refund.',
+    answers: { 200: { description: 'The delivery, pending.', schema: deliveryView } },
+    errors: [404],
+  },
+  'resend-failed-webhooks': {
+    summary: 'Re-send every failed webhook event',
+    description: 'Up to 100 a call, longest failed first; call again while `more` is true.',
+    query: noQuery,
+    answers: { 200: { description: 'How many were set to be re-sent.', schema: resendReport } },
   },
   openapi: {
     summary: 'This document',

@@ -157,6 +157,34 @@ export const refundView = v.strictObject({
 
 export const refundList = listOf(refundView, 'Refunds, newest first.');
 
+const nullableTime = (description: string) => v.nullable(isoTime(description));
+
+export const deliveryView = v.strictObject({
+  id: described(v.string(), "The event's id: the `webhook-id` header and the payload's `id`."),
+  type: described(v.string(), 'Such as `invoice.paid` or `refund.confirmed`.'),
+  subject: v.picklist(['invoice', 'refund']),
+  foreign_id: v.string(),
+  sequence: described(v.pipe(v.number(), v.integer()), 'Per invoice or refund; only grows.'),
+  state: described(
+    v.picklist(['pending', 'delivered', 'failed']),
+    '`failed` after 3 days of retries, until re-sent.',
+  ),
+  attempts: v.pipe(v.number(), v.integer()),
+  created_at: isoTime('When the change that made the event was written.'),
+  next_attempt_at: nullableTime('When it is next tried, while pending.'),
+  last_attempt_at: nullableTime('When it was last tried.'),
+  last_status: v.nullable(described(v.pipe(v.number(), v.integer()), "The endpoint's HTTP status then.")),
+  last_error: nullableText('Why the last attempt got no status, such as `timeout`; never the answer body.'),
+  delivered_at: nullableTime('When the endpoint answered 2xx.'),
+});
+
+export const deliveryList = listOf(deliveryView, 'Webhook deliveries, newest first.');
+
+export const resendReport = v.strictObject({
+  resent: described(v.pipe(v.number(), v.integer()), 'Failed deliveries set to be sent again now.'),
+  more: described(v.boolean(), 'More failed ones remain: call again.'),
+});
+
 const balance = v.looseObject({
   currency: v.string(),
   type: v.picklist(['crypto', 'fiat']),

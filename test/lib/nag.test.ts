@@ -5,6 +5,9 @@ import { definePaymentsPluginApp } from '../../lib/define-app';
 
 const CONFIGURATIONS = {
   sandbox: {},
+  'sandbox with webhooks (the table stream wakes the dispatcher)': {
+    webhookUrl: 'https://shop.test/webhooks',
+  },
   'production with alarm e-mail': {
     stage: 'production',
     processingBaseUrl: 'https://api.processing.test',

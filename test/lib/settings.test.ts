@@ -6,6 +6,7 @@ test('defaults give a sandbox with the placeholder base URL and the default rate
     processingBaseUrl: SANDBOX_PROCESSING_BASE_URL,
     snapshotRate: 'rate(1 hour)',
     reconcileRate: 'rate(1 minute)',
+    webhookRetryRate: 'rate(1 minute)',
     logRetentionDays: 30,
   });
 });
@@ -24,6 +25,7 @@ test('production takes its base URL, rates and alarm e-mail from the settings', 
     processingBaseUrl: 'https://api.processing.test',
     snapshotRate: 'cron(0 6 * * ? *)',
     reconcileRate: 'rate(1 minute)',
+    webhookRetryRate: 'rate(1 minute)',
     alarmEmail: 'ops@merchant.test',
     logRetentionDays: 365,
   });

@@ -29,6 +29,10 @@ const TABLE_ACTIONS: Record<string, string[]> = {
   callbacks: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
   'snapshot-balances': ['PutItem'],
   reconcile: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem'],
+  'list-webhook-deliveries': ['BatchGetItem'],
+  'resend-webhook': ['GetItem', 'PutItem'],
+  'resend-failed-webhooks': ['GetItem', 'PutItem'],
+  'webhook-dispatcher': ['GetItem', 'PutItem', 'UpdateItem'],
 };
 
 // The secondary indexes a function may query; the others may query none.
@@ -36,11 +40,14 @@ const QUERIED_INDEXES: Record<string, string[]> = {
   'list-invoices': ['created'],
   'list-refunds': ['created'],
   reconcile: ['open-items'],
+  'list-webhook-deliveries': ['created'],
+  'resend-failed-webhooks': ['deliveries-due'],
+  'webhook-dispatcher': ['deliveries-due'],
 };
 
 // Which secrets each function may read, written out: a function that only checks tokens must never be able to read
 // the processing keys, which can send withdrawals. Like the table above, checked against the route table.
-const SECRET_READS: Record<string, Array<'processingKeys' | 'tokens'>> = {
+const SECRET_READS: Record<string, Array<'processingKeys' | 'tokens' | 'webhookSecret'>> = {
   checkout: ['tokens', 'processingKeys'],
   'get-invoice': ['tokens'],
   'list-invoices': ['tokens'],
@@ -58,6 +65,10 @@ const SECRET_READS: Record<string, Array<'processingKeys' | 'tokens'>> = {
   openapi: [],
   'snapshot-balances': ['processingKeys'],
   reconcile: ['processingKeys'],
+  'list-webhook-deliveries': ['tokens'],
+  'resend-webhook': ['tokens'],
+  'resend-failed-webhooks': ['tokens'],
+  'webhook-dispatcher': ['webhookSecret'],
 };
 
 function synth(context: Record<string, unknown> = {}) {
@@ -92,14 +103,23 @@ const secretIdOf = (what: string) =>
       Properties: { Description: Match.stringLikeRegexp(what) },
     }),
   );
-const secretIds = { processingKeys: secretIdOf('processing keys'), tokens: secretIdOf('bearer tokens') };
-const SECRET_ENV = { processingKeys: 'PROCESSING_KEYS_SECRET_ID', tokens: 'TOKENS_SECRET_ID' };
+const secretIds = {
+  processingKeys: secretIdOf('processing keys'),
+  tokens: secretIdOf('bearer tokens'),
+  webhookSecret: secretIdOf('webhook signing secret'),
+};
+const SECRET_ENV = {
+  processingKeys: 'PROCESSING_KEYS_SECRET_ID',
+  tokens: 'TOKENS_SECRET_ID',
+  webhookSecret: 'WEBHOOK_SECRET_ID',
+};
 const queueId = onlyId(template.findResources('AWS::SQS::Queue'));
 const functions = template.findResources('AWS::Lambda::Function');
 const allNames = [...routes.map((r) => r.name), ...scheduledJobs];
 /** What lib/routes.ts says a route or a job needs; the stack must grant it and nothing more. */
 const factsOf = (name: string) => [...routes, ...jobs].find((facts) => facts.name === name)!;
-const secretReadsOf = (name: string) => factsOf(name).secrets as readonly ('processingKeys' | 'tokens')[];
+const secretReadsOf = (name: string) =>
+  factsOf(name).secrets as readonly ('processingKeys' | 'tokens' | 'webhookSecret')[];
 
 /** The logical id of the function a route or a schedule invokes, read from the template. */
 function functionIdFor(name: string): string {
@@ -250,6 +270,7 @@ describe('functions', () => {
     expect(Object.fromEntries(Object.entries(reserved).filter(([, value]) => value !== undefined))).toEqual({
       callbacks: 20,
       reconcile: 1,
+      'webhook-dispatcher': 2,
     });
   });
 
@@ -288,6 +309,8 @@ describe('table', () => {
           { AttributeName: 'gsi1sk', AttributeType: 'S' },
           { AttributeName: 'gsi2pk', AttributeType: 'S' },
           { AttributeName: 'gsi2sk', AttributeType: 'S' },
+          { AttributeName: 'gsi3pk', AttributeType: 'S' },
+          { AttributeName: 'gsi3sk', AttributeType: 'S' },
         ]),
         BillingMode: 'PAY_PER_REQUEST',
         TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
@@ -305,6 +328,14 @@ describe('table', () => {
             KeySchema: [
               { AttributeName: 'gsi2pk', KeyType: 'HASH' },
               { AttributeName: 'gsi2sk', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'KEYS_ONLY' },
+          },
+          {
+            IndexName: 'deliveries-due',
+            KeySchema: [
+              { AttributeName: 'gsi3pk', KeyType: 'HASH' },
+              { AttributeName: 'gsi3sk', KeyType: 'RANGE' },
             ],
             Projection: { ProjectionType: 'KEYS_ONLY' },
           },
@@ -401,6 +432,7 @@ describe('scheduled jobs', () => {
     const schedules = Object.values(template.findResources('AWS::Scheduler::Schedule'));
     expect(schedules.map((s) => s.Properties.ScheduleExpression).sort()).toEqual([
       'rate(1 hour)',
+      'rate(1 minute)',
       'rate(1 minute)',
     ]);
     for (const schedule of schedules) {
@@ -641,6 +673,7 @@ describe('app', () => {
       'CallbackUrl',
       'ProcessingKeysSecretName',
       'TokensSecretName',
+      'WebhookSecretName',
     ]);
     const apiUrl = outputs.ApiUrl.Value['Fn::Join'][1];
     expect(apiUrl.at(-1)).toBe('/');
@@ -661,5 +694,30 @@ describe('app', () => {
     expect(() => definePaymentsPluginApp(new App({ context: { stage: 'production' } }))).toThrow(
       /"processingBaseUrl" is required/,
     );
+  });
+});
+
+describe('webhooks', () => {
+  test('with a webhookUrl, the keys-only table stream wakes the dispatcher on record changes, failures to the DLQ', () => {
+    const withHooks = synth({ webhookUrl: 'https://shop.test/webhooks' }).template;
+    withHooks.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      StreamSpecification: { StreamViewType: 'KEYS_ONLY' },
+    });
+    const mappings = Object.values(withHooks.findResources('AWS::Lambda::EventSourceMapping'));
+    expect(mappings).toHaveLength(1);
+    const [mapping] = mappings;
+    expect(mapping.Properties.FilterCriteria.Filters.map((f: any) => JSON.parse(f.Pattern))).toEqual([
+      { dynamodb: { Keys: { pk: { S: [{ prefix: 'INVOICE#' }] } } } },
+      { dynamodb: { Keys: { pk: { S: [{ prefix: 'REFUND#' }] } } } },
+    ]);
+    expect(mapping.Properties.DestinationConfig.OnFailure.Destination).toEqual(
+      arnOf(onlyId(withHooks.findResources('AWS::SQS::Queue'))),
+    );
+    const dispatcher = Object.values(withHooks.findResources('AWS::Lambda::Function')).find(
+      (fn) => fn.Properties.Environment?.Variables?.WEBHOOK_URL,
+    );
+    expect(dispatcher?.Properties.Environment.Variables.WEBHOOK_URL).toBe('https://shop.test/webhooks');
+    // Without one, no stream and no trigger: nothing is sent.
+    expect(template.findResources('AWS::Lambda::EventSourceMapping')).toEqual({});
   });
 });

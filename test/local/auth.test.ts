@@ -1,4 +1,8 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { eventId } from '../../domain/webhooks';
 import { routes, type RouteFunctionName } from '../../lib/routes';
+import { LOCAL_CREDENTIALS } from '../../local/dynamodb';
+import { DynamoDeliveryStore } from '../../store/delivery-store';
 import { checkoutBody, refundBody, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
 import { scanTable } from '../support/table';
@@ -6,6 +10,7 @@ import { waitFor } from '../support/wait';
 
 let harness: Harness;
 let output: CapturedOutput;
+const AUTH_EVENT = eventId('invoice', 'auth-invoice', 1);
 beforeAll(async () => {
   output = captureOutput(); // every refusal logs a warning; keep the run quiet
   harness = await startHarness();
@@ -27,6 +32,29 @@ beforeAll(async () => {
   expect(
     (await harness.api('POST', '/refunds', { token: 'admin', body: refundBody('auth-refund') })).status,
   ).toBe(201);
+  // A failed webhook delivery, for the re-send routes (no dispatcher runs here: no webhook URL).
+  const client = new DynamoDBClient({
+    endpoint: harness.stack.dynamo.url,
+    region: 'us-east-1',
+    credentials: LOCAL_CREDENTIALS,
+  });
+  await new DynamoDeliveryStore({ client, name: harness.stack.tableName }, 30).create({
+    id: AUTH_EVENT,
+    type: 'invoice.awaiting_payment',
+    seq: 1,
+    subject: 'invoice',
+    foreignId: 'auth-invoice',
+    body: '{}',
+    createdAt: Date.now(),
+    state: 'failed',
+    attempts: 3,
+    retryFrom: Date.now(),
+    nextAttemptAt: Date.now(),
+    lastAttempt: { at: Date.now(), status: 500, error: null },
+    deliveredAt: null,
+    version: 1,
+  });
+  client.destroy();
 });
 afterAll(async () => {
   await harness.close();
@@ -60,6 +88,7 @@ const REQUESTS: Partial<Record<RouteFunctionName, { path: string; body?: unknown
   },
   openapi: { path: '/openapi.json' },
   'public-invoice': { path: '/public/invoices/auth-invoice' },
+  'resend-webhook': { path: `/webhooks/deliveries/${AUTH_EVENT}/resend` },
 };
 
 const routeOf = (name: RouteFunctionName) => routes.find((route) => route.name === name)!;

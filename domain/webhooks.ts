@@ -1,0 +1,347 @@
+// Webhooks to the shop: which events a record's change makes (written into the record's outbox by the same
+// conditional write), and the dispatcher that moves them out and delivers them, at least once, in seq order.
+import { createHash } from 'node:crypto';
+import { NotFoundError } from './errors';
+import type {
+  ClaimedRecord,
+  Delivery,
+  InvoiceRecord,
+  Outbox,
+  OutboxEvent,
+  RefundRecord,
+  WebhookSubject,
+} from './model';
+import { invoiceOutcome } from './outcome';
+import type { DeliveryStore, DueWork, OutboxSource, WebhookSender } from './ports';
+import { isFinal } from './status';
+
+type Announced = Outbox['announced'];
+
+/** How a kind of record is announced: what its events say, and which events a change of that makes. */
+export interface EventKind<T> {
+  subject: WebhookSubject;
+  announced(record: T): Announced;
+  types(before: Announced, after: Announced): string[];
+}
+
+/** `invoice.<status>` on every change of status (but to `creating`); `invoice.exception` on one of `exception`. */
+export const invoiceEvents: EventKind<InvoiceRecord> = {
+  subject: 'invoice',
+  announced: (record) => {
+    const { status, exception } = invoiceOutcome(record);
+    return { status, exception };
+  },
+  types: (before, after) => {
+    const statusChanged = before.status !== after.status;
+    const types = statusChanged && after.status !== 'creating' ? [`invoice.${after.status}`] : [];
+    // An exception cleared by a new status is told by that status's event.
+    const exceptionChanged = (before.exception ?? null) !== after.exception;
+    if (exceptionChanged && (after.exception !== null || !statusChanged)) types.push('invoice.exception');
+    return types;
+  },
+};
+
+/** `refund.sent` once the service has the withdrawal, then `refund.confirmed` or `refund.failed`. */
+export const refundEvents: EventKind<RefundRecord> = {
+  subject: 'refund',
+  announced: (record) => ({ status: refundStage(record) }),
+  types: (before, after) =>
+    before.status !== after.status && after.status !== null ? [`refund.${after.status}`] : [],
+};
+
+function refundStage(record: RefundRecord): string | null {
+  if (record.phase === 'rejected') return 'failed';
+  if (record.phase !== 'sent' || record.status === null) return null;
+  if (!isFinal(record.status)) return 'sent';
+  return record.status === 'confirmed' ? 'confirmed' : 'failed';
+}
+
+/** Before any event: what a new record would announce, which makes none. */
+const NOTHING_ANNOUNCED: Announced = { status: 'creating', exception: null };
+
+/**
+ * `record` with the events its state makes since the last ones it announced, appended to its outbox. The one
+ * place events are made: every write of a claimed record passes through it (domain/records.ts).
+ */
+export function withEvents<T extends ClaimedRecord<unknown>>(kind: EventKind<T>, record: T, at: number): T {
+  const outbox = record.outbox ?? { seq: 0, announced: NOTHING_ANNOUNCED, pending: [] };
+  const announced = kind.announced(record);
+  const types = kind.types(outbox.announced, announced);
+  if (types.length === 0 && sameAnnounced(outbox.announced, announced)) return record;
+  const { outbox: _drop, ...subject } = record;
+  const events: OutboxEvent[] = types.map((type, index) => {
+    const seq = outbox.seq + index + 1;
+    return { id: eventId(kind.subject, record.foreignId, seq), type, seq, at, subject };
+  });
+  return {
+    ...record,
+    outbox: { seq: outbox.seq + events.length, announced, pending: [...outbox.pending, ...events] },
+  };
+}
+
+function sameAnnounced(a: Announced, b: Announced): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].every((key) => (a[key] ?? null) === (b[key] ?? null));
+}
+
+/** `evt_` and 24 base64url characters of a hash: the same for the same record and seq, whoever computes it. */
+export function eventId(subject: WebhookSubject, foreignId: string, seq: number): string {
+  const digest = createHash('sha256').update(`${subject}\n${foreignId}\n${seq}`).digest('base64url');
+  return `evt_${digest.slice(0, 24)}`;
+}
+
+export const EVENT_ID = /^evt_[A-Za-z0-9_-]{24}$/;
+
+/**
+ * When attempts are retried: exponential from `firstMs`, capped at `maxMs`, with jitter (each wait between half
+ * and all of its step), for `windowMs` from the first attempt; `scale` shrinks every one of them (tests).
+ */
+export interface RetrySchedule {
+  firstMs: number;
+  maxMs: number;
+  windowMs: number;
+  scale: number;
+}
+
+export const RETRY_SCHEDULE: RetrySchedule = {
+  firstMs: 5_000,
+  maxMs: 3_600_000,
+  windowMs: 3 * 86_400_000,
+  scale: 1,
+};
+
+/** The wait after the `attempts`-th failed attempt. */
+export function retryDelayMs(schedule: RetrySchedule, attempts: number, random: number): number {
+  const step = Math.min(schedule.firstMs * 2 ** Math.min(attempts - 1, 30), schedule.maxMs);
+  return Math.round(schedule.scale * step * (0.5 + random / 2));
+}
+
+export interface DispatchOptions {
+  now: () => number;
+  /** Time left in this run (ms). */
+  timeLeftMs: () => number;
+  /** An endpoint gets this long to answer; it is also what a run keeps in hand before it starts an attempt. */
+  sendTimeoutMs: number;
+  /** How long a started attempt holds its delivery; longer than an attempt can take. */
+  leaseMs: number;
+  schedule: RetrySchedule;
+  /** Due items read at a time. */
+  batch: number;
+  /** Records delivered to at once; each one's events go one after the other. */
+  parallel: number;
+  random: () => number;
+  /** Told of each delivery that ran out of retries. */
+  onGaveUp: (delivery: Delivery) => void;
+}
+
+export interface DispatchReport {
+  moved: number;
+  delivered: number;
+  retrying: number;
+  failed: number;
+}
+
+/** The JSON body for an event: `{id, type, created_at, sequence, data}` with `data` the record's view. */
+export type PayloadOf = (subject: WebhookSubject, event: OutboxEvent) => string;
+
+type Sources = Record<WebhookSubject, OutboxSource>;
+
+/** Moves events out of record outboxes into deliveries and attempts what is due, until nothing is or time runs low. */
+export class WebhookDispatcher {
+  constructor(
+    private readonly sources: Sources,
+    private readonly deliveries: DeliveryStore,
+    private readonly sender: WebhookSender,
+    private readonly payloadOf: PayloadOf,
+    private readonly options: DispatchOptions,
+  ) {}
+
+  async run(): Promise<DispatchReport> {
+    const report: DispatchReport = { moved: 0, delivered: 0, retrying: 0, failed: 0 };
+    while (this.options.timeLeftMs() > this.options.sendTimeoutMs) {
+      const due = await this.deliveries.listDue(this.options.now(), this.options.batch);
+      if (due.length === 0) break;
+      const bySubject = await this.gather(due, report);
+      const progressed = await inParallel([...bySubject.values()], this.options.parallel, (queue) =>
+        this.deliverInOrder(queue, report),
+      );
+      // What is due is leased by another run, or waits for an earlier event: the next run takes it.
+      if (!progressed.some(Boolean)) break;
+    }
+    return report;
+  }
+
+  /** The due deliveries, outboxes moved out first, grouped by record in seq order. */
+  private async gather(due: DueWork[], report: DispatchReport): Promise<Map<string, Delivery[]>> {
+    const found = await Promise.all(
+      due.map(async (work) => {
+        if ('record' in work) {
+          const moved = await this.moveOut(work.record, work.foreignId);
+          report.moved += moved.length;
+          return moved;
+        }
+        const delivery = await this.deliveries.get(work.delivery);
+        return delivery ? [delivery] : [];
+      }),
+    );
+    const bySubject = new Map<string, Delivery[]>();
+    for (const delivery of found.flat()) {
+      const key = `${delivery.subject}#${delivery.foreignId}`;
+      const queue = bySubject.get(key) ?? [];
+      if (!queue.some(({ id }) => id === delivery.id)) queue.push(delivery);
+      bySubject.set(key, queue);
+    }
+    for (const queue of bySubject.values()) queue.sort((a, b) => a.seq - b.seq);
+    return bySubject;
+  }
+
+  /**
+   * Writes each event of the record's outbox as a delivery (create-if-absent, so a repeat is harmless), and only
+   * then drops them from the outbox: a crash in between leaves them there, to be moved again.
+   */
+  private async moveOut(subject: WebhookSubject, foreignId: string): Promise<Delivery[]> {
+    const source = this.sources[subject];
+    const record = await source.get(foreignId);
+    const pending = record?.outbox?.pending ?? [];
+    if (!record || pending.length === 0) return [];
+    const moved: Delivery[] = [];
+    for (const event of pending) {
+      const delivery = this.newDelivery(subject, foreignId, event);
+      const created = await this.deliveries.create(delivery);
+      const stored = created ? delivery : await this.deliveries.get(event.id);
+      if (stored) moved.push(stored);
+    }
+    await source.dropOutbox(record, pending[pending.length - 1].seq);
+    return moved;
+  }
+
+  private newDelivery(subject: WebhookSubject, foreignId: string, event: OutboxEvent): Delivery {
+    return {
+      id: event.id,
+      type: event.type,
+      seq: event.seq,
+      subject,
+      foreignId,
+      body: this.payloadOf(subject, event),
+      createdAt: event.at,
+      state: 'pending',
+      attempts: 0,
+      retryFrom: event.at,
+      nextAttemptAt: event.at,
+      lastAttempt: null,
+      deliveredAt: null,
+      version: 1,
+    };
+  }
+
+  /** Attempts a record's due deliveries in seq order, stopping at the first not delivered; true if any was tried. */
+  private async deliverInOrder(queue: Delivery[], report: DispatchReport): Promise<boolean> {
+    let tried = false;
+    for (const delivery of queue) {
+      if (this.options.timeLeftMs() <= this.options.sendTimeoutMs) break;
+      const outcome = await this.attempt(delivery);
+      if (outcome === 'skipped') break;
+      tried = true;
+      report[outcome] += 1;
+      if (outcome !== 'delivered') break;
+    }
+    return tried;
+  }
+
+  private async attempt(delivery: Delivery): Promise<'delivered' | 'retrying' | 'failed' | 'skipped'> {
+    const now = this.options.now();
+    if (delivery.state !== 'pending' || delivery.nextAttemptAt > now) return 'skipped';
+    if (await this.waitsForEarlier(delivery, now)) return 'skipped';
+    const claimed: Delivery = {
+      ...delivery,
+      attempts: delivery.attempts + 1,
+      nextAttemptAt: now + this.options.leaseMs,
+      version: delivery.version + 1,
+    };
+    // Another run holds it (its lease), or it moved on since it was read.
+    if (!(await this.deliveries.update(claimed, delivery.version))) return 'skipped';
+    const answer = await this.sender.send(claimed, this.options.sendTimeoutMs);
+    const at = this.options.now();
+    const lastAttempt = { at, ...answer };
+    const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
+    const outOfTime = at - claimed.retryFrom >= this.options.schedule.windowMs * this.options.schedule.scale;
+    const settled: Delivery = {
+      ...claimed,
+      lastAttempt,
+      version: claimed.version + 1,
+      ...(ok
+        ? { state: 'delivered', deliveredAt: at }
+        : outOfTime
+          ? { state: 'failed' }
+          : {
+              nextAttemptAt:
+                at + retryDelayMs(this.options.schedule, claimed.attempts, this.options.random()),
+            }),
+    };
+    // Lost only if the attempt outlived its lease and another run took it over; that run records its own.
+    if (!(await this.deliveries.update(settled, claimed.version))) return 'skipped';
+    if (settled.state === 'failed') this.options.onGaveUp(settled);
+    return ok ? 'delivered' : settled.state === 'failed' ? 'failed' : 'retrying';
+  }
+
+  /**
+   * Whether the record's previous event is still to be delivered. Its id follows from the seq; it was attempted
+   * only after its own previous one, so checking one back is enough. This one then waits until that one's next
+   * attempt, so that it is not read again before.
+   */
+  private async waitsForEarlier(delivery: Delivery, now: number): Promise<boolean> {
+    if (delivery.seq <= 1) return false;
+    const previous = await this.deliveries.get(
+      eventId(delivery.subject, delivery.foreignId, delivery.seq - 1),
+    );
+    if (previous?.state !== 'pending') return false;
+    const after = Math.max(previous.nextAttemptAt, now) + 1;
+    await this.deliveries.update(
+      { ...delivery, nextAttemptAt: after, version: delivery.version + 1 },
+      delivery.version,
+    );
+    return true;
+  }
+}
+
+/** Resends one delivery now, with a new retry window; NotFoundError when there is none. */
+export async function resend(deliveries: DeliveryStore, id: string, now: number): Promise<Delivery> {
+  for (;;) {
+    const current = await deliveries.get(id);
+    if (!current) throw new NotFoundError('Delivery');
+    const next: Delivery = {
+      ...current,
+      state: 'pending',
+      retryFrom: now,
+      nextAttemptAt: now,
+      version: current.version + 1,
+    };
+    if (await deliveries.update(next, current.version)) return next;
+  }
+}
+
+/** Resends up to `limit` failed deliveries; answers how many, and whether more failed ones remain. */
+export async function resendFailed(
+  deliveries: DeliveryStore,
+  limit: number,
+  now: number,
+): Promise<{ resent: number; more: boolean }> {
+  const failed = await deliveries.listFailed(limit + 1);
+  const batch = failed.slice(0, limit);
+  await Promise.all(batch.map(({ id }) => resend(deliveries, id, now)));
+  return { resent: batch.length, more: failed.length > limit };
+}
+
+/** Runs `work` over `items`, at most `parallel` at once; answers the results in order. */
+async function inParallel<T, R>(items: T[], parallel: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,15 @@
+import { resendFailed } from '../domain/webhooks';
+import { resendFailedInput } from '../http/inputs';
+import { apiRoute } from '../http/route';
+import { resendFailedWebhooksRoute } from '../lib/routes';
+import { bearerTokens } from '../runtime/bearer-tokens';
+import { deliveryStore } from '../runtime/webhooks';
+
+/** A call sets this many back to pending: each is a read and a write, well within the route's time. */
+const RESEND_BATCH = 100;
+
+/** POST /webhooks/deliveries/resend-failed: up to RESEND_BATCH a call; `more` says to call again. */
+export const handler = apiRoute(
+  { route: resendFailedWebhooksRoute, tokens: bearerTokens, input: resendFailedInput },
+  async () => ({ status: 200, body: await resendFailed(deliveryStore, RESEND_BATCH, Date.now()) }),
+);

@@ -1,0 +1,16 @@
+import { resend } from '../domain/webhooks';
+import { eventIdInput } from '../http/inputs';
+import { apiRoute } from '../http/route';
+import { deliveryView } from '../http/webhook-views';
+import { resendWebhookRoute } from '../lib/routes';
+import { bearerTokens } from '../runtime/bearer-tokens';
+import { deliveryStore } from '../runtime/webhooks';
+
+/** POST /webhooks/deliveries/{event_id}/resend: pending again now; the dispatcher sends it on its next run. */
+export const handler = apiRoute(
+  { route: resendWebhookRoute, tokens: bearerTokens, input: eventIdInput },
+  async (eventId) => ({
+    status: 200,
+    body: deliveryView(await resend(deliveryStore, eventId, Date.now())),
+  }),
+);

@@ -1,0 +1,44 @@
+import { WebhookDispatcher, type DispatchReport } from '../domain/webhooks';
+import { webhookPayload } from '../http/webhook-views';
+import { log } from '../observability/log';
+import { countMetric } from '../observability/metrics';
+import { remainingMs } from '../runtime/deadline';
+import { withInvocation } from '../runtime/invocation';
+import { invoiceStore, refundStore } from '../runtime/stores';
+import { deliveryStore, dispatchTiming, webhookSender } from '../runtime/webhooks';
+
+const sender = webhookSender();
+
+const dispatcher =
+  sender &&
+  new WebhookDispatcher(
+    { invoice: invoiceStore, refund: refundStore },
+    deliveryStore,
+    sender,
+    webhookPayload,
+    {
+      ...dispatchTiming,
+      timeLeftMs: () => remainingMs() ?? Infinity,
+      onGaveUp: (delivery) => {
+        countMetric('WebhookDeliveryFailures');
+        log.error('webhook delivery failed for good', {
+          eventId: delivery.id,
+          type: delivery.type,
+          attempts: delivery.attempts,
+        });
+      },
+    },
+  );
+
+/**
+ * Triggered by the table's stream (a record changed: maybe new events) and on a schedule (retries that came due).
+ * The trigger's event says nothing it needs: each run does what the `deliveries-due` index says is due.
+ */
+export const handler = withInvocation(async (): Promise<DispatchReport | { configured: false }> => {
+  if (!dispatcher) return { configured: false };
+  const report = await dispatcher.run();
+  if (report.moved + report.delivered + report.retrying + report.failed > 0) {
+    log.info('webhook dispatch done', { ...report });
+  }
+  return report;
+});

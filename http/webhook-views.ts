@@ -1,0 +1,60 @@
+import type { Delivery, InvoiceRecord, OutboxEvent, RefundRecord, WebhookSubject } from '../domain/model';
+import { invoiceView, refundView } from './views';
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/**
+ * An event's JSON body: `data` is the view the shop reads with GET, as the change left the record (nothing the
+ * shop could not read already), `sequence` grows per order.
+ */
+export function webhookPayload(subject: WebhookSubject, event: OutboxEvent): string {
+  const data =
+    subject === 'invoice'
+      ? invoiceView(event.subject as InvoiceRecord, event.at)
+      : refundView(event.subject as RefundRecord);
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    created_at: iso(event.at),
+    sequence: event.seq,
+    data,
+  });
+}
+
+export interface DeliveryView {
+  id: string;
+  type: string;
+  /** `invoice` or `refund`, and its foreign_id. */
+  subject: WebhookSubject;
+  foreign_id: string;
+  sequence: number;
+  state: Delivery['state'];
+  attempts: number;
+  created_at: string;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  /** The endpoint's HTTP status on the last attempt; null when it gave none. */
+  last_status: number | null;
+  /** Why the last attempt got no status (`timeout`, `ECONNREFUSED`, ...); never the endpoint's body. */
+  last_error: string | null;
+  delivered_at: string | null;
+}
+
+export function deliveryView(delivery: Delivery): DeliveryView {
+  const { lastAttempt } = delivery;
+  return {
+    id: delivery.id,
+    type: delivery.type,
+    subject: delivery.subject,
+    foreign_id: delivery.foreignId,
+    sequence: delivery.seq,
+    state: delivery.state,
+    attempts: delivery.attempts,
+    created_at: iso(delivery.createdAt),
+    next_attempt_at: delivery.state === 'pending' ? iso(delivery.nextAttemptAt) : null,
+    last_attempt_at: lastAttempt && iso(lastAttempt.at),
+    last_status: lastAttempt?.status ?? null,
+    last_error: lastAttempt?.error ?? null,
+    delivered_at: delivery.deliveredAt === null ? null : iso(delivery.deliveredAt),
+  };
+}

@@ -1,0 +1,49 @@
+import type { InvoiceRecord } from '../../domain/model';
+import { eventId, invoiceEvents, retryDelayMs, RETRY_SCHEDULE, withEvents } from '../../domain/webhooks';
+
+const base = {
+  foreignId: 'order-1',
+  version: 1,
+  phase: 'sent',
+  requestHash: 'h',
+  request: {},
+  claimedAt: 0,
+  status: 'pending',
+  error: null,
+  history: [],
+  createdAt: 0,
+  updatedAt: 0,
+  attempt: 1,
+  invoice: null,
+  payment: null,
+  cancelled: false,
+} as unknown as InvoiceRecord;
+
+test('each change of status or exception makes one event, with a seq that grows and an id from it', () => {
+  const awaiting = withEvents(invoiceEvents, base, 1);
+  expect(awaiting.outbox?.pending.map((event) => [event.type, event.seq])).toEqual([
+    ['invoice.awaiting_payment', 1],
+  ]);
+  // The same state again makes nothing: a replayed write cannot add an event.
+  expect(withEvents(invoiceEvents, awaiting, 2)).toBe(awaiting);
+  const partial = withEvents(invoiceEvents, { ...awaiting, payment: { currency: 'BTC', amount: '0.1' } }, 3);
+  const paidOver = withEvents(
+    invoiceEvents,
+    { ...partial, status: 'confirmed', payment: { currency: 'BTC', amount: '2', coverage: 'over' } },
+    4,
+  );
+  expect(paidOver.outbox?.pending.map((event) => [event.type, event.seq, event.id])).toEqual([
+    ['invoice.awaiting_payment', 1, eventId('invoice', 'order-1', 1)],
+    ['invoice.exception', 2, eventId('invoice', 'order-1', 2)],
+    ['invoice.paid', 3, eventId('invoice', 'order-1', 3)],
+    ['invoice.exception', 4, eventId('invoice', 'order-1', 4)],
+  ]);
+  expect(paidOver.outbox?.pending[2].subject).not.toHaveProperty('outbox');
+});
+
+test('retries start in seconds, back off to hourly, with jitter, and scale', () => {
+  expect(retryDelayMs(RETRY_SCHEDULE, 1, 1)).toBe(5_000);
+  expect(retryDelayMs(RETRY_SCHEDULE, 1, 0)).toBe(2_500);
+  expect(retryDelayMs(RETRY_SCHEDULE, 30, 1)).toBe(3_600_000);
+  expect(retryDelayMs({ ...RETRY_SCHEDULE, scale: 0.01 }, 1, 1)).toBe(50);
+});

@@ -1,0 +1,125 @@
+import { startWebhookReceiver, type ReceivedEvent, type WebhookReceiver } from '../../local/webhook-receiver';
+import { newWebhookSecret } from '../../webhooks/signing';
+import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
+import { waitFor } from '../support/wait';
+
+// The retry schedule at 1/100: "3 minutes" of 500s is 1.8 s, the first retries 25-50 ms apart.
+const SCALE = 0.01;
+const secret = newWebhookSecret();
+let harness: Harness;
+let receiver: WebhookReceiver;
+/** What the endpoint answers; each test sets it. */
+let answer: (event: ReceivedEvent) => number = () => 200;
+const attempts: ReceivedEvent[] = [];
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver(secret, {
+    answer: (event) => {
+      attempts.push(event);
+      return answer(event);
+    },
+  });
+  harness = await startHarness({
+    webhooks: { url: receiver.url, secret, intervalMs: 50 },
+    env: { WEBHOOK_RETRY_SCALE: String(SCALE) },
+  });
+});
+afterAll(async () => {
+  await harness.close();
+  await receiver.close();
+});
+
+const eventsOf = (foreignId: string) =>
+  receiver.received.filter((event) => JSON.parse(event.body).data.foreign_id === foreignId);
+
+test('a sandbox payment reaches the receiver as a verified invoice.paid, with the view as data', async () => {
+  answer = () => 200;
+  expect(
+    (await harness.api('POST', '/checkout', { token: 'storefront', body: checkoutBody('hook-1') })).status,
+  ).toBe(201);
+  const paidAt = Date.now();
+  await harness.control('POST', '/invoices/hook-1/pay', { kind: 'full' });
+  const events = await waitFor(
+    async () => eventsOf('hook-1'),
+    (found) => found.some((event) => event.type === 'invoice.paid'),
+    30_000,
+  );
+  const latencyMs = Date.now() - paidAt;
+  console.log(`invoice.paid verified at the receiver ${latencyMs} ms after the sandbox payment`);
+  const paid = events.find((event) => event.type === 'invoice.paid')!;
+  const payload = JSON.parse(paid.body);
+  const view = (await harness.api('GET', '/invoices/hook-1', { token: 'storefront' })).body;
+  expect(payload).toEqual({
+    id: paid.id,
+    type: 'invoice.paid',
+    created_at: expect.any(String),
+    sequence: paid.sequence,
+    data: { ...view, seconds_left: null },
+  });
+  // awaiting_payment first, then paid: the sequence only grows.
+  expect(events.map((event) => event.type)[0]).toBe('invoice.awaiting_payment');
+  expect(events.map((event) => event.sequence)).toEqual(
+    [...events.map((e) => e.sequence)].sort((a, b) => a - b),
+  );
+});
+
+test('an endpoint that answers 500 for "3 minutes" then 200 gets every event, acknowledged once, in seq order', async () => {
+  const failUntil = Date.now() + 180_000 * SCALE;
+  answer = () => (Date.now() < failUntil ? 500 : 200);
+  const orders = ['hook-retry-1', 'hook-retry-2', 'hook-retry-3'];
+  for (const id of orders) {
+    expect(
+      (await harness.api('POST', '/checkout', { token: 'storefront', body: checkoutBody(id) })).status,
+    ).toBe(201);
+    await harness.control('POST', `/invoices/${id}/pay`, { kind: 'full' });
+  }
+  for (const id of orders) {
+    const events = await waitFor(
+      async () => eventsOf(id),
+      (found) => found.some((event) => event.type === 'invoice.paid'),
+      60_000,
+    );
+    expect(events.map((event) => event.type)).toEqual([
+      'invoice.awaiting_payment',
+      'invoice.confirming',
+      'invoice.paid',
+    ]);
+    expect(events.map((event) => event.sequence)).toEqual([1, 2, 3]);
+    expect(new Set(events.map((event) => event.id)).size).toBe(3);
+  }
+  // Refused while the endpoint failed, then each acknowledged once.
+  expect(attempts.filter((event) => event.type === 'invoice.awaiting_payment').length).toBeGreaterThan(3);
+
+  const list = await harness.api('GET', '/webhooks/deliveries?limit=100', { token: 'admin' });
+  expect(list.status).toBe(200);
+  const retried = list.body.data.find(
+    (delivery: any) => delivery.foreign_id === 'hook-retry-1' && delivery.type === 'invoice.awaiting_payment',
+  );
+  expect(retried).toMatchObject({ state: 'delivered', last_status: 200, last_error: null });
+  expect(retried.attempts).toBeGreaterThan(1);
+  expect(JSON.stringify(list.body)).not.toContain(secret.slice(6));
+});
+
+test('an admin re-sends one event: the same id and body arrive again', async () => {
+  answer = () => 200;
+  const [first] = eventsOf('hook-1');
+  const resent = await harness.api('POST', `/webhooks/deliveries/${first.id}/resend`, { token: 'admin' });
+  expect(resent.status).toBe(200);
+  expect(resent.body).toMatchObject({ id: first.id, state: 'pending' });
+  harness.stack.dispatchWebhooks();
+  const again = await waitFor(
+    async () => receiver.received.filter((event) => event.id === first.id),
+    (found) => found.length === 2,
+    30_000,
+  );
+  expect(again.map((event) => event.body)).toEqual([first.body, first.body]);
+  expect((await harness.api('POST', '/webhooks/deliveries/evt_nope/resend', { token: 'admin' })).status).toBe(
+    400,
+  );
+  expect(
+    (await harness.api('POST', `/webhooks/deliveries/evt_${'A'.repeat(24)}/resend`, { token: 'admin' }))
+      .status,
+  ).toBe(404);
+  const none = await harness.api('POST', '/webhooks/deliveries/resend-failed', { token: 'admin' });
+  expect(none.body).toEqual({ resent: 0, more: false });
+});
