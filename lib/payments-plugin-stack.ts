@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, Billing, ProjectionType, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -20,6 +20,7 @@ import {
 import { ScheduledJobs } from './scheduled-jobs';
 import { WebhookTrigger } from './webhook-trigger';
 import type { PluginSettings } from './settings';
+import { WebHosting } from './web-hosting';
 
 const JOB_TIMEOUT = Duration.seconds(JOB_FUNCTION_TIMEOUT_SECONDS);
 
@@ -95,6 +96,13 @@ export class PaymentsPluginStack extends Stack {
       alarmTopicArn: settings.alarmTopicArn,
     });
 
+    const web = new WebHosting(this, 'Web', {
+      // https://<id>.execute-api.<region>.<suffix>: its host name.
+      apiDomain: Fn.select(2, Fn.split('/', api.api.apiEndpoint)),
+      logRetention,
+    });
+    const webUrl = `https://${web.distribution.distributionDomainName}`;
+
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the plugin API', value: api.url });
     new CfnOutput(this, 'CallbackUrl', {
       description: 'Enter this as the callback URL in the merchant administration',
@@ -112,6 +120,18 @@ export class PaymentsPluginStack extends Stack {
     new CfnOutput(this, 'TokensSecretName', {
       description: 'Secrets Manager secret with the bearer tokens of the storefront and the back office',
       value: this.secrets.secrets.tokens.secretName,
+    });
+    new CfnOutput(this, 'ConsoleUrl', {
+      description: 'The operator console; it calls the API through the same distribution',
+      value: `${webUrl}/console/`,
+    });
+    new CfnOutput(this, 'WidgetModuleUrl', {
+      description: "The checkout widget's ES module, for shops' pages: import { mount } from this URL",
+      value: `${webUrl}/widget/widget.js`,
+    });
+    new CfnOutput(this, 'DemoUrl', {
+      description: 'The demo store page: static in AWS, its "Pay with crypto" needs a store backend',
+      value: `${webUrl}/demo/`,
     });
   }
 

@@ -4,7 +4,7 @@
 // the CSS it imports into one stylesheet of the same name); its other top-level files (HTML, CSS, images) are
 // served as they are. web/apps/shared/ is imported, never served.
 import { build } from 'esbuild';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 export const WEB_APPS_DIR = path.join(__dirname, 'apps');
@@ -41,6 +41,17 @@ export async function buildWebAssets(): Promise<Map<string, WebAsset>> {
     }
   }
   return assets;
+}
+
+/** Writes every app's files under `dir`, as `<app>/<file>`: what the stack uploads to its bucket. */
+export async function writeWebAssets(dir: string): Promise<void> {
+  for (const [urlPath, asset] of await buildWebAssets()) {
+    // `/<app>/` is index.html again; the distribution answers it from the file.
+    if (urlPath.endsWith('/')) continue;
+    const file = path.join(dir, urlPath);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, asset.body);
+  }
 }
 
 async function buildApp(app: string): Promise<Map<string, WebAsset>> {

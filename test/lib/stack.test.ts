@@ -666,14 +666,23 @@ describe('alarms', () => {
 });
 
 describe('app', () => {
-  test('outputs the API URL, the callback URL and the names of the two secrets', () => {
+  test('outputs the API URL, the callback URL, the names of the two secrets and the web apps URLs', () => {
     const outputs = template.toJSON().Outputs;
     expect(Object.keys(outputs).sort()).toEqual([
       'ApiUrl',
       'CallbackUrl',
+      'ConsoleUrl',
+      'DemoUrl',
       'ProcessingKeysSecretName',
       'TokensSecretName',
       'WebhookSecretName',
+      'WidgetModuleUrl',
+    ]);
+    const webUrl = (name: string) => outputs[name].Value['Fn::Join'][1].at(-1);
+    expect([webUrl('ConsoleUrl'), webUrl('DemoUrl'), webUrl('WidgetModuleUrl')]).toEqual([
+      '/console/',
+      '/demo/',
+      '/widget/widget.js',
     ]);
     const apiUrl = outputs.ApiUrl.Value['Fn::Join'][1];
     expect(apiUrl.at(-1)).toBe('/');
