@@ -56,25 +56,34 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     );
   }
 
-  async update(record: T, expectedVersion: number): Promise<boolean> {
-    const open = this.isOpen(record);
+  /**
+   * With `previous`, the open-items keys are written only when they change: an answer due when its claim was, or a
+   * status that leaves the next look where it was, writes no index entry (and sends and parses less).
+   */
+  async update(record: T, expectedVersion: number, previous?: T): Promise<boolean> {
+    const due = this.openSortKey(record);
+    const values: Item = {
+      ':data': str(JSON.stringify(record)),
+      ':version': num(record.version),
+      ':expected': num(expectedVersion),
+    };
+    let indexUpdate = '';
+    if (previous === undefined || this.openSortKey(previous) !== due) {
+      if (due === undefined) indexUpdate = ` REMOVE ${OPEN_PK}, ${OPEN_SK}`;
+      else {
+        indexUpdate = `, ${OPEN_PK} = :openPk, ${OPEN_SK} = :openSk`;
+        values[':openPk'] = str(this.openPartition);
+        values[':openSk'] = str(due);
+      }
+    }
     return this.conditional(
       new UpdateItemCommand({
         TableName: this.table.name,
         Key: recordKey(this.kind, record.foreignId),
-        UpdateExpression: open
-          ? `SET #data = :data, version = :version, ${OPEN_PK} = :openPk, ${OPEN_SK} = :openSk`
-          : `SET #data = :data, version = :version REMOVE ${OPEN_PK}, ${OPEN_SK}`,
+        UpdateExpression: `SET #data = :data, version = :version${indexUpdate}`,
         ConditionExpression: 'version = :expected',
         ExpressionAttributeNames: { '#data': 'data' },
-        ExpressionAttributeValues: {
-          ':data': str(JSON.stringify(record)),
-          ':version': num(record.version),
-          ':expected': num(expectedVersion),
-          ...(open
-            ? { ':openPk': str(this.openPartition), ':openSk': str(sortableTime(this.dueAt(record))) }
-            : {}),
-        },
+        ExpressionAttributeValues: values,
       }),
     );
   }
@@ -105,9 +114,13 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
   }
 
   private openKeys(record: T): Item {
-    return this.isOpen(record)
-      ? { [OPEN_PK]: str(this.openPartition), [OPEN_SK]: str(sortableTime(this.dueAt(record))) }
-      : {};
+    const due = this.openSortKey(record);
+    return due === undefined ? {} : { [OPEN_PK]: str(this.openPartition), [OPEN_SK]: str(due) };
+  }
+
+  /** The record's sort key in the open-items index; undefined when it is not open, so not in the index. */
+  private openSortKey(record: T): string | undefined {
+    return this.isOpen(record) ? sortableTime(this.dueAt(record)) : undefined;
   }
 
   private async conditional(command: PutItemCommand | UpdateItemCommand): Promise<boolean> {
@@ -133,7 +146,8 @@ export function foreignIdOf(kind: RecordKind, item: Item): string {
 
 export function recordFromItem<T extends { version: number }>(item: Item): T {
   const record = JSON.parse(item.data.S ?? '{}') as T;
-  return { ...record, version: Number(item.version.N) };
+  record.version = Number(item.version.N);
+  return record;
 }
 
 /** Without a schedule, the index lists records changed or swept longest ago first. */
