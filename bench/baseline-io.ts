@@ -40,11 +40,11 @@ export class BaselineIo {
 
   /**
    * A conditional PutItem claim, one signed POST /v2/invoices/create, a conditional UpdateItem with the answer.
-   * The other shapes split the plugin's overhead. `indexed`: the writes also keep the table's indexes as the
-   * plugin's do: the claim writes its `created` entry (kept from then on) and its `open-items` entry, which the
-   * answer moves to a new due time. `indexKept`: the answer leaves the `open-items` entry where the claim put it.
-   * `sameItem`: as `indexed`, with each write padded to the size of the plugin's record at that step, so that what
-   * is left is the plugin's code.
+   * The other shapes split the plugin's overhead. `indexKept`: the writes also keep the table's indexes as the
+   * plugin's do: the claim writes its `created` entry and its `open-items` entry, due when the answered invoice
+   * first is, and the answer leaves both where they are. `indexed`: as the plugin did before, the claim's
+   * `open-items` entry is due later and the answer moves it. `sameItem`: as `indexKept`, with each write padded to
+   * the size of the plugin's record at that step, so that what is left is the plugin's code.
    */
   async checkout(foreignId: string, shape: Shape = 'least'): Promise<void> {
     const pad = (data: string, size: number) => (shape === 'sameItem' ? data.padEnd(size) : data);
@@ -60,8 +60,8 @@ export class BaselineIo {
       [CREATED_INDEX.sortKey]: S(`${sortableTime(Date.now())}#${foreignId}`),
     };
     const claimIndex =
-      shape === 'least' ? {} : { ...created, ...dueIn(shape === 'indexKept' ? 60_000 : 300_000) };
-    const answerIndex = shape === 'least' || shape === 'indexKept' ? {} : dueIn(60_000);
+      shape === 'least' ? {} : { ...created, ...dueIn(shape === 'indexed' ? 300_000 : 60_000) };
+    const answerIndex = shape === 'indexed' ? dueIn(60_000) : {};
     await this.client.send(
       new PutItemCommand({
         TableName: this.config.tableName,

@@ -58,8 +58,11 @@ export interface VersionedStore<T extends { version: number }> {
   get(key: string): Promise<T | undefined>;
   /** Writes the record only if nothing has the key yet; false when something does. */
   create(record: T): Promise<boolean>;
-  /** Replaces the record only if its stored version is `expectedVersion`; false when it moved on. */
-  update(record: T, expectedVersion: number): Promise<boolean>;
+  /**
+   * Replaces the record only if its stored version is `expectedVersion`; false when it moved on. `previous`, when
+   * given, is the record at that version: what it already holds (an index entry that stays) need not be written.
+   */
+  update(record: T, expectedVersion: number, previous?: T): Promise<boolean>;
   /** Deletes the record only if its stored version is `expectedVersion`; false when it moved on. */
   remove(key: string, expectedVersion: number): Promise<boolean>;
 }

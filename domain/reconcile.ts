@@ -32,6 +32,9 @@ export interface SweepOptions extends SweepTiming {
  * only what is due, oldest first, and records that are not due yet never crowd out those that are.
  */
 export function nextSweepAt(record: InvoiceRecord | RefundRecord, timing: SweepTiming): number {
+  // A checkout's claim is due when its invoice first is once answered, so that the answer leaves the claim's
+  // open-items entry where it is: no index write. The sweep leaves such a claim alone until it is stale.
+  if ('invoice' in record && isFirstClaim(record)) return record.createdAt + timing.expiryGraceMs;
   // An unresolved create is due once its lease is stale, and again a stale period after each look, so one the
   // service never received (a refund the lookup cannot find) moves behind the others instead of heading the queue.
   if (record.phase !== 'sent') return Math.max(record.claimedAt, record.sweptAt ?? 0) + timing.staleAfterMs;
@@ -47,6 +50,16 @@ export function nextSweepAt(record: InvoiceRecord | RefundRecord, timing: SweepT
 const MIN_WAIT_MS = 120_000;
 const AGE_FRACTION = 8;
 const MAX_WAIT_MS = 3_600_000;
+
+/** A checkout's first claim, not answered yet and never looked at. */
+function isFirstClaim(record: InvoiceRecord): boolean {
+  return record.phase === 'sending' && record.sweptAt === undefined && record.claimedAt === record.createdAt;
+}
+
+/** Whether an unresolved create's claim is old enough to give up on: no invocation or retry is still at it. */
+function isStale(record: InvoiceRecord, now: number, timing: SweepTiming): boolean {
+  return now - record.claimedAt >= timing.staleAfterMs;
+}
 
 function nextInvoiceLook(record: InvoiceRecord, timing: SweepTiming): number {
   const { createdAt, sweptAt } = record;
@@ -102,7 +115,11 @@ export async function sweep(
     });
   }
   for (const invoice of whileTimeLasts(await invoices.listDue(options.batch, now))) {
-    if (invoice.phase !== 'sent') {
+    if (invoice.phase !== 'sent' && !isStale(invoice, now, options)) {
+      // A first claim is due before it is stale (see nextSweepAt): looked at, it waits a stale period more.
+      report.invoicesChecked++;
+      await attempt(() => invoices.markSwept(invoice.foreignId));
+    } else if (invoice.phase !== 'sent') {
       report.invoicesAbandoned++;
       await attempt(() => invoices.abandon(invoice));
     } else {

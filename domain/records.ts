@@ -68,7 +68,7 @@ export async function claim<T extends Claimable>(
     const leaseHeld = existing.phase === 'sending' && timing.now() - existing.claimedAt < timing.leaseMs;
     if (!leaseHeld) {
       const next = takeOver(existing);
-      if (await store.update(next, existing.version))
+      if (await store.update(next, existing.version, existing))
         return { record: next, owned: true, previous: existing };
       continue;
     }
@@ -88,7 +88,7 @@ export async function save<T extends { foreignId: string; version: number }>(
   announce: Announce<T> = (record) => record,
 ): Promise<{ record: T; won: boolean }> {
   const record = announce({ ...next, version: current.version + 1 } as T);
-  if (await store.update(record, current.version)) return { record, won: true };
+  if (await store.update(record, current.version, current)) return { record, won: true };
   const latest = await store.get(current.foreignId);
   return { record: latest ?? record, won: false };
 }

@@ -28,13 +28,20 @@ type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
   : S;
 type CamelCased<T> = { [K in keyof T as K extends string ? CamelCase<K> : K]: T[K] };
 
+/** Field names are the schemas' own, a few dozen in all: each is converted once. */
+const camelNames = new Map<string, string>();
+
 function camelCased<T extends object>(fields: T): CamelCased<T> {
-  return Object.fromEntries(
-    Object.entries(fields).map(([name, value]) => [
-      name.replace(/_(.)/g, (_, letter: string) => letter.toUpperCase()),
-      value,
-    ]),
-  ) as CamelCased<T>;
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    let camel = camelNames.get(name);
+    if (camel === undefined) {
+      camel = name.replace(/_(.)/g, (_, letter: string) => letter.toUpperCase());
+      camelNames.set(name, camel);
+    }
+    out[camel] = value;
+  }
+  return out as CamelCased<T>;
 }
 
 export function checkoutInput({ body }: ApiRequest): CheckoutRequest {

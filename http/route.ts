@@ -1,6 +1,5 @@
-import middy, { type MiddlewareObj } from '@middy/core';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { parse as parseLosslessly } from 'lossless-json';
 import { CallbackSignatureError, serviceFailure } from '../domain/errors';
 import type { Tokens, TokenSource } from '../domain/ports';
@@ -40,21 +39,23 @@ export type RouteOptions<T> = Guard & {
 };
 
 /**
- * The one middleware chain every route uses: error mapping, auth by scope, body parsing, input validation, all
- * under the invocation's deadline, from which every call to the service budgets its time, and with its log context.
+ * The one chain every route uses: auth by scope, body parsing, input validation and error mapping, all under the
+ * invocation's deadline, from which every call to the service budgets its time, and with its log context. A plain
+ * function rather than a middleware framework: these steps are all a route needs, and each invocation pays for
+ * every layer and promise on the way.
  */
 export function apiRoute<T>(options: RouteOptions<T>, run: (input: T) => Promise<ApiResponse>) {
-  // The deadline ends every call to the service before the function's own timeout; middy's early-timeout timer
-  // would only add work to each invocation.
-  const handler = middy<Event, Result>({ timeoutEarlyInMillis: 0 })
-    .use(errorResponses())
-    .use(bearerAuth(options))
-    .handler(async (event) => {
+  const handler = async (event: Event): Promise<Result> => {
+    try {
+      await authorize(options, event);
       const request = toApiRequest(event, options.route.access !== 'service');
       const input = options.input(request);
       addLogContext({ foreignId: foreignIdOf(request) });
       return json(await run(input));
-    });
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
   const served = options.route.access === 'customer' ? fromAnyOrigin(handler) : handler;
   return withInvocation(served, (event) => event.routeKey);
 }
@@ -78,10 +79,10 @@ const PREFLIGHT: Result = {
   },
 };
 
-function fromAnyOrigin(handler: (event: Event, context: Context) => Promise<Result>) {
-  return async (event: Event, context: Context): Promise<Result> => {
+function fromAnyOrigin(handler: (event: Event) => Promise<Result>) {
+  return async (event: Event): Promise<Result> => {
     if (event.requestContext.http.method === 'OPTIONS') return PREFLIGHT;
-    const result = await handler(event, context);
+    const result = await handler(event);
     return { ...result, headers: { ...result.headers, ...ANY_ORIGIN } };
   };
 }
@@ -93,51 +94,41 @@ function foreignIdOf({ path, body, query }: ApiRequest): string | undefined {
   return typeof named === 'string' && FOREIGN_ID.test(named) ? named : undefined;
 }
 
-function errorResponses(): MiddlewareObj<Event, Result> {
-  return {
-    onError: (request) => {
-      const error = request.error;
-      const mapped = toErrorResponse(error);
-      const failure = serviceFailure(error);
-      if (failure === 'failed' || failure === 'timeout') {
-        countMetric('UpstreamServerErrors');
-      }
-      if (error instanceof CallbackSignatureError) countMetric('CallbackSignatureFailures');
-      const fields = { ...describeError(error), status: mapped.status };
-      if (mapped.status >= 500) log.error('request failed', fields);
-      else log.warn('request refused', fields);
-      const { status, code, message, fields: invalid, refundable, headers } = mapped;
-      const body = { error: { code, message, fields: invalid, refundable } };
-      request.response = json({ status, headers, body });
-    },
-  };
+function errorResponse(error: unknown): Result {
+  const mapped = toErrorResponse(error);
+  const failure = serviceFailure(error);
+  if (failure === 'failed' || failure === 'timeout') {
+    countMetric('UpstreamServerErrors');
+  }
+  if (error instanceof CallbackSignatureError) countMetric('CallbackSignatureFailures');
+  const fields = { ...describeError(error), status: mapped.status };
+  if (mapped.status >= 500) log.error('request failed', fields);
+  else log.warn('request refused', fields);
+  const { status, code, message, fields: invalid, refundable, headers } = mapped;
+  return json({ status, headers, body: { error: { code, message, fields: invalid, refundable } } });
 }
 
-function bearerAuth(guard: Guard): MiddlewareObj<Event, Result> {
-  return {
-    before: async ({ event }) => {
-      // The service signs its callbacks instead (the handler verifies the signature), and a public route needs none.
-      if (guard.tokens === undefined) return;
-      const { route, tokens } = guard;
-      const access = route.access;
-      const header = headerValue(event.headers, 'authorization');
-      const match = header && /^Bearer\s+(\S+)$/i.exec(header);
-      if (!match) throw new HttpError(401, 'unauthorized', 'A bearer token is required');
-      const given = digest(match[1]);
-      let accepted = await tokens.get();
-      // A warm container may hold the tokens from before a rotation: a token it does not know sends it to look again.
-      if (!accepts(accepted, 'storefront', given) && !accepts(accepted, 'admin', given)) {
-        accepted = await tokens.refresh();
-      }
-      // The admin may do all that the storefront may.
-      if (accepts(accepted, access, given)) return;
-      if (access === 'storefront' && accepts(accepted, 'admin', given)) return;
-      if (access === 'admin' && accepts(accepted, 'storefront', given)) {
-        throw new HttpError(403, 'forbidden', 'This route needs the admin token');
-      }
-      throw new HttpError(401, 'unauthorized', 'The bearer token is not valid');
-    },
-  };
+async function authorize(guard: Guard, event: Event): Promise<void> {
+  // The service signs its callbacks instead (the handler verifies the signature), and a public route needs none.
+  if (guard.tokens === undefined) return;
+  const { route, tokens } = guard;
+  const access = route.access;
+  const header = headerValue(event.headers, 'authorization');
+  const match = header && /^Bearer\s+(\S+)$/i.exec(header);
+  if (!match) throw new HttpError(401, 'unauthorized', 'A bearer token is required');
+  const given = digest(match[1]);
+  let accepted = await tokens.get();
+  // A warm container may hold the tokens from before a rotation: a token it does not know sends it to look again.
+  if (!accepts(accepted, 'storefront', given) && !accepts(accepted, 'admin', given)) {
+    accepted = await tokens.refresh();
+  }
+  // The admin may do all that the storefront may.
+  if (accepts(accepted, access, given)) return;
+  if (access === 'storefront' && accepts(accepted, 'admin', given)) return;
+  if (access === 'admin' && accepts(accepted, 'storefront', given)) {
+    throw new HttpError(403, 'forbidden', 'This route needs the admin token');
+  }
+  throw new HttpError(401, 'unauthorized', 'The bearer token is not valid');
 }
 
 /** Tokens are compared as digests, in constant time whatever their lengths; the accepted ones are hashed once. */
@@ -153,7 +144,7 @@ function accepts(tokens: Tokens, scope: keyof Tokens, given: Buffer): boolean {
 }
 
 function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
+  return hash('sha256', value, 'buffer');
 }
 
 function headerValue(headers: Event['headers'], name: string): string | undefined {

@@ -35,15 +35,17 @@ export function readFields<S extends FieldsSchema>(
   if (isPlainObject(source)) given = source;
   else if (source !== undefined || what === 'body') errors[what] = 'must be a JSON object';
 
-  const present = Object.entries(given).filter(([, value]) => value !== null && value !== undefined);
-  const known = present.filter(([name]) => Object.hasOwn(schema.entries, name));
-  const result = v.safeParse(schema, Object.fromEntries(known));
+  const known: Record<string, unknown> = {};
+  const unknown: string[] = [];
+  for (const [name, value] of Object.entries(given)) {
+    if (!Object.hasOwn(schema.entries, name)) unknown.push(name);
+    else if (value !== null && value !== undefined) known[name] = value;
+  }
+  const result = v.safeParse(schema, known);
   // A field's own parts are named after it, as `metadata.<key>`.
   for (const issue of result.issues ?? [])
     errors[(issue.path ?? []).map(({ key }) => String(key)).join('.')] ??= issue.message;
-  for (const name of Object.keys(given)) {
-    if (!Object.hasOwn(schema.entries, name)) errors[name] = 'is not a known field';
-  }
+  for (const name of unknown) errors[name] = 'is not a known field';
   if (!result.success || Object.keys(errors).length > 0) throw new InvalidRequestError(errors);
   return result.output;
 }

@@ -130,7 +130,20 @@ export interface SnapshotView {
   balances: Balance[];
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString();
+/**
+ * As toISOString writes it, here by hand for years 1000 to 9999: toISOString costs about a microsecond, and every
+ * invoice view has five times in it.
+ */
+function iso(ms: number): string {
+  const date = new Date(ms);
+  const year = date.getUTCFullYear();
+  if (!(year >= 1000 && year <= 9999)) return date.toISOString();
+  const millis = date.getUTCMilliseconds();
+  const time = `${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}`;
+  return `${year}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}T${time}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
+}
+
+const two = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
 const isoFromSeconds = (seconds: number | null | undefined): string | null =>
   typeof seconds === 'number' ? iso(seconds * 1000) : null;
 

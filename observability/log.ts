@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { currentContext, runInContext } from '../runtime/context';
 
 /**
  * One JSON line per event, with the invocation's context first. Fields whose names could carry credentials are
@@ -8,17 +8,17 @@ const SENSITIVE = /token|secret|password|authorization|signature|api[-_]?key|pro
 
 export type Fields = Record<string, unknown>;
 
-/** What every line of an invocation carries: its request id, function, route, foreign_id... */
-const contexts = new AsyncLocalStorage<Fields>();
-
-/** Runs `work` with `fields` on every line it logs, and on every line of what it starts. */
+/**
+ * Runs `work` with `fields` on every line it logs, and on every line of what it starts. What every line of an
+ * invocation carries: its request id, function, route, foreign_id...
+ */
 export function runWithLogContext<T>(fields: Fields, work: () => T): T {
-  return contexts.run(fields, work);
+  return runInContext({ deadline: currentContext()?.deadline, fields }, work);
 }
 
 /** Adds to the current invocation's context once a field is known, such as a validated foreign_id. */
 export function addLogContext(fields: Fields): void {
-  Object.assign(contexts.getStore() ?? {}, fields);
+  Object.assign(currentContext()?.fields ?? {}, fields);
 }
 
 // The replacer sees every key of every nested object, so redaction costs no walk of its own.
@@ -26,7 +26,7 @@ const redact = (name: string, value: unknown) => (SENSITIVE.test(name) ? undefin
 
 function write(level: 'info' | 'warn' | 'error', message: string, fields: Fields): void {
   const line = JSON.stringify(
-    { level, message, time: new Date().toISOString(), ...contexts.getStore(), ...fields },
+    { level, message, time: new Date().toISOString(), ...currentContext()?.fields, ...fields },
     redact,
   );
   if (level === 'error') console.error(line);

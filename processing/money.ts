@@ -1,8 +1,8 @@
 // Request amounts: plain decimal strings, normalised to the spec's 8 fractional digits, never through a float.
-import { Decimal } from 'decimal.js';
 import { ProcessingValidationError } from './errors';
 
-const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
+/** The whole digits and the fraction's, of a plain decimal. */
+const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 const FRACTION_DIGITS = 8;
 /**
  * 30 integer and 8 fractional digits are 38 significant digits, as many as a DynamoDB number holds: more than any
@@ -29,12 +29,13 @@ export function toAmount8(value: unknown, field: string, options: AmountOptions 
     });
   if (typeof value !== 'string') throw refuse('must be a decimal string');
   if (value.length > MAX_LENGTH) throw refuse(`must be at most ${MAX_LENGTH} characters`);
-  if (!PLAIN_DECIMAL.test(value)) throw refuse('must be a plain non-negative decimal such as "10.5"');
-  const amount = new Decimal(value);
-  // `e` is the count of integer digits less one.
-  if (amount.e >= INTEGER_DIGITS) throw refuse(`has more than ${INTEGER_DIGITS} integer digits`);
-  if (amount.decimalPlaces() > FRACTION_DIGITS)
-    throw refuse(`has more than ${FRACTION_DIGITS} fractional digits`);
-  if (amount.isZero() && !options.allowZero) throw refuse('must be greater than zero');
-  return amount.toFixed(FRACTION_DIGITS);
+  const parts = PLAIN_DECIMAL.exec(value);
+  if (!parts) throw refuse('must be a plain non-negative decimal such as "10.5"');
+  // Written out digit by digit, no arithmetic: the leading and trailing zeros go, every other digit stays.
+  const whole = parts[1].replace(/^0+(?=\d)/, '');
+  const fraction = (parts[2] ?? '').replace(/0+$/, '');
+  if (whole.length > INTEGER_DIGITS) throw refuse(`has more than ${INTEGER_DIGITS} integer digits`);
+  if (fraction.length > FRACTION_DIGITS) throw refuse(`has more than ${FRACTION_DIGITS} fractional digits`);
+  if (whole === '0' && fraction === '' && !options.allowZero) throw refuse('must be greater than zero');
+  return `${whole}.${fraction.padEnd(FRACTION_DIGITS, '0')}`;
 }

@@ -1,7 +1,7 @@
 // The invocation's deadline, set once per invocation and read by the processing client (async context, so no
 // domain signature has to carry it).
 import type { Context } from 'aws-lambda';
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { currentContext, runInContext } from './context';
 
 /**
  * Kept back from the function's timeout for what comes after the last call to the service: writing the record
@@ -10,16 +10,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  */
 export const ANSWER_MARGIN_MS = 2_000;
 
-const deadlines = new AsyncLocalStorage<number>();
-
 /** Runs `work` with a deadline at `deadline` (epoch ms), which every call it makes sees through `deadlineAt`. */
 export function runWithDeadline<T>(deadline: number, work: () => T): T {
-  return deadlines.run(deadline, work);
+  return runInContext({ fields: currentContext()?.fields ?? {}, deadline }, work);
 }
 
 /** The current invocation's deadline in epoch ms; undefined outside any invocation. */
 export function deadlineAt(): number | undefined {
-  return deadlines.getStore();
+  return currentContext()?.deadline;
 }
 
 /** Time left until the current invocation's deadline; undefined outside any invocation. */
@@ -28,12 +26,7 @@ export function remainingMs(): number | undefined {
   return deadline === undefined ? undefined : Math.max(0, deadline - Date.now());
 }
 
-/** Wraps a Lambda handler so that each invocation runs under its deadline: the function's timeout less the margin. */
-export function withInvocationDeadline<E, R>(
-  handler: (event: E, context: Context) => Promise<R>,
-): (event: E, context: Context) => Promise<R> {
-  return (event, context) =>
-    runWithDeadline(Date.now() + context.getRemainingTimeInMillis() - ANSWER_MARGIN_MS, () =>
-      handler(event, context),
-    );
+/** An invocation's deadline: the function's timeout, from its context, less the margin. */
+export function invocationDeadline(context: Context): number {
+  return Date.now() + context.getRemainingTimeInMillis() - ANSWER_MARGIN_MS;
 }

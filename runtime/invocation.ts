@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
-import { runWithLogContext } from '../observability/log';
-import { withInvocationDeadline } from './deadline';
+import { runInContext } from './context';
+import { invocationDeadline } from './deadline';
 
 /** The functions this process has run: Lambda gives a container one function, the local stack runs all in one. */
 const started = new Set<string>();
@@ -13,13 +13,11 @@ export function withInvocation<E, R>(
   handler: (event: E, context: Context) => Promise<R>,
   routeOf: (event: E) => string | undefined = () => undefined,
 ): (event: E, context: Context) => Promise<R> {
-  const timed = withInvocationDeadline(handler);
   return (event, context) => {
     const { awsRequestId: requestId, functionName } = context;
     const coldStart = !started.has(functionName);
     started.add(functionName);
-    return runWithLogContext({ requestId, functionName, coldStart, route: routeOf(event) }, () =>
-      timed(event, context),
-    );
+    const fields = { requestId, functionName, coldStart, route: routeOf(event) };
+    return runInContext({ deadline: invocationDeadline(context), fields }, () => handler(event, context));
   };
 }

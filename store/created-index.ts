@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ListPosition } from '../domain/ports';
 import { CREATED_INDEX } from './schema';
 import { sortableTime, str, type Item } from './table';
@@ -17,7 +17,7 @@ export function shardKey(kind: string, shard: number): string {
 
 /** A stable hash, so that a record's shard never changes and the shards fill evenly. */
 function shardOf(foreignId: string): number {
-  return createHash('sha256').update(foreignId).digest()[0] % CREATED_INDEX.shards;
+  return hash('sha256', foreignId, 'buffer')[0] % CREATED_INDEX.shards;
 }
 
 /** The index's sort key: creation time, then foreign_id, so that two records made in one millisecond both sort. */

@@ -68,15 +68,36 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     );
   }
 
-  async update(record: T, expectedVersion: number): Promise<boolean> {
-    const open = this.isOpen(record);
+  /**
+   * With `previous`, the open-items keys are written only when they change: an answer due when its claim was, or a
+   * status that leaves the next look where it was, writes no open-items entry. The deliveries-due keys are set
+   * whenever the outbox holds events: the dispatcher drains it (and removes them) without moving the version, so
+   * `previous` may show keys that are gone. They are removed only when `previous` had events: only the drain
+   * empties an outbox, and it takes the keys with them.
+   */
+  async update(record: T, expectedVersion: number, previous?: T): Promise<boolean> {
+    const due = this.openSortKey(record);
     const outbox = this.outboxKeys(record);
     const set = ['#data = :data', 'version = :version'];
     const remove: string[] = [];
-    if (open) set.push(`${OPEN_PK} = :openPk`, `${OPEN_SK} = :openSk`);
-    else remove.push(OPEN_PK, OPEN_SK);
-    if (outbox[DUE_PK]) set.push(`${DUE_PK} = :duePk`, `${DUE_SK} = :dueSk`);
-    else remove.push(DUE_PK, DUE_SK);
+    const values: Item = {
+      ':data': str(JSON.stringify(record)),
+      ':version': num(record.version),
+      ':expected': num(expectedVersion),
+    };
+    if (previous === undefined || this.openSortKey(previous) !== due) {
+      if (due === undefined) remove.push(OPEN_PK, OPEN_SK);
+      else {
+        set.push(`${OPEN_PK} = :openPk`, `${OPEN_SK} = :openSk`);
+        values[':openPk'] = str(this.openPartition);
+        values[':openSk'] = str(due);
+      }
+    }
+    if (outbox[DUE_PK]) {
+      set.push(`${DUE_PK} = :duePk`, `${DUE_SK} = :dueSk`);
+      values[':duePk'] = outbox[DUE_PK];
+      values[':dueSk'] = outbox[DUE_SK];
+    } else if (previous === undefined || previous.outbox?.pending.length) remove.push(DUE_PK, DUE_SK);
     return this.conditional(
       new UpdateItemCommand({
         TableName: this.table.name,
@@ -84,15 +105,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
         UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
         ConditionExpression: 'version = :expected',
         ExpressionAttributeNames: { '#data': 'data' },
-        ExpressionAttributeValues: {
-          ':data': str(JSON.stringify(record)),
-          ':version': num(record.version),
-          ':expected': num(expectedVersion),
-          ...(open
-            ? { ':openPk': str(this.openPartition), ':openSk': str(sortableTime(this.dueAt(record))) }
-            : {}),
-          ...(outbox[DUE_PK] ? { ':duePk': outbox[DUE_PK], ':dueSk': outbox[DUE_SK] } : {}),
-        },
+        ExpressionAttributeValues: values,
       }),
     );
   }
@@ -161,9 +174,13 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
   }
 
   private openKeys(record: T): Item {
-    return this.isOpen(record)
-      ? { [OPEN_PK]: str(this.openPartition), [OPEN_SK]: str(sortableTime(this.dueAt(record))) }
-      : {};
+    const due = this.openSortKey(record);
+    return due === undefined ? {} : { [OPEN_PK]: str(this.openPartition), [OPEN_SK]: str(due) };
+  }
+
+  /** The record's sort key in the open-items index; undefined when it is not open, so not in the index. */
+  private openSortKey(record: T): string | undefined {
+    return this.isOpen(record) ? sortableTime(this.dueAt(record)) : undefined;
   }
 
   private outboxKeys(record: T): Item {
@@ -196,7 +213,8 @@ export function foreignIdOf(kind: RecordKind, item: Item): string {
 
 export function recordFromItem<T extends { version: number }>(item: Item): T {
   const record = JSON.parse(item.data.S ?? '{}') as T;
-  return { ...record, version: Number(item.version.N) };
+  record.version = Number(item.version.N);
+  return record;
 }
 
 /** Without a schedule, the index lists records changed or swept longest ago first. */

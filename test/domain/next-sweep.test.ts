@@ -28,6 +28,16 @@ describe('nextSweepAt', () => {
     expect(nextSweepAt(refund({ phase: 'sending' }), timing)).toBe(301_000);
   });
 
+  test("a checkout's first claim is due when its invoice first is once answered: the answer keeps its index entry", () => {
+    const claim = invoice({ phase: 'sending', createdAt: 500_000, claimedAt: 500_000, invoice: null });
+    const answered = invoice({ phase: 'sent', createdAt: 500_000, claimedAt: 500_000, updatedAt: 500_100 });
+    expect(nextSweepAt(claim, timing)).toBe(560_000);
+    expect(nextSweepAt(answered, timing)).toBe(560_000);
+    // A claim taken over from an earlier attempt, or looked at already, waits until it is stale.
+    expect(nextSweepAt({ ...claim, claimedAt: 700_000 }, timing)).toBe(1_000_000);
+    expect(nextSweepAt({ ...claim, sweptAt: 560_000 }, timing)).toBe(860_000);
+  });
+
   test('an unresolved create the sweep has looked at moves a stale period past that look, behind the others', () => {
     expect(nextSweepAt(refund({ phase: 'unknown', sweptAt: 900_000 }), timing)).toBe(1_200_000);
     expect(nextSweepAt(invoice({ phase: 'unknown', sweptAt: 900_000 }), timing)).toBe(1_200_000);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import type { InvoiceDetails, InvoiceRecord, RefundRecord } from '../../domain/model';
 import { etagMatches, invoiceEtag, invoiceView, refundView, snapshotView } from '../../http/views';
 
@@ -193,4 +194,26 @@ describe('ETag', () => {
     expect(etagMatches('*', etag)).toBe(true);
     expect(etagMatches('"other"', etag)).toBe(false);
   });
+});
+
+test('every time in a view is written as toISOString writes it, whatever the year', () => {
+  fc.assert(
+    fc.property(fc.integer({ min: -8.64e15, max: 8.64e15 }), (ms) => {
+      const view = snapshotView({ takenAt: ms, source: 'live', balances: [] });
+      expect(view.taken_at).toBe(new Date(ms).toISOString());
+    }),
+    { numRuns: 20_000 },
+  );
+  for (const ms of [
+    0,
+    -1,
+    253402300799999,
+    253402300800000,
+    -62135596800001,
+    Date.UTC(2030, 0, 1, 9, 5, 7, 3),
+  ]) {
+    expect(snapshotView({ takenAt: ms, source: 'live', balances: [] }).taken_at).toBe(
+      new Date(ms).toISOString(),
+    );
+  }
 });

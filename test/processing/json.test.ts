@@ -57,6 +57,12 @@ describe('parseJson', () => {
     });
   });
 
+  it('reads a long list of integers natively, and finds a number that is not exact at any depth', () => {
+    const long = JSON.stringify({ data: Array.from({ length: 200_000 }, (_, i) => i) });
+    expect(JSON.stringify(parseJson(long))).toBe(long);
+    expect(() => parseJson('{"data":[1,[2,{"id":9007199254740993}]]}')).toThrow(RangeError);
+  });
+
   it('throws on invalid JSON', () => {
     expect(() => parseJson('<html>')).toThrow(SyntaxError);
   });

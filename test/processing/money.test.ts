@@ -68,4 +68,33 @@ describe('toAmount8', () => {
       }),
     );
   });
+
+  it('writes and refuses every plain decimal as decimal.js reads it, leading and trailing zeros included', () => {
+    const reference = (input: string) => {
+      const amount = new Decimal(input);
+      if (amount.e >= 30) return 'integer digits';
+      if (amount.decimalPlaces() > 8) return 'fractional digits';
+      if (amount.isZero()) return 'greater than zero';
+      return amount.toFixed(8);
+    };
+    const outcome = (input: string) => {
+      try {
+        return toAmount8(input, 'amount');
+      } catch (error) {
+        const reason = (error as ProcessingValidationError).fields?.amount ?? '';
+        return ['integer digits', 'fractional digits', 'greater than zero'].find((end) =>
+          reason.endsWith(end),
+        );
+      }
+    };
+    const digits = (max: number) =>
+      fc.string({ unit: fc.constantFrom(...'0000123456789'), minLength: 1, maxLength: max });
+    fc.assert(
+      fc.property(digits(34), fc.option(digits(12)), (whole, fraction) => {
+        const input = fraction === null ? whole : `${whole}.${fraction}`;
+        expect(outcome(input)).toBe(reference(input));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
 });

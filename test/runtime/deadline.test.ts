@@ -1,12 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { apiRoute } from '../../http/route';
-import {
-  ANSWER_MARGIN_MS,
-  deadlineAt,
-  remainingMs,
-  runWithDeadline,
-  withInvocationDeadline,
-} from '../../runtime/deadline';
+import { ANSWER_MARGIN_MS, deadlineAt, remainingMs, runWithDeadline } from '../../runtime/deadline';
+import { withInvocation } from '../../runtime/invocation';
 
 const NOW = 1_700_000_000_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -21,7 +16,7 @@ it('outside any invocation there is no deadline', () => {
 
 it("an invocation's deadline is the function's remaining time less the margin for writing and answering", async () => {
   jest.spyOn(Date, 'now').mockReturnValue(NOW);
-  const handler = withInvocationDeadline(async () => ({ deadline: deadlineAt(), left: remainingMs() }));
+  const handler = withInvocation(async () => ({ deadline: deadlineAt(), left: remainingMs() }));
 
   await expect(handler({}, contextWith(25_000))).resolves.toEqual({
     deadline: NOW + 25_000 - ANSWER_MARGIN_MS,

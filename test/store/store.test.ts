@@ -237,6 +237,42 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
       expect(item.gsi1sk).toBeUndefined();
     });
 
+    test('given the record it replaces, an update writes the open-items keys only when they move', async () => {
+      const dueAt = (record: InvoiceRecord) => record.sweptAt ?? record.createdAt + 60_000;
+      const scheduled = new VersionedDynamoStore<InvoiceRecord>(table, 'INVOICE', isOpen, dueAt);
+      const expressions: string[] = [];
+      client.middlewareStack.add(
+        (next) => (args) => {
+          const { UpdateExpression } = args.input as { UpdateExpression?: string };
+          if (UpdateExpression) expressions.push(UpdateExpression);
+          return next(args);
+        },
+        { step: 'initialize', name: 'testUpdateExpressions' },
+      );
+      const claim = invoice('order-1', { createdAt: 1_000 });
+      const answered = { ...claim, ...sent('pending'), version: 2, updatedAt: 1_100 };
+      const swept = { ...answered, version: 3, sweptAt: 70_000 };
+      const paid = { ...swept, ...sent('confirmed'), version: 4 };
+      try {
+        await scheduled.create(claim);
+        expect(await scheduled.update(answered, 1, claim)).toBe(true);
+        expect(ids(await scheduled.listOpen(10, 61_000))).toEqual(['order-1']);
+        expect(await scheduled.update(swept, 2, answered)).toBe(true);
+        expect(ids(await scheduled.listOpen(10, 61_000))).toEqual([]);
+        expect(ids(await scheduled.listOpen(10, 70_000))).toEqual(['order-1']);
+        expect(await scheduled.update(paid, 3, swept)).toBe(true);
+        expect(ids(await scheduled.listOpen(10))).toEqual([]);
+      } finally {
+        client.middlewareStack.remove('testUpdateExpressions');
+      }
+
+      expect(expressions).toEqual([
+        'SET #data = :data, version = :version',
+        'SET #data = :data, version = :version, gsi1pk = :openPk, gsi1sk = :openSk',
+        'SET #data = :data, version = :version REMOVE gsi1pk, gsi1sk',
+      ]);
+    });
+
     test('a stale update does not touch the open-items index either', async () => {
       await invoices.create(invoice('order-1', sent('pending')));
       expect(await invoices.update(invoice('order-1', { version: 2, ...sent('failed') }), 7)).toBe(false);

@@ -1,0 +1,22 @@
+// What an invocation carries through every call it makes: its deadline and its log fields. One AsyncLocalStorage
+// holds both, because each storage puts a hook on every promise the process makes, the SDK's included.
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+export interface InvocationContext {
+  /** Epoch ms by which every call to the service must end (runtime/deadline.ts). */
+  deadline?: number;
+  /** On every line the invocation logs (observability/log.ts). */
+  fields: Record<string, unknown>;
+}
+
+const contexts = new AsyncLocalStorage<InvocationContext>();
+
+/** Runs `work` in `context`, which every call it makes, and every call those make, sees. */
+export function runInContext<T>(context: InvocationContext, work: () => T): T {
+  return contexts.run(context, work);
+}
+
+/** The context of the invocation running now; undefined outside any. */
+export function currentContext(): InvocationContext | undefined {
+  return contexts.getStore();
+}
