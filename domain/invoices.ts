@@ -75,16 +75,24 @@ export async function readInvoiceForCustomer(
   return record;
 }
 
+export interface InvoiceServiceOptions {
+  /** Only the checkout creates invoices, and so only it issues their client secrets. */
+  clientSecrets?: ClientSecrets;
+  /** False when no webhook endpoint is set: then no change makes an event, and records keep no outbox. */
+  announce?: boolean;
+}
+
 export class InvoiceService implements RefundReservations {
   private readonly invoices: ClaimedRecords<InvoiceRecord>;
+  private readonly clientSecrets?: ClientSecrets;
 
   constructor(
     store: InvoiceStore,
     private readonly processing: ProcessingApi,
     private readonly timing: ClaimTiming,
-    /** Only the checkout creates invoices, and so only it issues their client secrets. */
-    private readonly clientSecrets?: ClientSecrets,
+    options: InvoiceServiceOptions = {},
   ) {
+    this.clientSecrets = options.clientSecrets;
     this.invoices = new ClaimedRecords(
       store,
       timing,
@@ -95,7 +103,7 @@ export class InvoiceService implements RefundReservations {
         payment: null,
         cancelled: false,
       },
-      invoiceEvents,
+      options.announce === false ? undefined : invoiceEvents,
     );
   }
 

@@ -38,8 +38,16 @@ export class RefundService {
     private readonly processing: ProcessingApi,
     private readonly timing: ClaimTiming,
     private readonly orders: RefundReservations,
+    /** False when no webhook endpoint is set: then no change makes an event. */
+    { announce = true }: { announce?: boolean } = {},
   ) {
-    this.refunds = new ClaimedRecords(store, timing, 'Refund', { withdrawal: null }, refundEvents);
+    this.refunds = new ClaimedRecords(
+      store,
+      timing,
+      'Refund',
+      { withdrawal: null },
+      announce ? refundEvents : undefined,
+    );
   }
 
   /** Sends the refund once per foreign_id; a repeat of the same request answers the same refund. */

@@ -8,12 +8,13 @@ import { processing } from '../runtime/processing';
 import { processingKeys } from '../runtime/processing-keys';
 import { invoiceStore, receiptStore, refundStore } from '../runtime/stores';
 import { claimTiming } from '../runtime/timing';
+import { announceEvents } from '../runtime/webhook-events';
 
-const invoices = new InvoiceService(invoiceStore, processing, claimTiming);
+const invoices = new InvoiceService(invoiceStore, processing, claimTiming, { announce: announceEvents });
 const callbacks = new CallbackService(
   receiptStore,
   invoices,
-  new RefundService(refundStore, processing, claimTiming, invoices),
+  new RefundService(refundStore, processing, claimTiming, invoices, { announce: announceEvents }),
 );
 
 /** POST /callbacks: signed by the service over the raw body; 200 unless a retry could succeed. */

@@ -7,8 +7,9 @@ import { processing } from '../runtime/processing';
 import { bearerTokens } from '../runtime/bearer-tokens';
 import { invoiceStore } from '../runtime/stores';
 import { claimTiming } from '../runtime/timing';
+import { announceEvents } from '../runtime/webhook-events';
 
-const invoices = new InvoiceService(invoiceStore, processing, claimTiming);
+const invoices = new InvoiceService(invoiceStore, processing, claimTiming, { announce: announceEvents });
 
 /** POST /invoices/{foreign_id}/cancel: 200 with the updated view, 409 when its state does not allow it. */
 export const handler = apiRoute(

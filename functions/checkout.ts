@@ -8,8 +8,12 @@ import { bearerTokens } from '../runtime/bearer-tokens';
 import { clientSecrets } from '../runtime/client-secrets';
 import { invoiceStore } from '../runtime/stores';
 import { claimTiming } from '../runtime/timing';
+import { announceEvents } from '../runtime/webhook-events';
 
-const invoices = new InvoiceService(invoiceStore, processing, claimTiming, clientSecrets);
+const invoices = new InvoiceService(invoiceStore, processing, claimTiming, {
+  clientSecrets,
+  announce: announceEvents,
+});
 
 /** POST /checkout: 201 with a new invoice, 200 with the same one for a repeated request. */
 export const handler = apiRoute(

@@ -8,9 +8,12 @@ import { numberEnv } from '../runtime/env';
 import { processing } from '../runtime/processing';
 import { invoiceStore, refundStore } from '../runtime/stores';
 import { claimTiming, sweepTiming } from '../runtime/timing';
+import { announceEvents } from '../runtime/webhook-events';
 
-const invoices = new InvoiceService(invoiceStore, processing, claimTiming);
-const refunds = new RefundService(refundStore, processing, claimTiming, invoices);
+const invoices = new InvoiceService(invoiceStore, processing, claimTiming, { announce: announceEvents });
+const refunds = new RefundService(refundStore, processing, claimTiming, invoices, {
+  announce: announceEvents,
+});
 
 /** A record's lookup (or cancel) and writes take well under a second from a healthy service; this leaves room. */
 const RECORD_RESERVE_MS = 5_000;

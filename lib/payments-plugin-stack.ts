@@ -59,6 +59,8 @@ export class PaymentsPluginStack extends Stack {
     const environment = {
       TABLE_NAME: this.table.tableName,
       PROCESSING_BASE_URL: settings.processingBaseUrl,
+      // A change of a record makes its webhook events only when there is an endpoint to send them to.
+      ...(settings.webhookUrl !== undefined && { WEBHOOK_EVENTS: 'on' }),
     };
     const webhookEnvironment = settings.webhookUrl === undefined ? {} : { WEBHOOK_URL: settings.webhookUrl };
     const handlers = Object.fromEntries(

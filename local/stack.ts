@@ -121,6 +121,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // dynalite runs in this process, on a machine that may be busy: a slow answer here is load, not a hang.
     AWS_REQUEST_TIMEOUT_MS: '10000',
     WEBHOOK_URL: options.webhooks?.url ?? '',
+    WEBHOOK_EVENTS: options.webhooks ? 'on' : 'off',
     WEBHOOK_ALLOW_LOOPBACK_HTTP: 'true',
     ...options.env,
   });
