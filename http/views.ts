@@ -77,25 +77,27 @@ export interface CheckoutView extends InvoiceView {
  * What the customer's browser may see of its invoice, with its client secret: what to pay, where, until when, and
  * how it stands. No e-mail, metadata, history, fees or the service's ids.
  */
-export type PublicInvoiceView = Pick<
-  InvoiceView,
-  | 'foreign_id'
-  | 'status'
-  | 'final'
-  | 'exception'
-  | 'title'
-  | 'amount'
-  | 'currency'
-  | 'pay_currency'
-  | 'pay_amount'
-  | 'paid_amount'
-  | 'owed_amount'
-  | 'pay_address'
-  | 'pay_tag'
-  | 'payment_url'
-  | 'expires_at'
-  | 'seconds_left'
-> & {
+/** The invoice view's fields the customer's view repeats as they are; its schema picks the same ones. */
+export const CUSTOMER_VIEW_FIELDS = [
+  'foreign_id',
+  'status',
+  'final',
+  'exception',
+  'title',
+  'amount',
+  'currency',
+  'pay_currency',
+  'pay_amount',
+  'paid_amount',
+  'owed_amount',
+  'pay_address',
+  'pay_tag',
+  'payment_url',
+  'expires_at',
+  'seconds_left',
+] as const satisfies ReadonlyArray<keyof InvoiceView>;
+
+export type PublicInvoiceView = Pick<InvoiceView, (typeof CUSTOMER_VIEW_FIELDS)[number]> & {
   /** A wallet link (BIP 21 style) for what is still owed, where the currency has a scheme; null once final. */
   payment_uri: string | null;
   url_success: string;
@@ -206,24 +208,10 @@ const ZERO = '0.00000000';
 
 export function publicInvoiceView(record: InvoiceRecord, nowMs: number): PublicInvoiceView {
   const view = invoiceView(record, nowMs);
+  const shown = Object.fromEntries(CUSTOMER_VIEW_FIELDS.map((field) => [field, view[field]]));
   return {
-    foreign_id: view.foreign_id,
-    status: view.status,
-    final: view.final,
-    exception: view.exception,
-    title: view.title,
-    amount: view.amount,
-    currency: view.currency,
-    pay_currency: view.pay_currency,
-    pay_amount: view.pay_amount,
-    paid_amount: view.paid_amount,
-    owed_amount: view.owed_amount,
-    pay_address: view.pay_address,
-    pay_tag: view.pay_tag,
-    payment_url: view.payment_url,
+    ...(shown as Pick<InvoiceView, (typeof CUSTOMER_VIEW_FIELDS)[number]>),
     payment_uri: view.final ? null : paymentUri(view),
-    expires_at: view.expires_at,
-    seconds_left: view.seconds_left,
     url_success: record.request.urlSuccess,
     url_failed: record.request.urlFailed,
   };

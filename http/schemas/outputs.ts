@@ -3,6 +3,7 @@
 // loose, since the service may add fields.
 import * as v from 'valibot';
 import { INVOICE_EXCEPTIONS, INVOICE_STATUS_NAMES } from '../../domain/outcome';
+import { CUSTOMER_VIEW_FIELDS } from '../views';
 
 const described = <S extends v.GenericSchema>(schema: S, description: string) =>
   v.pipe(schema, v.description(description));
@@ -107,28 +108,12 @@ export const checkoutView = v.strictObject({
   ),
 });
 
-const { entries: view } = invoiceView;
 
 export const publicInvoiceView = v.strictObject({
-  foreign_id: view.foreign_id,
-  status: view.status,
-  final: view.final,
-  exception: view.exception,
-  title: view.title,
-  amount: view.amount,
-  currency: view.currency,
-  pay_currency: view.pay_currency,
-  pay_amount: view.pay_amount,
-  paid_amount: view.paid_amount,
-  owed_amount: view.owed_amount,
-  pay_address: view.pay_address,
-  pay_tag: view.pay_tag,
-  payment_url: view.payment_url,
+  ...v.pick(invoiceView, CUSTOMER_VIEW_FIELDS).entries,
   payment_uri: nullableText(
     'A wallet link (`bitcoin:<address>?amount=<owed>` and the like) where the currency has one; null once final.',
   ),
-  expires_at: view.expires_at,
-  seconds_left: view.seconds_left,
   url_success: described(v.string(), 'Where to send the customer once the invoice is paid.'),
   url_failed: described(v.string(), 'Where to send the customer once it is final unpaid.'),
 });
