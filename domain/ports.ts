@@ -160,6 +160,14 @@ export interface DeliveryStore {
   listFailed(limit: number): Promise<Delivery[]>;
 }
 
+/**
+ * Asks for dispatcher runs at these times (ms), so that a retry due before the next scheduled run is not late.
+ * Never throws: a wake that is lost only makes the retry wait for the schedule.
+ */
+export interface DispatcherWake {
+  at(times: readonly number[]): Promise<void>;
+}
+
 /** Sends one signed event to the shop's endpoint; never throws for what the endpoint or the network did. */
 export interface WebhookSender {
   send(delivery: Pick<Delivery, 'id' | 'body'>, timeoutMs: number): Promise<Omit<DeliveryAttempt, 'at'>>;

@@ -12,7 +12,7 @@ import type {
   WebhookSubject,
 } from './model';
 import { invoiceOutcome } from './outcome';
-import type { DeliveryStore, DueWork, OutboxSource, WebhookSender } from './ports';
+import type { DeliveryStore, DispatcherWake, DueWork, OutboxSource, WebhookSender } from './ports';
 import { isFinal } from './status';
 
 type Announced = Outbox['announced'];
@@ -132,6 +132,8 @@ export interface DispatchOptions {
   random: () => number;
   /** Told of each delivery that ran out of retries. */
   onGaveUp: (delivery: Delivery) => void;
+  /** Asked for a run when each retry this run put off comes due. */
+  wake: DispatcherWake;
 }
 
 export interface DispatchReport {
@@ -158,16 +160,19 @@ export class WebhookDispatcher {
 
   async run(): Promise<DispatchReport> {
     const report: DispatchReport = { moved: 0, delivered: 0, retrying: 0, failed: 0 };
+    // Whole seconds: retries put off to the same second share one wake.
+    const wakes = new Set<number>();
     while (this.options.timeLeftMs() > this.options.sendTimeoutMs) {
       const due = await this.deliveries.listDue(this.options.now(), this.options.batch);
       if (due.length === 0) break;
       const bySubject = await this.gather(due, report);
       const progressed = await inParallel([...bySubject.values()], this.options.parallel, (queue) =>
-        this.deliverInOrder(queue, report),
+        this.deliverInOrder(queue, report, wakes),
       );
       // What is due is leased by another run, or waits for an earlier event: the next run takes it.
       if (!progressed.some(Boolean)) break;
     }
+    if (wakes.size > 0) await this.options.wake.at([...wakes].sort((a, b) => a - b));
     return report;
   }
 
@@ -235,11 +240,15 @@ export class WebhookDispatcher {
   }
 
   /** Attempts a record's due deliveries in seq order, stopping at the first not delivered; true if any was tried. */
-  private async deliverInOrder(queue: Delivery[], report: DispatchReport): Promise<boolean> {
+  private async deliverInOrder(
+    queue: Delivery[],
+    report: DispatchReport,
+    wakes: Set<number>,
+  ): Promise<boolean> {
     let tried = false;
     for (const delivery of queue) {
       if (this.options.timeLeftMs() <= this.options.sendTimeoutMs) break;
-      const outcome = await this.attempt(delivery);
+      const outcome = await this.attempt(delivery, wakes);
       if (outcome === 'skipped') break;
       tried = true;
       report[outcome] += 1;
@@ -248,10 +257,13 @@ export class WebhookDispatcher {
     return tried;
   }
 
-  private async attempt(delivery: Delivery): Promise<'delivered' | 'retrying' | 'failed' | 'skipped'> {
+  private async attempt(
+    delivery: Delivery,
+    wakes: Set<number>,
+  ): Promise<'delivered' | 'retrying' | 'failed' | 'skipped'> {
     const now = this.options.now();
     if (delivery.state !== 'pending' || delivery.nextAttemptAt > now) return 'skipped';
-    if (await this.waitsForEarlier(delivery, now)) return 'skipped';
+    if (await this.waitsForEarlier(delivery, now, wakes)) return 'skipped';
     const claimed: Delivery = {
       ...delivery,
       attempts: delivery.attempts + 1,
@@ -281,6 +293,7 @@ export class WebhookDispatcher {
     // Lost only if the attempt outlived its lease and another run took it over; that run records its own.
     if (!(await this.deliveries.update(settled, claimed.version))) return 'skipped';
     if (settled.state === 'failed') this.options.onGaveUp(settled);
+    if (settled.state === 'pending') wakeAt(wakes, settled.nextAttemptAt);
     return ok ? 'delivered' : settled.state === 'failed' ? 'failed' : 'retrying';
   }
 
@@ -289,19 +302,25 @@ export class WebhookDispatcher {
    * only after its own previous one, so checking one back is enough. This one then waits until that one's next
    * attempt, so that it is not read again before.
    */
-  private async waitsForEarlier(delivery: Delivery, now: number): Promise<boolean> {
+  private async waitsForEarlier(delivery: Delivery, now: number, wakes: Set<number>): Promise<boolean> {
     if (delivery.seq <= 1) return false;
     const previous = await this.deliveries.get(
       eventId(delivery.subject, delivery.foreignId, delivery.seq - 1),
     );
     if (previous?.state !== 'pending') return false;
     const after = Math.max(previous.nextAttemptAt, now) + 1;
-    await this.deliveries.update(
+    const waits = await this.deliveries.update(
       { ...delivery, nextAttemptAt: after, version: delivery.version + 1 },
       delivery.version,
     );
+    if (waits) wakeAt(wakes, after);
     return true;
   }
+}
+
+/** Rounded up to the whole second, so that the run it asks for finds the retry due. */
+function wakeAt(wakes: Set<number>, at: number): void {
+  wakes.add(Math.ceil(at / 1000) * 1000);
 }
 
 /** Resends one delivery now, with a new retry window; NotFoundError when there is none. */

@@ -5,7 +5,7 @@ import { countMetric } from '../observability/metrics';
 import { remainingMs } from '../runtime/deadline';
 import { withInvocation } from '../runtime/invocation';
 import { invoiceStore, refundStore } from '../runtime/stores';
-import { deliveryStore, dispatchTiming, webhookSender } from '../runtime/webhooks';
+import { deliveryStore, dispatcherWake, dispatchTiming, webhookSender } from '../runtime/webhooks';
 
 const sender = webhookSender();
 
@@ -18,6 +18,7 @@ const dispatcher =
     webhookPayload,
     {
       ...dispatchTiming,
+      wake: dispatcherWake(),
       timeLeftMs: () => remainingMs() ?? Infinity,
       onGaveUp: (delivery) => {
         countMetric('WebhookDeliveryFailures');
@@ -31,7 +32,8 @@ const dispatcher =
   );
 
 /**
- * Triggered by the table's stream (a record changed: maybe new events) and on a schedule (retries that came due).
+ * Triggered by the table's stream (a record changed: maybe new events), by its wake queue (a retry came due) and
+ * on a schedule (retries that came due, should a wake be lost).
  * The trigger's event says nothing it needs: each run does what the `deliveries-due` index says is due.
  */
 export const handler = withInvocation(async (): Promise<DispatchReport | { configured: false }> => {

@@ -1,41 +1,65 @@
 import { Duration } from 'aws-cdk-lib';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { FilterCriteria, FilterRule, StartingPosition, type Function } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TABLE_SCHEMA } from '../store/schema';
 
 export interface WebhookTriggerProps {
   table: TableV2;
-  dispatcher: IFunction;
+  dispatcher: Function;
   /** Where a batch goes that failed all its retries: the jobs' dead-letter queue, which already alarms. */
   deadLetterQueue: IQueue;
 }
 
+/** A wake the dispatcher failed on this often goes to the dead-letter queue (AWS advises at least 5). */
+const WAKE_RECEIVES = 5;
+
 /**
  * Wakes the webhook dispatcher when an invoice or a refund record changes, through the table's stream (keys only),
- * so that a new event goes out within about a second. The stream carries no work: the dispatcher reads what is
- * due from the `deliveries-due` index, so a lost or failed batch loses nothing, and the schedule's next run, or the
- * next change, picks it up. Its own writes (deliveries) are filtered out, so it does not wake itself.
+ * so that a new event goes out within about a second; and when a retry comes due, through a queue of delayed
+ * messages the dispatcher sends itself (webhooks/wake.ts), so that the first retries come in seconds. Neither
+ * carries work: the dispatcher reads what is due from the `deliveries-due` index, so a lost or failed trigger loses
+ * nothing, and the schedule's next run, or the next change, picks it up. Its own writes (deliveries) are filtered
+ * out of the stream, so it does not wake itself that way.
  */
 export class WebhookTrigger extends Construct {
+  readonly wakeQueue: Queue;
+
   constructor(scope: Construct, id: string, props: WebhookTriggerProps) {
     super(scope, id);
+    const { dispatcher, deadLetterQueue } = props;
     const keyPrefix = (prefix: string) =>
       FilterCriteria.filter({
         dynamodb: { Keys: { [TABLE_SCHEMA.partitionKey]: { S: FilterRule.beginsWith(prefix) } } },
       });
-    props.dispatcher.addEventSource(
+    dispatcher.addEventSource(
       new DynamoEventSource(props.table as never, {
         startingPosition: StartingPosition.LATEST,
         batchSize: 100,
         maxBatchingWindow: Duration.seconds(0),
         retryAttempts: 2,
         maxRecordAge: Duration.hours(1),
-        onFailure: new SqsDlq(props.deadLetterQueue),
+        onFailure: new SqsDlq(deadLetterQueue),
         filters: [keyPrefix('INVOICE#'), keyPrefix('REFUND#')],
       }),
     );
+
+    this.wakeQueue = new Queue(this, 'WakeQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // AWS's advice for a queue feeding a function: six times its timeout, so a throttled batch is not redriven.
+      visibilityTimeout: Duration.seconds(6 * (dispatcher.timeout ?? Duration.seconds(3)).toSeconds()),
+      deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: WAKE_RECEIVES },
+    });
+    // At most as many at once as the dispatcher may run, so that the queue's poller is not throttled.
+    dispatcher.addEventSource(new SqsEventSource(this.wakeQueue, { batchSize: 10, maxConcurrency: 2 }));
+    // Not grantSendMessages: it adds GetQueueAttributes and GetQueueUrl, which the dispatcher does not call.
+    dispatcher.addToRolePolicy(
+      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.wakeQueue.queueArn] }),
+    );
+    dispatcher.addEnvironment('WEBHOOK_WAKE_QUEUE_URL', this.wakeQueue.queueUrl);
   }
 }

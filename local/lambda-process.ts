@@ -26,6 +26,8 @@ export interface LambdaProcess {
   /** What the function has written to stdout and stderr so far. */
   output(): string;
   close(): Promise<void>;
+  /** Ends the process at once, as a crash would (SIGKILL): nothing more runs in it, an invocation never answers. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -99,11 +101,12 @@ export async function startLambdaProcess(
     },
     output: () => output,
     close: () => stop(child, exited),
+    kill: () => stop(child, exited, 'SIGKILL'),
   };
 }
 
-async function stop(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.exitCode === null && child.signalCode === null) child.kill();
+async function stop(child: ChildProcess, exited: Promise<void>, signal?: NodeJS.Signals): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   await exited;
 }
 

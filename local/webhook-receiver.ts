@@ -20,14 +20,18 @@ export interface WebhookReceiver extends Listening {
  */
 export async function startWebhookReceiver(
   secret: string,
-  options: { answer?: (event: ReceivedEvent) => number; onEvent?: (event: ReceivedEvent) => void } = {},
+  options: {
+    /** The status to answer; a promise holds the answer back until it settles (a test's slow endpoint). */
+    answer?: (event: ReceivedEvent) => number | Promise<number>;
+    onEvent?: (event: ReceivedEvent) => void;
+  } = {},
 ): Promise<WebhookReceiver> {
   const verifier = new Webhook(secret);
   const received: ReceivedEvent[] = [];
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
+    request.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
       let payload: { id: string; type: string; sequence: number };
       try {
@@ -37,7 +41,7 @@ export async function startWebhookReceiver(
         return;
       }
       const event = { id: payload.id, type: payload.type, sequence: payload.sequence, body };
-      const status = options.answer?.(event) ?? 200;
+      const status = (await options.answer?.(event)) ?? 200;
       if (status >= 200 && status < 300) {
         received.push(event);
         options.onEvent?.(event);

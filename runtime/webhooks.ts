@@ -1,10 +1,15 @@
+import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Delivery } from '../domain/model';
+import type { DispatcherWake } from '../domain/ports';
 import { RETRY_SCHEDULE, type DispatchOptions } from '../domain/webhooks';
+import { describeError, log } from '../observability/log';
 import { DynamoDeliveryStore } from '../store/delivery-store';
 import { DynamoRecordList } from '../store/record-list';
 import { parseWebhookSecret } from '../secrets/webhook-secret';
 import { endpointRefusal, HttpWebhookSender } from '../webhooks/sender';
 import { isWebhookSecret } from '../webhooks/signing';
+import { noWake, SqsDispatcherWake } from '../webhooks/wake';
+import { awsRequestHandler } from './aws-clients';
 import { numberEnv } from './env';
 import { cachedSecret } from './secret';
 import { table } from './table';
@@ -32,7 +37,7 @@ export function webhookSender(): HttpWebhookSender | undefined {
 }
 
 /** The dispatcher's timing, from the environment; WEBHOOK_RETRY_SCALE shrinks every retry wait and the window. */
-export const dispatchTiming: Omit<DispatchOptions, 'timeLeftMs' | 'onGaveUp'> = {
+export const dispatchTiming: Omit<DispatchOptions, 'timeLeftMs' | 'onGaveUp' | 'wake'> = {
   now: Date.now,
   sendTimeoutMs: numberEnv('WEBHOOK_TIMEOUT_MS', 10_000),
   leaseMs: numberEnv('WEBHOOK_LEASE_MS', 15_000),
@@ -41,3 +46,16 @@ export const dispatchTiming: Omit<DispatchOptions, 'timeLeftMs' | 'onGaveUp'> = 
   parallel: numberEnv('WEBHOOK_PARALLEL', 16),
   random: Math.random,
 };
+
+/** The queue that wakes the dispatcher when a retry comes due (AWS); without WEBHOOK_WAKE_QUEUE_URL, none. */
+export function dispatcherWake(): DispatcherWake {
+  const queueUrl = process.env.WEBHOOK_WAKE_QUEUE_URL;
+  if (!queueUrl) return noWake;
+  return new SqsDispatcherWake(
+    new SQSClient({ requestHandler: awsRequestHandler }),
+    queueUrl,
+    Date.now,
+    // Not fatal: the schedule runs the retry a little later.
+    (error) => log.warn('webhook wake not queued', describeError(error)),
+  );
+}

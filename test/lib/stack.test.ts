@@ -151,8 +151,8 @@ function pluginFunctionOf(stack: PaymentsPluginStack, logicalId: string): Plugin
 }
 
 /** Every (action, resource) pair the policies attached to a role allow. */
-function grantsOf(roleId: string): string[] {
-  const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [ref(roleId)] } });
+function grantsOf(roleId: string, from = template): string[] {
+  const policies = from.findResources('AWS::IAM::Policy', { Properties: { Roles: [ref(roleId)] } });
   const grants: string[] = [];
   for (const policy of Object.values(policies)) {
     for (const statement of policy.Properties.PolicyDocument.Statement) {
@@ -707,26 +707,75 @@ describe('app', () => {
 });
 
 describe('webhooks', () => {
+  const withHooks = synth({ webhookUrl: 'https://shop.test/webhooks' }).template;
+  const mappings = Object.values(withHooks.findResources('AWS::Lambda::EventSourceMapping'));
+  const queues = withHooks.findResources('AWS::SQS::Queue');
+  const deadLetterQueueId = Object.keys(queues).find((id) => id.startsWith('JobsDeadLetterQueue'))!;
+  const wakeQueueId = Object.keys(queues).find((id) => id.startsWith('WebhookTriggerWakeQueue'))!;
+  const [dispatcherId, dispatcher] = Object.entries(withHooks.findResources('AWS::Lambda::Function')).find(
+    ([, fn]) => fn.Properties.Environment?.Variables?.WEBHOOK_URL,
+  )!;
+
   test('with a webhookUrl, the keys-only table stream wakes the dispatcher on record changes, failures to the DLQ', () => {
-    const withHooks = synth({ webhookUrl: 'https://shop.test/webhooks' }).template;
     withHooks.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
       StreamSpecification: { StreamViewType: 'KEYS_ONLY' },
     });
-    const mappings = Object.values(withHooks.findResources('AWS::Lambda::EventSourceMapping'));
-    expect(mappings).toHaveLength(1);
-    const [mapping] = mappings;
+    // The stream, and the wake queue (below).
+    expect(mappings).toHaveLength(2);
+    const mapping = mappings.find((m) => m.Properties.StartingPosition)!;
     expect(mapping.Properties.FilterCriteria.Filters.map((f: any) => JSON.parse(f.Pattern))).toEqual([
       { dynamodb: { Keys: { pk: { S: [{ prefix: 'INVOICE#' }] } } } },
       { dynamodb: { Keys: { pk: { S: [{ prefix: 'REFUND#' }] } } } },
     ]);
-    expect(mapping.Properties.DestinationConfig.OnFailure.Destination).toEqual(
-      arnOf(onlyId(withHooks.findResources('AWS::SQS::Queue'))),
-    );
-    const dispatcher = Object.values(withHooks.findResources('AWS::Lambda::Function')).find(
-      (fn) => fn.Properties.Environment?.Variables?.WEBHOOK_URL,
-    );
-    expect(dispatcher?.Properties.Environment.Variables.WEBHOOK_URL).toBe('https://shop.test/webhooks');
+    expect(mapping.Properties.DestinationConfig.OnFailure.Destination).toEqual(arnOf(deadLetterQueueId));
+    expect(dispatcher.Properties.Environment.Variables.WEBHOOK_URL).toBe('https://shop.test/webhooks');
     // Without one, no stream and no trigger: nothing is sent.
     expect(template.findResources('AWS::Lambda::EventSourceMapping')).toEqual({});
+  });
+
+  test('a retry due in seconds wakes the dispatcher through an encrypted queue it sends to, redriven to the DLQ', () => {
+    expect(Object.keys(queues)).toHaveLength(2);
+    expect(queues[wakeQueueId].Properties).toEqual({
+      SqsManagedSseEnabled: true,
+      // Six times the dispatcher's 120 s, as AWS advises for a queue feeding a function.
+      VisibilityTimeout: 720,
+      RedrivePolicy: { deadLetterTargetArn: arnOf(deadLetterQueueId), maxReceiveCount: 5 },
+    });
+    withHooks.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [ref(wakeQueueId)],
+      PolicyDocument: {
+        Statement: [
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ],
+      },
+    });
+    const wake = mappings.find((m) => m.Properties.EventSourceArn['Fn::GetAtt']?.[0] === wakeQueueId)!;
+    expect(wake.Properties).toEqual({
+      EventSourceArn: arnOf(wakeQueueId),
+      FunctionName: ref(dispatcherId),
+      BatchSize: 10,
+      ScalingConfig: { MaximumConcurrency: 2 },
+    });
+    expect(dispatcher.Properties.Environment.Variables.WEBHOOK_WAKE_QUEUE_URL).toEqual(ref(wakeQueueId));
+    // It sends, and the queue's poller receives and deletes; no other function touches the queue.
+    const onWakeQueue = (roleId: string) =>
+      grantsOf(roleId, withHooks).filter((entry) => entry.endsWith(JSON.stringify(arnOf(wakeQueueId))));
+    expect(onWakeQueue(dispatcher.Properties.Role['Fn::GetAtt'][0])).toEqual(
+      [
+        'sqs:ChangeMessageVisibility',
+        'sqs:DeleteMessage',
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:ReceiveMessage',
+        'sqs:SendMessage',
+      ].map((action) => grant(action, arnOf(wakeQueueId))),
+    );
+    const others = Object.entries(withHooks.findResources('AWS::Lambda::Function')).filter(
+      ([id]) => id !== dispatcherId,
+    );
+    for (const [, fn] of others) {
+      const roleId = fn.Properties.Role['Fn::GetAtt']?.[0];
+      if (roleId) expect(onWakeQueue(roleId)).toEqual([]);
+    }
   });
 });

@@ -1,9 +1,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { InvoiceService } from '../../domain/invoices';
-import type { Delivery, InvoiceRecord } from '../../domain/model';
+import type { InvoiceRecord } from '../../domain/model';
 import type { ProcessingApi } from '../../domain/ports';
 import { isOpen } from '../../domain/status';
-import { RETRY_SCHEDULE, WebhookDispatcher, type DispatchOptions } from '../../domain/webhooks';
+import { eventId, RETRY_SCHEDULE, WebhookDispatcher, type DispatchOptions } from '../../domain/webhooks';
 import { webhookPayload } from '../../http/webhook-views';
 import {
   createPluginTable,
@@ -11,20 +15,35 @@ import {
   startLocalDynamo,
   type LocalDynamo,
 } from '../../local/dynamodb';
-import { startWebhookReceiver, type WebhookReceiver } from '../../local/webhook-receiver';
+import { httpApiEvent } from '../../local/lambda-event';
+import {
+  bundleFunctions,
+  environmentSetBy,
+  startLambdaProcess,
+  type LambdaProcess,
+} from '../../local/lambda-process';
+import { listen } from '../../local/listen';
+import { startWebhookReceiver, type ReceivedEvent, type WebhookReceiver } from '../../local/webhook-receiver';
 import { DynamoDeliveryStore } from '../../store/delivery-store';
+import { TABLE_SCHEMA } from '../../store/schema';
 import type { Table } from '../../store/table';
 import { VersionedDynamoStore } from '../../store/versioned-store';
 import { HttpWebhookSender } from '../../webhooks/sender';
 import { newWebhookSecret } from '../../webhooks/signing';
+import { noWake } from '../../webhooks/wake';
+import { invoiceCallbackBody, signedHeaders as callbackHeaders } from '../support/callbacks';
+import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
 
-// Crash drills and a load of 1,000 orders, on dynalite (it serialises writes to an item, as DynamoDB does).
+// Crash drills that kill processes, the retry wake, and a load of 1,000 orders, on dynalite (it serialises writes to
+// an item, as DynamoDB does).
 const secret = newWebhookSecret();
 let dynamo: LocalDynamo;
 let table: Table;
 let receiver: WebhookReceiver;
-/** Releases the attempts that "died", when the file ends. */
+/** Answers the attempts the shop held open, when the file ends. */
 const hung: Array<() => void> = [];
+/** Orders whose events the receiver refuses (500). */
+const refusing = new Set<string>();
 
 /** Creates every invoice at once and answers a status at once: what the drills need of the service. */
 const service = {
@@ -52,7 +71,7 @@ beforeAll(async () => {
     client: new DynamoDBClient({ endpoint: dynamo.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS }),
   };
   receiver = await startWebhookReceiver(secret, {
-    answer: () => 200,
+    answer: (event) => (refusing.has(JSON.parse(event.body).data.foreign_id) ? 500 : 200),
   });
 });
 afterAll(async () => {
@@ -85,6 +104,7 @@ function dispatcher(
       parallel: 16,
       random: Math.random,
       onGaveUp: () => undefined,
+      wake: noWake,
       ...options,
     },
   );
@@ -113,51 +133,171 @@ const idsOf = (type: string, prefix: string) =>
     .filter((event) => event.type === type && JSON.parse(event.body).data.foreign_id.startsWith(prefix))
     .map((event) => event.id);
 
-test('a status update that dies right after its write loses no event: the outbox went in with it', async () => {
-  const store = invoiceStore();
-  // The write lands; then the process "dies" before it can do anything else.
-  const dying = Object.assign(Object.create(store), {
-    update: async (record: InvoiceRecord, expected: number) => {
-      const written = await store.update(record, expected);
-      if (written && record.status === 'confirmed') throw new Error('killed after the write');
-      return written;
-    },
-  });
-  await checkout(new InvoiceService(store, service, timing), 'drill-write-1');
-  await expect(new InvoiceService(dying, service, timing).applyStatus(paid('drill-write-1'))).rejects.toThrow(
-    'killed',
-  );
-  await dispatcher().run();
-  expect(idsOf('invoice.paid', 'drill-write-1')).toHaveLength(1);
-  expect(idsOf('invoice.awaiting_payment', 'drill-write-1')).toHaveLength(1);
+test('a run asks to be woken when each retry it put off comes due, to the second', async () => {
+  const invoices = new InvoiceService(invoiceStore(), service, timing);
+  await checkout(invoices, 'drill-wake-1');
+  refusing.add('drill-wake-1');
+  const asked: number[] = [];
+  // The real schedule: the first retry is due in 2.5-5 s, after this run.
+  await dispatcher({
+    schedule: RETRY_SCHEDULE,
+    wake: { at: async (times) => void asked.push(...times) },
+  }).run();
+  refusing.delete('drill-wake-1');
+  const retry = await new DynamoDeliveryStore(table, 30).get(eventId('invoice', 'drill-wake-1', 1));
+  expect(retry).toMatchObject({ state: 'pending', attempts: 1 });
+  expect(asked).toEqual([Math.ceil(retry!.nextAttemptAt / 1000) * 1000]);
 });
 
-test('a dispatcher that dies mid-delivery loses no event: after its lease another delivers the same id', async () => {
-  const invoices = new InvoiceService(invoiceStore(), service, timing);
-  await checkout(invoices, 'drill-dispatch-1');
-  await invoices.applyStatus(paid('drill-dispatch-1'));
-  const before = receiver.received.length;
-  // The first run claims the delivery and never comes back from its attempt, as if its process were killed.
-  const dead = {
-    send: (delivery: Pick<Delivery, 'id' | 'body'>) =>
-      new Promise<never>((_, reject) => hung.push(() => reject(new Error(`dead ${delivery.id}`)))),
-  };
-  void dispatcher({}, dead as never)
-    .run()
-    .catch(() => undefined);
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  expect(receiver.received.length).toBe(before);
-  // Generous: the lease (300 ms) is long over when the second run looks.
-  let report;
-  for (let i = 0; i < 100 && idsOf('invoice.paid', 'drill-dispatch-1').length === 0; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    report = await dispatcher().run();
+/**
+ * The drills kill real processes: the dispatcher and the callback function run as bundles in processes of their
+ * own (local/lambda-process.ts) against a local stack, and get SIGKILL at the worst moment.
+ */
+describe('crash drills', () => {
+  const outDir = mkdtempSync(path.join(tmpdir(), 'webhook-drills-'));
+  let harness: Harness;
+  let env: Record<string, string>;
+  let bundles: Record<string, string>;
+  let shop: WebhookReceiver;
+  /** Every attempt that reached the shop, answered or not. */
+  const arrivals: ReceivedEvent[] = [];
+  /** While set, the shop holds the next attempt open and tells this; the test then kills the sender. */
+  let holdNext: ((event: ReceivedEvent) => void) | undefined;
+  const children: LambdaProcess[] = [];
+
+  beforeAll(async () => {
+    // No webhooks in the stack itself: only the processes under test dispatch.
+    const started = await environmentSetBy(() => startHarness());
+    harness = started.value;
+    shop = await startWebhookReceiver(harness.stack.webhookSecret, {
+      answer: (event) => {
+        arrivals.push(event);
+        const tell = holdNext;
+        if (!tell) return 200;
+        holdNext = undefined;
+        tell(event);
+        return new Promise<number>((resolve) => hung.push(() => resolve(503)));
+      },
+    });
+    env = {
+      ...started.env,
+      WEBHOOK_URL: shop.url,
+      // The killed attempt's lease ends soon; a live attempt stays well inside it.
+      WEBHOOK_TIMEOUT_MS: '5000',
+      WEBHOOK_LEASE_MS: '6000',
+      WEBHOOK_RETRY_SCALE: '0.01',
+    };
+    const root = path.join(__dirname, '..', '..');
+    bundles = await bundleFunctions(
+      {
+        'webhook-dispatcher': path.join(root, 'functions', 'webhook-dispatcher.ts'),
+        callbacks: path.join(root, 'functions', 'callbacks.ts'),
+      },
+      outDir,
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(children.map((child) => child.close()));
+    await shop.close();
+    await harness.close();
+    rmSync(outDir, { recursive: true, force: true });
+  });
+
+  async function start(name: string, overrides: Record<string, string> = {}): Promise<LambdaProcess> {
+    const child = await startLambdaProcess(bundles[name], { ...env, ...overrides });
+    children.push(child);
+    return child;
   }
-  expect(report).toBeDefined();
-  const ids = receiver.received.filter(
-    (event) => JSON.parse(event.body).data.foreign_id === 'drill-dispatch-1',
-  );
-  expect(ids.map((event) => event.type)).toEqual(['invoice.awaiting_payment', 'invoice.paid']);
+
+  async function order(foreignId: string) {
+    const created = await harness.api('POST', '/checkout', {
+      token: 'storefront',
+      body: checkoutBody(foreignId),
+    });
+    expect(created.status).toBe(201);
+  }
+
+  /** The signed callback that says the order is paid. */
+  function paidCallback(foreignId: string) {
+    const body = invoiceCallbackBody(foreignId, 'confirmed');
+    return { body, headers: { 'content-type': 'application/json', ...callbackHeaders(harness, body) } };
+  }
+
+  /** The same callback as API Gateway hands it to the function. */
+  function paidCallbackEvent(foreignId: string) {
+    const { body, headers } = paidCallback(foreignId);
+    return httpApiEvent({
+      method: 'POST',
+      routeKey: 'POST /callbacks',
+      path: '/callbacks',
+      headers,
+      body: Buffer.from(body),
+      sourceIp: '127.0.0.1',
+      protocol: 'HTTP/1.1',
+    });
+  }
+
+  /** What the order's record announces: checkout, then the paid callback and the exception it raises. */
+  const EVENTS = ['invoice.awaiting_payment', 'invoice.paid', 'invoice.exception'];
+
+  const deliveredTo = (foreignId: string) =>
+    shop.received.filter((event) => JSON.parse(event.body).data.foreign_id === foreignId);
+
+  /** A fresh dispatcher process, run until all the order's events have arrived (generous; ends on success). */
+  async function dispatchAll(foreignId: string): Promise<ReceivedEvent[]> {
+    const fresh = await start('webhook-dispatcher');
+    const deadline = Date.now() + 90_000;
+    while (
+      new Set(deliveredTo(foreignId).map(({ id }) => id)).size < EVENTS.length &&
+      Date.now() < deadline
+    ) {
+      await fresh.invoke({}, 'webhook-dispatcher');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return deliveredTo(foreignId);
+  }
+
+  /** Every event once, in order; an attempt cut off by the kill may come again, but only as the same id. */
+  function expectEveryEventOnce(foreignId: string, events: ReceivedEvent[]) {
+    expect(events.map(({ type }) => type)).toEqual(EVENTS);
+    expect(events.map(({ sequence }) => sequence)).toEqual([1, 2, 3]);
+    const ids = new Set(events.map(({ id }) => id));
+    expect(ids.size).toBe(EVENTS.length);
+    const attempted = arrivals.filter((event) => JSON.parse(event.body).data.foreign_id === foreignId);
+    expect(attempted.filter(({ id }) => !ids.has(id))).toEqual([]);
+  }
+
+  test('a dispatcher killed while the shop holds its delivery open loses no event', async () => {
+    await order('crash-dispatch-1');
+    expect((await harness.api('POST', '/callbacks', paidCallback('crash-dispatch-1'))).status).toBe(200);
+    const doomed = await start('webhook-dispatcher');
+    const arrived = new Promise<ReceivedEvent>((resolve) => (holdNext = resolve));
+    const run = doomed.invoke({}, 'webhook-dispatcher');
+    const held = await arrived;
+    await doomed.kill();
+    await expect(run).rejects.toThrow(/exited/);
+    expect(held.type).toBe('invoice.awaiting_payment');
+    expect(deliveredTo('crash-dispatch-1')).toEqual([]);
+
+    expectEveryEventOnce('crash-dispatch-1', await dispatchAll('crash-dispatch-1'));
+  }, 180_000);
+
+  test('a callback killed right after its status write landed loses no event', async () => {
+    await order('crash-write-1');
+    const proxy = await startKillingProxy(harness.stack.dynamo.url, paidWrite);
+    try {
+      const doomed = await start('callbacks', { AWS_ENDPOINT_URL_DYNAMODB: proxy.url });
+      proxy.onAnswered = () => void doomed.kill();
+      await expect(doomed.invoke(paidCallbackEvent('crash-write-1'), 'callbacks')).rejects.toThrow(/exited/);
+      expect(proxy.answered).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+    const view = await harness.api('GET', '/invoices/crash-write-1', { token: 'storefront' });
+    expect(view.body.status).toBe('paid');
+
+    expectEveryEventOnce('crash-write-1', await dispatchAll('crash-write-1'));
+  }, 180_000);
 });
 
 test('1,000 orders paid at once give 1,000 invoice.paid events, each id once after dedupe', async () => {
@@ -181,3 +321,64 @@ test('1,000 orders paid at once give 1,000 invoice.paid events, each id once aft
   expect(new Set(delivered).size).toBe(ORDERS);
   // About 30 s alone on a 2-core machine; the whole suite beside it can make it several times slower.
 }, 400_000);
+
+/** The UpdateItem that writes an invoice as paid: the status update the drill kills after. */
+function paidWrite(target: string, body: string): boolean {
+  if (target !== 'DynamoDB_20120810.UpdateItem') return false;
+  const request = JSON.parse(body) as {
+    Key: Record<string, { S?: string }>;
+    ExpressionAttributeValues?: Record<string, { S?: string }>;
+  };
+  const data = request.ExpressionAttributeValues?.[':data']?.S;
+  const isInvoice = request.Key[TABLE_SCHEMA.partitionKey]?.S?.startsWith('INVOICE#') ?? false;
+  return isInvoice && data !== undefined && (JSON.parse(data) as InvoiceRecord).status === 'confirmed';
+}
+
+interface KillingProxy {
+  url: string;
+  /** How many matching writes DynamoDB has answered with success. */
+  answered: number;
+  /** Called once the answer to a matching write has gone back to the caller. */
+  onAnswered: () => void;
+  close(): Promise<void>;
+}
+
+/**
+ * An HTTP proxy in front of DynamoDB: forwards every request, and after passing on a successful answer to a
+ * request that `matches`, calls `onAnswered` (which kills the caller): the write has landed, nothing after it runs.
+ */
+async function startKillingProxy(
+  target: string,
+  matches: (amzTarget: string, body: string) => boolean,
+): Promise<KillingProxy> {
+  const proxy: Omit<KillingProxy, 'url' | 'close'> = { answered: 0, onAnswered: () => undefined };
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const upstream = httpRequest(`${target}${request.url ?? '/'}`, {
+        method: request.method,
+        headers: request.headers,
+      });
+      upstream.on('response', (answer) => {
+        const parts: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => parts.push(chunk));
+        answer.on('end', () => {
+          const matched =
+            answer.statusCode === 200 && matches(String(request.headers['x-amz-target']), body.toString());
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          response.end(Buffer.concat(parts), () => {
+            if (!matched) return;
+            proxy.answered += 1;
+            proxy.onAnswered();
+          });
+        });
+      });
+      upstream.on('error', () => response.destroy());
+      upstream.end(body);
+    });
+  });
+  const listening = await listen(server, 0);
+  return Object.assign(proxy, listening);
+}
