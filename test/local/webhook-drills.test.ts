@@ -166,8 +166,8 @@ describe('crash drills', () => {
   const children: LambdaProcess[] = [];
 
   beforeAll(async () => {
-    // No webhooks in the stack itself: only the processes under test dispatch.
-    const started = await environmentSetBy(() => startHarness());
+    // Events on, but no dispatching in the stack itself: only the processes under test dispatch.
+    const started = await environmentSetBy(() => startHarness({ env: { WEBHOOK_EVENTS: 'on' } }));
     harness = started.value;
     shop = await startWebhookReceiver(harness.stack.webhookSecret, {
       answer: (event) => {
