@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     `  STOREFRONT_TOKEN=${stack.storefrontToken}`,
     `  ADMIN_TOKEN=${stack.adminToken}`,
     webhooks
-      ? `  Webhooks:         ${receiver ? `${webhooks.url} (the local receiver)` : webhooks.url}  STORE_WEBHOOK_SECRET=${stack.webhookSecret}`
+      ? `  Webhooks:         ${receiver ? `${webhooks.url} (the demo store's endpoint; its events show at ${stack.url}/demo/)` : webhooks.url}  STORE_WEBHOOK_SECRET=${stack.webhookSecret}`
       : '  Webhooks:         off (STORE_WEBHOOK_URL=local sends them to the demo store, which prints them)',
     stack.sandbox
       ? `  Sandbox:          ${stack.sandbox.url} (control API: ${stack.sandbox.url}/_sandbox)`
