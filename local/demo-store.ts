@@ -1,9 +1,11 @@
 // The demo store's backend, served by `npm start` under /demo/api/: what a shop's own server does. It holds the
 // storefront token, calls POST /checkout, and hands the browser only the invoice's customer URL and client secret.
 // With the embedded sandbox it also stands in for the customer's wallet (pay in full, too little, too much, late,
-// or let the timer run out), through the sandbox's control API, which the browser never sees.
+// or let the timer run out), through the sandbox's control API, which the browser never sees. It is also the shop's
+// webhook endpoint: what its receiver verified, the page lists under "Order events".
 import { randomBytes } from 'node:crypto';
 import { readJson, type LocalBackend, type LocalPage } from './gateway';
+import { startWebhookReceiver, type ReceivedEvent, type WebhookReceiver } from './webhook-receiver';
 
 export interface DemoStoreOptions {
   /** The plugin's API, as the store's server reaches it. */
@@ -11,6 +13,8 @@ export interface DemoStoreOptions {
   storefrontToken: string;
   /** The embedded sandbox; without it the demo has no wallet controls. */
   sandboxUrl?: string;
+  /** What the store's webhook endpoint received; without it the page says how to switch webhooks on. */
+  events?: OrderEvents;
 }
 
 /** The product the demo sells. */
@@ -25,20 +29,83 @@ const WALLET_ACTIONS: Record<string, Array<[action: string, body?: object]>> = {
   expire: [['expire']],
 };
 
-const ORDER = /^\/demo\/api\/orders\/(demo-[A-Za-z0-9-]+)\/(pay-full|pay-under|pay-over|pay-late|expire)$/;
+const ORDER =
+  /^\/demo\/api\/orders\/(demo-[A-Za-z0-9-]+)\/(pay-full|pay-under|pay-over|pay-late|expire|events)$/;
 
 export function demoStore(options: DemoStoreOptions): LocalBackend {
   return async (path, { method, body }) => {
+    const order = ORDER.exec(path);
+    if (method === 'GET' && order?.[2] === 'events') return orderEvents(options.events, order[1]);
     if (method !== 'POST') return undefined;
     if (path === '/demo/api/checkout') return checkout(options, body);
-    const order = ORDER.exec(path);
-    if (order && options.sandboxUrl) return wallet(options.sandboxUrl, order[1], order[2]);
+    if (order && order[2] !== 'events' && options.sandboxUrl) {
+      return wallet(options.sandboxUrl, order[1], order[2]);
+    }
     return undefined;
   };
 }
 
-// Webhook events: once the plugin sends them, this backend is where the order's events arrive (a POST route
-// beside these), and the page lists them under "Order events".
+/** One event as the "Order events" panel lists it. */
+export interface OrderEvent {
+  id: string;
+  type: string;
+  sequence: number;
+  created_at: string;
+}
+
+/** Orders whose events are kept; past it the oldest order's go, so that a long-running `npm start` stays small. */
+const KEPT_ORDERS = 1_000;
+
+/**
+ * The events the store's endpoint verified, per order (a refund's under the order it refunds), each once however
+ * often it came (delivery is at least once), listed in the order they happened.
+ */
+export class OrderEvents {
+  private readonly orders = new Map<string, Map<string, OrderEvent>>();
+
+  /** `event` verified: the plugin made its body. */
+  add({ id, type, sequence, body }: ReceivedEvent): void {
+    const { created_at, data } = JSON.parse(body) as {
+      created_at: string;
+      data: { foreign_id: string; invoice_foreign_id?: string | null };
+    };
+    const order = data.invoice_foreign_id ?? data.foreign_id;
+    const events = this.orders.get(order) ?? new Map<string, OrderEvent>();
+    events.set(id, { id, type, sequence, created_at });
+    // Re-inserted, so that the Map's first order is the one heard from least recently.
+    this.orders.delete(order);
+    this.orders.set(order, events);
+    if (this.orders.size > KEPT_ORDERS) this.orders.delete(this.orders.keys().next().value!);
+  }
+
+  /** Oldest first; within one write (a status and its exception), by sequence. */
+  of(order: string): OrderEvent[] {
+    return [...(this.orders.get(order)?.values() ?? [])].sort(
+      (a, b) => a.created_at.localeCompare(b.created_at) || a.sequence - b.sequence,
+    );
+  }
+}
+
+export type DemoWebhookEndpoint = WebhookReceiver & { events: OrderEvents };
+
+/** The demo store's webhook endpoint: the local receiver, verifying each delivery, feeding `events`. */
+export async function startDemoWebhookEndpoint(
+  secret: string,
+  onEvent: (event: ReceivedEvent) => void = () => undefined,
+): Promise<DemoWebhookEndpoint> {
+  const events = new OrderEvents();
+  const receiver = await startWebhookReceiver(secret, {
+    onEvent: (event) => {
+      events.add(event);
+      onEvent(event);
+    },
+  });
+  return { ...receiver, events };
+}
+
+function orderEvents(events: OrderEvents | undefined, order: string): LocalPage {
+  return json(200, { webhooks: events !== undefined, events: events?.of(order) ?? [] });
+}
 
 /**
  * One order of the product, checked out in BTC with a timer. The title is the customer's own words here, so that
@@ -60,8 +127,9 @@ async function checkout(options: DemoStoreOptions, body: Buffer): Promise<LocalP
       timer: true,
       title: typeof title === 'string' && title !== '' ? title : DEMO_PRODUCT.title,
       email: 'customer@example.com',
-      url_success: `${api}/demo/paid.html`,
-      url_failed: `${api}/demo/unpaid.html`,
+      // The order goes along, so that the page the customer lands on can list its events too.
+      url_success: `${api}/demo/paid.html?order=${foreignId}`,
+      url_failed: `${api}/demo/unpaid.html?order=${foreignId}`,
     }),
   });
   const invoice = readJson(await answer.text());

@@ -13,7 +13,7 @@ import { serveDocument } from '../functions/openapi';
 import { openApiDocument } from '../http/schemas/openapi';
 import { docsPage } from './docs-page';
 import { createPluginTable, LOCAL_CREDENTIALS, startLocalDynamo, type LocalDynamo } from './dynamodb';
-import { demoStore } from './demo-store';
+import { demoStore, type OrderEvents } from './demo-store';
 import { startGateway, type AccessLog, type HttpHandler, type LocalPages } from './gateway';
 import { buildWebAssets, webApps, type WebAsset } from '../web/build';
 import { webHeaders } from '../web/headers';
@@ -37,6 +37,8 @@ export interface LocalStackOptions {
   accessLog?: AccessLog;
   /** Where webhooks go (https, or http://127.0.0.1); without it none are sent. */
   webhooks?: LocalWebhooks;
+  /** When webhooks go to the demo store's endpoint (startDemoWebhookEndpoint): what it received, for its page. */
+  demoEvents?: OrderEvents;
 }
 
 export interface LocalWebhooks {
@@ -149,7 +151,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     {
       accessLog: options.accessLog,
       pages: localPages(docsPage(document)),
-      backend: demoStore({ apiUrl: () => gatewayUrl, storefrontToken, sandboxUrl: sandbox?.url }),
+      backend: demoStore({
+        apiUrl: () => gatewayUrl,
+        storefrontToken,
+        sandboxUrl: sandbox?.url,
+        events: options.demoEvents,
+      }),
     },
   );
   gatewayUrl = gateway.url;

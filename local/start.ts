@@ -1,20 +1,20 @@
 import { newWebhookSecret } from '../webhooks/signing';
+import { startDemoWebhookEndpoint, type DemoWebhookEndpoint } from './demo-store';
 import { startLocalStack, type LocalWebhooks } from './stack';
-import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
 
 /**
- * STORE_WEBHOOK_URL: where webhooks go; `local` starts a receiver here that verifies and prints each event.
+ * STORE_WEBHOOK_URL: where webhooks go; `local` sends them to the demo store's endpoint here, which verifies and
+ * prints each event and lists it on the demo's page.
  * STORE_WEBHOOK_SECRET: the signing secret; generated (and printed) when unset.
  */
-async function webhooksFromEnv(): Promise<{ webhooks?: LocalWebhooks; receiver?: WebhookReceiver }> {
+async function webhooksFromEnv(): Promise<{ webhooks?: LocalWebhooks; receiver?: DemoWebhookEndpoint }> {
   const url = process.env.STORE_WEBHOOK_URL;
   if (!url) return {};
   const secret = process.env.STORE_WEBHOOK_SECRET || newWebhookSecret();
   if (url !== 'local') return { webhooks: { url, secret } };
-  const receiver = await startWebhookReceiver(secret, {
-    onEvent: ({ id, type, sequence }) =>
-      console.log(`webhook received and verified: ${type} #${sequence} ${id}`),
-  });
+  const receiver = await startDemoWebhookEndpoint(secret, ({ id, type, sequence }) =>
+    console.log(`webhook received and verified: ${type} #${sequence} ${id}`),
+  );
   return { webhooks: { url: receiver.url, secret }, receiver };
 }
 
@@ -35,6 +35,7 @@ async function main(): Promise<void> {
   const { webhooks, receiver } = await webhooksFromEnv();
   const stack = await startLocalStack({
     webhooks,
+    demoEvents: receiver?.events,
     port: Number(process.env.PORT ?? 3000),
     sandboxPort: Number(process.env.SANDBOX_PORT ?? 4010),
     processing,
@@ -52,8 +53,8 @@ async function main(): Promise<void> {
     `  STOREFRONT_TOKEN=${stack.storefrontToken}`,
     `  ADMIN_TOKEN=${stack.adminToken}`,
     webhooks
-      ? `  Webhooks:         ${receiver ? `${webhooks.url} (the local receiver)` : webhooks.url}  STORE_WEBHOOK_SECRET=${stack.webhookSecret}`
-      : '  Webhooks:         off (STORE_WEBHOOK_URL=local starts a receiver that prints them)',
+      ? `  Webhooks:         ${receiver ? `${webhooks.url} (the demo store's endpoint; its events show at ${stack.url}/demo/)` : webhooks.url}  STORE_WEBHOOK_SECRET=${stack.webhookSecret}`
+      : '  Webhooks:         off (STORE_WEBHOOK_URL=local sends them to the demo store, which prints them)',
     stack.sandbox
       ? `  Sandbox:          ${stack.sandbox.url} (control API: ${stack.sandbox.url}/_sandbox)`
       : `  Processing API:   ${baseUrl}`,

@@ -95,7 +95,7 @@ test('pay in full: the widget shows what to pay, then paid, then takes the custo
   await page.getByRole('button', { name: 'Pay in full' }).click();
   await expectState(shop, 'Payment complete. Thank you!', 'widget-paid');
   await expect(widget.getByText(/Taking you back to the shop/).isVisible()).resolves.toBe(true);
-  await page.waitForURL('**/demo/paid.html', { timeout: STATE_TIMEOUT });
+  await page.waitForURL(/\/demo\/paid\.html\?order=demo-[\w-]+$/, { timeout: STATE_TIMEOUT });
   await page.getByRole('heading', { name: 'Thank you for your order' }).waitFor();
   await screenshot(page, 'demo-paid-page');
   expectNoSecretInUrls(shop);
@@ -106,7 +106,7 @@ test('pay too little: underpaid, in words, and back to the shop page for a faile
   const shop = await checkout();
   await shop.page.getByRole('button', { name: 'Pay too little' }).click();
   await expectState(shop, 'Less than the amount due arrived', 'widget-underpaid');
-  await shop.page.waitForURL('**/demo/unpaid.html', { timeout: STATE_TIMEOUT });
+  await shop.page.waitForURL(/\/demo\/unpaid\.html\?order=demo-[\w-]+$/, { timeout: STATE_TIMEOUT });
   await shop.page.getByRole('heading', { name: 'Your payment was not completed' }).waitFor();
   expectNoSecretInUrls(shop);
   expect(shop.errors).toEqual([]);
@@ -134,4 +134,35 @@ test('a title holding markup is shown as text, never run', async () => {
   await expect(shop.page.evaluate(() => (globalThis as { pwned?: number }).pwned)).resolves.toBeUndefined();
   await screenshot(shop.page, 'widget-markup-title');
   expect(shop.errors).toEqual([]);
+});
+
+test('without webhooks, the order events panel says how to switch them on', async () => {
+  const shop = await checkout();
+  const panel = shop.page.getByRole('region', { name: 'Order events' });
+  await panel.getByRole('status').filter({ hasText: 'Webhooks are off' }).waitFor({ timeout: STATE_TIMEOUT });
+  await expect(panel.locator('code').textContent()).resolves.toBe('STORE_WEBHOOK_URL=local npm start');
+  await screenshot(shop.page, 'demo-events-webhooks-off');
+  expect(await axeViolations(shop.page)).toEqual([]);
+  expect(shop.errors).toEqual([]);
+});
+
+test('with no store backend, as in AWS (S3 answers 403 in XML), "Pay with crypto" says so in plain words', async () => {
+  const { page } = await openPage(browser);
+  await page.route('**/demo/api/checkout', (route) =>
+    route.fulfill({
+      status: 403,
+      contentType: 'application/xml',
+      body: '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code></Error>',
+    }),
+  );
+  await page.goto(`${harness.stack.url}/demo/`);
+  await page.getByRole('button', { name: 'Pay with crypto' }).click();
+  const problem = page.getByRole('alert').filter({ hasText: 'no store server' });
+  await problem.waitFor();
+  await expect(problem.textContent()).resolves.toBe(
+    'This copy of the demo store has no store server, so it cannot take orders. Run the demo locally with npm start to try a payment.',
+  );
+  await expect(page.getByRole('button', { name: 'Pay with crypto' }).isEnabled()).resolves.toBe(true);
+  await screenshot(page, 'demo-no-backend');
+  expect(await axeViolations(page)).toEqual([]);
 });

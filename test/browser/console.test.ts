@@ -128,11 +128,15 @@ test('the balance chart draws a point per snapshot and currency; the live balanc
   expect(errors).toEqual([]);
 });
 
-test('the webhooks tab says they are not configured yet', async () => {
+test('the webhooks tab, with no webhook URL set, says there are no deliveries and how to set one', async () => {
   const { page, errors } = await suite.open();
   await page.getByRole('link', { name: 'Webhooks' }).click();
-  await page.getByRole('heading', { level: 2, name: 'Not configured' }).waitFor();
-  await expectAccessibleState(page, 'webhooks');
+  await page.getByRole('heading', { level: 1, name: 'Webhook deliveries' }).waitFor();
+  await page.getByRole('status').filter({ hasText: 'Page 1: 0 deliveries.' }).waitFor();
+  await expect(page.getByText(/^No webhook deliveries yet/).textContent()).resolves.toContain(
+    'STORE_WEBHOOK_URL for npm start, the webhookUrl context in AWS',
+  );
+  await expectAccessibleState(page, 'webhooks-none');
   expect(errors).toEqual([]);
 });
 

@@ -1,5 +1,6 @@
 // The operator console (web/apps/console) in a real browser, as the console's tests drive it.
 import type { Browser, Page } from 'playwright-core';
+import type { LocalStackOptions } from '../../local/stack';
 import { checkoutBody, startHarness, type Harness } from './local-stack';
 import { axeViolations, launchBrowser, openPage, screenshot } from './browser';
 import { waitFor } from './wait';
@@ -9,9 +10,10 @@ export class ConsoleSuite {
   harness!: Harness;
   browser!: Browser;
 
-  constructor() {
+  /** `options` for the local stack, made when the suite starts (after a receiver it names, say). */
+  constructor(options: () => Promise<LocalStackOptions> | LocalStackOptions = () => ({})) {
     beforeAll(async () => {
-      this.harness = await startHarness();
+      this.harness = await startHarness(await options());
       this.browser = await launchBrowser();
     });
     afterAll(async () => {

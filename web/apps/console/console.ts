@@ -6,6 +6,7 @@ import { adminApi, ApiError, type Api } from './parts/api';
 import { balancesView } from './parts/balances';
 import { invoiceView } from './parts/invoice';
 import { invoicesView } from './parts/invoices';
+import { webhooksView } from './parts/webhooks';
 import { Feedback } from './parts/page';
 import { heading, type ViewContext } from './parts/view';
 // esbuild bundles uPlot's stylesheet (imported by the chart) and this one into console.css, the page's one
@@ -93,24 +94,6 @@ async function route(): Promise<void> {
       : (SECTIONS[section] ?? invoicesView)(context);
   view.querySelector('h1')?.focus();
   await drawn;
-}
-
-/** Webhook deliveries and their re-send come with the webhooks; until then the plugin has none to show. */
-async function webhooksView({ root }: ViewContext): Promise<void> {
-  show(
-    root,
-    heading('Webhook deliveries'),
-    el(
-      'div',
-      { class: 'panel empty-state' },
-      el('h2', {}, 'Not configured'),
-      el(
-        'p',
-        {},
-        'This plugin sends no webhooks yet. Once it does, each delivery and a way to re-send it show here.',
-      ),
-    ),
-  );
 }
 
 const SECTIONS: Record<string, (context: ViewContext) => Promise<void>> = {

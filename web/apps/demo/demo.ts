@@ -3,6 +3,8 @@
 // as any shop's page would. The sandbox wallet's buttons ask the same backend to pay.
 import { show } from '../shared/dom';
 import type * as Widget from '../widget/widget';
+import { watchOrderEvents, type EventsWatch } from './parts/order-events';
+import { storeRequest } from './parts/store';
 
 interface DemoCheckout {
   foreign_id: string;
@@ -16,43 +18,34 @@ const WIDGET_MODULE = new URL('/widget/widget.js', window.location.href).href;
 
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
-async function post<T>(path: string, body: object = {}): Promise<T> {
-  const answer = await fetch(path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const data = (await answer.json()) as T & { error?: { message?: string } };
-  if (!answer.ok) throw new Error(data.error?.message ?? `The store answered ${answer.status}`);
-  return data;
-}
-
 async function payWithCrypto(button: HTMLButtonElement): Promise<void> {
   const problem = byId('problem');
   show(problem);
   button.disabled = true;
   try {
     const title = byId<HTMLInputElement>('order-title').value;
-    const order = await post<DemoCheckout>('/demo/api/checkout', { title });
+    const order = await storeRequest<DemoCheckout>('/demo/api/checkout', 'POST', { title });
     const { mount } = (await import(WIDGET_MODULE)) as typeof Widget;
     byId('checkout').hidden = false;
     mount(byId('widget'), { invoiceUrl: order.invoice_url, clientSecret: order.client_secret });
-    if (order.sandbox) showWallet(order.foreign_id);
+    const events = watchOrderEvents(byId('events-panel'), order.foreign_id);
+    if (order.sandbox) showWallet(order.foreign_id, events);
   } catch (error) {
     show(problem, error instanceof Error ? error.message : 'The checkout failed');
     button.disabled = false;
   }
 }
 
-function showWallet(foreignId: string): void {
+function showWallet(foreignId: string, events: EventsWatch): void {
   const note = byId('wallet-note');
   byId('wallet').hidden = false;
   for (const button of document.querySelectorAll<HTMLButtonElement>('[data-action]')) {
     button.addEventListener('click', async () => {
       show(note, `${button.textContent}…`);
       try {
-        await post(`/demo/api/orders/${foreignId}/${button.dataset.action}`);
+        await storeRequest(`/demo/api/orders/${foreignId}/${button.dataset.action}`, 'POST', {});
         show(note, `${button.textContent}: sent to the sandbox.`);
+        events.soon();
       } catch (error) {
         show(note, error instanceof Error ? error.message : 'The sandbox refused');
       }

@@ -1,13 +1,17 @@
 // The console's one way to the API: same origin (the CSP allows no other), the admin token in a header and never
 // in a URL, and every failure turned into an ApiError carrying the API's code and message to show as text.
-import type { components } from '../../../../client/api';
+import type { components, operations } from '../../../../client/api';
 
 type Schemas = components['schemas'];
+type Answer<K extends keyof operations> = operations[K]['responses'][200]['content']['application/json'];
 export type InvoiceView = Schemas['InvoiceView'];
 export type InvoiceList = Schemas['InvoiceList'];
 export type InvoiceStatus = InvoiceView['status'];
 export type Snapshot = Schemas['BalanceSnapshot'];
 export type SnapshotList = Schemas['BalanceSnapshotList'];
+export type DeliveryList = Answer<'listWebhookDeliveries'>;
+export type Delivery = Answer<'resendWebhook'>;
+export type ResentFailed = Answer<'resendFailedWebhooks'>;
 
 export class ApiError extends Error {
   constructor(

@@ -3,7 +3,7 @@
 import { el, show } from '../../shared/dom';
 import type { InvoiceList, InvoiceStatus } from './api';
 import { money, STATUS_WORDS, time } from './format';
-import { statusBadge, table } from './page';
+import { pagerControls, statusBadge, table } from './page';
 import { heading, type ViewContext } from './view';
 
 const PAGE_SIZE = 20;
@@ -68,18 +68,13 @@ async function showPage(context: ViewContext, results: HTMLElement, pager: HTMLE
           ]),
         ),
   );
-  const previous = el('button', { type: 'button', class: 'button' }, 'Previous page');
-  const next = el('button', { type: 'button', class: 'button' }, 'Next page');
-  previous.disabled = page === 1;
-  next.disabled = list.next_cursor === null;
-  const turn = (cursors: Array<string | undefined>) => {
-    previous.disabled = next.disabled = true;
-    state.cursors = cursors;
-    void showPage(context, results, pager);
-  };
-  previous.addEventListener('click', () => turn(state.cursors.slice(0, -1)));
-  next.addEventListener('click', () => turn([...state.cursors, list.next_cursor!]));
-  show(pager, previous, el('span', { class: 'page-number' }, `Page ${page}`), next);
+  show(
+    pager,
+    ...pagerControls(state.cursors, list.next_cursor, (cursors) => {
+      state.cursors = cursors;
+      void showPage(context, results, pager);
+    }),
+  );
   feedback.say(
     `Page ${page}: ${list.data.length} ${which}${list.next_cursor ? ', more on the next page' : ''}.`,
   );

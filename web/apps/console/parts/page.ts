@@ -78,6 +78,29 @@ export function statusBadge(status: InvoiceStatus): HTMLElement {
 
 type Cell = Node | string;
 
+/**
+ * Previous and Next over a list the API pages with forward-only cursors: `cursors` holds the cursor of every page
+ * shown so far (undefined for the first), so that Previous can go back. `turn` shows the page the new list ends at.
+ */
+export function pagerControls(
+  cursors: Array<string | undefined>,
+  nextCursor: string | null,
+  turn: (cursors: Array<string | undefined>) => void,
+): Node[] {
+  const page = cursors.length;
+  const previous = el('button', { type: 'button', class: 'button' }, 'Previous page');
+  const next = el('button', { type: 'button', class: 'button' }, 'Next page');
+  previous.disabled = page === 1;
+  next.disabled = nextCursor === null;
+  const go = (to: Array<string | undefined>) => {
+    previous.disabled = next.disabled = true;
+    turn(to);
+  };
+  previous.addEventListener('click', () => go(cursors.slice(0, -1)));
+  next.addEventListener('click', () => go([...cursors, nextCursor!]));
+  return [previous, el('span', { class: 'page-number' }, `Page ${page}`), next];
+}
+
 export function table(caption: string, headers: string[], rows: Cell[][]): HTMLTableElement {
   return el(
     'table',
