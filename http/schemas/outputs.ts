@@ -108,7 +108,6 @@ export const checkoutView = v.strictObject({
   ),
 });
 
-
 export const publicInvoiceView = v.strictObject({
   ...v.pick(invoiceView, CUSTOMER_VIEW_FIELDS).entries,
   payment_uri: nullableText(
