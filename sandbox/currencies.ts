@@ -19,17 +19,18 @@ export interface Currency {
 }
 
 export const CURRENCIES: readonly Currency[] = [
-  crypto('BTC', 'Bitcoin', '60000', '0.0001', '0.0005', '1.5'),
-  crypto('ETH', 'Ethereum', '3000', '0.001', '0.01', '20'),
-  crypto('LTC', 'Litecoin', '80', '0.01', '0.1', '100'),
-  crypto('USDT', 'Tether USD (TRC-20)', '1', '1', '5', '50000'),
-  crypto('XRP', 'XRP', '0.5', '1', '10', '20000', true),
-  crypto('TRX', 'TRON', '0.1', '10', '50', '100000'),
-  fiat('EUR', 'Euro', '1.08', '1', '5', '10000'),
-  fiat('USD', 'US Dollar', '1', '1', '5', '25000'),
+  currency('crypto', 'BTC', 'Bitcoin', '60000', '0.0001', '0.0005', '1.5'),
+  currency('crypto', 'ETH', 'Ethereum', '3000', '0.001', '0.01', '20'),
+  currency('crypto', 'LTC', 'Litecoin', '80', '0.01', '0.1', '100'),
+  currency('crypto', 'USDT', 'Tether USD (TRC-20)', '1', '1', '5', '50000'),
+  currency('crypto', 'XRP', 'XRP', '0.5', '1', '10', '20000', true),
+  currency('crypto', 'TRX', 'TRON', '0.1', '10', '50', '100000'),
+  currency('fiat', 'EUR', 'Euro', '1.08', '1', '5', '10000'),
+  currency('fiat', 'USD', 'US Dollar', '1', '1', '5', '25000'),
 ];
 
-function crypto(
+function currency(
+  type: CurrencyType,
   code: string,
   description: string,
   usdPrice: string,
@@ -38,36 +39,7 @@ function crypto(
   seedBalance: string,
   usesTag = false,
 ): Currency {
-  return {
-    code,
-    type: 'crypto',
-    description,
-    usdPrice,
-    minAmount,
-    minAmountDepositWithExchange,
-    seedBalance,
-    usesTag,
-  };
-}
-
-function fiat(
-  code: string,
-  description: string,
-  usdPrice: string,
-  minAmount: string,
-  minAmountDepositWithExchange: string,
-  seedBalance: string,
-): Currency {
-  return {
-    code,
-    type: 'fiat',
-    description,
-    usdPrice,
-    minAmount,
-    minAmountDepositWithExchange,
-    seedBalance,
-    usesTag: false,
-  };
+  return { code, type, description, usdPrice, minAmount, minAmountDepositWithExchange, seedBalance, usesTag };
 }
 
 export function findCurrency(code: unknown): Currency | undefined {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { jobs, routes, type Route, type ScheduledJob } from '../../lib/routes';
+import { healthRoute, jobs, routes, type Route, type ScheduledJob } from '../../lib/routes';
 import type { SecretName } from '../../secrets/fields';
 
 test("each function takes its access scope from its own route's entry", () => {
@@ -22,16 +22,7 @@ test('names are unique across routes and jobs, and so are method and path', () =
 
 // These checks run in the typecheck: each directive fails `tsc` if the entry below it compiles.
 test('a route or a job that leaves out a deployment fact does not compile', () => {
-  const complete = {
-    method: 'GET',
-    path: '/health',
-    name: 'health',
-    access: 'admin',
-    throttle: 'admin',
-    data: { table: [] },
-    secrets: ['tokens'],
-    concurrency: 'shared',
-  } as const satisfies Route;
+  const complete = healthRoute;
   const { throttle: _throttle, ...withoutThrottle } = complete;
   const { access: _access, ...withoutAccess } = complete;
   const { data: _data, ...withoutData } = complete;
