@@ -52,9 +52,12 @@ async function main(): Promise<void> {
     `  API:              ${stack.url}  (reference: ${stack.url}/docs, document: ${stack.url}/openapi.json)`,
     `  STOREFRONT_TOKEN=${stack.storefrontToken}`,
     `  ADMIN_TOKEN=${stack.adminToken}`,
+    `  Demo store:       ${stack.url}/demo/  (a shop with the checkout widget)`,
+    `  Console:          ${stack.url}/console/  (sign in with the ADMIN_TOKEN)`,
     webhooks
-      ? `  Webhooks:         ${receiver ? `${webhooks.url} (the demo store's endpoint; its events show at ${stack.url}/demo/)` : webhooks.url}  STORE_WEBHOOK_SECRET=${stack.webhookSecret}`
+      ? `  Webhooks:         ${receiver ? `${webhooks.url} (the demo store's endpoint; its events show at ${stack.url}/demo/)` : webhooks.url}`
       : '  Webhooks:         off (STORE_WEBHOOK_URL=local sends them to the demo store, which prints them)',
+    ...(webhooks ? [`  STORE_WEBHOOK_SECRET=${stack.webhookSecret}`] : []),
     stack.sandbox
       ? `  Sandbox:          ${stack.sandbox.url} (control API: ${stack.sandbox.url}/_sandbox)`
       : `  Processing API:   ${baseUrl}`,
