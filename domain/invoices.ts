@@ -245,13 +245,7 @@ export class InvoiceService implements RefundReservations {
    * first takes the record under a fresh lease, so it never cancels an invoice a retry has just created.
    */
   async abandon(record: InvoiceRecord): Promise<void> {
-    const at = this.timing.now();
-    const taken = await this.invoices.save(record, {
-      ...record,
-      phase: 'sending',
-      claimedAt: at,
-      updatedAt: at,
-    });
+    const taken = await this.invoices.retake(record);
     if (!taken.won) return;
     await this.cancelOrphan(upstreamForeignId(taken.record));
     await this.invoices.save(taken.record, {

@@ -162,13 +162,7 @@ export class RefundService {
    * taken under a fresh lease, so that no retry sends meanwhile, its reservation, if any, freed, and deleted.
    */
   private async giveUpUnsent(record: RefundRecord): Promise<RefundRecord | undefined> {
-    const at = this.timing.now();
-    const taken = await this.refunds.save(record, {
-      ...record,
-      phase: 'sending',
-      claimedAt: at,
-      updatedAt: at,
-    });
+    const taken = await this.refunds.retake(record);
     if (!taken.won) return taken.record;
     await this.endOnOrder(taken.record, undefined);
     await this.store.remove(taken.record.foreignId, taken.record.version);
