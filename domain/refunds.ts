@@ -178,7 +178,8 @@ export class RefundService {
     try {
       found = await this.processing.findWithdrawal(withdrawalOf(record)!);
     } catch (error) {
-      await this.release(record, refusal(error));
+      // Whatever the lookup's failure, the earlier send may have gone through: its outcome stays unknown.
+      await this.release(record, undefined);
       throw error;
     }
     if (!found) return undefined;

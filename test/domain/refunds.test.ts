@@ -1,9 +1,12 @@
 // A refund adopts a withdrawal found under its foreign_id only when it is the one the refund asked for.
 import { Decimal } from 'decimal.js';
-import { ConflictError } from '../../domain/errors';
-import type { RefundRecord, RefundRequest } from '../../domain/model';
+import { ConflictError, ServiceError } from '../../domain/errors';
+import type { OrderRefundRequest, RefundRecord, RefundRequest } from '../../domain/model';
+import type { ProcessingApi } from '../../domain/ports';
+import { RefundService } from '../../domain/refunds';
 import { refundView } from '../../http/views';
-import { startDomainRig, type DomainRig } from '../support/domain-rig';
+import { ProcessingAdapter } from '../../processing/adapter';
+import { checkoutRequest, startDomainRig, type DomainRig } from '../support/domain-rig';
 
 let rig: DomainRig;
 beforeEach(async () => {
@@ -38,7 +41,7 @@ async function foreignWithdrawal(foreignId: string, amount: string, address: str
  * A send of ours whose outcome was lost: the create fails (after committing a withdrawal, or before), and so
  * does the client's own lookup, which leaves the refund `unknown` for a retry or the sweep to settle.
  */
-async function lostSend(request: RefundRequest, committed: boolean): Promise<void> {
+async function lostSend(request: RefundRequest | OrderRefundRequest, committed: boolean): Promise<void> {
   const kind = committed ? 'reset_after_commit' : '5xx';
   await rig.control('POST', '/faults', { path: '/v2/crypto/withdrawal_instant_exchange', kind, times: 1 });
   await rig.control('POST', '/faults', { path: '/v2/transactions/info', kind: '5xx' });
@@ -143,5 +146,49 @@ test('a refund the service refuses is final and shows the service its reason, no
     status: 'rejected',
     final: true,
     failure_message: 'sender_amount: Insufficient funds.',
+  });
+});
+
+describe("an order refund whose send may have reached the service, when the lookup's answer is a refusal", () => {
+  /** An order paid in full and credited: what it netted, to refund. */
+  async function paidOrder(foreignId: string): Promise<string> {
+    const { record } = await rig.invoices.checkout(checkoutRequest(foreignId));
+    await rig.control('POST', `/invoices/${foreignId}/pay`, { kind: 'full' });
+    const paid = await rig.invoices.refresh(record, 'lookup');
+    expect(paid).toMatchObject({ status: 'confirmed', settlement: { currency: 'EUR' } });
+    return paid!.settlement!.net;
+  }
+
+  /** The refunds over the same stores and orders, with the service refusing every lookup as a bad request. */
+  function refundsWithLookupRefused(): RefundService {
+    const refused = new ServiceError('refused', 'getTransaction: foreign_id: is invalid', {
+      code: 'validation_failed',
+      reason: 'foreign_id: is invalid',
+    });
+    const processing: ProcessingApi = Object.assign(Object.create(new ProcessingAdapter(rig.client)), {
+      findWithdrawal: () => Promise.reject(refused),
+    });
+    const timing = { now: () => rig.clock.ms, leaseMs: 45_000, waitMs: 5_000, pollMs: 100 };
+    return new RefundService(rig.refundStore, processing, timing, rig.invoices);
+  }
+
+  test('a retry keeps the refund unknown and its reservation; the sweep adopts it later', async () => {
+    const net = await paidOrder('order-lr');
+    const ask = { foreignId: 'order-lr-r1', invoiceForeignId: 'order-lr', address: OUR_ADDRESS };
+    await lostSend(ask, true);
+
+    await expect(refundsWithLookupRefused().create(ask)).rejects.toThrow(ServiceError);
+
+    // The withdrawal may be out: not refused, and its amount still counts against the order.
+    expect(await rig.refundStore.get('order-lr-r1')).toMatchObject({ phase: 'unknown', error: null });
+    const order = await rig.invoiceStore.get('order-lr');
+    expect(order?.refunds).toMatchObject([{ foreignId: 'order-lr-r1', state: 'pending' }]);
+    expect(order?.refundable).toBe('0.00000000');
+    rig.clock.ms += 3_600_000;
+    await rig.sweep();
+    expect(await rig.refundStore.get('order-lr-r1')).toMatchObject({
+      phase: 'sent',
+      withdrawal: { id: await withdrawalIdAtService('order-lr-r1'), senderAmount: net },
+    });
   });
 });
