@@ -70,8 +70,9 @@ export async function readInvoiceForCustomer(
   clientSecret: string | undefined,
 ): Promise<InvoiceRecord> {
   const record = await invoices.get(foreignId);
-  if (!record || !clientSecretMatches(clientSecret, record.clientSecretHash))
-    throw new NotFoundError('Invoice');
+  // Checked for a missing invoice too, so that the time taken is the same.
+  const matches = clientSecretMatches(clientSecret, record?.clientSecretHash);
+  if (!record || !matches) throw new NotFoundError('Invoice');
   return record;
 }
 
