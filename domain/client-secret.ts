@@ -6,11 +6,15 @@ export function clientSecretHash(secret: string): string {
   return sha256(secret).toString('base64url');
 }
 
-/** Compared as digests, in constant time whatever the length given; false when either is missing. */
+/**
+ * Compared as digests, in constant time whatever the length given; false when either is missing. What is given is
+ * hashed even with no hash stored, so that the time taken tells nothing of which invoices exist.
+ */
 export function clientSecretMatches(given: string | undefined, storedHash: string | undefined): boolean {
-  if (given === undefined || storedHash === undefined) return false;
-  const expected = Buffer.from(storedHash, 'base64url');
+  if (given === undefined) return false;
   const digest = sha256(given);
+  if (storedHash === undefined) return false;
+  const expected = Buffer.from(storedHash, 'base64url');
   return expected.length === digest.length && timingSafeEqual(digest, expected);
 }
 

@@ -70,8 +70,9 @@ export async function readInvoiceForCustomer(
   clientSecret: string | undefined,
 ): Promise<InvoiceRecord> {
   const record = await invoices.get(foreignId);
-  if (!record || !clientSecretMatches(clientSecret, record.clientSecretHash))
-    throw new NotFoundError('Invoice');
+  // Checked for a missing invoice too, so that the time taken is the same.
+  const matches = clientSecretMatches(clientSecret, record?.clientSecretHash);
+  if (!record || !matches) throw new NotFoundError('Invoice');
   return record;
 }
 
@@ -245,13 +246,7 @@ export class InvoiceService implements RefundReservations {
    * first takes the record under a fresh lease, so it never cancels an invoice a retry has just created.
    */
   async abandon(record: InvoiceRecord): Promise<void> {
-    const at = this.timing.now();
-    const taken = await this.invoices.save(record, {
-      ...record,
-      phase: 'sending',
-      claimedAt: at,
-      updatedAt: at,
-    });
+    const taken = await this.invoices.retake(record);
     if (!taken.won) return;
     await this.cancelOrphan(upstreamForeignId(taken.record));
     await this.invoices.save(taken.record, {

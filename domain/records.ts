@@ -182,6 +182,15 @@ export class ClaimedRecords<T extends AnyRecord> {
     return save(this.store, current, next, this.announce);
   }
 
+  /**
+   * Takes an unresolved record under a fresh lease, as a claim would, so that no retry sends while the sweep acts
+   * on it; on a lost race answers what won instead.
+   */
+  retake(record: T): Promise<{ record: T; won: boolean }> {
+    const at = this.timing.now();
+    return this.save(record, { ...record, phase: 'sending', claimedAt: at, updatedAt: at });
+  }
+
   /** Applies `change` with compare-and-set (see `mutate`). */
   mutate(
     foreignId: string,

@@ -107,14 +107,15 @@ export class RefundService {
 
   /**
    * Asks the service for the withdrawal's status and records it. A send whose answer was lost is settled: our
-   * withdrawal is adopted, someone else's under the same foreign_id refuses the refund for good. An order's refund
-   * that never got as far as writing what it sends has sent nothing: the sweep gives it up.
+   * withdrawal is adopted, someone else's under the same foreign_id refuses the refund for good, and one no lookup
+   * finds is sent again. An order's refund that never got as far as writing what it sends has sent nothing: the
+   * sweep gives it up.
    */
   async refresh(record: RefundRecord, source: StatusChange['source']): Promise<RefundRecord | undefined> {
     const sends = withdrawalOf(record);
     if (!sends) return this.giveUpUnsent(record);
     const found = await this.processing.findWithdrawal(sends);
-    if (!found) return record;
+    if (!found) return record.phase === 'sent' ? record : this.resendUnfound(record);
     if (record.phase === 'sent') return this.applyStatus(record.foreignId, found.status, source, found.error);
     if (!mayHaveBeenSent(record)) return undefined;
     await this.endOnOrder(record, found.withdrawal ? found.status : undefined);
@@ -162,17 +163,33 @@ export class RefundService {
    * taken under a fresh lease, so that no retry sends meanwhile, its reservation, if any, freed, and deleted.
    */
   private async giveUpUnsent(record: RefundRecord): Promise<RefundRecord | undefined> {
-    const at = this.timing.now();
-    const taken = await this.refunds.save(record, {
-      ...record,
-      phase: 'sending',
-      claimedAt: at,
-      updatedAt: at,
-    });
+    const taken = await this.refunds.retake(record);
     if (!taken.won) return taken.record;
     await this.endOnOrder(taken.record, undefined);
     await this.store.remove(taken.record.foreignId, taken.record.version);
     return undefined;
+  }
+
+  /**
+   * A send whose outcome stayed unknown, and that no lookup finds at the sweep's second look since its claim (the
+   * first gave the service a stale period to show it): the service never got it, so it is sent again under the
+   * same foreign_id, which the service would refuse as a duplicate had it got it after all. Taken first under a
+   * fresh lease, so that no retry sends meanwhile; until then the refund keeps its reservation.
+   */
+  private async resendUnfound(record: RefundRecord): Promise<RefundRecord> {
+    const lookedAtSinceClaim = record.sweptAt !== undefined && record.sweptAt >= record.claimedAt;
+    const leaseHeld = this.timing.now() - record.claimedAt < this.timing.leaseMs;
+    if (!mayHaveBeenSent(record) || !lookedAtSinceClaim || leaseHeld) return record;
+    const taken = await this.refunds.retake(record);
+    if (!taken.won) return taken.record;
+    try {
+      return await this.send(taken.record);
+    } catch (error) {
+      // Refused, or the foreign_id is someone else's: settled for good, which is all the sweep asks.
+      const settled = await this.store.get(record.foreignId);
+      if (settled?.phase === 'rejected') return settled;
+      throw error;
+    }
   }
 
   /**
@@ -184,7 +201,8 @@ export class RefundService {
     try {
       found = await this.processing.findWithdrawal(withdrawalOf(record)!);
     } catch (error) {
-      await this.release(record, refusal(error));
+      // Whatever the lookup's failure, the earlier send may have gone through: its outcome stays unknown.
+      await this.release(record, undefined);
       throw error;
     }
     if (!found) return undefined;

@@ -1,5 +1,9 @@
 // How an invoice records the service's news of its payment: from callbacks, lookups and the sweep.
+import crypto from 'node:crypto';
 import { Decimal } from 'decimal.js';
+import { clientSecretHash } from '../../domain/client-secret';
+import { NotFoundError } from '../../domain/errors';
+import { readInvoiceForCustomer } from '../../domain/invoices';
 import type { CheckoutRequest, InvoiceRecord, Payment } from '../../domain/model';
 import { checkoutRequest, startDomainRig, type DomainRig } from '../support/domain-rig';
 
@@ -102,5 +106,36 @@ describe('a status learnt by lookup or by the sweep carries the payment', () => 
     await rig.invoices.refresh(record, 'lookup');
 
     expect((await stored('order-unpaid')).payment).toBeNull();
+  });
+});
+
+describe("the customer's read", () => {
+  test('hashes the secret given whether or not the invoice exists, so its time tells no order apart', async () => {
+    const { record } = await rig.invoices.checkout(checkout('order-known'));
+    await rig.invoices.checkout(checkout('order-no-hash')); // from before client secrets: no hash kept
+    const withHash = {
+      ...record,
+      version: record.version + 1,
+      clientSecretHash: clientSecretHash('cs_right'),
+    };
+    expect(await rig.invoiceStore.update(withHash, record.version)).toBe(true);
+    const hashes = jest.spyOn(crypto, 'createHash');
+    const hashingOf = async (foreignId: string) => {
+      hashes.mockClear();
+      await expect(readInvoiceForCustomer(rig.invoiceStore, foreignId, 'cs_wrong')).rejects.toThrow(
+        NotFoundError,
+      );
+      return hashes.mock.calls.length;
+    };
+
+    const wrongSecret = await hashingOf('order-known');
+
+    expect(wrongSecret).toBeGreaterThan(0);
+    expect(await hashingOf('order-missing')).toBe(wrongSecret);
+    expect(await hashingOf('order-no-hash')).toBe(wrongSecret);
+    await expect(readInvoiceForCustomer(rig.invoiceStore, 'order-known', 'cs_right')).resolves.toMatchObject({
+      foreignId: 'order-known',
+    });
+    hashes.mockRestore();
   });
 });

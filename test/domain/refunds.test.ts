@@ -1,9 +1,12 @@
 // A refund adopts a withdrawal found under its foreign_id only when it is the one the refund asked for.
 import { Decimal } from 'decimal.js';
-import { ConflictError } from '../../domain/errors';
-import type { RefundRecord, RefundRequest } from '../../domain/model';
+import { ConflictError, ServiceError } from '../../domain/errors';
+import type { OrderRefundRequest, RefundRecord, RefundRequest } from '../../domain/model';
+import type { ProcessingApi } from '../../domain/ports';
+import { RefundService } from '../../domain/refunds';
 import { refundView } from '../../http/views';
-import { startDomainRig, type DomainRig } from '../support/domain-rig';
+import { ProcessingAdapter } from '../../processing/adapter';
+import { checkoutRequest, startDomainRig, SWEEP_TIMING, type DomainRig } from '../support/domain-rig';
 
 let rig: DomainRig;
 beforeEach(async () => {
@@ -38,7 +41,7 @@ async function foreignWithdrawal(foreignId: string, amount: string, address: str
  * A send of ours whose outcome was lost: the create fails (after committing a withdrawal, or before), and so
  * does the client's own lookup, which leaves the refund `unknown` for a retry or the sweep to settle.
  */
-async function lostSend(request: RefundRequest, committed: boolean): Promise<void> {
+async function lostSend(request: RefundRequest | OrderRefundRequest, committed: boolean): Promise<void> {
   const kind = committed ? 'reset_after_commit' : '5xx';
   await rig.control('POST', '/faults', { path: '/v2/crypto/withdrawal_instant_exchange', kind, times: 1 });
   await rig.control('POST', '/faults', { path: '/v2/transactions/info', kind: '5xx' });
@@ -143,5 +146,133 @@ test('a refund the service refuses is final and shows the service its reason, no
     status: 'rejected',
     final: true,
     failure_message: 'sender_amount: Insufficient funds.',
+  });
+});
+
+/** An order paid in full and credited: what it netted, to refund. */
+async function paidOrder(foreignId: string): Promise<string> {
+  const { record } = await rig.invoices.checkout(checkoutRequest(foreignId));
+  await rig.control('POST', `/invoices/${foreignId}/pay`, { kind: 'full' });
+  const paid = await rig.invoices.refresh(record, 'lookup');
+  expect(paid).toMatchObject({ status: 'confirmed', settlement: { currency: 'EUR' } });
+  return paid!.settlement!.net;
+}
+
+/** The refunds over the same stores and orders, with the service's lookup by foreign_id answered so. */
+function refundsWithLookup(findWithdrawal: ProcessingApi['findWithdrawal']): RefundService {
+  const processing: ProcessingApi = Object.assign(Object.create(new ProcessingAdapter(rig.client)), {
+    findWithdrawal,
+  });
+  const timing = { now: () => rig.clock.ms, leaseMs: 45_000, waitMs: 5_000, pollMs: 100 };
+  return new RefundService(rig.refundStore, processing, timing, rig.invoices);
+}
+
+/** The order's reservation of the refund, and what the order has left. */
+async function reservationOf(order: string, refundForeignId: string) {
+  const record = await rig.invoiceStore.get(order);
+  return {
+    entry: record?.refunds?.find((entry) => entry.foreignId === refundForeignId)?.state,
+    refundable: record?.refundable,
+  };
+}
+
+const withdrawalCreates = async () =>
+  (await rig.control('GET', '/requests?path=/v2/crypto/withdrawal_instant_exchange')).requests
+    .length as number;
+
+describe("an order refund whose send may have reached the service, when the lookup's answer is a refusal", () => {
+  test('a retry keeps the refund unknown and its reservation; the sweep adopts it later', async () => {
+    const net = await paidOrder('order-lr');
+    const ask = { foreignId: 'order-lr-r1', invoiceForeignId: 'order-lr', address: OUR_ADDRESS };
+    await lostSend(ask, true);
+    const refused = new ServiceError('refused', 'getTransaction: foreign_id: is invalid', {
+      code: 'validation_failed',
+      reason: 'foreign_id: is invalid',
+    });
+
+    await expect(refundsWithLookup(() => Promise.reject(refused)).create(ask)).rejects.toThrow(ServiceError);
+
+    // The withdrawal may be out: not refused, and its amount still counts against the order.
+    expect(await rig.refundStore.get('order-lr-r1')).toMatchObject({ phase: 'unknown', error: null });
+    expect(await reservationOf('order-lr', 'order-lr-r1')).toEqual({
+      entry: 'pending',
+      refundable: '0.00000000',
+    });
+    rig.clock.ms += 3_600_000;
+    await rig.sweep();
+    expect(await rig.refundStore.get('order-lr-r1')).toMatchObject({
+      phase: 'sent',
+      withdrawal: { id: await withdrawalIdAtService('order-lr-r1'), senderAmount: net },
+    });
+  });
+});
+
+describe('a send whose outcome stayed unknown and that no lookup finds', () => {
+  test('holds its reservation through one look; at the next the sweep sends it again, once', async () => {
+    const net = await paidOrder('order-nf');
+    const before = await eurBalance();
+    await lostSend({ foreignId: 'order-nf-r1', invoiceForeignId: 'order-nf', address: OUR_ADDRESS }, false);
+    expect(await withdrawalCreates()).toBe(1);
+
+    rig.clock.ms += SWEEP_TIMING.staleAfterMs;
+    expect(await rig.sweep()).toMatchObject({ refundsChecked: 1, failures: 0 });
+
+    expect(await rig.refundStore.get('order-nf-r1')).toMatchObject({ phase: 'unknown' });
+    expect(await reservationOf('order-nf', 'order-nf-r1')).toEqual({
+      entry: 'pending',
+      refundable: '0.00000000',
+    });
+    expect(await withdrawalCreates()).toBe(1);
+
+    rig.clock.ms += SWEEP_TIMING.staleAfterMs;
+    expect(await rig.sweep()).toMatchObject({ refundsChecked: 1, failures: 0 });
+
+    const sent = await rig.refundStore.get('order-nf-r1');
+    expect(sent).toMatchObject({ phase: 'sent', status: 'processing', withdrawal: { senderAmount: net } });
+    expect(sent!.withdrawal!.id).toBe(await withdrawalIdAtService('order-nf-r1'));
+    expect(await withdrawalCreates()).toBe(2);
+    expect(new Decimal(before).minus(await eurBalance()).eq(net)).toBe(true);
+    rig.clock.ms += SWEEP_TIMING.staleAfterMs;
+    await rig.sweep();
+    expect(await withdrawalCreates()).toBe(2);
+  });
+
+  test('sent again and refused, it is rejected with the reason: settled, not a failure of the sweep', async () => {
+    await lostSend(refund('never-fits', { senderAmount: '99999999' }), false);
+
+    rig.clock.ms += SWEEP_TIMING.staleAfterMs;
+    await rig.sweep();
+    rig.clock.ms += SWEEP_TIMING.staleAfterMs;
+    expect(await rig.sweep()).toMatchObject({ refundsChecked: 1, failures: 0 });
+
+    expect(await rig.refundStore.get('never-fits')).toMatchObject({
+      phase: 'rejected',
+      error: 'sender_amount: Insufficient funds.',
+    });
+    expect((await rig.sweep()).refundsChecked).toBe(0);
+  });
+
+  test('sent again when the service did have it, it is refused as a duplicate and adopted: one withdrawal', async () => {
+    const before = await eurBalance();
+    await lostSend(refund('hidden-1'), true);
+    const blind = refundsWithLookup(() => Promise.resolve(undefined));
+    const look = async () => {
+      const record = (await rig.refundStore.get('hidden-1'))!;
+      await blind.refresh(record, 'reconcile');
+      await blind.markSwept('hidden-1');
+    };
+
+    rig.clock.ms += SWEEP_TIMING.staleAfterMs;
+    await look();
+    expect(await rig.refundStore.get('hidden-1')).toMatchObject({ phase: 'unknown' });
+    rig.clock.ms += SWEEP_TIMING.staleAfterMs;
+    await look();
+
+    expect(await rig.refundStore.get('hidden-1')).toMatchObject({
+      phase: 'sent',
+      withdrawal: { id: await withdrawalIdAtService('hidden-1') },
+    });
+    expect(await withdrawalCreates()).toBe(2);
+    expect(new Decimal(before).minus(await eurBalance()).toString()).toBe('7');
   });
 });

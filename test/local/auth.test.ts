@@ -20,6 +20,7 @@ beforeAll(async () => {
   const paid = await waitFor(
     () => harness.api('GET', '/invoices/auth-paid', { token: 'storefront' }),
     ({ body }) => body.refundable !== null,
+    30_000,
   );
   expect(paid.body.status).toBe('paid');
   // The sandbox's own callbacks would write to the table between the before and after snapshots.

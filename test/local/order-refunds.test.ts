@@ -30,7 +30,7 @@ async function paidOrder(foreignId: string, overrides: Record<string, unknown> =
   const paid = await waitFor(
     () => harness.api('GET', `/invoices/${foreignId}`, { token: 'storefront' }),
     ({ body }) => body.status === 'paid' && body.net_amount !== null,
-    10_000,
+    30_000,
   );
   expect(paid.body).toMatchObject({ status: 'paid', refunds: [], net_currency: 'EUR' });
   expect(paid.body.refundable).toEqual({ amount: paid.body.net_amount, currency: 'EUR' });
@@ -39,6 +39,19 @@ async function paidOrder(foreignId: string, overrides: Record<string, unknown> =
 
 const refund = (order: string, body: Record<string, unknown>) =>
   harness.api('POST', `/invoices/${order}/refunds`, { ...admin, body: { address: ADDRESS, ...body } });
+
+/**
+ * The refund's answer once it is settled: a 409 `in_progress` or a 504 (cut off under load, outcome unknown) is
+ * asked again with the same request, as a client would; the refund is idempotent by its foreign_id.
+ */
+async function settledRefund(order: string, body: Record<string, unknown>) {
+  for (let attempt = 1; ; attempt++) {
+    const answer = await refund(order, body);
+    const unsettled = answer.status === 504 || answer.body?.error?.code === 'in_progress';
+    if (!unsettled || attempt === 5) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
 
 test('by default all that is left goes back, from the currency credited to the one the customer paid in', async () => {
   const order = await paidOrder('oref-default');
@@ -134,7 +147,7 @@ test('a refund that fails at the service no longer counts against the order', as
   const view = await waitFor(
     () => harness.api('GET', '/invoices/oref-fail', { token: 'storefront' }),
     ({ body }) => body.refunds[0]?.status === 'failed',
-    10_000,
+    30_000,
   );
   expect(view.body.refunds[0]).toMatchObject({ foreign_id: 'oref-fail-r1', status: 'failed' });
   expect(view.body.refundable).toEqual({ amount: order.net_amount, currency: 'EUR' });
@@ -149,12 +162,14 @@ test('20 refunds of one order at once never take more than it netted; the rest g
   const quarter = net.div(4).toDecimalPlaces(8, Decimal.ROUND_DOWN);
   const answers = await Promise.all(
     Array.from({ length: 20 }, (_, i) =>
-      refund('oref-race', { foreign_id: `oref-race-r${i}`, debited_amount: quarter.toFixed(8) }),
+      settledRefund('oref-race', { foreign_id: `oref-race-r${i}`, debited_amount: quarter.toFixed(8) }),
     ),
   );
-  const accepted = answers.filter((answer) => answer.status === 201);
+  // 200: a retry found its refund sent by the attempt that answered 504.
+  const accepted = answers.filter((answer) => answer.status === 201 || answer.status === 200);
   const refused = answers.filter((answer) => answer.status === 409);
-  expect(accepted.length + refused.length).toBe(20);
+  // Shown in full when the run fails, so that a timeout under load is told apart from a broken bound.
+  expect(answers.filter((answer) => !accepted.includes(answer) && !refused.includes(answer))).toEqual([]);
   expect(accepted).toHaveLength(4);
   const sum = accepted.reduce((total, answer) => total.plus(answer.body.debited_amount), new Decimal(0));
   expect(sum.lte(net)).toBe(true);
@@ -172,4 +187,4 @@ test('20 refunds of one order at once never take more than it netted; the rest g
   const sentUpstream = await harness.upstreamRequests('/v2/crypto/withdrawal_instant_exchange');
   const raceSends = sentUpstream.filter((request) => request.body.includes('oref-race-r'));
   expect(raceSends.filter((request) => request.status < 300)).toHaveLength(4);
-}, 60_000);
+}, 120_000);
