@@ -20,6 +20,7 @@ import { startPlugin, type PluginUnderTest } from './plugin';
 import { withOutputDiscarded, withPeerOutputDiscarded } from './quiet';
 import { sweepScaling } from './sweep';
 import { timeCalls } from './timing';
+import { webhookCosts } from './webhooks';
 
 export interface BenchResults {
   mode: Mode;
@@ -29,8 +30,6 @@ export interface BenchResults {
   figures: Figure[];
   /** The cost of a million orders, per component, as a markdown table. */
   costTable: string;
-  /** What the issue asks for that has nothing to measure yet. */
-  notYetMeasurable: string[];
 }
 
 export interface BenchOptions {
@@ -112,6 +111,13 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
       progress('paid orders and their callbacks');
       const lifecycle = await orderLifecycle(plugin, ourMeter, sizes.paidOrders);
       figures.push(...lifecycle.figures);
+      progress('webhooks: paid orders with the dispatcher, in a process of their own');
+      const webhooks = await webhookCosts(sizes.paidOrders, {
+        checkout: units.checkout,
+        callback: lifecycle.callback.units,
+        recordBytes: lifecycle.typicalRecordBytes,
+      });
+      figures.push(...webhooks.figures);
       progress('cold starts');
       const cold = await coldStart(
         plugin,
@@ -137,6 +143,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
         callback: lifecycle.callback,
         snapshot: lifecycle.snapshot,
         sweep: sweep.costs,
+        webhook: webhooks.costs,
         openInvoice: (await plugin.invoices.get(POLL_ID))!,
         cold: {
           initMs: cold.medians.get('checkout')!.initMs,
@@ -165,7 +172,6 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
     },
     figures,
     costTable,
-    notYetMeasurable: ['one webhook per order in the cost table: there are no webhooks yet'],
   };
   mkdirSync(path.dirname(options.outFile), { recursive: true });
   writeFileSync(options.outFile, `${JSON.stringify(results, null, 2)}\n`);

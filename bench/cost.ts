@@ -2,11 +2,12 @@ import type { InvoiceRecord } from '../domain/model';
 import { nextSweepAt } from '../domain/reconcile';
 import { resolveSettings } from '../lib/settings';
 import { sweepTiming } from '../runtime/timing';
-import { SECONDARY_INDEXES } from '../store/schema';
+import { CREATED_INDEX, OPEN_ITEMS_INDEX } from '../store/schema';
 import { figure, type Figure } from './figures';
 import type { CallCost } from './lifecycle';
 import { ORDER, PRICES } from './prices';
 import type { SweepCosts } from './sweep';
+import type { WebhookCosts } from './webhooks';
 
 export interface CostInputs {
   checkout: CallCost;
@@ -17,6 +18,8 @@ export interface CostInputs {
   callback: CallCost;
   snapshot: CallCost;
   sweep: SweepCosts;
+  /** With webhooks on; `checkout` and `callback` above are with them off. */
+  webhook: WebhookCosts;
   /** An open invoice as the checkout leaves it, for the sweep's schedule. */
   openInvoice: InvoiceRecord;
   /** A cold checkout: init, and the secrets its first call fetches. */
@@ -76,6 +79,8 @@ interface Usage {
   /** The least capacity per invocation: [read units, write units including the index's]. */
   least: [number, number];
   leastMs?: number;
+  /** Calls per invocation to the shop's webhook endpoint. */
+  endpointCalls?: number;
   viaApi: boolean;
   note: string;
 }
@@ -89,7 +94,8 @@ function price(usage: Usage, readUnits: number, writeUnits: number, ms: number) 
   const billedMs = Math.ceil(
     ms +
       usage.cost.dynamoCalls * ORDER.remoteLatencyMs.dynamodb +
-      usage.cost.upstreamCalls * ORDER.remoteLatencyMs.service,
+      usage.cost.upstreamCalls * ORDER.remoteLatencyMs.service +
+      (usage.endpointCalls ?? 0) * ORDER.remoteLatencyMs.endpoint,
   );
   const gbSeconds = (n * billedMs * ORDER.memoryMb) / 1024 / 1000;
   return {
@@ -101,6 +107,48 @@ function price(usage: Usage, readUnits: number, writeUnits: number, ms: number) 
       (million(n * readUnits) * PRICES.dynamodb.perMillionReadUnits +
         million(n * writeUnits) * PRICES.dynamodb.perMillionWriteUnits) /
       1e6,
+  };
+}
+
+/**
+ * The dispatcher's runs an order (one per write of the record, as the table's stream wakes it at a shop's pace,
+ * the sweep's marks included), and what webhooks add to the status writes: the event in the record's outbox until
+ * it is drained, and its `deliveries-due` key.
+ */
+function webhookUsage(inputs: CostInputs, looks: number): Usage {
+  const { webhook } = inputs;
+  const runs = webhook.runs + looks;
+  const perRun = (value: number) => value / runs;
+  // Beside the same calls with webhooks off: a checkout, and the order's callbacks.
+  const added = (key: 'readUnits' | 'writeUnits' | 'indexWriteUnits') =>
+    webhook.checkout[key] -
+    inputs.checkout.units[key] +
+    ORDER.callbacksPerOrder * (webhook.callback[key] - inputs.callback.units[key]);
+  const dispatched = (key: 'readUnits' | 'writeUnits' | 'indexWriteUnits') =>
+    webhook.dispatcher.units[key] + looks * webhook.emptyRun.units[key];
+  const total = (key: 'readUnits' | 'writeUnits' | 'indexWriteUnits') => perRun(dispatched(key) + added(key));
+  const outboxWrites = added('writeUnits') + added('indexWriteUnits');
+  return {
+    component: 'webhook',
+    perOrder: runs,
+    cost: {
+      units: {
+        readUnits: total('readUnits'),
+        writeUnits: total('writeUnits'),
+        indexWriteUnits: total('indexWriteUnits'),
+        largestItem: webhook.dispatcher.units.largestItem,
+      },
+      dynamoCalls: perRun(webhook.dispatcher.dynamoCalls + looks * webhook.emptyRun.dynamoCalls),
+      upstreamCalls: 0,
+      ms: perRun(webhook.dispatcher.ms + looks * webhook.emptyRun.ms),
+    },
+    endpointCalls: perRun(webhook.events),
+    // Per event: the due query and the record's read; the drain, and the due entry put and removed.
+    least: [perRun(webhook.events * 1.5), perRun(webhook.events * 3)],
+    viaApi: false,
+    note:
+      `${+webhook.events.toFixed(2)} events an order, ${+webhook.runs.toFixed(2)} runs (+${looks} sweep marks), ` +
+      `${+webhook.deliveringRuns.toFixed(2)} with work; outbox +${outboxWrites.toFixed(2)} WRU an order`,
   };
 }
 
@@ -136,8 +184,9 @@ export function costOfOrders(inputs: CostInputs): {
       component: 'checkout',
       perOrder: 1,
       cost: inputs.checkout,
-      // Claim and answer, each under 1 KB as the by-hand item is, and the claim's entry in each index, written once.
-      least: [0, inputs.byHandCheckout.units.writeUnits + SECONDARY_INDEXES.length],
+      // Claim and answer, each under 1 KB as the by-hand item is, and the claim's entry in each index it is listed
+      // in (open-items, created), written once.
+      least: [0, inputs.byHandCheckout.units.writeUnits + [OPEN_ITEMS_INDEX, CREATED_INDEX].length],
       leastMs: inputs.byHandCheckout.ms,
       viaApi: true,
       note: '',
@@ -180,6 +229,7 @@ export function costOfOrders(inputs: CostInputs): {
       viaApi: false,
       note: settings.snapshotRate,
     },
+    webhookUsage(inputs, looks),
   ];
   const invocations = usages.reduce((sum, usage) => sum + usage.perOrder, 0);
   const coldStarts = invocations * ORDER.coldStartShare;
@@ -227,23 +277,6 @@ export function costOfOrders(inputs: CostInputs): {
     leastWriteUnits: 0,
     minimum: coldLambda + coldSecrets,
     note: `${ORDER.coldStartShare * 100}% of invocations cold, ${inputs.cold.secretsCalls} secret reads each`,
-  });
-  lines.push({
-    ...lines[0],
-    component: 'webhook',
-    perOrder: 0,
-    readUnits: 0,
-    writeUnits: 0,
-    lambdaMs: 0,
-    lambda: 0,
-    apiGateway: 0,
-    dynamodb: 0,
-    secretsManager: 0,
-    total: 0,
-    leastReadUnits: 0,
-    leastWriteUnits: 0,
-    minimum: 0,
-    note: 'no webhooks yet: counted once they exist',
   });
   const sum = (key: keyof CostLine) => lines.reduce((total, entry) => total + (entry[key] as number), 0);
   const peerCheckout = line({ ...usages[0], component: 'checkout, the peer way', cost: inputs.peerCheckout });

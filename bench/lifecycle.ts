@@ -20,6 +20,8 @@ export interface Lifecycle {
   callback: CallCost;
   /** Per scheduled run. */
   snapshot: CallCost;
+  /** A typical order's record after payment, in bytes. */
+  typicalRecordBytes: number;
 }
 
 /** Every optional field at its longest: the largest record a storefront can make. */
@@ -59,12 +61,7 @@ export async function orderLifecycle(
       },
     },
   ]);
-  const control = (path: string, body: unknown) =>
-    fetch(`${backends.sandbox.url}/_sandbox${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+  const control = sandboxControl(plugin);
   const nextId = idSequence('bench-paid');
   const create = async (body: (foreignId: string) => string) => {
     const foreignId = nextId();
@@ -124,6 +121,7 @@ export async function orderLifecycle(
   return {
     callback: perCall(total, delivered),
     snapshot,
+    typicalRecordBytes: typical.largestItem,
     figures: [
       figure({
         id: 'record.typical.bytes',
@@ -172,8 +170,16 @@ function perCall(total: CallCost, calls: number): CallCost {
 
 const counts = (plugin: PluginUnderTest) => writes(plugin.commands) + reads(plugin.commands);
 
+/** POSTs to the sandbox's control API, e.g. `/invoices/<id>/pay`. */
+export const sandboxControl = (plugin: PluginUnderTest) => (path: string, body: unknown) =>
+  fetch(`${plugin.backends.sandbox.url}/_sandbox${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
 /** Waits for a callback the sandbox sends on its own; generous, and ends as soon as it has come. */
-async function until(done: () => boolean, timeoutMs = 10_000): Promise<void> {
+export async function until(done: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!done()) {
     if (Date.now() > deadline) throw new Error('The service sent no callback in time');

@@ -52,6 +52,8 @@ export interface PluginUnderTest {
   callbacks: HttpHandler;
   reconcile: JobHandler;
   snapshotBalances: JobHandler;
+  /** Does nothing unless WEBHOOK_URL is set (bench/webhooks.ts sets it in a process of its own). */
+  webhookDispatcher: JobHandler;
   /** The store the handlers keep invoices in (runtime/stores.ts). */
   invoices: InvoiceStore;
   /** The handlers' shared DynamoDB client (runtime/table.ts). */
@@ -62,20 +64,30 @@ export interface PluginUnderTest {
   upstream(): Promise<{ requests: number; connections: number }>;
 }
 
-export async function startPlugin(): Promise<PluginUnderTest> {
+/** `env` is set over the local stack's environment (e.g. webhooks on), before the handlers read it. */
+export async function startPlugin(env: Record<string, string> = {}): Promise<PluginUnderTest> {
   const backends = await startBackends();
-  Object.assign(process.env, backends.env);
+  Object.assign(process.env, backends.env, env);
   // Loaded only now: handler modules read the environment they were just given.
-  const [checkout, getInvoice, callbacks, reconcile, snapshotBalances, { table }, { invoiceStore }] =
-    await Promise.all([
-      import('../functions/checkout'),
-      import('../functions/get-invoice'),
-      import('../functions/callbacks'),
-      import('../functions/reconcile'),
-      import('../functions/snapshot-balances'),
-      import('../runtime/table'),
-      import('../runtime/stores'),
-    ]);
+  const [
+    checkout,
+    getInvoice,
+    callbacks,
+    reconcile,
+    snapshotBalances,
+    webhookDispatcher,
+    { table },
+    { invoiceStore },
+  ] = await Promise.all([
+    import('../functions/checkout'),
+    import('../functions/get-invoice'),
+    import('../functions/callbacks'),
+    import('../functions/reconcile'),
+    import('../functions/snapshot-balances'),
+    import('../functions/webhook-dispatcher'),
+    import('../runtime/table'),
+    import('../runtime/stores'),
+  ]);
   return {
     backends,
     checkout: checkout.handler as HttpHandler,
@@ -83,6 +95,7 @@ export async function startPlugin(): Promise<PluginUnderTest> {
     callbacks: callbacks.handler as HttpHandler,
     reconcile: scheduled('reconcile', reconcile.handler as never),
     snapshotBalances: scheduled('snapshot-balances', snapshotBalances.handler as never),
+    webhookDispatcher: scheduled('webhook-dispatcher', webhookDispatcher.handler as never),
     invoices: invoiceStore,
     dynamo: table.client,
     commands: countCommands(table.client),

@@ -17,7 +17,6 @@ async function main(): Promise<void> {
   });
   console.log(renderTable(results.figures));
   console.log(`\nThe cost of a million orders (bench/prices.ts):\n\n${results.costTable}`);
-  console.log(`\nNot measured yet: ${results.notYetMeasurable.join('; ')}.`);
   const missed = results.figures.filter((f) => f.met === false).length;
   console.log(
     `\n${results.mode} run, ${results.seconds} s, Node ${results.machine.node}, ${results.machine.cpus} CPUs; ` +

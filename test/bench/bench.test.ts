@@ -136,4 +136,14 @@ test('smoke mode runs every benchmark and writes each figure beside its target',
     met: true,
   });
   expect(written.notYetMeasurable).not.toEqual(expect.arrayContaining([expect.stringContaining('widget')]));
+  // Webhooks are measured too: every event delivered once, and what they add to the status writes, on beside off.
+  expect(written).not.toHaveProperty('notYetMeasurable');
+  expect(byId.get('webhooks.perOrder')!.value).toBeGreaterThan(0);
+  for (const id of ['webhooks.dispatcherRuns', 'webhooks.perEvent.units', 'webhooks.record.bytes']) {
+    expect({ id, present: byId.has(id) }).toEqual({ id, present: true });
+  }
+  for (const id of ['webhooks.checkout.writeUnits', 'webhooks.callback.writeUnits']) {
+    expect(byId.get(id)!.detail).toMatch(/ on .* off$/);
+  }
+  expect(written.costTable).not.toContain('no webhooks yet');
 }, 120_000);
