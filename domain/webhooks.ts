@@ -71,7 +71,7 @@ export function withEvents<T extends ClaimedRecord<unknown>>(kind: EventKind<T>,
   const { outbox: _drop, ...subject } = record;
   const events: OutboxEvent[] = types.map((type, index) => {
     const seq = outbox.seq + index + 1;
-    return { id: eventId(kind.subject, record.foreignId, seq), type, seq, at, subject };
+    return { id: eventId(kind.subject, record.foreignId, record.createdAt, seq), type, seq, at, subject };
   });
   return {
     ...record,
@@ -84,9 +84,14 @@ function sameAnnounced(a: Announced, b: Announced): boolean {
   return [...keys].every((key) => (a[key] ?? null) === (b[key] ?? null));
 }
 
-/** `evt_` and 24 base64url characters of a hash: the same for the same record and seq, whoever computes it. */
-export function eventId(subject: WebhookSubject, foreignId: string, seq: number): string {
-  const digest = createHash('sha256').update(`${subject}\n${foreignId}\n${seq}`).digest('base64url');
+/**
+ * `evt_` and 24 base64url characters of a hash: the same for the same record and seq, whoever computes it. The
+ * record's `createdAt` sets apart a record made again under a freed foreign_id, and another deployment's record.
+ */
+export function eventId(subject: WebhookSubject, foreignId: string, createdAt: number, seq: number): string {
+  const digest = createHash('sha256')
+    .update(`${subject}\n${foreignId}\n${createdAt}\n${seq}`)
+    .digest('base64url');
   return `evt_${digest.slice(0, 24)}`;
 }
 
@@ -211,7 +216,7 @@ export class WebhookDispatcher {
     if (!record || pending.length === 0) return [];
     const moved: Delivery[] = [];
     for (const event of pending) {
-      const delivery = this.newDelivery(subject, foreignId, event);
+      const delivery = this.newDelivery(subject, record, event);
       const created = await this.deliveries.create(delivery);
       const stored = created ? delivery : await this.deliveries.get(event.id);
       if (stored) moved.push(stored);
@@ -220,13 +225,14 @@ export class WebhookDispatcher {
     return moved;
   }
 
-  private newDelivery(subject: WebhookSubject, foreignId: string, event: OutboxEvent): Delivery {
+  private newDelivery(subject: WebhookSubject, record: ClaimedRecord<unknown>, event: OutboxEvent): Delivery {
     return {
       id: event.id,
       type: event.type,
       seq: event.seq,
       subject,
-      foreignId,
+      foreignId: record.foreignId,
+      recordCreatedAt: record.createdAt,
       body: this.payloadOf(subject, event),
       createdAt: event.at,
       state: 'pending',
@@ -305,7 +311,7 @@ export class WebhookDispatcher {
   private async waitsForEarlier(delivery: Delivery, now: number, wakes: Set<number>): Promise<boolean> {
     if (delivery.seq <= 1) return false;
     const previous = await this.deliveries.get(
-      eventId(delivery.subject, delivery.foreignId, delivery.seq - 1),
+      eventId(delivery.subject, delivery.foreignId, delivery.recordCreatedAt, delivery.seq - 1),
     );
     if (previous?.state !== 'pending') return false;
     const after = Math.max(previous.nextAttemptAt, now) + 1;

@@ -33,12 +33,21 @@ test('each change of status or exception makes one event, with a seq that grows 
     4,
   );
   expect(paidOver.outbox?.pending.map((event) => [event.type, event.seq, event.id])).toEqual([
-    ['invoice.awaiting_payment', 1, eventId('invoice', 'order-1', 1)],
-    ['invoice.exception', 2, eventId('invoice', 'order-1', 2)],
-    ['invoice.paid', 3, eventId('invoice', 'order-1', 3)],
-    ['invoice.exception', 4, eventId('invoice', 'order-1', 4)],
+    ['invoice.awaiting_payment', 1, eventId('invoice', 'order-1', 0, 1)],
+    ['invoice.exception', 2, eventId('invoice', 'order-1', 0, 2)],
+    ['invoice.paid', 3, eventId('invoice', 'order-1', 0, 3)],
+    ['invoice.exception', 4, eventId('invoice', 'order-1', 0, 4)],
   ]);
   expect(paidOver.outbox?.pending[2].subject).not.toHaveProperty('outbox');
+});
+
+test('an event id is the same for the same record and seq, and another for a record made at another time', () => {
+  const [event] = withEvents(invoiceEvents, base, 1).outbox!.pending;
+  expect(withEvents(invoiceEvents, base, 2).outbox!.pending[0].id).toBe(event.id);
+  // The same foreign_id freed and claimed again, or used in another deployment: a receiver must not drop it.
+  const again = withEvents(invoiceEvents, { ...base, createdAt: 1 }, 1).outbox!.pending[0];
+  expect(again.seq).toBe(event.seq);
+  expect(again.id).not.toBe(event.id);
 });
 
 test('retries start in seconds, back off to hourly, with jitter, and scale', () => {
