@@ -61,10 +61,18 @@ const NOTHING_ANNOUNCED: Announced = { status: 'creating', exception: null };
 
 /**
  * `record` with the events its state makes since the last ones it announced, appended to its outbox. The one
- * place events are made: every write of a claimed record passes through it (domain/records.ts).
+ * place events are made: every write of a claimed record passes through it (domain/records.ts). `previous` is the
+ * stored record it replaces: one without an outbox was written while events were off, and what it showed then is
+ * taken as announced, so that turning events on announces only the changes made since.
  */
-export function withEvents<T extends ClaimedRecord<unknown>>(kind: EventKind<T>, record: T, at: number): T {
-  const outbox = record.outbox ?? { seq: 0, announced: NOTHING_ANNOUNCED, pending: [] };
+export function withEvents<T extends ClaimedRecord<unknown>>(
+  kind: EventKind<T>,
+  record: T,
+  at: number,
+  previous?: T,
+): T {
+  const announcedBefore = previous ? kind.announced(previous) : NOTHING_ANNOUNCED;
+  const outbox = record.outbox ?? { seq: 0, announced: announcedBefore, pending: [] };
   const announced = kind.announced(record);
   const types = kind.types(outbox.announced, announced);
   if (types.length === 0 && sameAnnounced(outbox.announced, announced)) return record;

@@ -1,5 +1,7 @@
 import type { InvoiceRecord } from '../../domain/model';
+import { ClaimedRecords } from '../../domain/records';
 import { eventId, invoiceEvents, retryDelayMs, RETRY_SCHEDULE, withEvents } from '../../domain/webhooks';
+import { MemoryStore } from '../support/memory-store';
 
 const base = {
   foreignId: 'order-1',
@@ -48,6 +50,23 @@ test('an event id is the same for the same record and seq, and another for a rec
   const again = withEvents(invoiceEvents, { ...base, createdAt: 1 }, 1).outbox!.pending[0];
   expect(again.seq).toBe(event.seq);
   expect(again.id).not.toBe(event.id);
+});
+
+test('a record written while events were off announces only its changes once they are on', async () => {
+  const store = new MemoryStore<InvoiceRecord>((record) => record.updatedAt);
+  await store.create({ ...base, status: 'confirmed' });
+  const timing = { now: () => 10, leaseMs: 45_000, waitMs: 5_000, pollMs: 100 };
+  const own = { attempt: 1, invoice: null, payment: null, cancelled: false };
+  const invoices = new ClaimedRecords(store, timing, 'Invoice', own, invoiceEvents);
+  await invoices.markSwept('order-1');
+  // An old order is not announced as newly paid by the first write after the switch.
+  expect((await store.get('order-1'))!.outbox?.pending ?? []).toEqual([]);
+  await invoices.mutate('order-1', (current) => ({
+    ...current,
+    payment: { currency: 'BTC', amount: '2', coverage: 'over' },
+  }));
+  const pending = (await store.get('order-1'))!.outbox!.pending;
+  expect(pending.map(({ type, seq }) => [type, seq])).toEqual([['invoice.exception', 1]]);
 });
 
 test('retries start in seconds, back off to hourly, with jitter, and scale', () => {
