@@ -138,9 +138,9 @@ test('a run asks to be woken when each retry it put off comes due, to the second
   await checkout(invoices, 'drill-wake-1');
   refusing.add('drill-wake-1');
   const asked: number[] = [];
-  // The real schedule: the first retry is due in 2.5-5 s, after this run.
+  // The first retry is due in 30-60 s, well after this run however slow it is: it asks for one wake.
   await dispatcher({
-    schedule: RETRY_SCHEDULE,
+    schedule: { ...RETRY_SCHEDULE, firstMs: 60_000 },
     wake: { at: async (times) => void asked.push(...times) },
   }).run();
   refusing.delete('drill-wake-1');
