@@ -1,7 +1,7 @@
 // Webhooks to the shop: which events a record's change makes (written into the record's outbox by the same
 // conditional write), and the dispatcher that moves them out and delivers them, at least once, in seq order.
 import { createHash } from 'node:crypto';
-import { NotFoundError } from './errors';
+import { InProgressError, NotFoundError } from './errors';
 import type {
   ClaimedRecord,
   Delivery,
@@ -337,9 +337,12 @@ function wakeAt(wakes: Set<number>, at: number): void {
   wakes.add(Math.ceil(at / 1000) * 1000);
 }
 
+/** Compare-and-set tries of a re-send before it answers "in progress": the dispatcher may be attempting it. */
+const RESEND_TRIES = 5;
+
 /** Resends one delivery now, with a new retry window; NotFoundError when there is none. */
 export async function resend(deliveries: DeliveryStore, id: string, now: number): Promise<Delivery> {
-  for (;;) {
+  for (let tries = 0; tries < RESEND_TRIES; tries++) {
     const current = await deliveries.get(id);
     if (!current) throw new NotFoundError('Delivery');
     const next: Delivery = {
@@ -351,6 +354,7 @@ export async function resend(deliveries: DeliveryStore, id: string, now: number)
     };
     if (await deliveries.update(next, current.version)) return next;
   }
+  throw new InProgressError(1);
 }
 
 /** Resends up to `limit` failed deliveries; answers how many, and whether more failed ones remain. */

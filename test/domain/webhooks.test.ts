@@ -1,6 +1,15 @@
-import type { InvoiceRecord } from '../../domain/model';
+import { InProgressError } from '../../domain/errors';
+import type { Delivery, InvoiceRecord } from '../../domain/model';
+import type { DeliveryStore } from '../../domain/ports';
 import { ClaimedRecords } from '../../domain/records';
-import { eventId, invoiceEvents, retryDelayMs, RETRY_SCHEDULE, withEvents } from '../../domain/webhooks';
+import {
+  eventId,
+  invoiceEvents,
+  resend,
+  retryDelayMs,
+  RETRY_SCHEDULE,
+  withEvents,
+} from '../../domain/webhooks';
 import { MemoryStore } from '../support/memory-store';
 
 const base = {
@@ -74,4 +83,19 @@ test('retries start in seconds, back off to hourly, with jitter, and scale', () 
   expect(retryDelayMs(RETRY_SCHEDULE, 1, 0)).toBe(2_500);
   expect(retryDelayMs(RETRY_SCHEDULE, 30, 1)).toBe(3_600_000);
   expect(retryDelayMs({ ...RETRY_SCHEDULE, scale: 0.01 }, 1, 1)).toBe(50);
+});
+
+test('a re-send that keeps losing its compare-and-set gives up with "in progress" instead of looping', async () => {
+  let reads = 0;
+  const busy = {
+    get: async (id: string) => {
+      reads += 1;
+      // A loop with no end is cut short here, so that it fails the test instead of hanging it.
+      if (reads > 100) throw new Error('still re-sending');
+      return { id, version: reads } as Delivery;
+    },
+    update: async () => false,
+  } as unknown as DeliveryStore;
+  await expect(resend(busy, 'evt_busy', 1)).rejects.toBeInstanceOf(InProgressError);
+  expect(reads).toBe(5);
 });
