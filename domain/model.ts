@@ -42,7 +42,7 @@ export interface ClaimedRecord<Request, Status extends string = string> {
 
 /** A webhook event in its record's outbox (domain/webhooks.ts makes them). */
 export interface OutboxEvent {
-  /** Derived from the record's kind, foreign_id and `seq`: a replayed write cannot make a second id. */
+  /** Derived from the record's kind, foreign_id, `createdAt` and `seq`: a replayed write cannot make a second id. */
   id: string;
   type: string;
   /** Per record, only grows: a receiver drops an event older than one it has. */
@@ -68,6 +68,8 @@ export interface Delivery {
   seq: number;
   subject: WebhookSubject;
   foreignId: string;
+  /** Its record's `createdAt`: with the seq before its own, the id of the event it waits for. */
+  recordCreatedAt: number;
   /** The exact JSON body, signed and sent on every attempt. */
   body: string;
   createdAt: number;

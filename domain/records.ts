@@ -77,8 +77,8 @@ export async function claim<T extends Claimable>(
   }
 }
 
-/** What a record's write adds to it: the webhook events its change makes (domain/webhooks.ts). */
-type Announce<T> = (record: T) => T;
+/** What a record's write adds to it: the webhook events its change from `previous` makes (domain/webhooks.ts). */
+type Announce<T> = (record: T, previous?: T) => T;
 
 /** Writes the next version of a record; on a lost race returns what won instead. */
 export async function save<T extends { foreignId: string; version: number }>(
@@ -87,7 +87,7 @@ export async function save<T extends { foreignId: string; version: number }>(
   next: Omit<T, 'version'>,
   announce: Announce<T> = (record) => record,
 ): Promise<{ record: T; won: boolean }> {
-  const record = announce({ ...next, version: current.version + 1 } as T);
+  const record = announce({ ...next, version: current.version + 1 } as T, current);
   if (await store.update(record, current.version, current)) return { record, won: true };
   const latest = await store.get(current.foreignId);
   return { record: latest ?? record, won: false };
@@ -134,8 +134,8 @@ export class ClaimedRecords<T extends AnyRecord> {
   ) {}
 
   /** Every write of a record goes through here, so that the events of its change go into the same write. */
-  private readonly announce: Announce<T> = (record) =>
-    this.events ? withEvents(this.events, record, this.timing.now()) : record;
+  private readonly announce: Announce<T> = (record, previous) =>
+    this.events ? withEvents(this.events, record, this.timing.now(), previous) : record;
 
   /**
    * Claims the request's foreign_id with a new record, or takes over one whose send ended without an answer
@@ -161,14 +161,17 @@ export class ClaimedRecords<T extends AnyRecord> {
       ...this.own,
     } as AnyRecord as T;
     return claim(this.store, this.announce(fresh), this.timing, (existing) =>
-      this.announce({
-        ...fresh,
-        ...takeOver(existing),
-        version: existing.version + 1,
-        createdAt: existing.createdAt,
-        // Events not yet moved out, and the seq, live on: none is lost and no id is given twice.
-        outbox: existing.outbox,
-      }),
+      this.announce(
+        {
+          ...fresh,
+          ...takeOver(existing),
+          version: existing.version + 1,
+          createdAt: existing.createdAt,
+          // Events not yet moved out, and the seq, live on: none is lost and no id is given twice.
+          outbox: existing.outbox,
+        },
+        existing,
+      ),
     );
   }
 

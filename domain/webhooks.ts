@@ -1,7 +1,7 @@
 // Webhooks to the shop: which events a record's change makes (written into the record's outbox by the same
 // conditional write), and the dispatcher that moves them out and delivers them, at least once, in seq order.
 import { createHash } from 'node:crypto';
-import { NotFoundError } from './errors';
+import { InProgressError, NotFoundError } from './errors';
 import type {
   ClaimedRecord,
   Delivery,
@@ -61,17 +61,25 @@ const NOTHING_ANNOUNCED: Announced = { status: 'creating', exception: null };
 
 /**
  * `record` with the events its state makes since the last ones it announced, appended to its outbox. The one
- * place events are made: every write of a claimed record passes through it (domain/records.ts).
+ * place events are made: every write of a claimed record passes through it (domain/records.ts). `previous` is the
+ * stored record it replaces: one without an outbox was written while events were off, and what it showed then is
+ * taken as announced, so that turning events on announces only the changes made since.
  */
-export function withEvents<T extends ClaimedRecord<unknown>>(kind: EventKind<T>, record: T, at: number): T {
-  const outbox = record.outbox ?? { seq: 0, announced: NOTHING_ANNOUNCED, pending: [] };
+export function withEvents<T extends ClaimedRecord<unknown>>(
+  kind: EventKind<T>,
+  record: T,
+  at: number,
+  previous?: T,
+): T {
+  const announcedBefore = previous ? kind.announced(previous) : NOTHING_ANNOUNCED;
+  const outbox = record.outbox ?? { seq: 0, announced: announcedBefore, pending: [] };
   const announced = kind.announced(record);
   const types = kind.types(outbox.announced, announced);
   if (types.length === 0 && sameAnnounced(outbox.announced, announced)) return record;
   const { outbox: _drop, ...subject } = record;
   const events: OutboxEvent[] = types.map((type, index) => {
     const seq = outbox.seq + index + 1;
-    return { id: eventId(kind.subject, record.foreignId, seq), type, seq, at, subject };
+    return { id: eventId(kind.subject, record.foreignId, record.createdAt, seq), type, seq, at, subject };
   });
   return {
     ...record,
@@ -84,9 +92,14 @@ function sameAnnounced(a: Announced, b: Announced): boolean {
   return [...keys].every((key) => (a[key] ?? null) === (b[key] ?? null));
 }
 
-/** `evt_` and 24 base64url characters of a hash: the same for the same record and seq, whoever computes it. */
-export function eventId(subject: WebhookSubject, foreignId: string, seq: number): string {
-  const digest = createHash('sha256').update(`${subject}\n${foreignId}\n${seq}`).digest('base64url');
+/**
+ * `evt_` and 24 base64url characters of a hash: the same for the same record and seq, whoever computes it. The
+ * record's `createdAt` sets apart a record made again under a freed foreign_id, and another deployment's record.
+ */
+export function eventId(subject: WebhookSubject, foreignId: string, createdAt: number, seq: number): string {
+  const digest = createHash('sha256')
+    .update(`${subject}\n${foreignId}\n${createdAt}\n${seq}`)
+    .digest('base64url');
   return `evt_${digest.slice(0, 24)}`;
 }
 
@@ -211,7 +224,7 @@ export class WebhookDispatcher {
     if (!record || pending.length === 0) return [];
     const moved: Delivery[] = [];
     for (const event of pending) {
-      const delivery = this.newDelivery(subject, foreignId, event);
+      const delivery = this.newDelivery(subject, record, event);
       const created = await this.deliveries.create(delivery);
       const stored = created ? delivery : await this.deliveries.get(event.id);
       if (stored) moved.push(stored);
@@ -220,13 +233,14 @@ export class WebhookDispatcher {
     return moved;
   }
 
-  private newDelivery(subject: WebhookSubject, foreignId: string, event: OutboxEvent): Delivery {
+  private newDelivery(subject: WebhookSubject, record: ClaimedRecord<unknown>, event: OutboxEvent): Delivery {
     return {
       id: event.id,
       type: event.type,
       seq: event.seq,
       subject,
-      foreignId,
+      foreignId: record.foreignId,
+      recordCreatedAt: record.createdAt,
       body: this.payloadOf(subject, event),
       createdAt: event.at,
       state: 'pending',
@@ -305,7 +319,7 @@ export class WebhookDispatcher {
   private async waitsForEarlier(delivery: Delivery, now: number, wakes: Set<number>): Promise<boolean> {
     if (delivery.seq <= 1) return false;
     const previous = await this.deliveries.get(
-      eventId(delivery.subject, delivery.foreignId, delivery.seq - 1),
+      eventId(delivery.subject, delivery.foreignId, delivery.recordCreatedAt, delivery.seq - 1),
     );
     if (previous?.state !== 'pending') return false;
     const after = Math.max(previous.nextAttemptAt, now) + 1;
@@ -323,9 +337,12 @@ function wakeAt(wakes: Set<number>, at: number): void {
   wakes.add(Math.ceil(at / 1000) * 1000);
 }
 
+/** Compare-and-set tries of a re-send before it answers "in progress": the dispatcher may be attempting it. */
+const RESEND_TRIES = 5;
+
 /** Resends one delivery now, with a new retry window; NotFoundError when there is none. */
 export async function resend(deliveries: DeliveryStore, id: string, now: number): Promise<Delivery> {
-  for (;;) {
+  for (let tries = 0; tries < RESEND_TRIES; tries++) {
     const current = await deliveries.get(id);
     if (!current) throw new NotFoundError('Delivery');
     const next: Delivery = {
@@ -337,6 +354,7 @@ export async function resend(deliveries: DeliveryStore, id: string, now: number)
     };
     if (await deliveries.update(next, current.version)) return next;
   }
+  throw new InProgressError(1);
 }
 
 /** Resends up to `limit` failed deliveries; answers how many, and whether more failed ones remain. */

@@ -86,7 +86,7 @@ export class PluginAlarms extends Construct {
     );
     this.add(
       'dead-letters',
-      'A scheduled job run, or a webhook wake-up (stream or queue), failed and is in the dead-letter queue',
+      'A scheduled job run, or a webhook wake-up by the table stream, failed and is in the dead-letter queue',
       props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
         period: PERIOD,
         statistic: 'Maximum',

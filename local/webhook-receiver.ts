@@ -10,7 +10,7 @@ export interface ReceivedEvent {
 }
 
 export interface WebhookReceiver extends Listening {
-  /** Every event verified so far, in the order it came (repeats included). */
+  /** Every event verified and acknowledged (answered 2xx) so far, in the order it came (repeats included). */
   received: ReceivedEvent[];
 }
 

@@ -72,8 +72,8 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
    * With `previous`, the open-items keys are written only when they change: an answer due when its claim was, or a
    * status that leaves the next look where it was, writes no open-items entry. The deliveries-due keys are set
    * whenever the outbox holds events: the dispatcher drains it (and removes them) without moving the version, so
-   * `previous` may show keys that are gone. They are removed only when `previous` had events: only the drain
-   * empties an outbox, and it takes the keys with them.
+   * `previous` may show keys that are gone. An update never removes them: it only adds events (domain/webhooks.ts),
+   * so only the drain empties an outbox, and it takes the keys with them.
    */
   async update(record: T, expectedVersion: number, previous?: T): Promise<boolean> {
     const due = this.openSortKey(record);
@@ -97,7 +97,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
       set.push(`${DUE_PK} = :duePk`, `${DUE_SK} = :dueSk`);
       values[':duePk'] = outbox[DUE_PK];
       values[':dueSk'] = outbox[DUE_SK];
-    } else if (previous === undefined || previous.outbox?.pending.length) remove.push(DUE_PK, DUE_SK);
+    }
     return this.conditional(
       new UpdateItemCommand({
         TableName: this.table.name,

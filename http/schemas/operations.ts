@@ -203,13 +203,15 @@ export const operations: Record<RouteFunctionName, Operation> = {
     description:
       'Sends the event again, the same id and body, with a new 3-day retry window; after the events before it on its invoice or refund.',
     answers: { 200: { description: 'The delivery, pending.', schema: deliveryView } },
-    errors: [404],
+    // 409 `in_progress` while a dispatcher keeps changing the delivery.
+    errors: [404, 409],
   },
   'resend-failed-webhooks': {
     summary: 'Re-send every failed webhook event',
     description: 'Up to 100 a call, longest failed first; call again while `more` is true.',
     query: noQuery,
     answers: { 200: { description: 'How many were set to be re-sent.', schema: resendReport } },
+    errors: [409],
   },
   openapi: {
     summary: 'This document',

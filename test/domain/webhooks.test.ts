@@ -1,5 +1,16 @@
-import type { InvoiceRecord } from '../../domain/model';
-import { eventId, invoiceEvents, retryDelayMs, RETRY_SCHEDULE, withEvents } from '../../domain/webhooks';
+import { InProgressError } from '../../domain/errors';
+import type { Delivery, InvoiceRecord } from '../../domain/model';
+import type { DeliveryStore } from '../../domain/ports';
+import { ClaimedRecords } from '../../domain/records';
+import {
+  eventId,
+  invoiceEvents,
+  resend,
+  retryDelayMs,
+  RETRY_SCHEDULE,
+  withEvents,
+} from '../../domain/webhooks';
+import { MemoryStore } from '../support/memory-store';
 
 const base = {
   foreignId: 'order-1',
@@ -33,12 +44,38 @@ test('each change of status or exception makes one event, with a seq that grows 
     4,
   );
   expect(paidOver.outbox?.pending.map((event) => [event.type, event.seq, event.id])).toEqual([
-    ['invoice.awaiting_payment', 1, eventId('invoice', 'order-1', 1)],
-    ['invoice.exception', 2, eventId('invoice', 'order-1', 2)],
-    ['invoice.paid', 3, eventId('invoice', 'order-1', 3)],
-    ['invoice.exception', 4, eventId('invoice', 'order-1', 4)],
+    ['invoice.awaiting_payment', 1, eventId('invoice', 'order-1', 0, 1)],
+    ['invoice.exception', 2, eventId('invoice', 'order-1', 0, 2)],
+    ['invoice.paid', 3, eventId('invoice', 'order-1', 0, 3)],
+    ['invoice.exception', 4, eventId('invoice', 'order-1', 0, 4)],
   ]);
   expect(paidOver.outbox?.pending[2].subject).not.toHaveProperty('outbox');
+});
+
+test('an event id is the same for the same record and seq, and another for a record made at another time', () => {
+  const [event] = withEvents(invoiceEvents, base, 1).outbox!.pending;
+  expect(withEvents(invoiceEvents, base, 2).outbox!.pending[0].id).toBe(event.id);
+  // The same foreign_id freed and claimed again, or used in another deployment: a receiver must not drop it.
+  const again = withEvents(invoiceEvents, { ...base, createdAt: 1 }, 1).outbox!.pending[0];
+  expect(again.seq).toBe(event.seq);
+  expect(again.id).not.toBe(event.id);
+});
+
+test('a record written while events were off announces only its changes once they are on', async () => {
+  const store = new MemoryStore<InvoiceRecord>((record) => record.updatedAt);
+  await store.create({ ...base, status: 'confirmed' });
+  const timing = { now: () => 10, leaseMs: 45_000, waitMs: 5_000, pollMs: 100 };
+  const own = { attempt: 1, invoice: null, payment: null, cancelled: false };
+  const invoices = new ClaimedRecords(store, timing, 'Invoice', own, invoiceEvents);
+  await invoices.markSwept('order-1');
+  // An old order is not announced as newly paid by the first write after the switch.
+  expect((await store.get('order-1'))!.outbox?.pending ?? []).toEqual([]);
+  await invoices.mutate('order-1', (current) => ({
+    ...current,
+    payment: { currency: 'BTC', amount: '2', coverage: 'over' },
+  }));
+  const pending = (await store.get('order-1'))!.outbox!.pending;
+  expect(pending.map(({ type, seq }) => [type, seq])).toEqual([['invoice.exception', 1]]);
 });
 
 test('retries start in seconds, back off to hourly, with jitter, and scale', () => {
@@ -46,4 +83,19 @@ test('retries start in seconds, back off to hourly, with jitter, and scale', () 
   expect(retryDelayMs(RETRY_SCHEDULE, 1, 0)).toBe(2_500);
   expect(retryDelayMs(RETRY_SCHEDULE, 30, 1)).toBe(3_600_000);
   expect(retryDelayMs({ ...RETRY_SCHEDULE, scale: 0.01 }, 1, 1)).toBe(50);
+});
+
+test('a re-send that keeps losing its compare-and-set gives up with "in progress" instead of looping', async () => {
+  let reads = 0;
+  const busy = {
+    get: async (id: string) => {
+      reads += 1;
+      // A loop with no end is cut short here, so that it fails the test instead of hanging it.
+      if (reads > 100) throw new Error('still re-sending');
+      return { id, version: reads } as Delivery;
+    },
+    update: async () => false,
+  } as unknown as DeliveryStore;
+  await expect(resend(busy, 'evt_busy', 1)).rejects.toBeInstanceOf(InProgressError);
+  expect(reads).toBe(5);
 });

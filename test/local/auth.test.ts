@@ -10,7 +10,7 @@ import { waitFor } from '../support/wait';
 
 let harness: Harness;
 let output: CapturedOutput;
-const AUTH_EVENT = eventId('invoice', 'auth-invoice', 1);
+const AUTH_EVENT = eventId('invoice', 'auth-invoice', 0, 1);
 beforeAll(async () => {
   output = captureOutput(); // every refusal logs a warning; keep the run quiet
   harness = await startHarness();
@@ -45,6 +45,7 @@ beforeAll(async () => {
     seq: 1,
     subject: 'invoice',
     foreignId: 'auth-invoice',
+    recordCreatedAt: 0,
     body: '{}',
     createdAt: Date.now(),
     state: 'failed',

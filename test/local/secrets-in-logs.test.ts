@@ -1,3 +1,5 @@
+import { startWebhookReceiver, type WebhookReceiver } from '../../local/webhook-receiver';
+import { newWebhookSecret } from '../../webhooks/signing';
 import { invoiceCallbackBody, postCallback, signBody, signedHeaders } from '../support/callbacks';
 import { clearFaults, injectFault } from '../support/faults';
 import { checkoutBody, refundBody, startHarness, type Answer, type Harness } from '../support/local-stack';
@@ -8,13 +10,26 @@ let harness: Harness;
 let output: CapturedOutput;
 /** Every answer the plugin gave, headers and body, as text. */
 const answers: string[] = [];
+const webhookSecret = newWebhookSecret();
+let receiver: WebhookReceiver;
+/** The client secret the checkout of `logs-1` answered: only that answer may hold it. */
+let clientSecret: string;
 
 beforeAll(async () => {
   output = captureOutput();
-  harness = await startHarness({ env: { PROCESSING_TIMEOUT_MS: '500' } });
+  // The shop refuses each event's first attempt, so that the dispatcher's retry path logs too.
+  const attempted = new Set<string>();
+  receiver = await startWebhookReceiver(webhookSecret, {
+    answer: ({ id }) => (attempted.has(id) ? 200 : (attempted.add(id), 500)),
+  });
+  harness = await startHarness({
+    env: { PROCESSING_TIMEOUT_MS: '500', WEBHOOK_RETRY_SCALE: '0.01' },
+    webhooks: { url: receiver.url, secret: webhookSecret, intervalMs: 50 },
+  });
 });
 afterAll(async () => {
   await harness.close();
+  await receiver.close();
   output.restore();
 });
 
@@ -35,12 +50,21 @@ async function callback(body: string, headers: Record<string, string>, contentTy
 }
 
 async function happyFlow() {
-  expect((await api('POST', '/checkout', { token: 'storefront', body: checkoutBody('logs-1') })).status).toBe(
-    201,
-  );
-  expect((await api('POST', '/checkout', { token: 'storefront', body: checkoutBody('logs-1') })).status).toBe(
-    200,
-  );
+  const created = await harness.api('POST', '/checkout', {
+    token: 'storefront',
+    body: checkoutBody('logs-1'),
+  });
+  expect(created.status).toBe(201);
+  clientSecret = created.body.client_secret;
+  const replayed = await harness.api('POST', '/checkout', {
+    token: 'storefront',
+    body: checkoutBody('logs-1'),
+  });
+  expect(replayed.status).toBe(200);
+  const publicView = await api('GET', '/public/invoices/logs-1', {
+    headers: { 'x-client-secret': clientSecret },
+  });
+  expect(publicView.status).toBe(200);
   await harness.control('POST', '/invoices/logs-1/pay', { kind: 'full' });
   const paid = await waitFor(
     () => api('GET', '/invoices/logs-1', { token: 'storefront' }),
@@ -65,6 +89,13 @@ async function happyFlow() {
   expect((await api('GET', '/pairs?from=BTC&to=EUR', { token: 'storefront' })).status).toBe(200);
   answers.push(JSON.stringify(await harness.stack.runJob('snapshot-balances')));
   answers.push(JSON.stringify(await harness.stack.runJob('reconcile')));
+  // The webhooks of the paid order, each refused once and then acknowledged, and the admin's view of them.
+  await waitFor(
+    async () => receiver.received.map(({ type }) => type),
+    (types) => types.includes('invoice.paid'),
+    30_000,
+  );
+  expect((await api('GET', '/webhooks/deliveries?limit=100', { token: 'admin' })).status).toBe(200);
 }
 
 async function failingFlow() {
@@ -90,6 +121,17 @@ async function failingFlow() {
   });
   expect(textBody.status).toBe(415);
   expect((await api('GET', '/invoices/logs-missing', { token: 'storefront' })).status).toBe(404);
+  // The public view with a wrong client secret, or one of another order.
+  for (const [foreignId, secret] of [
+    ['logs-1', `${clientSecret}x`],
+    ['logs-1', clientSecret.slice(0, -1)],
+    ['logs-2', clientSecret],
+  ]) {
+    const wrong = await api('GET', `/public/invoices/${foreignId}`, {
+      headers: { 'x-client-secret': secret },
+    });
+    expect(wrong.status).toBe(404);
+  }
 
   // Upstream faults, including a stale-key refusal that makes the plugin refetch its secret.
   await injectFault(harness, '/v2/invoices/create', '5xx');
@@ -150,12 +192,16 @@ test('a full run, with errors, writes no secret or token to the logs or to any a
     secretKey,
     storefrontToken: harness.stack.storefrontToken,
     adminToken: harness.stack.adminToken,
+    // Only the checkout's own answer holds the client secret (it is not recorded in `answers`).
+    clientSecret,
+    webhookSecret: webhookSecret.slice('whsec_'.length),
   };
   const logs = output.text();
   const replies = answers.join('\n');
   // The capture did see the plugin's logs, refusals and failures included.
   expect(logs).toContain('request refused');
   expect(logs).toContain('request failed');
+  expect(logs).toContain('webhook dispatch done');
   expect(replies).toContain('processor_auth_failed');
   for (const [name, value] of Object.entries(secrets)) {
     expect({ name, inLogs: logs.includes(value), inAnswers: replies.includes(value) }).toEqual({

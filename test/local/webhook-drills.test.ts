@@ -138,15 +138,41 @@ test('a run asks to be woken when each retry it put off comes due, to the second
   await checkout(invoices, 'drill-wake-1');
   refusing.add('drill-wake-1');
   const asked: number[] = [];
-  // The real schedule: the first retry is due in 2.5-5 s, after this run.
+  // The first retry is due in 30-60 s, well after this run however slow it is: it asks for one wake.
   await dispatcher({
-    schedule: RETRY_SCHEDULE,
+    schedule: { ...RETRY_SCHEDULE, firstMs: 60_000 },
     wake: { at: async (times) => void asked.push(...times) },
   }).run();
   refusing.delete('drill-wake-1');
-  const retry = await new DynamoDeliveryStore(table, 30).get(eventId('invoice', 'drill-wake-1', 1));
+  const { createdAt } = (await invoiceStore().get('drill-wake-1'))!;
+  const retry = await new DynamoDeliveryStore(table, 30).get(
+    eventId('invoice', 'drill-wake-1', createdAt, 1),
+  );
   expect(retry).toMatchObject({ state: 'pending', attempts: 1 });
   expect(asked).toEqual([Math.ceil(retry!.nextAttemptAt / 1000) * 1000]);
+});
+
+test('an order removed and made again under its foreign_id gets new event ids: none of its events is lost', async () => {
+  const store = invoiceStore();
+  const invoices = new InvoiceService(store, service, timing);
+  await checkout(invoices, 'drill-again-1');
+  await dispatcher().run();
+  const first = (await store.get('drill-again-1'))!;
+  expect(await store.remove(first.foreignId, first.version)).toBe(true);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  await checkout(invoices, 'drill-again-1');
+  await invoices.applyStatus(paid('drill-again-1'));
+  for (let i = 0; i < 20 && idsOf('invoice.paid', 'drill-again-1').length === 0; i++)
+    await dispatcher().run();
+  const events = receiver.received.filter(
+    (event) => JSON.parse(event.body).data.foreign_id === 'drill-again-1',
+  );
+  expect(events.map(({ type, sequence }) => [type, sequence])).toEqual([
+    ['invoice.awaiting_payment', 1],
+    ['invoice.awaiting_payment', 1],
+    ['invoice.paid', 2],
+  ]);
+  expect(new Set(events.map(({ id }) => id)).size).toBe(3);
 });
 
 /**

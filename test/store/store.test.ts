@@ -6,7 +6,10 @@ import type { CreatedQuery } from '../../domain/ports';
 import { claim, save, type ClaimTiming } from '../../domain/records';
 import { isOpen } from '../../domain/status';
 import { createPluginTable, LOCAL_CREDENTIALS, startLocalDynamo } from '../../local/dynamodb';
+import { invoiceEvents, withEvents } from '../../domain/webhooks';
 import { createdKeys } from '../../store/created-index';
+import { DynamoDeliveryStore } from '../../store/delivery-store';
+import { DUE_PK, DUE_SK } from '../../store/due-index';
 import { DynamoReceiptStore } from '../../store/receipt-store';
 import { DynamoRecordList } from '../../store/record-list';
 import { DynamoSnapshotStore } from '../../store/snapshot-store';
@@ -271,6 +274,26 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
         'SET #data = :data, version = :version, gsi1pk = :openPk, gsi1sk = :openSk',
         'SET #data = :data, version = :version REMOVE gsi1pk, gsi1sk',
       ]);
+    });
+
+    test('an update computed before the outbox was drained writes its events back, and lists the record as due again', async () => {
+      const at = Date.now();
+      await invoices.create(withEvents(invoiceEvents, invoice('order-1', sent('pending')), at));
+      const read = (await invoices.get('order-1'))!;
+      expect(await invoices.dropOutbox(read, 1)).toBe(true);
+      const deliveries = new DynamoDeliveryStore(table, 30);
+      expect(await deliveries.listDue(at, 10)).toEqual([]);
+
+      const paid = withEvents(
+        invoiceEvents,
+        { ...read, ...sent('confirmed'), version: read.version + 1 },
+        at,
+      );
+      expect(await invoices.update(paid, read.version, read)).toBe(true);
+      const [item] = await scan();
+      expect(item[DUE_PK]).toBeDefined();
+      expect(item[DUE_SK]).toBeDefined();
+      expect(await deliveries.listDue(at, 10)).toEqual([{ record: 'invoice', foreignId: 'order-1' }]);
     });
 
     test('a stale update does not touch the open-items index either', async () => {
