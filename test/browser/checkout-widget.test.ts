@@ -36,6 +36,8 @@ interface Shop {
 interface CheckoutOptions {
   /** The order title the customer types. */
   title?: string;
+  /** Stands in for the API's customer view, as the browser receives it. */
+  publicInvoice?: object;
 }
 
 /**
@@ -46,10 +48,12 @@ interface CheckoutOptions {
 const REDIRECT_AFTER_MS = 600_000;
 
 /** Opens the demo store, checks out, and waits for the widget to wait for the payment. */
-async function checkout({ title }: CheckoutOptions = {}): Promise<Shop> {
+async function checkout({ title, publicInvoice }: CheckoutOptions = {}): Promise<Shop> {
   const { page, errors } = await openPage(browser);
   const requests: Shop['requests'] = [];
   page.on('request', (request) => requests.push({ url: request.url(), headers: request.headers() }));
+  if (publicInvoice)
+    await page.route('**/public/invoices/*', (route) => route.fulfill({ json: publicInvoice }));
   // The page imports this module in place of the widget's, which it passes every mount on to.
   await page.route(
     (url) => url.pathname === '/widget/widget.js' && url.search === '',
@@ -166,6 +170,39 @@ test('a title holding markup is shown as text, never run', async () => {
   await expect(shop.page.evaluate(() => (globalThis as { pwned?: number }).pwned)).resolves.toBeUndefined();
   await screenshot(shop.page, 'widget-markup-title');
   expect(shop.errors).toEqual([]);
+});
+
+test('a payment page the service names is a link only when it is a web page', async () => {
+  const awaitingChoice = {
+    status: 'awaiting_payment',
+    final: false,
+    exception: null,
+    title: 'Espresso machine',
+    amount: '25.50000000',
+    currency: 'EUR',
+    pay_currency: null,
+    pay_amount: null,
+    owed_amount: null,
+    pay_address: null,
+    pay_tag: null,
+    payment_uri: null,
+    expires_at: null,
+    url_success: 'https://shop.example/paid',
+    url_failed: 'https://shop.example/failed',
+  };
+  const web = await checkout({
+    publicInvoice: { ...awaitingChoice, payment_url: 'https://pay.example/i/1' },
+  });
+  await expect(
+    web.widget.getByRole('link', { name: 'Open the payment page' }).getAttribute('href'),
+  ).resolves.toBe('https://pay.example/i/1');
+
+  const script = await checkout({
+    publicInvoice: { ...awaitingChoice, payment_url: 'javascript:window.pwned=1' },
+  });
+  await script.widget.getByText('Choose how to pay on the payment page.').waitFor();
+  await expect(script.widget.getByRole('link').count()).resolves.toBe(0);
+  expect([...web.errors, ...script.errors]).toEqual([]);
 });
 
 test('without webhooks, the order events panel says how to switch them on', async () => {
