@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 /** Generous: the widget polls with backoff (at most 10 s apart while nothing changes) on a busy machine. */
-const STATE_TIMEOUT = 45_000;
+const STATE_TIMEOUT = 90_000;
 
 interface Shop {
   page: Page;

@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 /** Generous: the widget and the panel poll with backoff (at most 10 s apart) on a busy machine. */
-const STATE_TIMEOUT = 45_000;
+const STATE_TIMEOUT = 90_000;
 
 const eventRows = (page: Page) =>
   page.getByRole('region', { name: 'Order events' }).getByRole('table').locator('tbody tr');
