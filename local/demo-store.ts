@@ -128,8 +128,8 @@ async function checkout(options: DemoStoreOptions, body: Buffer): Promise<LocalP
       title: typeof title === 'string' && title !== '' ? title : DEMO_PRODUCT.title,
       email: 'customer@example.com',
       // The order goes along, so that the page the customer lands on can list its events too.
-      url_success: `${api}/demo/paid.html?order=${foreignId}`,
-      url_failed: `${api}/demo/unpaid.html?order=${foreignId}`,
+      url_success: `${api}/demo/?order=${foreignId}&outcome=paid`,
+      url_failed: `${api}/demo/?order=${foreignId}&outcome=unpaid`,
     }),
   });
   const invoice = readJson(await answer.text());

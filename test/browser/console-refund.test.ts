@@ -36,6 +36,42 @@ describe('refunds from the console', () => {
     expect(errors).toEqual([]);
   });
 
+  test('a refund whose answer was lost, sent again from a dialog opened anew, is still one refund', async () => {
+    await paidOrder('console-refund-lost');
+    const { page, errors } = await suite.open();
+    await page.getByRole('link', { name: 'console-refund-lost', exact: true }).click();
+    // The first refund reaches the API; its answer never reaches the browser.
+    await page.route(
+      '**/invoices/console-refund-lost/refunds',
+      async (route) => {
+        await route.fetch();
+        await route.abort('connectionreset');
+      },
+      { times: 1 },
+    );
+    const sendRefund = async () => {
+      await page.getByRole('button', { name: 'Refund…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Refund invoice console-refund-lost' });
+      await dialog.getByLabel('Amount (EUR)').fill('10');
+      await dialog.getByLabel('Destination address').fill('bc1qrefundaddress0000000000000000000000');
+      const refundId = await dialog.locator('dd').nth(1).textContent();
+      await dialog.getByRole('button', { name: 'Send refund' }).click();
+      return { dialog, refundId };
+    };
+
+    const lost = await sendRefund();
+    await lost.dialog.getByRole('alert').filter({ hasText: 'network_error' }).waitFor();
+    await lost.dialog.getByRole('button', { name: 'Keep the money' }).click();
+    await lost.dialog.waitFor({ state: 'detached' });
+    const again = await sendRefund();
+    await page.getByRole('status').filter({ hasText: 'Refund of 10.00 EUR sent.' }).waitFor();
+    expect(again.refundId).toBe(lost.refundId);
+    const refunds = page.getByRole('table', { name: 'Refunds of this invoice' });
+    await expect(refunds.locator('tbody tr').count()).resolves.toBe(1);
+    await page.getByText('Refundable: 15.245 EUR').waitFor();
+    expect(errors.filter((error) => !error.includes('ERR_CONNECTION_RESET'))).toEqual([]);
+  });
+
   test('a refund beyond the refundable amount is refused in the dialog, naming the bound', async () => {
     await paidOrder('console-refund-over');
     const { page, errors } = await suite.open();

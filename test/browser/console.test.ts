@@ -18,6 +18,8 @@ test('a wrong token gets a clear message; the admin token opens the invoices and
   const { page, errors } = await openPage(suite.browser);
   await page.goto(`${suite.harness.stack.url}/console/`);
   await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+  // Not a password the browser offers to save: a token field for one sign-in.
+  await expect(page.getByLabel('Admin token').getAttribute('autocomplete')).resolves.toBe('one-time-code');
   await expectAccessibleState(page, 'sign-in');
 
   await signIn(page, 'not-the-token');

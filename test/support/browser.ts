@@ -16,6 +16,8 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+const ACTION_TIMEOUT_MS = 60_000;
+
 /** Where each state's screenshot lands: a test artifact to look at, not something a test compares. */
 export const SCREENSHOT_DIR = path.join(__dirname, '..', '..', 'test-artifacts', 'screenshots');
 
@@ -29,6 +31,8 @@ export function launchBrowser(): Promise<Browser> {
  */
 export async function openPage(browser: Browser): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  // Every wait and action ends as soon as it can; on a busy 2-core machine some take longer than the default 30 s.
+  context.setDefaultTimeout(ACTION_TIMEOUT_MS);
   // The browser asks every origin for a favicon; its 404 is the browser's business, not the page's error.
   await context.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }));
   const page = await context.newPage();

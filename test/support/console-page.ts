@@ -44,7 +44,7 @@ export class ConsoleSuite {
     const { body } = await waitFor(
       () => this.harness.api('GET', `/invoices/${foreignId}`, { token: 'admin' }),
       ({ body }) => body.status === status,
-      30000,
+      60_000,
     );
     return body.status;
   }

@@ -29,7 +29,8 @@ function signIn(refused?: ApiError): void {
     id: 'token',
     name: 'token',
     type: 'password',
-    autocomplete: 'off',
+    // A one-time code to the browser: neither saved nor offered as a password.
+    autocomplete: 'one-time-code',
     required: '',
     'aria-describedby': 'token-help',
   });

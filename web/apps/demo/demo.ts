@@ -1,6 +1,8 @@
 // The demo store's product page: "Pay with crypto" asks the store's backend (local/demo-store.ts) for a checkout,
 // which answers the invoice's customer URL and client secret only, and mounts the widget from /widget/widget.js
-// as any shop's page would. The sandbox wallet's buttons ask the same backend to pay.
+// as any shop's page would. The sandbox wallet's buttons ask the same backend to pay. The widget sends the
+// customer back to this page with `?order=<foreign_id>&outcome=paid|unpaid`: it then says how the order ended
+// and keeps the order's "Order events" panel, so that the events which came with the payment are there to see.
 import { show } from '../shared/dom';
 import type * as Widget from '../widget/widget';
 import { watchOrderEvents, type EventsWatch } from './parts/order-events';
@@ -53,5 +55,20 @@ function showWallet(foreignId: string, events: EventsWatch): void {
   }
 }
 
-const pay = byId<HTMLButtonElement>('pay');
-pay.addEventListener('click', () => void payWithCrypto(pay));
+function showOutcome(foreignId: string, outcome: string): void {
+  byId('product').hidden = true;
+  const shown = byId(outcome);
+  shown.hidden = false;
+  document.title = `Northwind Coffee · ${shown.querySelector('h1')!.textContent}`;
+  watchOrderEvents(byId('events-panel'), foreignId);
+}
+
+const returned = new URLSearchParams(window.location.search);
+const order = returned.get('order');
+const outcome = returned.get('outcome');
+if (order && /^demo-[A-Za-z0-9-]+$/.test(order) && (outcome === 'paid' || outcome === 'unpaid')) {
+  showOutcome(order, outcome);
+} else {
+  const pay = byId<HTMLButtonElement>('pay');
+  pay.addEventListener('click', () => void payWithCrypto(pay));
+}

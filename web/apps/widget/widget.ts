@@ -148,7 +148,7 @@ export function mount(element: Element, options: MountOptions): Mounted {
       return [
         orderTotal(current),
         el('p', {}, text.choosePayment),
-        payment_url && link(payment_url, text.openPaymentPage, 'pw-button'),
+        payment_url && isWebLink(payment_url) && link(payment_url, text.openPaymentPage, 'pw-button'),
       ].filter((node): node is HTMLElement => Boolean(node));
     }
     const owed =
@@ -245,7 +245,7 @@ function link(href: string, label: string, className: string): HTMLAnchorElement
   return el('a', { href, class: className }, label);
 }
 
-/** Only web pages: a shop's URL is never followed as `javascript:` or the like. */
+/** Only web pages: a URL from the shop or the service is never followed as `javascript:` or the like. */
 function isWebLink(url: string): boolean {
   try {
     return ['https:', 'http:'].includes(new URL(url).protocol);

@@ -8,6 +8,24 @@ import { confirmDialog, facts, table } from './page';
 
 type Refundable = NonNullable<InvoiceView['refundable']>;
 
+interface RefundForm {
+  amount: string;
+  currency: string;
+  address: string;
+}
+
+/** A refund sent without an answer that it was made: its id, and the form it was sent with. */
+interface Unanswered {
+  id: string;
+  form: RefundForm;
+}
+
+/**
+ * Per invoice, until an answer says it was made: the refund last sent. The dialog, even opened anew, shows it again
+ * and repeats its id for the same form, so that a lost answer cannot become a second refund.
+ */
+const unanswered = new Map<string, Unanswered>();
+
 /** The invoice's refunds section, or null for an order that has none and can have none. */
 export function refundsSection(
   invoice: InvoiceView,
@@ -47,19 +65,37 @@ function refundDialog(
   api: Api,
   onRefunded: (message: string) => Promise<HTMLElement>,
 ): void {
-  const amount = field('refund-amount', `Amount (${refundable.currency})`, refundable.amount, {
-    inputmode: 'decimal',
-  });
-  const currency = field('refund-currency', 'Customer receives', invoice.pay_currency ?? '', {});
-  const address = field('refund-address', 'Destination address', '', {
+  const pending = unanswered.get(invoice.foreign_id);
+  const amount = field(
+    'refund-amount',
+    `Amount (${refundable.currency})`,
+    pending?.form.amount ?? refundable.amount,
+    { inputmode: 'decimal' },
+  );
+  const currency = field(
+    'refund-currency',
+    'Customer receives',
+    pending?.form.currency ?? invoice.pay_currency ?? '',
+    {},
+  );
+  const address = field('refund-address', 'Destination address', pending?.form.address ?? '', {
     autocomplete: 'off',
     spellcheck: 'false',
   });
+  const form = (): RefundForm => ({
+    amount: amount.input.value.trim(),
+    currency: currency.input.value.trim(),
+    address: address.input.value.trim(),
+  });
   // Confirming the same refund again, after a lost answer, repeats its id and so cannot send a second refund; a
   // changed form is another refund, with an id of its own.
-  const refundId = el('span', {}, newRefundId());
+  const idOfForm = () => {
+    const last = unanswered.get(invoice.foreign_id);
+    return last && JSON.stringify(form()) === JSON.stringify(last.form) ? last.id : newRefundId();
+  };
+  const refundId = el('span', {}, idOfForm());
   for (const { input } of [amount, currency, address]) {
-    input.addEventListener('input', () => show(refundId, newRefundId()));
+    input.addEventListener('input', () => show(refundId, idOfForm()));
   }
   confirmDialog({
     title: `Refund invoice ${invoice.foreign_id}`,
@@ -77,14 +113,16 @@ function refundDialog(
     dismiss: 'Keep the money',
     destructive: true,
     action: async () => {
-      const receives = currency.input.value.trim();
+      const sent = form();
+      unanswered.set(invoice.foreign_id, { id: refundId.textContent!, form: sent });
       await api.post(invoicePath(invoice.foreign_id, 'refunds'), {
         foreign_id: refundId.textContent,
-        address: address.input.value.trim(),
-        debited_amount: amount.input.value.trim(),
-        ...(receives ? { currency: receives } : {}),
+        address: sent.address,
+        debited_amount: sent.amount,
+        ...(sent.currency ? { currency: sent.currency } : {}),
       });
-      return onRefunded(`Refund of ${money(amount.input.value.trim(), refundable.currency)} sent.`);
+      unanswered.delete(invoice.foreign_id);
+      return onRefunded(`Refund of ${money(sent.amount, refundable.currency)} sent.`);
     },
   });
 }
