@@ -148,6 +148,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   });
   server.on('connection', () => traffic.connectionOpened());
+  // Idle keep-alive connections stay open a minute, as a service behind a load balancer keeps them, not node's 5 s:
+  // a client that reuses one just as the server drops it gets "socket hang up" with nothing to tell it was unsent.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
