@@ -55,6 +55,13 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
   const plugin = await startPlugin();
   let baseline: BaselineIo | undefined;
   const meters: CapacityMeter[] = [];
+  const meter = (client: ConstructorParameters<typeof CapacityMeter>[0]) => {
+    const created = new CapacityMeter(client);
+    meters.push(created);
+    return created;
+  };
+  // Before the handlers' first call: their clients fix each command's middleware at its first send.
+  const ourMeter = meter(plugin.dynamo);
   let costTable: string;
   try {
     // The handlers' own log lines would bury the table: stdout is discarded while they run.
@@ -68,12 +75,6 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
         recordSizes: recordSizes((await plugin.invoices.get(POLL_ID))!),
       });
       const peer = await startPeer(plugin);
-      const meter = (client: ConstructorParameters<typeof CapacityMeter>[0]) => {
-        const created = new CapacityMeter(client);
-        meters.push(created);
-        return created;
-      };
-      const ourMeter = meter(plugin.dynamo);
       // First, while the only open invoice is the one the polls read: every invoice the later phases create is
       // due a minute after its checkout, and would be due work for the sweep.
       progress('the sweep over a growing number of open records');

@@ -1,6 +1,6 @@
 // The secret a customer's browser holds to watch one invoice (the public invoice view). The table keeps only its
 // hash, so that a read of the table or of a backup never yields what opens an invoice's view.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 
 export function clientSecretHash(secret: string): string {
   return sha256(secret).toString('base64url');
@@ -19,5 +19,5 @@ export function clientSecretMatches(given: string | undefined, storedHash: strin
 }
 
 function sha256(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
+  return hash('sha256', text, 'buffer');
 }

@@ -83,6 +83,13 @@ export interface InvoiceServiceOptions {
   announce?: boolean;
 }
 
+export interface Checkout {
+  record: InvoiceRecord;
+  /** False when a repeat of the request found the invoice already made. */
+  created: boolean;
+  clientSecret: string | null;
+}
+
 export class InvoiceService implements RefundReservations {
   private readonly invoices: ClaimedRecords<InvoiceRecord>;
   private readonly clientSecrets?: ClientSecrets;
@@ -108,22 +115,28 @@ export class InvoiceService implements RefundReservations {
     );
   }
 
-  /** Creates the order's invoice once; a repeat of the same request answers the same invoice. */
-  async checkout(request: CheckoutRequest): Promise<{ record: InvoiceRecord; created: boolean }> {
+  /**
+   * Creates the order's invoice once; a repeat of the same request answers the same invoice. With the invoice
+   * comes its client secret (see `clientSecretOf`).
+   */
+  async checkout(request: CheckoutRequest): Promise<Checkout> {
     const claimed = await this.invoices.claim(request, (existing) => ({
       // After an unknown outcome the same upstream id is tried again; a duplicate answer tells us it was created.
       attempt: existing.phase === 'abandoned' ? existing.attempt + 1 : existing.attempt,
     }));
-    if (!claimed.owned) return { record: claimed.record, created: false };
+    if (!claimed.owned) {
+      const record = claimed.record;
+      return { record, created: false, clientSecret: await this.clientSecretOf(record) };
+    }
     const resumed = mayHaveBeenSent(claimed.previous);
-    return { record: await this.createUpstream(claimed.record, resumed), created: true };
+    return { ...(await this.createUpstream(claimed.record, resumed)), created: true };
   }
 
   /**
    * The invoice's client secret, issued again for a replayed checkout; null when the stored hash is not of the
    * secret issued now (an invoice from before client secrets, or before the key they derive from changed).
    */
-  async clientSecretOf(record: InvoiceRecord): Promise<string | null> {
+  private async clientSecretOf(record: InvoiceRecord): Promise<string | null> {
     const secret = await this.clientSecrets?.secretFor(record);
     return clientSecretMatches(secret, record.clientSecretHash) ? (secret as string) : null;
   }
@@ -257,7 +270,7 @@ export class InvoiceService implements RefundReservations {
   }
 
   /** `resumed`: an earlier attempt with this upstream id may have been created without our hearing back. */
-  private async createUpstream(claimed: InvoiceRecord, resumed: boolean): Promise<InvoiceRecord> {
+  private async createUpstream(claimed: InvoiceRecord, resumed: boolean): Promise<Omit<Checkout, 'created'>> {
     let record = claimed;
     let mayBeOurs = resumed;
     // Before the send: a secret that could not be had after it would leave a created invoice unrecorded.
@@ -270,7 +283,11 @@ export class InvoiceService implements RefundReservations {
           invoice: created.details,
           ...own,
         });
-        return (await this.invoices.save(record, answered)).record;
+        const saved = await this.invoices.save(record, answered);
+        // The secret whose hash this write stored; a record someone else wrote is checked against its own.
+        return saved.won
+          ? { record: saved.record, clientSecret: secret ?? null }
+          : { record: saved.record, clientSecret: await this.clientSecretOf(saved.record) };
       } catch (error) {
         // "foreign_id taken" proves a lost answer only after a send of ours whose outcome was unknown; otherwise
         // the id belongs to someone else's invoice, which must not be cancelled.
@@ -293,7 +310,7 @@ export class InvoiceService implements RefundReservations {
           claimedAt: at,
           updatedAt: at,
         });
-        if (!next.won) return next.record;
+        if (!next.won) return { record: next.record, clientSecret: await this.clientSecretOf(next.record) };
         record = next.record;
         mayBeOurs = false;
       }

@@ -19,11 +19,8 @@ const invoices = new InvoiceService(invoiceStore, processing, claimTiming, {
 export const handler = apiRoute(
   { route: checkoutRoute, tokens: bearerTokens, input: checkoutInput },
   async (request) => {
-    const { record, created } = await invoices.checkout(request);
-    const body: CheckoutView = {
-      ...invoiceView(record, Date.now()),
-      client_secret: await invoices.clientSecretOf(record),
-    };
+    const { record, created, clientSecret } = await invoices.checkout(request);
+    const body: CheckoutView = { ...invoiceView(record, Date.now()), client_secret: clientSecret };
     return { status: created ? 201 : 200, body };
   },
 );

@@ -9,7 +9,7 @@ import { parseWebhookSecret } from '../secrets/webhook-secret';
 import { endpointRefusal, HttpWebhookSender } from '../webhooks/sender';
 import { isWebhookSecret } from '../webhooks/signing';
 import { noWake, SqsDispatcherWake } from '../webhooks/wake';
-import { awsRequestHandler } from './aws-clients';
+import { awsClientConfig, withoutSdkLogging } from './aws-clients';
 import { numberEnv } from './env';
 import { cachedSecret } from './secret';
 import { table } from './table';
@@ -52,7 +52,7 @@ export function dispatcherWake(): DispatcherWake {
   const queueUrl = process.env.WEBHOOK_WAKE_QUEUE_URL;
   if (!queueUrl) return noWake;
   return new SqsDispatcherWake(
-    new SQSClient({ requestHandler: awsRequestHandler }),
+    withoutSdkLogging(new SQSClient(awsClientConfig)),
     queueUrl,
     Date.now,
     // Not fatal: the schedule runs the retry a little later.

@@ -33,7 +33,6 @@ interface TextRule {
 
 /** A string field; the order of the rules decides which message names a value that breaks several. */
 export function text({ description, notBlank, lineBreaks, min, max, pattern, patternMessage }: TextRule) {
-  const length = (value: string) => [...value].length;
   const control = lineBreaks ? CONTROL_BUT_LINE_BREAKS : CONTROL;
   const rules: StringItem[] = [
     v.description(
@@ -42,11 +41,11 @@ export function text({ description, notBlank, lineBreaks, min, max, pattern, pat
   ];
   if (notBlank) rules.push(v.check((value) => value.trim() !== '', 'must not be empty'));
   if (min !== undefined) {
-    rules.push(v.check((value) => length(value) >= min, `must be at least ${min} characters`));
+    rules.push(v.check((value) => codePoints(value, min) >= min, `must be at least ${min} characters`));
     rules.push(v.metadata({ minLength: min }));
   }
   if (max !== undefined) {
-    rules.push(v.check((value) => length(value) <= max, `must be at most ${max} characters`));
+    rules.push(v.check((value) => codePoints(value, max + 1) <= max, `must be at most ${max} characters`));
     rules.push(v.metadata({ maxLength: max }));
   }
   rules.push(
@@ -54,6 +53,23 @@ export function text({ description, notBlank, lineBreaks, min, max, pattern, pat
   );
   if (pattern) rules.push(v.regex(pattern, patternMessage ?? 'has the wrong format'));
   return v.pipe(v.string('must be a string'), ...rules);
+}
+
+/**
+ * The string's length in code points, as JSON Schema counts it, counted no further than `upTo`: a 2 KB URL is
+ * checked on every checkout, and this allocates nothing.
+ */
+function codePoints(value: string, upTo: number): number {
+  let count = 0;
+  for (let i = 0; i < value.length && count < upTo; i++, count++) {
+    const unit = value.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point.
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+  }
+  return count;
 }
 
 /** `notBlank` is for a required field: an optional one that is blank gets the pattern's message. */

@@ -119,7 +119,7 @@ describe("the customer's read", () => {
       clientSecretHash: clientSecretHash('cs_right'),
     };
     expect(await rig.invoiceStore.update(withHash, record.version)).toBe(true);
-    const hashes = jest.spyOn(crypto, 'createHash');
+    const hashes = jest.spyOn(crypto, 'hash');
     const hashingOf = async (foreignId: string) => {
       hashes.mockClear();
       await expect(readInvoiceForCustomer(rig.invoiceStore, foreignId, 'cs_wrong')).rejects.toThrow(

@@ -151,6 +151,18 @@ describe('free text', () => {
     expect(checkoutInput(request({ body: { ...CHECKOUT, title } })).title).toBe(title);
   });
 
+  it('lengths count code points: an emoji is one character, at the limits as JSON Schema counts them', () => {
+    const title = (text: string) =>
+      refusal(() => checkoutInput(request({ body: { ...CHECKOUT, title: text } })));
+    expect(title('😀'.repeat(50))).toBeUndefined();
+    expect(title('😀'.repeat(51))).toEqual({ title: 'must be at most 50 characters' });
+    expect(title(`${'😀'.repeat(49)}ab`)).toEqual({ title: 'must be at most 50 characters' });
+    const reference = (text: string) =>
+      refusal(() => checkoutInput(request({ body: { ...CHECKOUT, end_user_reference: text } })));
+    expect(reference('👨‍👩‍👧'.repeat(20))).toBeUndefined();
+    expect(reference('👨‍👩‍👧'.repeat(21))).toEqual({ end_user_reference: 'must be at most 100 characters' });
+  });
+
   it.each([
     ['right-to-left override', '\u202e'],
     ['left-to-right isolate', '\u2066'],
