@@ -1,6 +1,7 @@
 import { CreateTableCommand, DynamoDBClient, type KeySchemaElement } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { SECONDARY_INDEXES, TABLE_SCHEMA } from '../store/schema';
+import { flushIndexWrites, writeIndexEntriesAfterAnswers } from './dynalite-indexes';
 import { listen, type Listening } from './listen';
 
 export interface LocalDynamo extends Listening {
@@ -10,9 +11,15 @@ export interface LocalDynamo extends Listening {
 
 /** An in-process DynamoDB-compatible server (dynalite, in memory) that the real SDK reaches over HTTP. */
 export async function startLocalDynamo(port = 0): Promise<LocalDynamo> {
+  writeIndexEntriesAfterAnswers();
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   let calls = 0;
-  server.on('request', () => calls++);
+  server.on('request', (_request, response) => {
+    calls++;
+    // dynalite's own listener has only started reading the body: nothing of this request is served yet.
+    flushIndexWrites();
+    response.once('finish', flushIndexWrites);
+  });
   const listening = await listen(server, port);
   return { ...listening, calls: () => calls };
 }

@@ -1,0 +1,156 @@
+// The local DynamoDB's indexes (local/dynalite-indexes.ts): written after a write answers and only where it
+// changes them, yet every query sees every write before it.
+import {
+  DeleteItemCommand,
+  DynamoDBClient,
+  PutItemCommand,
+  QueryCommand,
+  UpdateItemCommand,
+  type AttributeValue,
+} from '@aws-sdk/client-dynamodb';
+import dynaliteDb from 'dynalite/db';
+import {
+  createPluginTable,
+  LOCAL_CREDENTIALS,
+  startLocalDynamo,
+  type LocalDynamo,
+} from '../../local/dynamodb';
+import { CREATED_INDEX, OPEN_ITEMS_INDEX } from '../../store/schema';
+
+const TABLE = 'index-test';
+const S = (value: string): AttributeValue => ({ S: value });
+const KEY = { pk: S('INVOICE#order-1'), sk: S('INVOICE') };
+
+let dynamo: LocalDynamo;
+let client: DynamoDBClient;
+let indexPuts: number;
+
+beforeAll(async () => {
+  dynamo = await startLocalDynamo();
+  await createPluginTable(dynamo.url, TABLE);
+  client = new DynamoDBClient({ endpoint: dynamo.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
+  // Counts the entries written, through the store dynalite hands the patched function.
+  const update = dynaliteDb.updateIndexes;
+  dynaliteDb.updateIndexes = (store, ...rest) =>
+    update(
+      {
+        getIndexDb: (...where) => {
+          const indexDb = store.getIndexDb(...where);
+          return {
+            put: (key, item, callback) => {
+              indexPuts++;
+              indexDb.put(key, item, callback);
+            },
+            del: (key, callback) => indexDb.del(key, callback),
+          };
+        },
+      },
+      ...rest,
+    );
+});
+
+afterAll(async () => {
+  client.destroy();
+  await dynamo.close();
+});
+
+beforeEach(() => {
+  indexPuts = 0;
+});
+
+const open = (due: string) => ({
+  [OPEN_ITEMS_INDEX.partitionKey]: S('OPEN#INVOICE'),
+  [OPEN_ITEMS_INDEX.sortKey]: S(due),
+});
+const created = { [CREATED_INDEX.partitionKey]: S('INVOICE#0'), [CREATED_INDEX.sortKey]: S('1#order-1') };
+
+async function listed(
+  index: typeof OPEN_ITEMS_INDEX | typeof CREATED_INDEX,
+  partition: string,
+): Promise<string[]> {
+  const { Items: items = [] } = await client.send(
+    new QueryCommand({
+      TableName: TABLE,
+      IndexName: index.name,
+      KeyConditionExpression: `${index.partitionKey} = :pk`,
+      ExpressionAttributeValues: { ':pk': S(partition) },
+    }),
+  );
+  return items.map((item) => item[index.sortKey].S!);
+}
+
+test('a query right after each write sees it: entries created, kept, moved, removed and deleted', async () => {
+  await client.send(
+    new PutItemCommand({ TableName: TABLE, Item: { ...KEY, ...open('due-1'), ...created, data: S('a') } }),
+  );
+  expect(indexPuts).toBe(2);
+  expect(await listed(OPEN_ITEMS_INDEX, 'OPEN#INVOICE')).toEqual(['due-1']);
+  expect(await listed(CREATED_INDEX, 'INVOICE#0')).toEqual(['1#order-1']);
+
+  // A change of the record alone leaves both entries as they are, as DynamoDB writes no index then.
+  indexPuts = 0;
+  await client.send(
+    new UpdateItemCommand({
+      TableName: TABLE,
+      Key: KEY,
+      UpdateExpression: 'SET #data = :data',
+      ExpressionAttributeNames: { '#data': 'data' },
+      ExpressionAttributeValues: { ':data': S('b') },
+    }),
+  );
+  expect(indexPuts).toBe(0);
+  expect(await listed(OPEN_ITEMS_INDEX, 'OPEN#INVOICE')).toEqual(['due-1']);
+
+  // A moved key writes that index's entry only.
+  await client.send(
+    new UpdateItemCommand({
+      TableName: TABLE,
+      Key: KEY,
+      UpdateExpression: `SET ${OPEN_ITEMS_INDEX.sortKey} = :due`,
+      ExpressionAttributeValues: { ':due': S('due-2') },
+    }),
+  );
+  expect(indexPuts).toBe(1);
+  expect(await listed(OPEN_ITEMS_INDEX, 'OPEN#INVOICE')).toEqual(['due-2']);
+
+  await client.send(
+    new UpdateItemCommand({
+      TableName: TABLE,
+      Key: KEY,
+      UpdateExpression: `REMOVE ${OPEN_ITEMS_INDEX.partitionKey}, ${OPEN_ITEMS_INDEX.sortKey}`,
+    }),
+  );
+  expect(await listed(OPEN_ITEMS_INDEX, 'OPEN#INVOICE')).toEqual([]);
+  expect(await listed(CREATED_INDEX, 'INVOICE#0')).toEqual(['1#order-1']);
+
+  await client.send(new DeleteItemCommand({ TableName: TABLE, Key: KEY }));
+  expect(await listed(CREATED_INDEX, 'INVOICE#0')).toEqual([]);
+});
+
+test('concurrent writes of many items leave each its own entries', async () => {
+  const ids = Array.from({ length: 200 }, (_, i) => `order-${String(i).padStart(3, '0')}`);
+  await Promise.all(
+    ids.map((id) =>
+      client.send(
+        new PutItemCommand({
+          TableName: TABLE,
+          Item: { pk: S(`INVOICE#${id}`), sk: S('INVOICE'), ...open(`due#${id}`), data: S(id) },
+        }),
+      ),
+    ),
+  );
+  // Each moved, all at once, while the first writes' entries may still be pending.
+  await Promise.all(
+    ids.map((id) =>
+      client.send(
+        new UpdateItemCommand({
+          TableName: TABLE,
+          Key: { pk: S(`INVOICE#${id}`), sk: S('INVOICE') },
+          UpdateExpression: `SET ${OPEN_ITEMS_INDEX.sortKey} = :due`,
+          ExpressionAttributeValues: { ':due': S(`later#${id}`) },
+        }),
+      ),
+    ),
+  );
+  expect(await listed(OPEN_ITEMS_INDEX, 'OPEN#INVOICE')).toEqual(ids.map((id) => `later#${id}`));
+});
