@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import http from 'node:http';
 import { sign } from '../processing/signing';
+import { awsClientConfig, withoutSdkLogging } from '../runtime/aws-clients';
 import { CREATED_INDEX, OPEN_ITEMS_INDEX } from '../store/schema';
 import { sortableTime } from '../store/table';
 import { countCommands, type CommandCounts } from './plugin';
@@ -20,8 +21,11 @@ export interface BaselineConfig {
   recordSizes: { claimed: number; sent: number };
 }
 
-/** The least I/O, or with the sweep's index kept one of two ways, or with items as large as the plugin's. */
-export type Shape = 'least' | 'indexed' | 'indexKept' | 'sameItem';
+/**
+ * The least I/O; the same through a client set up as the plugin's; with the sweep's index kept one of two ways;
+ * or as the plugin's I/O, items as large and client alike.
+ */
+export type Shape = 'least' | 'sameClient' | 'indexed' | 'indexKept' | 'sameItem';
 
 const S = (value: string): AttributeValue => ({ S: value });
 const N = (value: number): AttributeValue => ({ N: String(value) });
@@ -32,8 +36,11 @@ const N = (value: number): AttributeValue => ({ N: String(value) });
  * the handlers are measured against.
  */
 export class BaselineIo {
+  /** As one writes it by hand: the SDK's defaults. */
   readonly client = new DynamoDBClient({});
   readonly commands: CommandCounts = countCommands(this.client);
+  /** Set up as the plugin's (runtime/aws-clients.ts), for the shapes that split the plugin's overhead. */
+  private readonly pluginLike = withoutSdkLogging(new DynamoDBClient(awsClientConfig));
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 16, scheduling: 'lifo' });
 
   constructor(private readonly config: BaselineConfig) {}
@@ -44,10 +51,12 @@ export class BaselineIo {
    * plugin's do: the claim writes its `created` entry and its `open-items` entry, due when the answered invoice
    * first is, and the answer leaves both where they are. `indexed`: as the plugin did before, the claim's
    * `open-items` entry is due later and the answer moves it. `sameItem`: as `indexKept`, with each write padded to
-   * the size of the plugin's record at that step, so that what is left is the plugin's code.
+   * the size of the plugin's record at that step and sent through a client set up as the plugin's, so that what is
+   * left is the plugin's code. `sameClient`: the least I/O through that client.
    */
   async checkout(foreignId: string, shape: Shape = 'least'): Promise<void> {
     const pad = (data: string, size: number) => (shape === 'sameItem' ? data.padEnd(size) : data);
+    const client = shape === 'sameItem' || shape === 'sameClient' ? this.pluginLike : this.client;
     const body = this.config.createBody(foreignId);
     const key = { pk: S(`BASELINE#${foreignId}`), sk: S('BASELINE') };
     const open = OPEN_ITEMS_INDEX;
@@ -60,9 +69,11 @@ export class BaselineIo {
       [CREATED_INDEX.sortKey]: S(`${sortableTime(Date.now())}#${foreignId}`),
     };
     const claimIndex =
-      shape === 'least' ? {} : { ...created, ...dueIn(shape === 'indexed' ? 300_000 : 60_000) };
+      shape === 'least' || shape === 'sameClient'
+        ? {}
+        : { ...created, ...dueIn(shape === 'indexed' ? 300_000 : 60_000) };
     const answerIndex = shape === 'indexed' ? dueIn(60_000) : {};
-    await this.client.send(
+    await client.send(
       new PutItemCommand({
         TableName: this.config.tableName,
         Item: { ...key, data: S(pad(body, this.config.recordSizes.claimed)), version: N(1), ...claimIndex },
@@ -72,7 +83,7 @@ export class BaselineIo {
     const answer = await this.post('/v2/invoices/create', body);
     const invoice = JSON.stringify((JSON.parse(answer) as { data: unknown }).data);
     const sets = Object.keys(answerIndex).map((name) => `, ${name} = :${name}`);
-    await this.client.send(
+    await client.send(
       new UpdateItemCommand({
         TableName: this.config.tableName,
         Key: key,
@@ -140,5 +151,6 @@ export class BaselineIo {
   async close(): Promise<void> {
     this.agent.destroy();
     this.client.destroy();
+    this.pluginLike.destroy();
   }
 }
