@@ -28,3 +28,17 @@ test('the issued secret is the same for the same invoice, and another for anothe
   expect(await clientSecretIssuer(keys('other-secret')).secretFor(invoice)).not.toBe(secret);
   expect(secret).not.toContain('processing-secret');
 });
+
+test('after the processing secret changes, the same issuer derives secrets from the new one', async () => {
+  let secretKey = 'processing-secret';
+  const issuer = clientSecretIssuer({
+    get: async () => ({ apiKey: 'api', secretKey }),
+    refresh: async () => ({ apiKey: 'api', secretKey }),
+  });
+  const invoice = { foreignId: 'order-1', createdAt: 1_700_000_000_000 };
+  const before = await issuer.secretFor(invoice);
+  secretKey = 'rotated-secret';
+  const after = await issuer.secretFor(invoice);
+  expect(after).not.toBe(before);
+  expect(after).toBe(await clientSecretIssuer(keys('rotated-secret')).secretFor(invoice));
+});
