@@ -2,6 +2,7 @@
 import { routes, type RouteFunctionName } from '../../lib/routes';
 import { invoiceCallbackBody, signBody } from './callbacks';
 import { checkoutBody, refundBody, type Answer, type ApiCaller, type Harness } from './local-stack';
+import { waitFor } from './wait';
 
 export interface RouteCall {
   method: 'GET' | 'POST';
@@ -17,17 +18,34 @@ export interface RouteCall {
 }
 
 const INVOICE = 'hung-invoice';
+const PAID_INVOICE = 'hung-paid-invoice';
 const REFUND = 'hung-refund';
 
-/** An open invoice and an open refund for the routes that act on one; created while the service still answers. */
+/**
+ * An open invoice, a paid one with money left to refund, and an open refund, for the routes that act on one;
+ * created while the service still answers.
+ */
 export async function createOpenRecords(harness: Harness): Promise<void> {
   const invoice = await harness.api('POST', '/checkout', {
     token: 'storefront',
     body: checkoutBody(INVOICE),
   });
+  const paid = await harness.api('POST', '/checkout', {
+    token: 'storefront',
+    body: checkoutBody(PAID_INVOICE),
+  });
   const refund = await harness.api('POST', '/refunds', { token: 'admin', body: refundBody(REFUND) });
-  if (invoice.status !== 201 || refund.status !== 201) {
-    throw new Error(`records not created: ${invoice.status} ${refund.status}`);
+  if (invoice.status !== 201 || paid.status !== 201 || refund.status !== 201) {
+    throw new Error(`records not created: ${invoice.status} ${paid.status} ${refund.status}`);
+  }
+  const payment = await harness.control('POST', `/invoices/${PAID_INVOICE}/pay`, { kind: 'full' });
+  const credited = await waitFor(
+    () => harness.api('GET', `/invoices/${PAID_INVOICE}`, { token: 'storefront' }),
+    ({ body }) => body.refundable !== null && body.refundable !== undefined,
+    30_000,
+  );
+  if (payment.status !== 200 || !credited.body.refundable) {
+    throw new Error(`invoice not paid and credited: ${payment.status} ${JSON.stringify(credited.body)}`);
   }
 }
 
@@ -72,6 +90,13 @@ function writtenCalls(harness: Harness): Partial<Record<RouteFunctionName, Route
     pairs: { method: 'GET', path: '/pairs?from=BTC&to=EUR', token: 'storefront', callsService: true },
     'get-balances': { method: 'GET', path: '/balances?live=true', token: 'admin', callsService: true },
     'balance-history': { method: 'GET', path: '/balances/history', token: 'admin', callsService: false },
+    'refund-invoice': {
+      method: 'POST',
+      path: `/invoices/${PAID_INVOICE}/refunds`,
+      token: 'admin',
+      body: { foreign_id: 'hung-order-refund', address: refundBody('unused').address },
+      callsService: true,
+    },
     'create-refund': {
       method: 'POST',
       path: '/refunds',
