@@ -55,9 +55,15 @@ export async function hangEveryOperation(harness: Harness): Promise<void> {
   if (status !== 201) throw new Error(`hang not accepted: ${status}`);
 }
 
-/** One call per route: those written here, and any other route at its bare path with its scope's token. */
-export function everyRouteCall(harness: Harness): Record<RouteFunctionName, RouteCall> {
-  const written = writtenCalls(harness);
+/**
+ * One call per route: those written here or given in `more`, and any other route at its bare path with its scope's
+ * token.
+ */
+export function everyRouteCall(
+  harness: Harness,
+  more: Partial<Record<RouteFunctionName, RouteCall>> = {},
+): Record<RouteFunctionName, RouteCall> {
+  const written = { ...writtenCalls(harness), ...more };
   return Object.fromEntries(
     routes.map(({ name, method, path, access }) => [
       name,
@@ -127,9 +133,10 @@ function writtenCalls(harness: Harness): Partial<Record<RouteFunctionName, Route
 export async function callEveryRoute(
   harness: Harness,
   api: ApiCaller,
+  more: Partial<Record<RouteFunctionName, RouteCall>> = {},
 ): Promise<Array<{ name: string; call: RouteCall; answer: Answer }>> {
   return Promise.all(
-    Object.entries(everyRouteCall(harness)).map(async ([name, call]) => {
+    Object.entries(everyRouteCall(harness, more)).map(async ([name, call]) => {
       const { method, path, token, body, headers } = call;
       return { name, call, answer: await api(method, path, { token, body, headers }) };
     }),
