@@ -69,7 +69,7 @@ export class RefundService {
 
   /**
    * Reserves the claimed refund on its order (a retry finds its reservation) and writes what it sends, before it is
-   * sent. A refusal leaves nothing behind: the claim is deleted, and the foreign_id is free again.
+   * sent. A refusal leaves nothing behind: the claim is discarded, and the foreign_id is free again.
    */
   private async reserve(record: RefundRecord, ask: OrderRefundRequest): Promise<RefundRecord> {
     let sends: RefundRequest;
@@ -78,7 +78,7 @@ export class RefundService {
     } catch (error) {
       // Refused (over the bound, not refundable, no such order): nothing was reserved.
       if (error instanceof DomainError) {
-        await this.store.remove(record.foreignId, record.version).catch(() => undefined);
+        await this.discardUnsent(record, error.message).catch(() => undefined);
       } else {
         await this.refunds.release(record, undefined);
       }
@@ -160,14 +160,23 @@ export class RefundService {
 
   /**
    * An order refund whose claim never wrote what it sends (a crash between the claim and the reservation's end):
-   * taken under a fresh lease, so that no retry sends meanwhile, its reservation, if any, freed, and deleted.
+   * taken under a fresh lease, so that no retry sends meanwhile, its reservation, if any, freed, and discarded.
    */
   private async giveUpUnsent(record: RefundRecord): Promise<RefundRecord | undefined> {
     const taken = await this.refunds.retake(record);
     if (!taken.won) return taken.record;
     await this.endOnOrder(taken.record, undefined);
-    await this.store.remove(taken.record.foreignId, taken.record.version);
+    await this.discardUnsent(taken.record, 'The refund was never sent');
     return undefined;
+  }
+
+  /**
+   * Frees the foreign_id of a claim that sent nothing. A claim that took over a record whose events are not all
+   * delivered yet (an earlier refusal's, say) is kept as refused instead, so that the dispatcher still has them.
+   */
+  private async discardUnsent(record: RefundRecord, reason: string): Promise<void> {
+    if (record.outbox?.pending.length) await this.refunds.release(record, reason);
+    else await this.store.remove(record.foreignId, record.version);
   }
 
   /**

@@ -276,3 +276,27 @@ describe('a send whose outcome stayed unknown and that no lookup finds', () => {
     expect(new Decimal(before).minus(await eurBalance()).toString()).toBe('7');
   });
 });
+
+describe('a refund event not yet delivered', () => {
+  const pendingTypes = async (foreignId: string) =>
+    (await rig.refundStore.get(foreignId))?.outbox?.pending.map((event) => event.type);
+
+  test('outlives a retry of the foreign_id that the order refuses: the refused claim is kept, not deleted', async () => {
+    await expect(rig.refunds.create(refund('ref-events', { senderAmount: '99999999' }))).rejects.toThrow();
+    expect(await pendingTypes('ref-events')).toEqual(['refund.failed']);
+    const net = await paidOrder('order-events');
+
+    const overTheBound: OrderRefundRequest = {
+      foreignId: 'ref-events',
+      invoiceForeignId: 'order-events',
+      debitedAmount: new Decimal(net).plus(1).toFixed(8),
+      address: OUR_ADDRESS,
+    };
+    await expect(rig.refunds.create(overTheBound)).rejects.toMatchObject({
+      code: 'refund_exceeds_refundable',
+    });
+
+    expect(await pendingTypes('ref-events')).toEqual(expect.arrayContaining(['refund.failed']));
+    expect((await rig.refundStore.get('ref-events'))?.phase).toBe('rejected');
+  });
+});
