@@ -12,7 +12,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { routes, type RouteFunctionName, type ThrottleClass } from './routes';
+import { routes, THROTTLE_BY_ACCESS, type RouteFunctionName, type ThrottleClass } from './routes';
 
 /** Requests per second and bursts for each throttle class of lib/routes.ts. */
 const THROTTLES: Record<ThrottleClass, Required<ThrottleSettings>> = {
@@ -60,7 +60,7 @@ export class PluginApi extends Construct {
         methods: methods.map((method) => HttpMethod[method]),
         integration: new HttpLambdaIntegration(`${route.name}-integration`, props.handlers[route.name]),
       });
-      const { rateLimit, burstLimit } = THROTTLES[route.throttle];
+      const { rateLimit, burstLimit } = THROTTLES[THROTTLE_BY_ACCESS[route.access]];
       for (const [i, method] of methods.entries()) {
         // Route settings name routes by key, so the stage must wait for them.
         this.stage.node.addDependency(httpRoutes[i]);

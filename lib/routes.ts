@@ -23,6 +23,15 @@ export interface DataAccess {
 /** `busy`: called per customer (checkout, then polling) or by the service; `admin`: a back office, now and then. */
 export type ThrottleClass = 'busy' | 'admin';
 
+/** A route's throttle class follows from who may call it; the document, for anyone, is read now and then. */
+export const THROTTLE_BY_ACCESS = {
+  storefront: 'busy',
+  customer: 'busy',
+  service: 'busy',
+  admin: 'admin',
+  public: 'admin',
+} as const satisfies Record<Access, ThrottleClass>;
+
 /**
  * `shared`: the account's unreserved pool. `{ reserved: n }`: n set aside for this function alone, and never more
  * than n at once. Lambda keeps 100 of an account's concurrency unreserved, so the account needs 100 plus the sum.
@@ -42,8 +51,8 @@ export interface Route extends FunctionFacts {
   method: HttpMethod;
   /** API Gateway path syntax: `{name}` is a path parameter. */
   path: string;
+  /** Who may call it; its throttle class follows (THROTTLE_BY_ACCESS). */
   access: Access;
-  throttle: ThrottleClass;
 }
 
 export type ScheduledJob = FunctionFacts;
@@ -54,7 +63,6 @@ export const checkoutRoute = {
   path: '/checkout',
   name: 'checkout',
   access: 'storefront',
-  throttle: 'busy',
   data: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
   secrets: ['tokens', 'processingKeys'],
   concurrency: 'shared',
@@ -65,7 +73,6 @@ export const getInvoiceRoute = {
   path: '/invoices/{foreign_id}',
   name: 'get-invoice',
   access: 'storefront',
-  throttle: 'busy',
   data: { table: ['GetItem'] },
   secrets: ['tokens'],
   concurrency: 'shared',
@@ -76,7 +83,6 @@ export const publicInvoiceRoute = {
   path: '/public/invoices/{foreign_id}',
   name: 'public-invoice',
   access: 'customer',
-  throttle: 'busy',
   data: { table: ['GetItem'] },
   secrets: [],
   concurrency: 'shared',
@@ -87,7 +93,6 @@ export const cancelInvoiceRoute = {
   path: '/invoices/{foreign_id}/cancel',
   name: 'cancel-invoice',
   access: 'admin',
-  throttle: 'admin',
   data: { table: ['GetItem', 'UpdateItem'] },
   secrets: ['tokens', 'processingKeys'],
   concurrency: 'shared',
@@ -98,7 +103,6 @@ export const ratesRoute = {
   path: '/rates',
   name: 'rates',
   access: 'storefront',
-  throttle: 'busy',
   data: { table: [] },
   secrets: ['tokens', 'processingKeys'],
   concurrency: 'shared',
@@ -109,7 +113,6 @@ export const pairsRoute = {
   path: '/pairs',
   name: 'pairs',
   access: 'storefront',
-  throttle: 'busy',
   data: { table: [] },
   secrets: ['tokens', 'processingKeys'],
   concurrency: 'shared',
@@ -120,7 +123,6 @@ export const getBalancesRoute = {
   path: '/balances',
   name: 'get-balances',
   access: 'admin',
-  throttle: 'admin',
   data: { table: ['Query', 'PutItem'] },
   secrets: ['tokens', 'processingKeys'],
   concurrency: 'shared',
@@ -131,7 +133,6 @@ export const balanceHistoryRoute = {
   path: '/balances/history',
   name: 'balance-history',
   access: 'admin',
-  throttle: 'admin',
   data: { table: ['Query'] },
   secrets: ['tokens'],
   concurrency: 'shared',
@@ -143,7 +144,6 @@ export const refundInvoiceRoute = {
   name: 'refund-invoice',
   // A refund moves the store's money: the back office's token, never the one a storefront holds.
   access: 'admin',
-  throttle: 'admin',
   // DeleteItem: a refund refused on its order leaves no record.
   data: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   secrets: ['tokens', 'processingKeys'],
@@ -155,7 +155,6 @@ export const createRefundRoute = {
   path: '/refunds',
   name: 'create-refund',
   access: 'admin',
-  throttle: 'admin',
   data: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
   secrets: ['tokens', 'processingKeys'],
   concurrency: 'shared',
@@ -166,7 +165,6 @@ export const listInvoicesRoute = {
   path: '/invoices',
   name: 'list-invoices',
   access: 'admin',
-  throttle: 'admin',
   data: { table: ['BatchGetItem'], queriedIndexes: ['created'] },
   secrets: ['tokens'],
   concurrency: 'shared',
@@ -177,7 +175,6 @@ export const listRefundsRoute = {
   path: '/refunds',
   name: 'list-refunds',
   access: 'admin',
-  throttle: 'admin',
   data: { table: ['BatchGetItem'], queriedIndexes: ['created'] },
   secrets: ['tokens'],
   concurrency: 'shared',
@@ -188,7 +185,6 @@ export const getRefundRoute = {
   path: '/refunds/{foreign_id}',
   name: 'get-refund',
   access: 'admin',
-  throttle: 'admin',
   data: { table: ['GetItem', 'UpdateItem'] },
   secrets: ['tokens', 'processingKeys'],
   concurrency: 'shared',
@@ -199,7 +195,6 @@ export const lookupTransactionRoute = {
   path: '/transactions',
   name: 'lookup-transaction',
   access: 'admin',
-  throttle: 'admin',
   data: { table: [] },
   secrets: ['tokens', 'processingKeys'],
   concurrency: 'shared',
@@ -210,7 +205,6 @@ export const callbacksRoute = {
   path: '/callbacks',
   name: 'callbacks',
   access: 'service',
-  throttle: 'busy',
   data: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   secrets: ['processingKeys'],
   // Its own, so that a flood on the public routes cannot starve the payment callbacks; 20 carry its 100/s
@@ -223,7 +217,6 @@ export const openapiRoute = {
   path: '/openapi.json',
   name: 'openapi',
   access: 'public',
-  throttle: 'admin',
   data: { table: [] },
   secrets: [],
   concurrency: 'shared',
@@ -234,7 +227,6 @@ export const healthRoute = {
   path: '/health',
   name: 'health',
   access: 'admin',
-  throttle: 'admin',
   data: { table: [] },
   secrets: ['tokens', 'processingKeys'],
   concurrency: 'shared',
@@ -245,7 +237,6 @@ export const listWebhookDeliveriesRoute = {
   path: '/webhooks/deliveries',
   name: 'list-webhook-deliveries',
   access: 'admin',
-  throttle: 'admin',
   data: { table: ['BatchGetItem'], queriedIndexes: ['created'] },
   secrets: ['tokens'],
   concurrency: 'shared',
@@ -256,7 +247,6 @@ export const resendWebhookRoute = {
   path: '/webhooks/deliveries/{event_id}/resend',
   name: 'resend-webhook',
   access: 'admin',
-  throttle: 'admin',
   data: { table: ['GetItem', 'PutItem'] },
   secrets: ['tokens'],
   concurrency: 'shared',
@@ -267,7 +257,6 @@ export const resendFailedWebhooksRoute = {
   path: '/webhooks/deliveries/resend-failed',
   name: 'resend-failed-webhooks',
   access: 'admin',
-  throttle: 'admin',
   data: { table: ['GetItem', 'PutItem'], queriedIndexes: ['deliveries-due'] },
   secrets: ['tokens'],
   concurrency: 'shared',

@@ -27,8 +27,6 @@ const WAKE_RETENTION = Duration.hours(1);
  * empty.
  */
 export class WebhookTrigger extends Construct {
-  readonly wakeQueue: Queue;
-
   constructor(scope: Construct, id: string, props: WebhookTriggerProps) {
     super(scope, id);
     const { dispatcher, deadLetterQueue } = props;
@@ -48,24 +46,24 @@ export class WebhookTrigger extends Construct {
       }),
     );
 
-    this.wakeQueue = new Queue(this, 'WakeQueue', {
+    const wakeQueue = new Queue(this, 'WakeQueue', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       // AWS's advice for a queue feeding a function: six times its timeout, so a throttled batch is not redriven.
       visibilityTimeout: Duration.seconds(6 * (dispatcher.timeout ?? Duration.seconds(3)).toSeconds()),
       retentionPeriod: WAKE_RETENTION,
     });
-    Validations.of(this.wakeQueue).acknowledge({
+    Validations.of(wakeQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
       reason:
         'A wake carries no work, only a time, and expires within the hour. The dispatcher shares its reserved slots with the stream and the schedule, so a wake is often throttled, which counts as a receive: a dead-letter queue would raise false alarms. A failing dispatcher is alarmed by its errors alarm.',
     });
     // At most as many at once as the dispatcher may run (it also runs from the stream and the schedule).
-    dispatcher.addEventSource(new SqsEventSource(this.wakeQueue, { batchSize: 10, maxConcurrency: 2 }));
+    dispatcher.addEventSource(new SqsEventSource(wakeQueue, { batchSize: 10, maxConcurrency: 2 }));
     // Not grantSendMessages: it adds GetQueueAttributes and GetQueueUrl, which the dispatcher does not call.
     dispatcher.addToRolePolicy(
-      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.wakeQueue.queueArn] }),
+      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [wakeQueue.queueArn] }),
     );
-    dispatcher.addEnvironment('WEBHOOK_WAKE_QUEUE_URL', this.wakeQueue.queueUrl);
+    dispatcher.addEnvironment('WEBHOOK_WAKE_QUEUE_URL', wakeQueue.queueUrl);
   }
 }

@@ -59,27 +59,32 @@ export interface Operation {
 const invoice = { description: 'The invoice view.', schema: invoiceView };
 const refund = { description: 'The refund view.', schema: refundView };
 
+/** An idempotent create's answers: 201 when it is made, 200 with the same view for the identical request again. */
+const madeOnce = (schema: v.GenericSchema, made: string) => ({
+  201: { description: `${made}.`, schema },
+  200: { description: `${made} before.`, schema },
+});
+
+// An invoice poll's conditional GET: the `ETag` of its last answer back as `If-None-Match`, 304 while unchanged.
+const IF_NONE_MATCH = 'The `ETag` of an answer before; 304 while the invoice has not changed.';
+const invoiceEtag = { ETag: "A strong tag of the invoice's current state." };
+const unchanged = { description: 'Not changed since the `ETag` given in `If-None-Match`; no body.' };
+
 export const operations: Record<RouteFunctionName, Operation> = {
   checkout: {
     summary: "Create the order's invoice",
     description:
       'Idempotent by `foreign_id`: the identical request again answers 200 with the same invoice, and the service sees no second create; the same `foreign_id` with another body is a 409. After a 504 or a 409 `in_progress`, retrying the same request is safe.',
     body: checkoutBody,
-    answers: {
-      201: { description: 'Created.', schema: checkoutView },
-      200: { description: 'Created before.', schema: checkoutView },
-    },
+    answers: madeOnce(checkoutView, 'Created'),
     errors: [409, 422, 503],
   },
   'get-invoice': {
     summary: 'Poll an invoice',
     description:
       'One read of the table, never a call to the service. Send the `ETag` of the last answer back as `If-None-Match`: an unchanged invoice answers 304 with no body.',
-    headers: { 'If-None-Match': 'The `ETag` of an answer before; 304 while the invoice has not changed.' },
-    answers: {
-      200: { ...invoice, headers: { ETag: "A strong tag of the invoice's current state." } },
-      304: { description: 'Not changed since the `ETag` given in `If-None-Match`; no body.' },
-    },
+    headers: { 'If-None-Match': IF_NONE_MATCH },
+    answers: { 200: { ...invoice, headers: invoiceEtag }, 304: unchanged },
     errors: [404],
   },
   'public-invoice': {
@@ -88,15 +93,11 @@ export const operations: Record<RouteFunctionName, Operation> = {
       "For the customer's browser (the checkout widget), from any origin: what to pay, where, until when, and how it stands; no e-mail, metadata or history. One read of the table. The checkout's `client_secret` goes in `X-Client-Secret`, never in the URL; a wrong or missing one answers 404, as a missing invoice does. `ETag` and `If-None-Match` as for the poll.",
     headers: {
       'X-Client-Secret': "The checkout's `client_secret` for this invoice.",
-      'If-None-Match': 'The `ETag` of an answer before; 304 while the invoice has not changed.',
+      'If-None-Match': IF_NONE_MATCH,
     },
     answers: {
-      200: {
-        description: "The customer's view.",
-        schema: publicInvoiceView,
-        headers: { ETag: "A strong tag of the invoice's current state." },
-      },
-      304: { description: 'Not changed since the `ETag` given in `If-None-Match`; no body.' },
+      200: { description: "The customer's view.", schema: publicInvoiceView, headers: invoiceEtag },
+      304: unchanged,
     },
     errors: [404],
   },
@@ -119,7 +120,7 @@ export const operations: Record<RouteFunctionName, Operation> = {
     description:
       "An instant withdrawal with exchange from the currency the order was credited in (its `net_currency`) to `currency` (by default the one the customer paid in), of `debited_amount` (by default all that is left). Reserved on the order first: the order's refunds that are not failed never take more than its net, however many arrive at once; more is a 409 `refund_exceeds_refundable` whose `refundable` names what is left. An order that is not paid (or paid late) and credited is a 409 `invoice_not_refundable`; an order takes at most 20 refunds that are not failed (409 `too_many_refunds`). Idempotent by the refund's `foreign_id` as checkout is. A refused refund leaves nothing behind; a failed or rejected one no longer counts against the order.",
     body: orderRefundBody,
-    answers: { 201: { ...refund, description: 'Sent.' }, 200: { ...refund, description: 'Sent before.' } },
+    answers: madeOnce(refundView, 'Sent'),
     errors: [404, 409, 422, 503],
   },
   rates: {
@@ -152,7 +153,7 @@ export const operations: Record<RouteFunctionName, Operation> = {
     description:
       'An instant withdrawal with exchange the store sizes itself, for money no order here accounts for (a customer of an underpaid or expired order, an order taken before this plugin): nothing bounds it but the balance. Refund an order with `POST /invoices/{foreign_id}/refunds` instead. Idempotent by `foreign_id` as checkout is.',
     body: refundBody,
-    answers: { 201: { ...refund, description: 'Sent.' }, 200: { ...refund, description: 'Sent before.' } },
+    answers: madeOnce(refundView, 'Sent'),
     errors: [409, 422, 503],
   },
   'list-refunds': {

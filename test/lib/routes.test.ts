@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { healthRoute, jobs, routes, type Route, type ScheduledJob } from '../../lib/routes';
+import {
+  healthRoute,
+  jobs,
+  routes,
+  THROTTLE_BY_ACCESS,
+  type Route,
+  type ScheduledJob,
+} from '../../lib/routes';
 import type { SecretName } from '../../secrets/fields';
 
 test("each function takes its access scope from its own route's entry", () => {
@@ -21,16 +28,15 @@ test('names are unique across routes and jobs, and so are method and path', () =
 });
 
 // These checks run in the typecheck: each directive fails `tsc` if the entry below it compiles.
-test('a route or a job that leaves out a deployment fact does not compile', () => {
+test('a route or a job that leaves out a deployment fact, or states a throttle class apart from its access, does not compile', () => {
   const complete = healthRoute;
-  const { throttle: _throttle, ...withoutThrottle } = complete;
   const { access: _access, ...withoutAccess } = complete;
   const { data: _data, ...withoutData } = complete;
   const { secrets: _secrets, ...withoutSecrets } = complete;
   const { concurrency: _concurrency, ...withoutConcurrency } = complete;
 
-  // @ts-expect-error: a route must name its throttle class
-  const noThrottle: Route = withoutThrottle;
+  // @ts-expect-error: a route states no throttle class of its own: it follows from who may call it
+  const ownThrottle: Route = { ...complete, throttle: 'admin' };
   // @ts-expect-error: a route must name who may call it
   const noAccess: Route = withoutAccess;
   // @ts-expect-error: a route must name its DynamoDB access, even when it is none
@@ -47,7 +53,7 @@ test('a route or a job that leaves out a deployment fact does not compile', () =
   const jobWithoutConcurrency: ScheduledJob = { name: 'job', data: { table: [] }, secrets: [] };
 
   expect([
-    noThrottle,
+    ownThrottle,
     noAccess,
     noData,
     noSecrets,
@@ -59,9 +65,12 @@ test('a route or a job that leaves out a deployment fact does not compile', () =
 });
 
 test('a route called per customer or by the service is busy; an admin route, for a back office, and a public one (the document) are throttled low', () => {
-  for (const { name, access, throttle } of routes) {
+  for (const { name, access } of routes) {
     const busy = access === 'storefront' || access === 'service' || access === 'customer';
-    expect({ name, throttle }).toEqual({ name, throttle: busy ? 'busy' : 'admin' });
+    expect({ name, throttle: THROTTLE_BY_ACCESS[access] }).toEqual({
+      name,
+      throttle: busy ? 'busy' : 'admin',
+    });
   }
 });
 

@@ -6,7 +6,7 @@ import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { definePaymentsPluginApp } from '../../lib/define-app';
 import type { PaymentsPluginStack } from '../../lib/payments-plugin-stack';
 import { PluginFunction } from '../../lib/plugin-function';
-import { jobs, routes, scheduledJobs } from '../../lib/routes';
+import { jobs, routes, scheduledJobs, THROTTLE_BY_ACCESS } from '../../lib/routes';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -482,7 +482,9 @@ describe('HTTP API', () => {
     const busy = { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 };
     expect(props.DefaultRouteSettings).toEqual(admin);
     expect(props.RouteSettings).toEqual(
-      Object.fromEntries(routeKeys.map(({ key, route }) => [key, route.throttle === 'admin' ? admin : busy])),
+      Object.fromEntries(
+        routeKeys.map(({ key, route }) => [key, THROTTLE_BY_ACCESS[route.access] === 'admin' ? admin : busy]),
+      ),
     );
     const accessLogsId = props.AccessLogSettings.DestinationArn['Fn::GetAtt'][0];
     expect(template.toJSON().Resources[accessLogsId].Type).toBe('AWS::Logs::LogGroup');
