@@ -29,6 +29,8 @@ export const lambdaBuildOptions: BuildOptions = {
   target: 'node22',
   format: 'cjs',
   minify: true,
+  // Minified, classes would log as `S` or `Tt`: an error's name is what its log line and its reader go by.
+  keepNames: true,
   sourcemap: true,
   external: [],
   mainFields: MAIN_FIELDS,

@@ -75,6 +75,7 @@ export class PluginFunction extends Construct {
         format: OutputFormat.CJS,
         target: 'node22',
         minify: true,
+        keepNames: true,
         sourceMap: true,
         externalModules: [],
         forceDockerBundling: false,

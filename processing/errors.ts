@@ -11,7 +11,6 @@ export interface ProcessingErrorInit {
 }
 
 export class ProcessingError extends Error {
-  override name = 'ProcessingError';
   readonly operation: string;
   readonly code: string;
   readonly status?: number;
@@ -19,6 +18,8 @@ export class ProcessingError extends Error {
 
   constructor(init: ProcessingErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    // The class's own name: bundles keep class names (lib/bundling.ts), so this survives minification.
+    this.name = new.target.name;
     this.operation = init.operation;
     this.code = init.code;
     this.status = init.status;
@@ -28,7 +29,6 @@ export class ProcessingError extends Error {
 
 /** Field validation: the service's 400 `errors` map, or an argument refused before sending (no status). */
 export class ProcessingValidationError extends ProcessingError {
-  override name = 'ProcessingValidationError';
   readonly fields: Record<string, string>;
 
   constructor(init: ProcessingErrorInit & { fields: Record<string, string> }) {
@@ -44,7 +44,6 @@ export class ProcessingValidationError extends ProcessingError {
 }
 
 export class ProcessingFeatureDisabledError extends ProcessingError {
-  override name = 'ProcessingFeatureDisabledError';
   /** The feature the message names, e.g. `invoices_enabled`. */
   readonly feature?: string;
 
@@ -54,31 +53,20 @@ export class ProcessingFeatureDisabledError extends ProcessingError {
   }
 }
 
-export class ProcessingBadContentError extends ProcessingError {
-  override name = 'ProcessingBadContentError';
-}
+export class ProcessingBadContentError extends ProcessingError {}
 
 /** 403: `bad_header_signature`, `required_header_signature`, `bad_header_key` or `required_header_key`. */
-export class ProcessingAuthError extends ProcessingError {
-  override name = 'ProcessingAuthError';
-}
+export class ProcessingAuthError extends ProcessingError {}
 
 /** The invoice cannot be cancelled in its current state (`invalid_invoice_state`). */
-export class ProcessingInvalidStateError extends ProcessingError {
-  override name = 'ProcessingInvalidStateError';
-}
+export class ProcessingInvalidStateError extends ProcessingError {}
 
-export class ProcessingNotFoundError extends ProcessingError {
-  override name = 'ProcessingNotFoundError';
-}
+export class ProcessingNotFoundError extends ProcessingError {}
 
 /** 5xx, or an answer the client cannot read. */
-export class ProcessingUpstreamError extends ProcessingError {
-  override name = 'ProcessingUpstreamError';
-}
+export class ProcessingUpstreamError extends ProcessingError {}
 
 export class ProcessingConnectionError extends ProcessingError {
-  override name = 'ProcessingConnectionError';
   /** False only when the request surely never reached the service; true means it may have been processed. */
   readonly outcomeUnknown: boolean;
 
@@ -92,9 +80,7 @@ export class ProcessingConnectionError extends ProcessingError {
  * No answer in time: one of the configured timeouts, or the invocation's deadline (`deadline_exceeded`), which
  * may also have kept the request from being sent at all (then `outcomeUnknown` is false).
  */
-export class ProcessingTimeoutError extends ProcessingConnectionError {
-  override name = 'ProcessingTimeoutError';
-}
+export class ProcessingTimeoutError extends ProcessingConnectionError {}
 
 const AUTH_REJECTIONS_HEALED_BY_REFRESH = new Set(['bad_header_key', 'bad_header_signature']);
 

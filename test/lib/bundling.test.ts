@@ -158,5 +158,11 @@ describe('the bundles with the default timeouts, under a service that never answ
         .join('\n')
         .match(/"UpstreamServerErrors":1/g) ?? [];
     expect(counted).toHaveLength(results.filter(({ call }) => call.callsService).length);
+    // Minified bundles rename classes: every error must still log its own name.
+    const errorTypes = bundled
+      .flatMap((fn) => fn.output().match(/"errorType":"[^"]*"/g) ?? [])
+      .map((field) => field.slice('"errorType":"'.length, -1));
+    expect(errorTypes.length).toBeGreaterThan(0);
+    expect(errorTypes.filter((type) => !/^[A-Z][A-Za-z]*Error$/.test(type))).toEqual([]);
   }, 60_000);
 });
