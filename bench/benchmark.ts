@@ -3,7 +3,7 @@ import type { InvoiceRecord } from '../domain/model';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BaselineIo } from './baseline-io';
-import { checkoutByHandler, createBodyTemplate, idSequence, pollByHandler } from './calls';
+import { checkoutByHandler, createBodyTemplate, pollByHandler } from './calls';
 import { CapacityMeter, type Units } from './capacity';
 import { coldStart } from './cold-start';
 import { costOfOrders, renderCostTable } from './cost';
@@ -15,7 +15,8 @@ import type { CallCost } from './lifecycle';
 import { orderLifecycle } from './lifecycle';
 import { SIZES, type Mode } from './modes';
 import { checkoutOverhead, peerWarm, pollOverhead } from './overhead';
-import { checkoutByPeer, startPeer, type Peer } from './peer';
+import { checkouts } from './checkouts';
+import { startPeer, type Peer } from './peer';
 import { startPlugin, type PluginUnderTest } from './plugin';
 import { withOutputDiscarded, withPeerOutputDiscarded } from './quiet';
 import { sweepScaling } from './sweep';
@@ -99,13 +100,13 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
       );
 
       progress('checkout overhead');
-      const checkout = await checkoutOverhead(plugin, baseline, sizes);
+      const checkout = await checkoutOverhead(checkouts(plugin, baseline, peer, 'bench-overhead'), sizes);
       figures.push(...checkout.figures);
       progress('poll overhead');
       const poll = await pollOverhead(plugin, baseline, sizes, POLL_ID);
       figures.push(...poll.figures);
       progress('beside the peer');
-      const peerTimes = await peerWarm(plugin, peer, sizes);
+      const peerTimes = await peerWarm(checkouts(plugin, baseline, peer, 'bench-vs-peer'), sizes);
       figures.push(...peerTimes.figures);
       progress('local gateway under load');
       figures.push(...(await gatewayLoad(plugin, POLL_ID, sizes.gatewayRequests, sizes.gatewayConnections)));
@@ -207,20 +208,13 @@ async function meteredUnits(
       indexWriteUnits: units.indexWriteUnits / n,
     };
   };
-  const ourId = idSequence('bench-metered');
-  const byHandId = idSequence('bench-metered-baseline');
-  const peerId = idSequence('bench-metered-peer');
+  const calls = checkouts(plugin, baseline, peer, 'bench-metered');
   return {
-    checkout: await perCall(ours, () => checkoutByHandler(plugin, ourId())),
+    checkout: await perCall(ours, calls.ours),
     poll: await perCall(ours, () => pollByHandler(plugin, POLL_ID)),
-    byHandCheckout: await perCall(byHand, () => {
-      const foreignId = byHandId();
-      return () => baseline.checkout(foreignId);
-    }),
+    byHandCheckout: await perCall(byHand, calls.byHand()),
     byHandPoll: await perCall(byHand, () => () => baseline.poll(POLL_ID)),
-    peerCheckout: await withPeerOutputDiscarded(() =>
-      perCall(peers, () => checkoutByPeer(plugin, peer, peerId())),
-    ),
+    peerCheckout: await withPeerOutputDiscarded(() => perCall(peers, calls.peer)),
   };
 }
 
@@ -232,21 +226,10 @@ async function warmUp(
   count: number,
   concurrency: number,
 ): Promise<void> {
-  const handlerId = idSequence('bench-warmup');
-  const baselineId = idSequence('bench-warmup-baseline');
-  const peerId = idSequence('bench-warmup-peer');
-  await timeCalls(() => checkoutByHandler(plugin, handlerId()), count, concurrency);
-  await timeCalls(
-    () => {
-      const foreignId = baselineId();
-      return () => baseline.checkout(foreignId);
-    },
-    count,
-    concurrency,
-  );
-  await withPeerOutputDiscarded(() =>
-    timeCalls(() => checkoutByPeer(plugin, peer, peerId()), count, concurrency),
-  );
+  const calls = checkouts(plugin, baseline, peer, 'bench-warmup');
+  await timeCalls(calls.ours, count, concurrency);
+  await timeCalls(calls.byHand(), count, concurrency);
+  await withPeerOutputDiscarded(() => timeCalls(calls.peer, count, concurrency));
   await timeCalls(() => pollByHandler(plugin, POLL_ID), count, concurrency);
   await timeCalls(() => () => baseline.poll(POLL_ID), count, concurrency);
 }

@@ -1,7 +1,8 @@
 import type { BaselineIo } from './baseline-io';
-import { checkoutByHandler, idSequence, pollByHandler } from './calls';
+import { checkouts } from './checkouts';
+import { pollByHandler } from './calls';
 import { atMost, exactly, figure, type Figure, type Target } from './figures';
-import { checkoutByPeer, type Peer } from './peer';
+import type { Peer } from './peer';
 import { reads, writes, type CommandCounts, type PluginUnderTest } from './plugin';
 
 const LABELS = {
@@ -99,17 +100,15 @@ export async function ioCounts(
   figures: Figure[];
   counts: Record<'checkout' | 'byHand' | 'poll' | 'byHandPoll' | 'peer', Counts>;
 }> {
-  const handlerId = idSequence('bench-io');
-  const baselineId = idSequence('bench-io-baseline');
-  const peerId = idSequence('bench-io-peer');
+  const calls = checkouts(plugin, baseline, peer, 'bench-io');
   const counts = await countDuring(
     plugin,
     {
-      checkout: { commands: plugin.commands, call: () => checkoutByHandler(plugin, handlerId())() },
+      checkout: { commands: plugin.commands, call: () => calls.ours()() },
       poll: { commands: plugin.commands, call: () => pollByHandler(plugin, pollId)() },
-      byHand: { commands: baseline.commands, call: () => baseline.checkout(baselineId()) },
+      byHand: { commands: baseline.commands, call: () => calls.byHand()()() },
       byHandPoll: { commands: baseline.commands, call: () => baseline.poll(pollId) },
-      peer: { commands: peer.commands, call: () => checkoutByPeer(plugin, peer, peerId())() },
+      peer: { commands: peer.commands, call: () => calls.peer()() },
     },
     invocations,
   );

@@ -1,12 +1,12 @@
-import type { BaselineIo, Shape } from './baseline-io';
-import { checkoutByHandler, idSequence, pollByHandler } from './calls';
+import type { BaselineIo } from './baseline-io';
+import { pollByHandler } from './calls';
+import type { Checkouts } from './checkouts';
 import { atMost, figure, type Figure, type Target } from './figures';
 import type { Sizes } from './modes';
-import { checkoutByPeer, type Peer } from './peer';
 import type { PluginUnderTest } from './plugin';
 import { withPeerOutputDiscarded } from './quiet';
 import { median, percentile } from './stats';
-import { sideBySide, type Call } from './timing';
+import { sideBySide } from './timing';
 
 const RATIO_TARGET = atMost(1.1);
 
@@ -19,18 +19,8 @@ export interface Timed {
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 /** The checkout handler beside one claim write, one signed create and one update done by hand. */
-export async function checkoutOverhead(
-  plugin: PluginUnderTest,
-  baseline: BaselineIo,
-  sizes: Sizes,
-): Promise<Timed> {
-  const handlerId = idSequence('bench-handler');
-  const baselineId = idSequence('bench-baseline');
-  const handler = () => checkoutByHandler(plugin, handlerId());
-  const byHand = (shape: Shape) => () => {
-    const foreignId = baselineId();
-    return () => baseline.checkout(foreignId, shape);
-  };
+export async function checkoutOverhead(calls: Checkouts, sizes: Sizes): Promise<Timed> {
+  const { ours: handler, byHand } = calls;
   const sequential = await sideBySide(handler, byHand('least'), sizes.checkoutSequential, 1);
   const concurrent = await sideBySide(handler, byHand('least'), sizes.checkoutConcurrent, sizes.concurrency);
   // Where the gap comes from, sequentially: the plugin's code, and the index upkeep as designed and as it could be.
@@ -110,11 +100,8 @@ export async function pollOverhead(
  * Our checkout beside the peer's (bench/peer/checkout.ts), taking turns in this process. The peer logs and flushes
  * a metric on every call, to a real stdout write each: /dev/null.
  */
-export async function peerWarm(plugin: PluginUnderTest, peer: Peer, sizes: Sizes): Promise<Timed> {
-  const ourId = idSequence('bench-vs-peer');
-  const peerId = idSequence('bench-peer');
-  const ours: Call = () => checkoutByHandler(plugin, ourId());
-  const theirs: Call = () => checkoutByPeer(plugin, peer, peerId());
+export async function peerWarm(calls: Checkouts, sizes: Sizes): Promise<Timed> {
+  const { ours, peer: theirs } = calls;
   return withPeerOutputDiscarded(async () => {
     const sequential = await sideBySide(ours, theirs, sizes.checkoutSequential, 1);
     const concurrent = await sideBySide(ours, theirs, sizes.checkoutConcurrent, sizes.concurrency);
