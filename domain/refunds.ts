@@ -63,22 +63,29 @@ export class RefundService {
       const adopted = await this.adoptSent(record);
       if (adopted) return { record: adopted, created: true };
     }
-    if (isOrderRefund(record.request)) record = await this.reserve(record, record.request);
+    if (isOrderRefund(record.request)) {
+      record = await this.reserve(record, record.request, claimed.previous);
+    }
     return { record: await this.send(record), created: true };
   }
 
   /**
    * Reserves the claimed refund on its order (a retry finds its reservation) and writes what it sends, before it is
-   * sent. A refusal leaves nothing behind: the claim is discarded, and the foreign_id is free again.
+   * sent. A refusal leaves nothing behind: the record the claim took over is put back, or the claim deleted, and
+   * the foreign_id is free again.
    */
-  private async reserve(record: RefundRecord, ask: OrderRefundRequest): Promise<RefundRecord> {
+  private async reserve(
+    record: RefundRecord,
+    ask: OrderRefundRequest,
+    previous: RefundRecord | undefined,
+  ): Promise<RefundRecord> {
     let sends: RefundRequest;
     try {
       sends = await this.orders.reserveRefund(ask, record.createdAt);
     } catch (error) {
       // Refused (over the bound, not refundable, no such order): nothing was reserved.
       if (error instanceof DomainError) {
-        await this.discardUnsent(record, error.message).catch(() => undefined);
+        await this.undoClaim(record, previous).catch(() => undefined);
       } else {
         await this.refunds.release(record, undefined);
       }
@@ -177,6 +184,20 @@ export class RefundService {
   private async discardUnsent(record: RefundRecord, reason: string): Promise<void> {
     if (record.outbox?.pending.length) await this.refunds.release(record, reason);
     else await this.store.remove(record.foreignId, record.version);
+  }
+
+  /**
+   * Takes back a claim refused before anything was reserved or sent: the record it took over is put back as it
+   * was, with the events it had not yet delivered and what it had announced (so the refusal makes no event of its
+   * own: the caller has the answer), or the claim is deleted.
+   */
+  private async undoClaim(record: RefundRecord, previous: RefundRecord | undefined): Promise<void> {
+    if (!previous) {
+      await this.store.remove(record.foreignId, record.version);
+      return;
+    }
+    const outbox = record.outbox && { ...record.outbox, announced: previous.outbox?.announced ?? {} };
+    await this.store.update({ ...previous, version: record.version + 1, outbox }, record.version, record);
   }
 
   /**
