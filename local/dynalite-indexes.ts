@@ -22,8 +22,9 @@ export function writeIndexEntriesAfterAnswers(): void {
 }
 
 /**
- * Writes what is pending. The server calls it when an answer is sent (its other requests wait on the CPU meanwhile,
- * not the answered client) and before it serves any request, so that no request reads an index behind a write.
+ * Writes what is pending. The server calls it once an answer is sent (its other requests wait on the CPU meanwhile,
+ * not the answered client), before it serves any request, so that no request reads an index behind a write, and
+ * before it closes.
  */
 export function flushIndexWrites(): void {
   for (const write of pending.splice(0)) write();

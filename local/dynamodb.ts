@@ -18,10 +18,18 @@ export async function startLocalDynamo(port = 0): Promise<LocalDynamo> {
     calls++;
     // dynalite's own listener has only started reading the body: nothing of this request is served yet.
     flushIndexWrites();
-    response.once('finish', flushIndexWrites);
+    // After the answer is sent, or its client gone: either way nothing is left for a stack closing after it.
+    response.once('close', flushIndexWrites);
   });
   const listening = await listen(server, port);
-  return { ...listening, calls: () => calls };
+  return {
+    ...listening,
+    calls: () => calls,
+    close: () => {
+      flushIndexWrites();
+      return listening.close();
+    },
+  };
 }
 
 /** The table the CDK stack declares (store/schema.ts), with its keys-only secondary indexes. */

@@ -73,8 +73,8 @@ export class DynamoRecordList<T extends { createdAt: number; version: number }> 
 
   /**
    * The records, in the order of `foreignIds`, up to the first that cannot be read. An index key can come before
-   * its record is readable (dynalite writes the index first; a DynamoDB index can be ahead of an eventually
-   * consistent read), so such a key is re-read consistently. If it is still unreadable the page stops before it:
+   * its record is readable (a DynamoDB index can be ahead of an eventually consistent read of the table), so such
+   * a key is re-read consistently. If it is still unreadable the page stops before it:
    * the page's last record is then the last key it consumed, and the next page, continuing after it, starts at
    * the unreadable key. Dropping the key instead would skip its record for good; no key is consumed twice, so
    * none is listed twice. A page that would be empty fails, to be retried, as its cursor could not move on.

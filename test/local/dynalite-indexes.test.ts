@@ -3,6 +3,7 @@
 import {
   DeleteItemCommand,
   DynamoDBClient,
+  GetItemCommand,
   PutItemCommand,
   QueryCommand,
   UpdateItemCommand,
@@ -83,9 +84,9 @@ test('a query right after each write sees it: entries created, kept, moved, remo
   await client.send(
     new PutItemCommand({ TableName: TABLE, Item: { ...KEY, ...open('due-1'), ...created, data: S('a') } }),
   );
-  expect(indexPuts).toBe(2);
   expect(await listed(OPEN_ITEMS_INDEX, 'OPEN#INVOICE')).toEqual(['due-1']);
   expect(await listed(CREATED_INDEX, 'INVOICE#0')).toEqual(['1#order-1']);
+  expect(indexPuts).toBe(2);
 
   // A change of the record alone leaves both entries as they are, as DynamoDB writes no index then.
   indexPuts = 0;
@@ -98,8 +99,8 @@ test('a query right after each write sees it: entries created, kept, moved, remo
       ExpressionAttributeValues: { ':data': S('b') },
     }),
   );
-  expect(indexPuts).toBe(0);
   expect(await listed(OPEN_ITEMS_INDEX, 'OPEN#INVOICE')).toEqual(['due-1']);
+  expect(indexPuts).toBe(0);
 
   // A moved key writes that index's entry only.
   await client.send(
@@ -110,8 +111,8 @@ test('a query right after each write sees it: entries created, kept, moved, remo
       ExpressionAttributeValues: { ':due': S('due-2') },
     }),
   );
-  expect(indexPuts).toBe(1);
   expect(await listed(OPEN_ITEMS_INDEX, 'OPEN#INVOICE')).toEqual(['due-2']);
+  expect(indexPuts).toBe(1);
 
   await client.send(
     new UpdateItemCommand({
@@ -153,4 +154,28 @@ test('concurrent writes of many items leave each its own entries', async () => {
     ),
   );
   expect(await listed(OPEN_ITEMS_INDEX, 'OPEN#INVOICE')).toEqual(ids.map((id) => `later#${id}`));
+});
+
+test('concurrent writes of one item leave exactly its last key in the index', async () => {
+  const key = { pk: S('INVOICE#order-raced'), sk: S('INVOICE') };
+  await client.send(
+    new PutItemCommand({ TableName: TABLE, Item: { ...key, ...open('raced-0'), data: S('a') } }),
+  );
+  await Promise.all(
+    Array.from({ length: 30 }, (_, i) =>
+      client.send(
+        new UpdateItemCommand({
+          TableName: TABLE,
+          Key: key,
+          UpdateExpression: `SET ${OPEN_ITEMS_INDEX.sortKey} = :due`,
+          ExpressionAttributeValues: { ':due': S(`raced-${i + 1}`) },
+        }),
+      ),
+    ),
+  );
+  const { Item: item } = await client.send(
+    new GetItemCommand({ TableName: TABLE, Key: key, ConsistentRead: true }),
+  );
+  const raced = (await listed(OPEN_ITEMS_INDEX, 'OPEN#INVOICE')).filter((due) => due.startsWith('raced-'));
+  expect(raced).toEqual([item![OPEN_ITEMS_INDEX.sortKey].S]);
 });

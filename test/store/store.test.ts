@@ -381,8 +381,8 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
     });
 
     test('an index key whose record is not readable yet ends the page before it, so the next page lists it', async () => {
-      // dynalite writes a record's index keys before the record, and a DynamoDB index can be read ahead of an
-      // eventually consistent read of the table: an index entry with no record behind it stands for that moment.
+      // A DynamoDB index can be read ahead of an eventually consistent read of the table: an index entry with no
+      // record behind it stands for that moment.
       await invoices.create(invoice('order-a', { createdAt: 1_003 }));
       await invoices.create(invoice('order-c', { createdAt: 1_001 }));
       const late = invoice('order-b', { createdAt: 1_002 });
