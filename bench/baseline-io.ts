@@ -22,25 +22,25 @@ export interface BaselineConfig {
 }
 
 /**
- * The least I/O; the same through a client set up as the plugin's; with the sweep's index kept one of two ways;
- * or as the plugin's I/O, items as large and client alike.
+ * The least I/O; the same through the SDK's default client; with the sweep's index kept one of two ways; or as the
+ * plugin's I/O, items as large.
  */
-export type Shape = 'least' | 'sameClient' | 'indexed' | 'indexKept' | 'sameItem';
+export type Shape = 'least' | 'sdkDefaults' | 'indexed' | 'indexKept' | 'sameItem';
 
 const S = (value: string): AttributeValue => ({ S: value });
 const N = (value: number): AttributeValue => ({ N: String(value) });
 
 /**
- * The least I/O a checkout and a poll need, done by hand with the same clients the plugin uses (the SDK's
- * DynamoDB client, and node's keep-alive agent for the service, as processing/http-exchange.ts): the yardstick
- * the handlers are measured against.
+ * The least I/O a checkout and a poll need, done by hand with the same clients the plugin uses, set up alike (the
+ * SDK's DynamoDB client as runtime/aws-clients.ts builds it, and node's keep-alive agent for the service, as
+ * processing/http-exchange.ts): the yardstick the handlers are measured against.
  */
 export class BaselineIo {
-  /** As one writes it by hand: the SDK's defaults. */
-  readonly client = new DynamoDBClient({});
+  readonly client = withoutSdkLogging(new DynamoDBClient(awsClientConfig()));
+  /** Counted from construction: the client fixes each command's middleware at its first send. */
   readonly commands: CommandCounts = countCommands(this.client);
-  /** Set up as the plugin's (runtime/aws-clients.ts), for the shapes that split the plugin's overhead. */
-  private readonly pluginLike = withoutSdkLogging(new DynamoDBClient(awsClientConfig));
+  /** As `new DynamoDBClient({})` builds it, for what the plugin's client setup saves. */
+  private readonly sdkDefaults = new DynamoDBClient({});
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 16, scheduling: 'lifo' });
 
   constructor(private readonly config: BaselineConfig) {}
@@ -51,12 +51,12 @@ export class BaselineIo {
    * plugin's do: the claim writes its `created` entry and its `open-items` entry, due when the answered invoice
    * first is, and the answer leaves both where they are. `indexed`: as the plugin did before, the claim's
    * `open-items` entry is due later and the answer moves it. `sameItem`: as `indexKept`, with each write padded to
-   * the size of the plugin's record at that step and sent through a client set up as the plugin's, so that what is
-   * left is the plugin's code. `sameClient`: the least I/O through that client.
+   * the size of the plugin's record at that step, so that what is left is the plugin's code. `sdkDefaults`: the
+   * least I/O through the SDK's default client.
    */
   async checkout(foreignId: string, shape: Shape = 'least'): Promise<void> {
     const pad = (data: string, size: number) => (shape === 'sameItem' ? data.padEnd(size) : data);
-    const client = shape === 'sameItem' || shape === 'sameClient' ? this.pluginLike : this.client;
+    const client = shape === 'sdkDefaults' ? this.sdkDefaults : this.client;
     const body = this.config.createBody(foreignId);
     const key = { pk: S(`BASELINE#${foreignId}`), sk: S('BASELINE') };
     const open = OPEN_ITEMS_INDEX;
@@ -69,7 +69,7 @@ export class BaselineIo {
       [CREATED_INDEX.sortKey]: S(`${sortableTime(Date.now())}#${foreignId}`),
     };
     const claimIndex =
-      shape === 'least' || shape === 'sameClient'
+      shape === 'least' || shape === 'sdkDefaults'
         ? {}
         : { ...created, ...dueIn(shape === 'indexed' ? 300_000 : 60_000) };
     const answerIndex = shape === 'indexed' ? dueIn(60_000) : {};
@@ -151,6 +151,6 @@ export class BaselineIo {
   async close(): Promise<void> {
     this.agent.destroy();
     this.client.destroy();
-    this.pluginLike.destroy();
+    this.sdkDefaults.destroy();
   }
 }

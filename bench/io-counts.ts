@@ -101,12 +101,13 @@ export async function ioCounts(
   counts: Record<'checkout' | 'byHand' | 'poll' | 'byHandPoll' | 'peer', Counts>;
 }> {
   const calls = checkouts(plugin, baseline, peer, 'bench-io');
+  const byHandCheckout = calls.byHand();
   const counts = await countDuring(
     plugin,
     {
       checkout: { commands: plugin.commands, call: () => calls.ours()() },
       poll: { commands: plugin.commands, call: () => pollByHandler(plugin, pollId)() },
-      byHand: { commands: baseline.commands, call: () => calls.byHand()()() },
+      byHand: { commands: baseline.commands, call: () => byHandCheckout()() },
       byHandPoll: { commands: baseline.commands, call: () => baseline.poll(pollId) },
       peer: { commands: peer.commands, call: () => calls.peer()() },
     },

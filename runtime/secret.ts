@@ -7,7 +7,7 @@ import { numberEnv, requireEnv } from './env';
 /** A secret the function may read, named by its environment variable, fetched once per SECRET_TTL_SECONDS. */
 export function cachedSecret<T>(name: SecretName, parse: (text: string | undefined) => T): CachedSecret<T> {
   return cacheSecret(
-    secretsManagerLoader(requireEnv(SECRET_ENV[name]), awsClientConfig),
+    secretsManagerLoader(requireEnv(SECRET_ENV[name]), awsClientConfig()),
     parse,
     numberEnv('SECRET_TTL_SECONDS', 300) * 1000,
   );

@@ -5,6 +5,6 @@ import { requireEnv } from './env';
 
 /** One client per container, reused by every invocation. */
 export const table: Table = {
-  client: withoutSdkLogging(new DynamoDBClient(awsClientConfig)),
+  client: withoutSdkLogging(new DynamoDBClient(awsClientConfig())),
   name: requireEnv('TABLE_NAME'),
 };

@@ -52,7 +52,7 @@ export function dispatcherWake(): DispatcherWake {
   const queueUrl = process.env.WEBHOOK_WAKE_QUEUE_URL;
   if (!queueUrl) return noWake;
   return new SqsDispatcherWake(
-    withoutSdkLogging(new SQSClient(awsClientConfig)),
+    withoutSdkLogging(new SQSClient(awsClientConfig())),
     queueUrl,
     Date.now,
     // Not fatal: the schedule runs the retry a little later.

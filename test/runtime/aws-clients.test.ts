@@ -6,8 +6,8 @@ import { awsClientConfig, withoutSdkLogging } from '../../runtime/aws-clients';
 const LOCAL = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
 
 test.each([
-  ['DynamoDB', () => new DynamoDBClient({ ...awsClientConfig, ...LOCAL })],
-  ['SQS', () => new SQSClient({ ...awsClientConfig, ...LOCAL })],
+  ['DynamoDB', () => new DynamoDBClient({ ...awsClientConfig(), ...LOCAL })],
+  ['SQS', () => new SQSClient({ ...awsClientConfig(), ...LOCAL })],
 ])('the %s client loses only its logger middleware and caches each command middleware', (_name, build) => {
   const client = build();
   const before = client.middlewareStack.identify();
@@ -20,7 +20,7 @@ test.each([
 
 test('a command resolves its middleware at its first send only', async () => {
   const client = withoutSdkLogging(
-    new DynamoDBClient({ ...awsClientConfig, ...LOCAL, endpoint: 'http://127.0.0.1:9' }),
+    new DynamoDBClient({ ...awsClientConfig(), ...LOCAL, endpoint: 'http://127.0.0.1:9' }),
   );
   let resolved = 0;
   const resolve = GetItemCommand.prototype.resolveMiddleware;
