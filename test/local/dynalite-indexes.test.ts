@@ -65,6 +65,17 @@ const open = (due: string) => ({
 });
 const created = { [CREATED_INDEX.partitionKey]: S('INVOICE#0'), [CREATED_INDEX.sortKey]: S('1#order-1') };
 
+/** Sets an item's `open-items` sort key, moving its entry there. */
+const moveDue = (key: Record<string, AttributeValue>, due: string) =>
+  client.send(
+    new UpdateItemCommand({
+      TableName: TABLE,
+      Key: key,
+      UpdateExpression: `SET ${OPEN_ITEMS_INDEX.sortKey} = :due`,
+      ExpressionAttributeValues: { ':due': S(due) },
+    }),
+  );
+
 async function listed(
   index: typeof OPEN_ITEMS_INDEX | typeof CREATED_INDEX,
   partition: string,
@@ -103,14 +114,7 @@ test('a query right after each write sees it: entries created, kept, moved, remo
   expect(indexPuts).toBe(0);
 
   // A moved key writes that index's entry only.
-  await client.send(
-    new UpdateItemCommand({
-      TableName: TABLE,
-      Key: KEY,
-      UpdateExpression: `SET ${OPEN_ITEMS_INDEX.sortKey} = :due`,
-      ExpressionAttributeValues: { ':due': S('due-2') },
-    }),
-  );
+  await moveDue(KEY, 'due-2');
   expect(await listed(OPEN_ITEMS_INDEX, 'OPEN#INVOICE')).toEqual(['due-2']);
   expect(indexPuts).toBe(1);
 
@@ -141,18 +145,7 @@ test('concurrent writes of many items leave each its own entries', async () => {
     ),
   );
   // Each moved, all at once, while the first writes' entries may still be pending.
-  await Promise.all(
-    ids.map((id) =>
-      client.send(
-        new UpdateItemCommand({
-          TableName: TABLE,
-          Key: { pk: S(`INVOICE#${id}`), sk: S('INVOICE') },
-          UpdateExpression: `SET ${OPEN_ITEMS_INDEX.sortKey} = :due`,
-          ExpressionAttributeValues: { ':due': S(`later#${id}`) },
-        }),
-      ),
-    ),
-  );
+  await Promise.all(ids.map((id) => moveDue({ pk: S(`INVOICE#${id}`), sk: S('INVOICE') }, `later#${id}`)));
   expect(await listed(OPEN_ITEMS_INDEX, 'OPEN#INVOICE')).toEqual(ids.map((id) => `later#${id}`));
 });
 
@@ -161,18 +154,7 @@ test('concurrent writes of one item leave exactly its last key in the index', as
   await client.send(
     new PutItemCommand({ TableName: TABLE, Item: { ...key, ...open('raced-0'), data: S('a') } }),
   );
-  await Promise.all(
-    Array.from({ length: 30 }, (_, i) =>
-      client.send(
-        new UpdateItemCommand({
-          TableName: TABLE,
-          Key: key,
-          UpdateExpression: `SET ${OPEN_ITEMS_INDEX.sortKey} = :due`,
-          ExpressionAttributeValues: { ':due': S(`raced-${i + 1}`) },
-        }),
-      ),
-    ),
-  );
+  await Promise.all(Array.from({ length: 30 }, (_, i) => moveDue(key, `raced-${i + 1}`)));
   const { Item: item } = await client.send(
     new GetItemCommand({ TableName: TABLE, Key: key, ConsistentRead: true }),
   );
