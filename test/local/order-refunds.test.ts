@@ -151,7 +151,12 @@ test('a refund that fails at the service no longer counts against the order', as
   );
   expect(view.body.refunds[0]).toMatchObject({ foreign_id: 'oref-fail-r1', status: 'failed' });
   expect(view.body.refundable).toEqual({ amount: order.net_amount, currency: 'EUR' });
-  const failed = await harness.api('GET', '/refunds/oref-fail-r1', admin);
+  // The order's reservation ends first, then the refund's record (domain/refunds.ts): a moment apart.
+  const failed = await waitFor(
+    () => harness.api('GET', '/refunds/oref-fail-r1', admin),
+    ({ body }) => body.final === true,
+    30_000,
+  );
   expect(failed.body).toMatchObject({ status: 'failed', final: true, invoice_foreign_id: 'oref-fail' });
 });
 
