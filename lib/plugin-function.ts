@@ -5,7 +5,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { sdkTrimming } from './bundling';
+import { lambdaBuildOptions, sdkTrimming } from './bundling';
 import { API_FUNCTION_TIMEOUT_SECONDS } from './routes';
 
 /** The project root: bundling resolves entries and the lockfile from here. */
@@ -73,10 +73,11 @@ export class PluginFunction extends Construct {
       bundling: {
         ...sdkTrimming,
         format: OutputFormat.CJS,
-        target: 'node22',
-        minify: true,
-        keepNames: true,
-        sourceMap: true,
+        // As the tests and the bench bundle (lib/bundling.ts), so that what they run is what deploys.
+        target: lambdaBuildOptions.target as string,
+        minify: lambdaBuildOptions.minify,
+        keepNames: lambdaBuildOptions.keepNames,
+        sourceMap: lambdaBuildOptions.sourcemap === true,
         externalModules: [],
         forceDockerBundling: false,
         logLevel: LogLevel.WARNING,
