@@ -54,7 +54,6 @@ export class HttpTransport {
     const { connectTimeoutMs, headersTimeoutMs, bodyTimeoutMs } = this.options;
     return new Promise((resolve) => {
       let sent = false;
-      let timer: NodeJS.Timeout | undefined;
       const request = this.request({
         protocol: this.origin.protocol,
         hostname: this.origin.hostname,
@@ -64,35 +63,26 @@ export class HttpTransport {
         headers: { ...headers, 'content-length': String(body.length) },
         agent: this.agent,
       });
-      // Each phase has its own timeout, cut short by the deadline.
-      const expire = (ms: number, code: TimeoutError['code']) => {
-        clearTimeout(timer);
-        const left = deadline - Date.now();
-        const cut = left < ms;
-        timer = setTimeout(
-          () => request.destroy(new TimeoutError(cut ? 'deadline_exceeded' : code)),
-          cut ? Math.max(0, left) : ms,
-        );
-      };
+      const expiry = new Expiry(deadline, (code) => request.destroy(new TimeoutError(code)));
       const finish = (result: ExchangeResult) => {
-        clearTimeout(timer);
+        expiry.stop();
         resolve(result);
       };
-      expire(connectTimeoutMs, 'connect_timeout');
+      expiry.extend(connectTimeoutMs, 'connect_timeout');
       request.on('socket', (socket) => {
         const connected = () => {
           sent = true;
-          expire(headersTimeoutMs, 'headers_timeout');
+          expiry.extend(headersTimeoutMs, 'headers_timeout');
         };
         if (!socket.connecting) connected();
         else socket.once(this.origin.protocol === 'https:' ? 'secureConnect' : 'connect', connected);
       });
       request.on('response', (response) => {
         const chunks: Buffer[] = [];
-        expire(bodyTimeoutMs, 'body_timeout');
+        expiry.extend(bodyTimeoutMs, 'body_timeout');
         response.on('data', (chunk: Buffer) => {
           chunks.push(chunk);
-          expire(bodyTimeoutMs, 'body_timeout');
+          expiry.extend(bodyTimeoutMs, 'body_timeout');
         });
         response.on('end', () =>
           finish({
@@ -111,5 +101,50 @@ export class HttpTransport {
   close(): Promise<void> {
     this.agent.destroy();
     return Promise.resolve();
+  }
+}
+
+/**
+ * When an exchange expires: each phase (and each body chunk) sets it anew, cut short by the deadline. One timer
+ * serves them all, set again only when it fires before the exchange has expired or must fire sooner than it would:
+ * a phase costs a clock read, not a timer.
+ */
+class Expiry {
+  private at = Infinity;
+  private code: TimeoutError['code'] = 'deadline_exceeded';
+  private timer: NodeJS.Timeout | undefined;
+  private firesAt = Infinity;
+  private stopped = false;
+
+  constructor(
+    private readonly deadline: number,
+    private readonly expired: (code: TimeoutError['code']) => void,
+  ) {}
+
+  /** The exchange now expires `ms` from now, with `code`, or at the deadline if that comes first. */
+  extend(ms: number, code: TimeoutError['code']): void {
+    const now = Date.now();
+    const cut = this.deadline < now + ms;
+    this.at = cut ? this.deadline : now + ms;
+    this.code = cut ? 'deadline_exceeded' : code;
+    if (this.at < this.firesAt) this.arm(now);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  private arm(now: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.firesAt = this.at;
+    this.timer = setTimeout(() => this.fire(), Math.max(0, this.at - now));
+  }
+
+  private fire(): void {
+    const now = Date.now();
+    if (now >= this.at) this.expired(this.code);
+    else this.arm(now);
   }
 }

@@ -1,6 +1,6 @@
 // A scriptable stand-in for the service on 127.0.0.1:0 that records every request's raw bytes.
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { KeySource, ProcessingKeys } from '../../domain/ports';
 
@@ -11,8 +11,15 @@ export interface Received {
   body: Buffer;
 }
 
-/** `hang`: never answer. `reset`: drop the connection after reading the request. */
-export type Reply = { status: number; body?: string | object } | 'hang' | 'reset';
+/**
+ * `hang`: never answer. `reset`: drop the connection after reading the request. `pieces`: the headers at once, then
+ * each piece of the body `gapMs` after the one before; with `stall`, the body never ends.
+ */
+export type Reply =
+  | { status: number; body?: string | object }
+  | { status: number; pieces: string[]; gapMs: number; stall?: true }
+  | 'hang'
+  | 'reset';
 
 export interface FakeService {
   url: string;
@@ -40,6 +47,7 @@ export async function startFakeService(): Promise<FakeService> {
       const reply = typeof next === 'function' ? next(request) : next;
       if (reply === 'hang') return;
       if (reply === 'reset') return void req.socket.destroy();
+      if ('pieces' in reply) return void trickle(res, reply);
       const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
       res.writeHead(reply.status, { 'content-type': 'application/json' }).end(text);
     });
@@ -57,6 +65,20 @@ export async function startFakeService(): Promise<FakeService> {
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function trickle(response: ServerResponse, reply: Extract<Reply, { pieces: string[] }>): void {
+  response.writeHead(reply.status, { 'content-type': 'application/json' });
+  response.flushHeaders();
+  const [next, ...rest] = reply.pieces;
+  const write = (piece: string, left: string[]) =>
+    setTimeout(() => {
+      if (response.destroyed) return;
+      response.write(piece);
+      if (left.length > 0) write(left[0], left.slice(1));
+      else if (!reply.stall) response.end();
+    }, reply.gapMs);
+  write(next, rest);
 }
 
 /** A port with nothing listening: connecting is refused at once. */

@@ -110,6 +110,41 @@ describe('connection failures', () => {
     expect(error).toBeInstanceOf(ProcessingTimeoutError);
   });
 
+  it('ends a phase that must end sooner than the one before at its own timeout', async () => {
+    service.replies('hang');
+    // Connecting is allowed a minute: the headers' 200 ms must not wait for that.
+    const client = clientFor({ connectTimeoutMs: 60_000, headersTimeoutMs: 200, maxRetries: 0 });
+
+    const error = await client.cancelInvoice('inv-1').catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ constructor: ProcessingTimeoutError, code: 'headers_timeout' });
+    // Waiting out the minute for connecting fails the test, however busy the machine.
+  }, 20_000);
+
+  it('reports a body that stops coming as a body timeout, outcome unknown', async () => {
+    service.replies({ status: 200, pieces: ['{"data":'], gapMs: 0, stall: true });
+    const client = clientFor({ headersTimeoutMs: 60_000, bodyTimeoutMs: 200, maxRetries: 0 });
+
+    const error = await client.cancelInvoice('inv-1').catch((e: unknown) => e);
+
+    expect(error).toMatchObject({
+      constructor: ProcessingTimeoutError,
+      code: 'body_timeout',
+      outcomeUnknown: true,
+    });
+  });
+
+  it('reads a body that comes slowly, each piece within the body timeout of the one before', async () => {
+    const balances = [{ currency: 'BTC', type: 'crypto', balance: '1.00000000' }];
+    const body = JSON.stringify({ data: balances });
+    const pieces = [body.slice(0, 10), body.slice(10, 20), body.slice(20, 30), body.slice(30)];
+    // 4 gaps of 400 ms: the body takes longer than one body timeout, no silence in it does.
+    service.replies({ status: 200, pieces, gapMs: 400 });
+    const client = clientFor({ headersTimeoutMs: 1_200, bodyTimeoutMs: 1_200, maxRetries: 0 });
+
+    await expect(client.listBalances()).resolves.toEqual(balances);
+  });
+
   it('reports a reset after the request was read as outcome unknown', async () => {
     service.replies('reset');
     const error = await clientFor({ maxRetries: 0 })
