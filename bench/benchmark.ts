@@ -76,6 +76,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
         recordSizes: recordSizes((await plugin.invoices.get(POLL_ID))!),
       });
       const byHandMeter = meter(baseline.client);
+      meter(baseline.sdkDefaults);
       const peer = await startPeer(plugin);
       // First, while the only open invoice is the one the polls read: every invoice the later phases create is
       // due a minute after its checkout, and would be due work for the sweep.
@@ -235,5 +236,7 @@ async function warmUp(
   }
   await withPeerOutputDiscarded(() => timeCalls(calls.peer, count, concurrency));
   await timeCalls(() => pollByHandler(plugin, POLL_ID), count, concurrency);
-  await timeCalls(() => () => baseline.poll(POLL_ID), count, concurrency);
+  for (const shape of ['least', 'sdkDefaults'] as const) {
+    await timeCalls(() => () => baseline.poll(POLL_ID, shape), count, concurrency);
+  }
 }
