@@ -1,14 +1,6 @@
 // Every error a route can meet maps to one status and code; nothing unexpected leaks its message. The client's
 // errors reach a route as the adapter translates them for the domain, so they go through that translation here.
-import {
-  CallbackSignatureError,
-  ConflictError,
-  DomainError,
-  InProgressError,
-  NotConfiguredError,
-  NotFoundError,
-  NotReadyError,
-} from '../../domain/errors';
+import * as domain from '../../domain/errors';
 import { HttpError, InvalidRequestError, toErrorResponse } from '../../http/errors';
 import {
   ProcessingAuthError,
@@ -27,7 +19,7 @@ const answer = (error: unknown) => toErrorResponse(toServiceError(error));
 
 const upstream = { operation: 'createInvoice', code: 'x', message: 'said by the service with key abc' };
 
-test.each([
+const cases: [what: string, error: unknown, status: number, code: string][] = [
   [
     'an HttpError',
     new HttpError(415, 'unsupported_media_type', 'The body must be JSON'),
@@ -35,12 +27,18 @@ test.each([
     'unsupported_media_type',
   ],
   ['bad input', new InvalidRequestError({ amount: 'must be a decimal' }), 400, 'invalid_request'],
-  ['not found', new NotFoundError('The invoice'), 404, 'not_found'],
-  ['a conflict', new ConflictError('foreign_id_conflict', 'Another body'), 409, 'foreign_id_conflict'],
-  ['in progress', new InProgressError(2), 409, 'in_progress'],
-  ['not configured', new NotConfiguredError('The keys are missing'), 503, 'not_configured'],
-  ['not ready', new NotReadyError('The invoice'), 503, 'not_ready'],
-  ['a bad callback signature', new CallbackSignatureError(), 403, 'invalid_signature'],
+  ['not found', new domain.NotFoundError('The invoice'), 404, 'not_found'],
+  ['a conflict', new domain.ConflictError('foreign_id_conflict', 'Another body'), 409, 'foreign_id_conflict'],
+  ['in progress', new domain.InProgressError(2), 409, 'in_progress'],
+  ['not configured', new domain.NotConfiguredError('The keys are missing'), 503, 'not_configured'],
+  ['not ready', new domain.NotReadyError('The invoice'), 503, 'not_ready'],
+  ['a bad callback signature', new domain.CallbackSignatureError(), 403, 'invalid_signature'],
+  [
+    'a refund over what is left',
+    new domain.RefundBoundError({ amount: '0.24500000', currency: 'EUR' }),
+    409,
+    'refund_exceeds_refundable',
+  ],
   [
     'the service refusing a field',
     new ProcessingValidationError({ ...upstream, fields: { amount: 'low' } }),
@@ -82,12 +80,23 @@ test.each([
   ['the service refusing our keys', new ProcessingAuthError(upstream), 502, 'processor_auth_failed'],
   ['a 5xx from the service', new ProcessingUpstreamError(upstream), 502, 'processor_error'],
   ['any other answer from the service', new ProcessingBadContentError(upstream), 502, 'processor_error'],
-])('%s: %i %s', (_what, error, status, code) => {
+];
+
+test.each(cases)('%s: %i %s', (_what, error, status, code) => {
   const response = answer(error);
 
   expect({ status: response.status, code: response.code }).toEqual({ status, code });
   // What the service said may carry anything; the answer says it in our words.
   expect(response.message).not.toContain('abc');
+});
+
+test("the table meets every error kind the domain exports, as thrown or as the client's errors become", () => {
+  const kinds = Object.values(domain).filter(
+    (value): value is typeof domain.DomainError =>
+      typeof value === 'function' && value.prototype instanceof domain.DomainError,
+  );
+  const met = new Set(cases.map(([, error]) => (toServiceError(error) as object).constructor));
+  expect(kinds.filter((kind) => !met.has(kind)).map((kind) => kind.name)).toEqual([]);
 });
 
 test("an HttpError and bad input keep their message and fields; the service's field names become ours", () => {
@@ -104,9 +113,19 @@ test("an HttpError and bad input keep their message and fields; the service's fi
   expect(answer(refused).fields).toEqual({ email: 'invalid', amount: 'low' });
 });
 
+test('a refund over what is left names what is left', () => {
+  const refundable = { amount: '0.24500000', currency: 'EUR' };
+  expect(answer(new domain.RefundBoundError(refundable))).toEqual({
+    status: 409,
+    code: 'refund_exceeds_refundable',
+    message: 'At most 0.24500000 EUR of this order is left to refund',
+    refundable,
+  });
+});
+
 test('a retry is invited where one converges: in progress after its seconds, not ready after 5', () => {
-  expect(answer(new InProgressError(3)).headers).toEqual({ 'retry-after': '3' });
-  expect(answer(new NotReadyError('The invoice')).headers).toEqual({ 'retry-after': '5' });
+  expect(answer(new domain.InProgressError(3)).headers).toEqual({ 'retry-after': '3' });
+  expect(answer(new domain.NotReadyError('The invoice')).headers).toEqual({ 'retry-after': '5' });
 });
 
 test('a disabled feature is named, or described when the service did not name it', () => {
@@ -120,7 +139,7 @@ test('a disabled feature is named, or described when the service did not name it
 
 test.each([
   ['an unexpected error', new TypeError('cannot read x of undefined at /var/task/index.js')],
-  ['a domain error of no known kind', new DomainError('odd', 'an internal detail')],
+  ['a domain error of no known kind', new domain.DomainError('odd', 'an internal detail')],
   ['something thrown that is not an Error', 'a string'],
 ])('%s: a bare 500 with no details', (_what, error) => {
   expect(answer(error)).toEqual({ status: 500, code: 'internal_error', message: 'Internal error' });
