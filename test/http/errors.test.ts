@@ -82,7 +82,10 @@ const cases: [what: string, error: unknown, status: number, code: string][] = [
   ['any other answer from the service', new ProcessingBadContentError(upstream), 502, 'processor_error'],
 ];
 
-test.each(cases)('%s: %i %s', (_what, error, status, code) => {
+// Titled by what, status and code; the error itself would print as NaN.
+const titled = cases.map(([what, error, status, code]) => [what, status, code, error] as const);
+
+test.each(titled)('%s: %i %s', (_what, status, code, error) => {
   const response = answer(error);
 
   expect({ status: response.status, code: response.code }).toEqual({ status, code });
