@@ -1,6 +1,7 @@
 // One HTTP exchange over a keep-alive agent: reads the whole body and knows whether the request left this process.
 import http from 'node:http';
 import https from 'node:https';
+import { Expiry, type ExpiryCode } from './expiry';
 
 export type ExchangeResult =
   | { ok: true; status: number; body: string }
@@ -26,7 +27,7 @@ export interface TransportOptions {
 }
 
 export class TimeoutError extends Error {
-  constructor(readonly code: 'connect_timeout' | 'headers_timeout' | 'body_timeout' | 'deadline_exceeded') {
+  constructor(readonly code: ExpiryCode) {
     super(code.replace('_', ' '));
     this.name = 'TimeoutError';
   }
@@ -63,26 +64,31 @@ export class HttpTransport {
         headers: { ...headers, 'content-length': String(body.length) },
         agent: this.agent,
       });
-      const expiry = new Expiry(deadline, (code) => request.destroy(new TimeoutError(code)));
       const finish = (result: ExchangeResult) => {
         expiry.stop();
         resolve(result);
       };
-      expiry.extend(connectTimeoutMs, 'connect_timeout');
+      const expiry = new Expiry(deadline, (code) => {
+        const error = new TimeoutError(code);
+        // A request still queued for one of the agent's sockets would hear of its destruction only once it got one.
+        if (!request.socket) finish({ ok: false, error, sent: false });
+        request.destroy(error);
+      });
+      expiry.expireIn(connectTimeoutMs, 'connect_timeout');
       request.on('socket', (socket) => {
         const connected = () => {
           sent = true;
-          expiry.extend(headersTimeoutMs, 'headers_timeout');
+          expiry.expireIn(headersTimeoutMs, 'headers_timeout');
         };
         if (!socket.connecting) connected();
         else socket.once(this.origin.protocol === 'https:' ? 'secureConnect' : 'connect', connected);
       });
       request.on('response', (response) => {
         const chunks: Buffer[] = [];
-        expiry.extend(bodyTimeoutMs, 'body_timeout');
+        expiry.expireIn(bodyTimeoutMs, 'body_timeout');
         response.on('data', (chunk: Buffer) => {
           chunks.push(chunk);
-          expiry.extend(bodyTimeoutMs, 'body_timeout');
+          expiry.expireIn(bodyTimeoutMs, 'body_timeout');
         });
         response.on('end', () =>
           finish({
@@ -101,50 +107,5 @@ export class HttpTransport {
   close(): Promise<void> {
     this.agent.destroy();
     return Promise.resolve();
-  }
-}
-
-/**
- * When an exchange expires: each phase (and each body chunk) sets it anew, cut short by the deadline. One timer
- * serves them all, set again only when it fires before the exchange has expired or must fire sooner than it would:
- * a phase costs a clock read, not a timer.
- */
-class Expiry {
-  private at = Infinity;
-  private code: TimeoutError['code'] = 'deadline_exceeded';
-  private timer: NodeJS.Timeout | undefined;
-  private firesAt = Infinity;
-  private stopped = false;
-
-  constructor(
-    private readonly deadline: number,
-    private readonly expired: (code: TimeoutError['code']) => void,
-  ) {}
-
-  /** The exchange now expires `ms` from now, with `code`, or at the deadline if that comes first. */
-  extend(ms: number, code: TimeoutError['code']): void {
-    const now = Date.now();
-    const cut = this.deadline < now + ms;
-    this.at = cut ? this.deadline : now + ms;
-    this.code = cut ? 'deadline_exceeded' : code;
-    if (this.at < this.firesAt) this.arm(now);
-  }
-
-  stop(): void {
-    this.stopped = true;
-    clearTimeout(this.timer);
-  }
-
-  private arm(now: number): void {
-    if (this.stopped) return;
-    clearTimeout(this.timer);
-    this.firesAt = this.at;
-    this.timer = setTimeout(() => this.fire(), Math.max(0, this.at - now));
-  }
-
-  private fire(): void {
-    const now = Date.now();
-    if (now >= this.at) this.expired(this.code);
-    else this.arm(now);
   }
 }

@@ -1,6 +1,6 @@
 // A scriptable stand-in for the service on 127.0.0.1:0 that records every request's raw bytes.
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { KeySource, ProcessingKeys } from '../../domain/ports';
 
@@ -12,14 +12,11 @@ export interface Received {
 }
 
 /**
- * `hang`: never answer. `reset`: drop the connection after reading the request. `pieces`: the headers at once, then
- * each piece of the body `gapMs` after the one before; with `stall`, the body never ends.
+ * `hang`: never answer. `reset`: drop the connection after reading the request. `stallAfter`: the headers and the
+ * start of a body, then nothing.
  */
 export type Reply =
-  | { status: number; body?: string | object }
-  | { status: number; pieces: string[]; gapMs: number; stall?: true }
-  | 'hang'
-  | 'reset';
+  { status: number; body?: string | object } | { status: number; stallAfter: string } | 'hang' | 'reset';
 
 export interface FakeService {
   url: string;
@@ -47,7 +44,10 @@ export async function startFakeService(): Promise<FakeService> {
       const reply = typeof next === 'function' ? next(request) : next;
       if (reply === 'hang') return;
       if (reply === 'reset') return void req.socket.destroy();
-      if ('pieces' in reply) return void trickle(res, reply);
+      if ('stallAfter' in reply) {
+        res.writeHead(reply.status, { 'content-type': 'application/json' });
+        return void res.write(reply.stallAfter);
+      }
       const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
       res.writeHead(reply.status, { 'content-type': 'application/json' }).end(text);
     });
@@ -65,20 +65,6 @@ export async function startFakeService(): Promise<FakeService> {
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function trickle(response: ServerResponse, reply: Extract<Reply, { pieces: string[] }>): void {
-  response.writeHead(reply.status, { 'content-type': 'application/json' });
-  response.flushHeaders();
-  const [next, ...rest] = reply.pieces;
-  const write = (piece: string, left: string[]) =>
-    setTimeout(() => {
-      if (response.destroyed) return;
-      response.write(piece);
-      if (left.length > 0) write(left[0], left.slice(1));
-      else if (!reply.stall) response.end();
-    }, reply.gapMs);
-  write(next, rest);
 }
 
 /** A port with nothing listening: connecting is refused at once. */
