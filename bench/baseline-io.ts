@@ -22,9 +22,8 @@ export interface BaselineConfig {
 }
 
 /**
- * The least I/O through the plugin's client setup; the same through the SDK's default client, as a team writes it
- * by hand (the issue's yardstick); with the sweep's index kept one of two ways; or as the plugin's I/O, items as
- * large.
+ * The least I/O through the plugin's client setup; the same through the SDK's default client; with the sweep's
+ * index kept one of two ways; or as the plugin's I/O, items as large.
  */
 export type Shape = 'least' | 'sdkDefaults' | 'indexed' | 'indexKept' | 'sameItem';
 
@@ -32,11 +31,10 @@ const S = (value: string): AttributeValue => ({ S: value });
 const N = (value: number): AttributeValue => ({ N: String(value) });
 
 /**
- * The least I/O a checkout and a poll need, done by hand: the yardsticks the handlers are measured against. The
- * issue's by-hand I/O goes through the SDK's DynamoDB client as `new DynamoDBClient({})` builds it (`sdkDefaults`),
- * so that what the plugin's client setup saves counts for it, as its SDK trimming does at a cold start. The same I/O
- * through the client set up as runtime/aws-clients.ts sets up the plugin's (`least`) leaves the plugin's own code.
- * Both post over node's keep-alive agent, as processing/http-exchange.ts does.
+ * The least I/O a checkout and a poll need, done by hand with the clients the plugin uses, set up alike (the SDK's
+ * DynamoDB client as runtime/aws-clients.ts builds it, and node's keep-alive agent for the service, as
+ * processing/http-exchange.ts): the yardstick the handlers are measured against, so that a ratio is the plugin's
+ * own code. The same I/O through the SDK's default client (`sdkDefaults`) shows what that setup saves.
  */
 export class BaselineIo {
   readonly client = withoutSdkLogging(new DynamoDBClient(awsClientConfig()));

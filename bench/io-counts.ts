@@ -56,12 +56,15 @@ async function countDuring<K extends string>(
     for (const name of names) {
       const { commands, call } = subjects[name];
       const before = await read(commands);
-      const sentBefore = sent(commands);
+      const countedBefore = counted(commands);
       for (let i = done; i < Math.min(invocations, done + ROUND); i++) await call();
       const after = await read(commands);
-      // A counter added after its client's first send never runs (cacheMiddleware): it would count no writes.
-      if (after.dynamoCalls > before.dynamoCalls && sent(commands) === sentBefore) {
-        throw new Error(`${name}: DynamoDB served calls its client's counter never saw`);
+      // A counter added after its client's first send of a command never sees that command (cacheMiddleware). The
+      // server also counts the SDK's retries, which are rare here.
+      const seen = counted(commands) - countedBefore;
+      const served = after.dynamoCalls - before.dynamoCalls;
+      if (seen < served * 0.99) {
+        throw new Error(`${name}: its client's counter saw ${seen} of the ${served} DynamoDB calls served`);
       }
       for (const key of keys) totals[name][key] += after[key] - before[key];
     }
@@ -73,7 +76,7 @@ async function countDuring<K extends string>(
 
 const ROUND = 100;
 
-const sent = (commands: CommandCounts) => [...commands.values()].reduce((sum, count) => sum + count, 0);
+const counted = (commands: CommandCounts) => [...commands.values()].reduce((sum, count) => sum + count, 0);
 
 function ioFigures(id: string, label: string, io: Counts, targets: Partial<Record<keyof Counts, Target>>) {
   return (Object.keys(LABELS) as Array<keyof Counts>).map((key) =>

@@ -21,37 +21,43 @@ type Times = { subject: number[]; baseline: number[] };
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 const ratio = (times: Times) => median(times.subject) / median(times.baseline);
 
+/** The by-hand I/O a handler is timed against: its id suffix, its label, and whether the target applies. */
+const YARDSTICKS = {
+  least: { id: '', label: "by hand through the plugin's client setup", target: RATIO_TARGET },
+  sdkDefaults: { id: '.sdkDefaults', label: "by hand through the SDK's default client", target: undefined },
+} as const;
+
+type Yardstick = keyof typeof YARDSTICKS;
+
 /**
- * A handler beside a by-hand call, sequentially and at concurrency 16: against the issue's by-hand I/O (the SDK's
- * default client) with the target, against the same through the plugin's client setup (its own code) without.
+ * A handler beside the least I/O by hand, sequentially and at `concurrency`: through the plugin's client setup,
+ * which leaves the plugin's own code and carries the target, and through the SDK's default client, reported.
  */
 async function besideByHand(
   id: string,
   label: string,
   handler: Call,
-  byHand: (shape: 'sdkDefaults' | 'least') => Call,
+  byHand: (yardstick: Yardstick) => Call,
   counts: { sequential: number; concurrent: number; concurrency: number },
-): Promise<{ figures: Figure[]; own: Times }> {
-  const figures: Figure[] = [];
-  let own: Times = { subject: [], baseline: [] };
-  for (const shape of ['sdkDefaults', 'least'] as const) {
-    const prefix = shape === 'least' ? `${id}.ownCode` : id;
-    const yardstick = shape === 'least' ? ", by hand through the plugin's client setup" : '';
-    const target = shape === 'least' ? undefined : RATIO_TARGET;
-    const sequential = await sideBySide(handler, byHand(shape), counts.sequential, 1);
-    const concurrent = await sideBySide(handler, byHand(shape), counts.concurrent, counts.concurrency);
-    if (shape === 'least') own = sequential;
-    figures.push(
-      ...sideFigures(`${prefix}.sequential`, `${label}, sequential${yardstick}`, sequential, target),
+): Promise<{ figures: Figure[]; sequential: Times }> {
+  const timed = async (yardstick: Yardstick) => {
+    const { id: suffix, label: by, target } = YARDSTICKS[yardstick];
+    const sequential = await sideBySide(handler, byHand(yardstick), counts.sequential, 1);
+    const concurrent = await sideBySide(handler, byHand(yardstick), counts.concurrent, counts.concurrency);
+    const figures = [
+      ...sideFigures(`${id}${suffix}.sequential`, `${label}, sequential, ${by}`, sequential, target),
       ...sideFigures(
-        `${prefix}.concurrent`,
-        `${label}, concurrency ${counts.concurrency}${yardstick}`,
+        `${id}${suffix}.concurrent`,
+        `${label}, concurrency ${counts.concurrency}, ${by}`,
         concurrent,
         target,
       ),
-    );
-  }
-  return { figures, own };
+    ];
+    return { figures, sequential };
+  };
+  const least = await timed('least');
+  const sdkDefaults = await timed('sdkDefaults');
+  return { figures: [...least.figures, ...sdkDefaults.figures], sequential: least.sequential };
 }
 
 /**
@@ -72,7 +78,7 @@ export async function checkoutOverhead(calls: Checkouts, sizes: Sizes): Promise<
   const indexMoved = await sideBySide(byHand('indexed'), byHand('least'), count, 1);
   const indexKept = await sideBySide(byHand('indexKept'), byHand('least'), count, 1);
   return {
-    means: { subject: mean(timed.own.subject), baseline: mean(timed.own.baseline) },
+    means: { subject: mean(timed.sequential.subject), baseline: mean(timed.sequential.baseline) },
     figures: [
       ...timed.figures,
       figure({
@@ -118,14 +124,14 @@ export async function pollOverhead(
   foreignId: string,
 ): Promise<Timed> {
   const handler = () => pollByHandler(plugin, foreignId);
-  const byHand = (shape: 'sdkDefaults' | 'least') => () => () => baseline.poll(foreignId, shape);
+  const byHand = (yardstick: Yardstick) => () => () => baseline.poll(foreignId, yardstick);
   const timed = await besideByHand('poll', 'poll', handler, byHand, {
     sequential: sizes.pollSequential,
     concurrent: sizes.pollConcurrent,
     concurrency: sizes.concurrency,
   });
   return {
-    means: { subject: mean(timed.own.subject), baseline: mean(timed.own.baseline) },
+    means: { subject: mean(timed.sequential.subject), baseline: mean(timed.sequential.baseline) },
     figures: timed.figures,
   };
 }
