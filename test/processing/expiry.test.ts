@@ -15,14 +15,19 @@ function watch(deadlineInMs = Infinity) {
   return { expiry, expired };
 }
 
+/** Nothing is reported until `ms` from now, then `code` is, once. */
+function expectExpiryIn(expired: ExpiryCode[], ms: number, code: ExpiryCode): void {
+  jest.advanceTimersByTime(ms - 1);
+  expect(expired).toEqual([]);
+  jest.advanceTimersByTime(1);
+  expect(expired).toEqual([code]);
+}
+
 test('expires once, at its phase timeout, with its code', () => {
   const { expiry, expired } = watch();
   expiry.expireIn(3_000, 'connect_timeout');
 
-  jest.advanceTimersByTime(2_999);
-  expect(expired).toEqual([]);
-  jest.advanceTimersByTime(1);
-  expect(expired).toEqual(['connect_timeout']);
+  expectExpiryIn(expired, 3_000, 'connect_timeout');
   jest.advanceTimersByTime(60_000);
   expect(expired).toEqual(['connect_timeout']);
 });
@@ -34,10 +39,7 @@ test('a longer phase keeps the one timer, which fires early and is set again for
   expiry.expireIn(10_000, 'headers_timeout');
   expect(jest.getTimerCount()).toBe(1);
 
-  jest.advanceTimersByTime(9_999);
-  expect(expired).toEqual([]);
-  jest.advanceTimersByTime(1);
-  expect(expired).toEqual(['headers_timeout']);
+  expectExpiryIn(expired, 10_000, 'headers_timeout');
 });
 
 test('a shorter phase sets the timer sooner', () => {
@@ -88,10 +90,7 @@ test('a wait longer than a timer can hold is served in parts', () => {
   // Node would cut a longer one to 1 ms.
   expect(timers.mock.calls.map(([, ms]) => ms)).toEqual([2 ** 31 - 1]);
 
-  jest.advanceTimersByTime(days30 - 1);
-  expect(expired).toEqual([]);
-  jest.advanceTimersByTime(1);
-  expect(expired).toEqual(['headers_timeout']);
+  expectExpiryIn(expired, days30, 'headers_timeout');
 });
 
 test('once stopped, it leaves no timer and nothing sets one again', () => {
