@@ -66,6 +66,14 @@ test('each body chunk moves the expiry: a slow but steady body never expires', (
   expect(expired).toEqual(['body_timeout']);
 });
 
+test('a step of the wall clock moves no timeout', () => {
+  const { expiry, expired } = watch();
+  expiry.expireIn(200, 'headers_timeout');
+  jest.setSystemTime(Date.now() - 60_000);
+
+  expectExpiryIn(expired, 200, 'headers_timeout');
+});
+
 test('the deadline cuts a phase short, and says so', () => {
   const { expiry, expired } = watch(500);
   expiry.expireIn(10_000, 'headers_timeout');
