@@ -39,7 +39,7 @@ async function besideByHand(
   handler: Call,
   byHand: (yardstick: Yardstick) => Call,
   counts: { sequential: number; concurrent: number; concurrency: number },
-): Promise<{ figures: Figure[]; sequential: Times }> {
+): Promise<Timed> {
   const timed = async (yardstick: Yardstick) => {
     const { id: suffix, label: by, target } = YARDSTICKS[yardstick];
     const sequential = await sideBySide(handler, byHand(yardstick), counts.sequential, 1);
@@ -57,7 +57,10 @@ async function besideByHand(
   };
   const least = await timed('least');
   const sdkDefaults = await timed('sdkDefaults');
-  return { figures: [...least.figures, ...sdkDefaults.figures], sequential: least.sequential };
+  return {
+    figures: [...least.figures, ...sdkDefaults.figures],
+    means: { subject: mean(least.sequential.subject), baseline: mean(least.sequential.baseline) },
+  };
 }
 
 /**
@@ -78,7 +81,7 @@ export async function checkoutOverhead(calls: Checkouts, sizes: Sizes): Promise<
   const indexMoved = await sideBySide(byHand('indexed'), byHand('least'), count, 1);
   const indexKept = await sideBySide(byHand('indexKept'), byHand('least'), count, 1);
   return {
-    means: { subject: mean(timed.sequential.subject), baseline: mean(timed.sequential.baseline) },
+    means: timed.means,
     figures: [
       ...timed.figures,
       figure({
@@ -125,15 +128,11 @@ export async function pollOverhead(
 ): Promise<Timed> {
   const handler = () => pollByHandler(plugin, foreignId);
   const byHand = (yardstick: Yardstick) => () => () => baseline.poll(foreignId, yardstick);
-  const timed = await besideByHand('poll', 'poll', handler, byHand, {
+  return besideByHand('poll', 'poll', handler, byHand, {
     sequential: sizes.pollSequential,
     concurrent: sizes.pollConcurrent,
     concurrency: sizes.concurrency,
   });
-  return {
-    means: { subject: mean(timed.sequential.subject), baseline: mean(timed.sequential.baseline) },
-    figures: timed.figures,
-  };
 }
 
 /**
