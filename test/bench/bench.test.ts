@@ -78,6 +78,7 @@ const REPORTED = [
   'poll.sdkDefaults.sequential.ratio',
   'poll.sdkDefaults.concurrent.ratio',
   'checkout.share.code',
+  'checkout.share.items',
   'checkout.share.client',
   'checkout.share.indexMoved',
   'checkout.share.indexKept',
