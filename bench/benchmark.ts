@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { InvoiceRecord } from '../domain/model';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { bareCheckout } from './bare-checkout';
 import { BaselineIo } from './baseline-io';
 import { checkoutByHandler, createBodyTemplate, pollByHandler } from './calls';
 import { CapacityMeter, type Units } from './capacity';
@@ -55,6 +56,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
   progress('starting the backends in their own process');
   const plugin = await startPlugin();
   let baseline: BaselineIo | undefined;
+  const bare = bareCheckout(plugin);
   const meters: CapacityMeter[] = [];
   const meter = (client: ConstructorParameters<typeof CapacityMeter>[0]) => {
     const created = new CapacityMeter(client);
@@ -102,7 +104,11 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
       );
 
       progress('checkout overhead');
-      const checkout = await checkoutOverhead(checkouts(plugin, baseline, peer, 'bench-overhead'), sizes);
+      const checkout = await checkoutOverhead(
+        checkouts(plugin, baseline, peer, 'bench-overhead'),
+        bare.call,
+        sizes,
+      );
       figures.push(...checkout.figures);
       progress('poll overhead');
       const poll = await pollOverhead(plugin, baseline, sizes, POLL_ID);
@@ -161,6 +167,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
   } finally {
     meters.forEach((meter) => meter.close());
     await baseline?.close();
+    bare.close();
     await plugin.backends.close();
   }
 

@@ -29,14 +29,14 @@ export interface Sizes {
  */
 const BY_SIZE: { [Name in keyof Sizes]: Record<Mode, Sizes[Name]> } = {
   warmup: { full: 200, smoke: 4 },
-  ioInvocations: { full: 1000, smoke: 10 },
+  ioInvocations: { full: 500, smoke: 10 },
   meteredInvocations: { full: 100, smoke: 3 },
   checkoutSequential: { full: 2000, smoke: 6 },
   checkoutConcurrent: { full: 3000, smoke: 32 },
   pollSequential: { full: 4000, smoke: 6 },
   pollConcurrent: { full: 4800, smoke: 32 },
   concurrency: { full: 16, smoke: 16 },
-  gatewayRequests: { full: 10_000, smoke: 50 },
+  gatewayRequests: { full: 5_000, smoke: 50 },
   gatewayConnections: { full: 16, smoke: 4 },
   paidOrders: { full: 20, smoke: 2 },
   sweep: {

@@ -13,7 +13,8 @@ async function main(): Promise<void> {
     mode: smoke ? 'smoke' : 'full',
     outFile,
     scratchDir,
-    progress: (line) => console.error(`[bench] ${line}`),
+    // Each phase with the seconds since the start, so that a slow machine shows where the time goes.
+    progress: (line) => console.error(`[bench ${Math.round(performance.now() / 1000)} s] ${line}`),
   });
   console.log(renderTable(results.figures));
   console.log(`\nThe cost of a million orders (bench/prices.ts):\n\n${results.costTable}`);

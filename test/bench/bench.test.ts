@@ -77,6 +77,8 @@ const REPORTED = [
   'checkout.sdkDefaults.concurrent.ratio',
   'poll.sdkDefaults.sequential.ratio',
   'poll.sdkDefaults.concurrent.ratio',
+  'checkout.bare.sequential.ratio',
+  'checkout.bare.concurrent.ratio',
   'checkout.share.code',
   'checkout.share.items',
   'checkout.share.client',
