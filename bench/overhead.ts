@@ -164,8 +164,8 @@ export async function checkoutOverhead(calls: Checkouts, bare: Call, sizes: Size
 async function bareBesideByHand(bare: Call, least: Call, sizes: Sizes): Promise<Figure[]> {
   await timeCalls(bare, sizes.warmup, sizes.concurrency);
   const modes = [
-    ['sequential', 'sequential', sizes.checkoutSequential, 1],
-    ['concurrent', `concurrency ${sizes.concurrency}`, sizes.checkoutConcurrent, sizes.concurrency],
+    ['sequential', 'sequential', half(sizes.checkoutSequential), 1],
+    ['concurrent', `concurrency ${sizes.concurrency}`, half(sizes.checkoutConcurrent), sizes.concurrency],
   ] as const;
   const figures: Figure[] = [];
   for (const [mode, label, count, concurrency] of modes) {
