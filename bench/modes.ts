@@ -24,7 +24,7 @@ export interface Sizes {
 }
 
 /**
- * Full: a few thousand invoices, 2 to 3 minutes on 2 quiet cores (4 to 5 when other work shares them). Smoke:
+ * Full: a few thousand invoices, about 2 minutes on 2 quiet cores (4 on a machine half as fast). Smoke:
  * proves every figure still comes out. Each size once, its two values side by side.
  */
 const BY_SIZE: { [Name in keyof Sizes]: Record<Mode, Sizes[Name]> } = {
