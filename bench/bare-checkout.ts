@@ -7,7 +7,8 @@ import {
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createHash, createHmac, hash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import { sign } from '../processing/signing';
+import { invoiceRequest } from '../processing/translate';
+import { createSigned } from './baseline-io';
 import { checkoutCall, idSequence } from './calls';
 import { apiEvent } from './lambda-events';
 import type { PluginUnderTest } from './plugin';
@@ -49,40 +50,7 @@ export function bareCheckout(plugin: PluginUnderTest) {
   const client = withoutSdkLogging(new DynamoDBClient(awsClientConfig()));
   const agent = new http.Agent({ keepAlive: true, maxSockets: 16, scheduling: 'lifo' });
   const { tableName: TableName, sandbox: service } = backends;
-  const origin = new URL(service.url);
   const tokenDigest = createHash('sha256').update(backends.storefrontToken).digest();
-
-  const post = (path: string, body: string) =>
-    new Promise<string>((resolve, reject) => {
-      const request = http.request(
-        {
-          hostname: origin.hostname,
-          port: origin.port,
-          method: 'POST',
-          path,
-          agent,
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json',
-            'content-length': String(Buffer.byteLength(body)),
-            'x-processing-key': service.apiKey,
-            'x-processing-signature': sign(service.secretKey, body),
-          },
-        },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () =>
-            response.statusCode === 201
-              ? resolve(Buffer.concat(chunks).toString('utf8'))
-              : reject(new Error(`The bare create answered ${response.statusCode}`)),
-          );
-          response.on('error', reject);
-        },
-      );
-      request.on('error', reject);
-      request.end(body);
-    });
 
   const handler = async (event: APIGatewayProxyEventV2): Promise<Result> => {
     const bearer = /^Bearer\s+(\S+)$/i.exec(event.headers.authorization ?? '');
@@ -161,18 +129,8 @@ export function bareCheckout(plugin: PluginUnderTest) {
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
-    const create = JSON.stringify({
-      foreign_id: foreignId,
-      timer: request.timer,
-      title: request.title,
-      currency: request.currency,
-      amount: request.amount,
-      url_success: request.urlSuccess,
-      url_failed: request.urlFailed,
-      email_user: request.email,
-      sender_currency: request.senderCurrency,
-    });
-    const { data } = JSON.parse(await post('/v2/invoices/create', create)) as {
+    const create = JSON.stringify(invoiceRequest(foreignId, request));
+    const { data } = JSON.parse(await createSigned(agent, service, create)) as {
       data: Record<string, string | number | null>;
     };
     const secret = `cs_${createHmac('sha256', service.secretKey).update(foreignId).digest('base64url')}`;
