@@ -4,6 +4,13 @@
 set -eu
 CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
 [ -x "$CHROMIUM" ] && exit 0
+# Two clones tested at once on a clean machine would both run apt-get, and the second would stop at apt's lock:
+# they take turns here, and the second finds chromium installed.
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"${TMPDIR:-/tmp}/ensure-chromium.lock"
+  flock 9
+  [ -x "$CHROMIUM" ] && exit 0
+fi
 echo "ensure-chromium: $CHROMIUM is missing; installing Debian's chromium with apt-get (about a minute)" >&2
 if [ "$(id -u)" = 0 ]; then
   AS_ROOT=""
@@ -15,5 +22,6 @@ else
 fi
 export DEBIAN_FRONTEND=noninteractive
 $AS_ROOT apt-get update -qq >&2
-$AS_ROOT apt-get install -y -qq --no-install-recommends chromium >&2
+# Waits for a lock held by anything else using apt, rather than failing at once.
+$AS_ROOT apt-get install -y -qq -o DPkg::Lock::Timeout=300 --no-install-recommends chromium >&2
 [ -x "$CHROMIUM" ]
