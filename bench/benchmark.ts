@@ -18,7 +18,7 @@ import { SIZES, type Mode } from './modes';
 import { checkoutOverhead, peerWarm, pollOverhead } from './overhead';
 import { checkouts } from './checkouts';
 import { startPeer, type Peer } from './peer';
-import { startPlugin, type PluginUnderTest } from './plugin';
+import { countCommands, startPlugin, type PluginUnderTest } from './plugin';
 import { withOutputDiscarded, withPeerOutputDiscarded } from './quiet';
 import { sweepScaling } from './sweep';
 import { timeCalls } from './timing';
@@ -65,6 +65,8 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
   };
   // Before the handlers' first call: their clients fix each command's middleware at its first send.
   const ourMeter = meter(plugin.dynamo);
+  countCommands(bare.client);
+  meter(bare.client);
   let costTable: string;
   try {
     // The handlers' own log lines would bury the table: stdout is discarded while they run.

@@ -24,8 +24,8 @@ export interface Sizes {
 }
 
 /**
- * Full: a few thousand invoices, about 2 minutes on 2 quiet cores (4 on a machine half as fast). Smoke:
- * proves every figure still comes out. Each size once, its two values side by side.
+ * Full: a few thousand invoices (README, Performance, says how long that takes). Smoke: proves every figure still
+ * comes out. Each size once, its two values side by side.
  */
 const BY_SIZE: { [Name in keyof Sizes]: Record<Mode, Sizes[Name]> } = {
   warmup: { full: 200, smoke: 4 },
