@@ -43,7 +43,7 @@ const BY_SIZE: { [Name in keyof Sizes]: Record<Mode, Sizes[Name]> } = {
     full: { openSteps: [1000, 10_000], due: 100, runs: 3 },
     smoke: { openSteps: [100, 300], due: 10, runs: 1 },
   },
-  coldRuns: { full: { endToEnd: 13, initOnly: 7 }, smoke: { endToEnd: 1, initOnly: 1 } },
+  coldRuns: { full: { endToEnd: 13, initOnly: 5 }, smoke: { endToEnd: 1, initOnly: 1 } },
 };
 
 /** One mode's column of a table that holds each size's value for every mode. */
