@@ -11,7 +11,7 @@ import type {
   StatusChange,
 } from './model';
 import { paysMore, recordedPayment } from './payment';
-import type { ClientSecrets, InvoiceStore, ProcessingApi, VersionedStore } from './ports';
+import type { ClientSecrets, InvoiceStore, PreparedCreate, ProcessingApi, VersionedStore } from './ports';
 import { ClaimedRecords, mayHaveBeenSent, readRecord, type ClaimTiming } from './records';
 import { MAX_REFUNDS_PER_ORDER, refundableAmount, refundEnded, reservation } from './refund-bound';
 import { isFinal, isInvoiceStatus, movesForward } from './status';
@@ -120,6 +120,12 @@ export class InvoiceService implements RefundReservations {
    * comes its client secret (see `clientSecretOf`).
    */
   async checkout(request: CheckoutRequest): Promise<Checkout> {
+    // Most checkouts claim a new order and send its first attempt: that send is readied while the claim is written.
+    const firstAttempt = upstreamForeignId({ foreignId: request.foreignId, attempt: 1 });
+    const first = {
+      upstreamForeignId: firstAttempt,
+      create: this.processing.prepareInvoice(firstAttempt, request),
+    };
     const claimed = await this.invoices.claim(request, (existing) => ({
       // After an unknown outcome the same upstream id is tried again; a duplicate answer tells us it was created.
       attempt: existing.phase === 'abandoned' ? existing.attempt + 1 : existing.attempt,
@@ -129,7 +135,7 @@ export class InvoiceService implements RefundReservations {
       return { record, created: false, clientSecret: await this.clientSecretOf(record) };
     }
     const resumed = mayHaveBeenSent(claimed.previous);
-    return { ...(await this.createUpstream(claimed.record, resumed)), created: true };
+    return { ...(await this.createUpstream(claimed.record, resumed, first)), created: true };
   }
 
   /**
@@ -269,8 +275,15 @@ export class InvoiceService implements RefundReservations {
     });
   }
 
-  /** `resumed`: an earlier attempt with this upstream id may have been created without our hearing back. */
-  private async createUpstream(claimed: InvoiceRecord, resumed: boolean): Promise<Omit<Checkout, 'created'>> {
+  /**
+   * `resumed`: an earlier attempt with this upstream id may have been created without our hearing back.
+   * `prepared`: a create readied for one upstream foreign_id, sent if the first attempt is under that id.
+   */
+  private async createUpstream(
+    claimed: InvoiceRecord,
+    resumed: boolean,
+    prepared?: { upstreamForeignId: string; create: PreparedCreate },
+  ): Promise<Omit<Checkout, 'created'>> {
     let record = claimed;
     let mayBeOurs = resumed;
     // Before the send: a secret that could not be had after it would leave a created invoice unrecorded.
@@ -278,7 +291,13 @@ export class InvoiceService implements RefundReservations {
     const own = secret === undefined ? {} : { clientSecretHash: clientSecretHash(secret) };
     for (;;) {
       try {
-        const created = await this.processing.createInvoice(upstreamForeignId(record), record.request);
+        const upstreamId = upstreamForeignId(record);
+        const create =
+          prepared?.upstreamForeignId === upstreamId
+            ? prepared.create
+            : this.processing.prepareInvoice(upstreamId, record.request);
+        prepared = undefined;
+        const created = await create.send();
         const answered = this.invoices.answered(record, created, 'create', {
           invoice: created.details,
           ...own,

@@ -23,11 +23,11 @@ import type {
 
 /** The payment service. Every method throws ServiceError (domain/errors.ts) when the service does not do it. */
 export interface ProcessingApi {
-  /** Creates the checkout's invoice under `upstreamForeignId`, the foreign_id the service knows it by. */
-  createInvoice(
-    upstreamForeignId: string,
-    request: CheckoutRequest,
-  ): Promise<Created<InvoiceDetails, InvoiceStatus>>;
+  /**
+   * The create of the checkout's invoice under `upstreamForeignId`, the foreign_id the service knows it by, readied
+   * now and sent by `send` (never without it): readying it costs CPU while the caller's own I/O is in flight.
+   */
+  prepareInvoice(upstreamForeignId: string, request: CheckoutRequest): PreparedCreate;
   cancelInvoice(upstreamForeignId: string): Promise<void>;
   /** The invoice's status and payment now; undefined when the service has no such invoice. */
   invoiceNews(invoiceId: number): Promise<InvoiceNews | undefined>;
@@ -40,6 +40,10 @@ export interface ProcessingApi {
   pairs(query: PairQuery): Promise<ServiceData[]>;
   /** The transaction record, for the back office's lookup. */
   transaction(query: TransactionQuery): Promise<ServiceData>;
+}
+
+export interface PreparedCreate {
+  send(): Promise<Created<InvoiceDetails, InvoiceStatus>>;
 }
 
 export interface ProcessingKeys {

@@ -7,7 +7,12 @@ import {
   ProcessingValidationError,
 } from './errors';
 import { toAmount8 } from './money';
-import { RequestSender, type RequestSenderOptions, type ServiceCall } from './request-sender';
+import {
+  RequestSender,
+  type CallWithoutBody,
+  type PreparedCall,
+  type RequestSenderOptions,
+} from './request-sender';
 import type {
   AccountBalance,
   CreateInvoiceRequest,
@@ -31,9 +36,16 @@ export class ProcessingClient {
     this.sender = new RequestSender(options);
   }
 
-  async createInvoice(request: CreateInvoiceRequest): Promise<Invoice> {
-    const amount = toAmount8(request.amount, 'amount', { operation: 'createInvoice' });
-    return this.sender.send({ ...CREATE_INVOICE, body: { ...request, amount } });
+  createInvoice(request: CreateInvoiceRequest): Promise<Invoice> {
+    return this.prepareInvoice(request).send();
+  }
+
+  /** The create, readied for a send soon after (RequestSender.prepare); a request it refuses, `send` refuses. */
+  prepareInvoice(request: CreateInvoiceRequest): PreparedCall<Invoice> {
+    return this.sender.prepare(CREATE_INVOICE, () => ({
+      ...request,
+      amount: toAmount8(request.amount, 'amount', { operation: 'createInvoice' }),
+    }));
   }
 
   async cancelInvoice(foreignId: string): Promise<void> {
@@ -89,7 +101,7 @@ export class ProcessingClient {
   }
 }
 
-type Endpoint = Omit<ServiceCall, 'body'>;
+type Endpoint = CallWithoutBody;
 
 const CREATE_INVOICE: Endpoint = {
   operation: 'createInvoice',

@@ -1,6 +1,6 @@
 // The one place that talks to the service: signing, timeouts, retries, key healing, error parsing, and the
 // time budget: no call outlives the invocation's deadline (given by `deadline`, see runtime/deadline.ts).
-import type { KeySource } from '../domain/ports';
+import type { KeySource, ProcessingKeys } from '../domain/ports';
 import {
   ProcessingConnectionError,
   ProcessingTimeoutError,
@@ -31,6 +31,14 @@ export interface ServiceCall {
   body: object;
   retry: RetryPolicy;
   expect: Expect;
+}
+
+/** What the sender needs of a request besides its body. */
+export type CallWithoutBody = Omit<ServiceCall, 'body'>;
+
+/** A request readied ahead of its send (RequestSender.prepare). */
+export interface PreparedCall<T> {
+  send(): Promise<T>;
 }
 
 export interface RequestSenderOptions {
@@ -82,18 +90,49 @@ export class RequestSender {
   }
 
   async send<T>(request: ServiceCall): Promise<T> {
-    const payload = Buffer.from(JSON.stringify(request.body), 'utf8');
+    const { body, ...call } = request;
+    return this.sendSigned<T>(call, () => this.signed(() => body));
+  }
+
+  /**
+   * Readies a request for a send soon after: its body is built, serialised and signed once the I/O the caller has in
+   * flight has left this process (the checkout's claim), so that the send after that I/O's answer costs no CPU of
+   * its own. Never sends unless `send` is called; what `body` throws, `send` rejects with.
+   */
+  prepare<T>(call: CallWithoutBody, body: () => object): PreparedCall<T> {
+    let signing: Promise<Signed> | undefined;
+    const sign = () => {
+      if (!signing) {
+        signing = this.signed(body);
+        // A failure is the send's to report; unsent, it is dropped.
+        signing.catch(() => undefined);
+      }
+      return signing;
+    };
+    // Immediates run after the I/O callbacks and promise jobs in hand: a request being sent is on its socket by then.
+    const deferred = setImmediate(sign);
+    return {
+      send: () => {
+        clearImmediate(deferred);
+        return this.sendSigned<T>(call, sign);
+      },
+    };
+  }
+
+  private async sendSigned<T>(request: CallWithoutBody, sign: () => Promise<Signed>): Promise<T> {
     if (!this.timeForAnAttempt(0)) throw notSent(request.operation);
+    let signed = await sign();
     let refreshed = false;
     let retries = 0;
     for (;;) {
       try {
-        return (await this.attempt(request, payload)) as T;
+        return (await this.attempt(request, signed)) as T;
       } catch (error) {
         let wait = 0;
+        let keys: ProcessingKeys | undefined;
         if (!refreshed && isStaleKeyRejection(error)) {
           refreshed = true;
-          await this.keys.refresh();
+          keys = await this.keys.refresh();
         } else if (retries < this.maxRetries && mayRetry(request.retry, error)) {
           wait = backoffMs(retries++);
         } else {
@@ -102,6 +141,9 @@ export class RequestSender {
         // Without time for the re-send to be answered, the caller gets the real failure now.
         if (!this.timeForAnAttempt(wait)) throw error;
         if (wait > 0) await sleep(wait);
+        // Each attempt is signed with the keys of its time, so that a rotation between attempts is taken up.
+        keys ??= await this.keys.get();
+        if (keys !== signed.keys) signed = signedWith(keys, signed.payload);
       }
     }
   }
@@ -110,19 +152,26 @@ export class RequestSender {
     return this.transport.close();
   }
 
-  private async attempt(request: ServiceCall, payload: Buffer): Promise<unknown> {
-    const keys = await this.keys.get();
+  /** The body as sent, and its signature under the keys of now. */
+  private async signed(body: () => object): Promise<Signed> {
+    const payload = Buffer.from(JSON.stringify(body()), 'utf8');
+    return signedWith(await this.keys.get(), payload);
+  }
+
+  private async attempt(
+    request: CallWithoutBody,
+    { payload, keys, headers: signature }: Signed,
+  ): Promise<unknown> {
     const query = request.query ? `?${new URLSearchParams(request.query).toString()}` : '';
-    const signed = signatureHeaders(keys, payload);
     const outcome = await this.transport.exchange({
       method: request.method,
       path: this.pathPrefix + request.path + query,
       body: payload,
       deadline: this.deadline(),
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...signed },
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...signature },
     });
     // Neither the secret nor what the headers carry (the API key, the signature) may be echoed in an error.
-    return interpret(request, outcome, [keys.secretKey, ...Object.values(signed)]);
+    return interpret(request, outcome, [keys.secretKey, ...Object.values(signature)]);
   }
 
   /** True when, after waiting `waitMs`, at least MIN_ATTEMPT_MS of the invocation would be left (or none is set). */
@@ -132,7 +181,18 @@ export class RequestSender {
   }
 }
 
-function interpret(request: ServiceCall, outcome: ExchangeResult, secrets: string[]): unknown {
+/** A request's body and its signature headers under `keys`. */
+interface Signed {
+  payload: Buffer;
+  keys: ProcessingKeys;
+  headers: Record<string, string>;
+}
+
+function signedWith(keys: ProcessingKeys, payload: Buffer): Signed {
+  return { payload, keys, headers: signatureHeaders(keys, payload) };
+}
+
+function interpret(request: CallWithoutBody, outcome: ExchangeResult, secrets: string[]): unknown {
   const { operation } = request;
   if (!outcome.ok) {
     const code = (outcome.error as { code?: unknown }).code;

@@ -1,7 +1,7 @@
 // The client's wire format against a local HTTP server: paths, bodies, signatures, amounts.
 import { ProcessingClient } from '../../processing/client';
 import { ProcessingValidationError } from '../../processing/errors';
-import { KEYS, hmacHex, keySequence, startFakeService, type FakeService } from './fake-service';
+import { KEYS, NEW_KEYS, hmacHex, keySequence, startFakeService, type FakeService } from './fake-service';
 
 const INVOICE_REQUEST = {
   foreign_id: 'inv-1',
@@ -195,5 +195,81 @@ describe('ProcessingClient wire format', () => {
     await expect(client.cancelInvoice('')).rejects.toThrow(ProcessingValidationError);
     await expect(client.getTransaction({ id: 1.5 })).rejects.toThrow(ProcessingValidationError);
     expect(service.received).toHaveLength(0);
+  });
+});
+
+describe('a create readied ahead of its send', () => {
+  /** Past the immediates in hand: when a readied create is signed. */
+  const afterPendingIo = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('is signed while the caller waits, sent only by send, once, with exactly the signed bytes', async () => {
+    const keys = keySequence(KEYS);
+    const readyingClient = new ProcessingClient({ baseUrl: service.url, keys });
+    try {
+      service.replies({ status: 201, body: { data: INVOICE } });
+      const create = readyingClient.prepareInvoice(INVOICE_REQUEST);
+      expect(keys.reads).toBe(0);
+      await afterPendingIo();
+      expect(keys.reads).toBe(1);
+      expect(service.received).toHaveLength(0);
+
+      await expect(create.send()).resolves.toEqual(INVOICE);
+
+      const request = only();
+      expect(JSON.parse(request.body.toString())).toEqual({ ...INVOICE_REQUEST, amount: '10.50000000' });
+      expect(request.headers['x-processing-signature']).toBe(hmacHex(KEYS.secretKey, request.body));
+      expect(keys.reads).toBe(1);
+    } finally {
+      await readyingClient.close();
+    }
+  });
+
+  it('refuses at send what it cannot read, having sent nothing', async () => {
+    const create = client.prepareInvoice({ ...INVOICE_REQUEST, amount: '1e3' });
+    await afterPendingIo();
+    await expect(create.send()).rejects.toMatchObject({ fields: { amount: expect.any(String) } });
+    expect(service.received).toHaveLength(0);
+  });
+
+  it('never sent, sends nothing; a failure to sign it is dropped, not an unhandled rejection', async () => {
+    const unhandled = jest.fn();
+    process.on('unhandledRejection', unhandled);
+    const keys = {
+      get: () => Promise.reject(new Error('no keys')),
+      refresh: () => Promise.reject(new Error('no keys')),
+    };
+    const failingClient = new ProcessingClient({ baseUrl: service.url, keys });
+    try {
+      const create = failingClient.prepareInvoice(INVOICE_REQUEST);
+      await afterPendingIo();
+      await afterPendingIo();
+      expect(unhandled).not.toHaveBeenCalled();
+      await expect(create.send()).rejects.toThrow('no keys');
+      expect(service.received).toHaveLength(0);
+    } finally {
+      process.off('unhandledRejection', unhandled);
+      await failingClient.close();
+    }
+  });
+
+  it('is re-signed with the new keys when the service refuses the key it was signed with', async () => {
+    const keys = keySequence(KEYS, NEW_KEYS);
+    const rotatingClient = new ProcessingClient({ baseUrl: service.url, keys });
+    try {
+      service.replies(
+        { status: 403, body: { error: 'Bad key', code: 'bad_header_key' } },
+        { status: 201, body: { data: INVOICE } },
+      );
+      const create = rotatingClient.prepareInvoice(INVOICE_REQUEST);
+      await afterPendingIo();
+      await expect(create.send()).resolves.toEqual(INVOICE);
+      const [first, second] = service.received;
+      expect(first.headers['x-processing-key']).toBe(KEYS.apiKey);
+      expect(second.headers['x-processing-key']).toBe(NEW_KEYS.apiKey);
+      expect(second.headers['x-processing-signature']).toBe(hmacHex(NEW_KEYS.secretKey, second.body));
+      expect(second.body).toEqual(first.body);
+    } finally {
+      await rotatingClient.close();
+    }
   });
 });
