@@ -16,6 +16,7 @@ import type { CallCost } from './lifecycle';
 import { orderLifecycle } from './lifecycle';
 import { SIZES, type Mode } from './modes';
 import { checkoutOverhead, peerWarm, pollOverhead } from './overhead';
+import { checkoutSegments } from './segments';
 import { checkouts } from './checkouts';
 import { startPeer, type Peer } from './peer';
 import { countCommands, startPlugin, type PluginUnderTest } from './plugin';
@@ -112,6 +113,14 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
         sizes,
       );
       figures.push(...checkout.figures);
+      progress("where a checkout's time goes");
+      figures.push(
+        ...(await checkoutSegments(
+          checkouts(plugin, baseline, peer, 'bench-segments'),
+          bare.call,
+          sizes.segmentCheckouts,
+        )),
+      );
       progress('poll overhead');
       const poll = await pollOverhead(plugin, baseline, sizes, POLL_ID);
       figures.push(...poll.figures);
