@@ -121,10 +121,10 @@ export class InvoiceService implements RefundReservations {
    */
   async checkout(request: CheckoutRequest): Promise<Checkout> {
     // Most checkouts claim a new order and send its first attempt: that send is readied while the claim is written.
-    const firstAttempt = upstreamForeignId({ foreignId: request.foreignId, attempt: 1 });
+    const firstUpstreamId = upstreamForeignId({ foreignId: request.foreignId, attempt: 1 });
     const first = {
-      upstreamForeignId: firstAttempt,
-      create: this.processing.prepareInvoice(firstAttempt, request),
+      upstreamForeignId: firstUpstreamId,
+      create: this.processing.prepareInvoice(firstUpstreamId, request),
     };
     const claimed = await this.invoices.claim(request, (existing) => ({
       // After an unknown outcome the same upstream id is tried again; a duplicate answer tells us it was created.
@@ -277,7 +277,8 @@ export class InvoiceService implements RefundReservations {
 
   /**
    * `resumed`: an earlier attempt with this upstream id may have been created without our hearing back.
-   * `prepared`: a create readied for one upstream foreign_id, sent if the first attempt is under that id.
+   * `prepared`: a create of `claimed.request` readied for one upstream foreign_id (an owned claim's request is
+   * always the checkout's own), sent if the loop's first send is under that id.
    */
   private async createUpstream(
     claimed: InvoiceRecord,

@@ -7,12 +7,7 @@ import {
   ProcessingValidationError,
 } from './errors';
 import { toAmount8 } from './money';
-import {
-  RequestSender,
-  type CallWithoutBody,
-  type PreparedCall,
-  type RequestSenderOptions,
-} from './request-sender';
+import { RequestSender, type Endpoint, type PreparedCall, type RequestSenderOptions } from './request-sender';
 import type {
   AccountBalance,
   CreateInvoiceRequest,
@@ -100,8 +95,6 @@ export class ProcessingClient {
     return this.sender.close();
   }
 }
-
-type Endpoint = CallWithoutBody;
 
 const CREATE_INVOICE: Endpoint = {
   operation: 'createInvoice',

@@ -33,8 +33,8 @@ export interface ServiceCall {
   expect: Expect;
 }
 
-/** What the sender needs of a request besides its body. */
-export type CallWithoutBody = Omit<ServiceCall, 'body'>;
+/** A request without its body: the endpoint it calls, and how the sender treats it. */
+export type Endpoint = Omit<ServiceCall, 'body'>;
 
 /** A request readied ahead of its send (RequestSender.prepare). */
 export interface PreparedCall<T> {
@@ -73,6 +73,8 @@ export class RequestSender {
   private readonly keys: KeySource;
   private readonly maxRetries: number;
   private readonly deadline: () => number | undefined;
+  /** The keys the last send read, which a prepared call signs with ahead of its send. */
+  private lastKeys: ProcessingKeys | undefined;
 
   constructor(options: RequestSenderOptions) {
     const base = new URL(options.baseUrl);
@@ -89,39 +91,46 @@ export class RequestSender {
     });
   }
 
-  async send<T>(request: ServiceCall): Promise<T> {
-    const { body, ...call } = request;
-    return this.sendSigned<T>(call, () => this.signed(() => body));
+  send<T>(request: ServiceCall): Promise<T> {
+    const { body, ...endpoint } = request;
+    return this.sendReadied<T>(endpoint, () => this.readied(() => body));
   }
 
   /**
-   * Readies a request for a send soon after: its body is built, serialised and signed once the I/O the caller has in
-   * flight has left this process (the checkout's claim), so that the send after that I/O's answer costs no CPU of
-   * its own. Never sends unless `send` is called; what `body` throws, `send` rejects with.
+   * Readies a request for a send soon after: once the I/O the caller has in flight has left this process (the
+   * checkout's claim), its body is built, serialised and signed with the keys the last send read, so that the send
+   * after that I/O's answer costs little CPU of its own. It reads no keys itself (a fetch left running could outlive
+   * the invocation): the send reads them, and signs again if they changed. Sends only on `send`, and once; what
+   * `body` throws, `send` rejects with.
    */
-  prepare<T>(call: CallWithoutBody, body: () => object): PreparedCall<T> {
-    let signing: Promise<Signed> | undefined;
-    const sign = () => {
-      if (!signing) {
-        signing = this.signed(body);
+  prepare<T>(endpoint: Endpoint, body: () => object): PreparedCall<T> {
+    let readying: Promise<Readied> | undefined;
+    const ready = () => {
+      if (!readying) {
+        readying = this.readied(body);
         // A failure is the send's to report; unsent, it is dropped.
-        signing.catch(() => undefined);
+        readying.catch(() => undefined);
       }
-      return signing;
+      return readying;
     };
     // Immediates run after the I/O callbacks and promise jobs in hand: a request being sent is on its socket by then.
-    const deferred = setImmediate(sign);
+    const deferred = setImmediate(ready);
+    let sent = false;
     return {
       send: () => {
+        if (sent)
+          return Promise.reject(new Error(`${endpoint.operation}: a prepared call is sent once only`));
+        sent = true;
         clearImmediate(deferred);
-        return this.sendSigned<T>(call, sign);
+        return this.sendReadied<T>(endpoint, ready);
       },
     };
   }
 
-  private async sendSigned<T>(request: CallWithoutBody, sign: () => Promise<Signed>): Promise<T> {
+  private async sendReadied<T>(request: Endpoint, ready: () => Promise<Readied>): Promise<T> {
     if (!this.timeForAnAttempt(0)) throw notSent(request.operation);
-    let signed = await sign();
+    const { payload, signed: ahead } = await ready();
+    let signed = this.signed(await this.keys.get(), payload, ahead);
     let refreshed = false;
     let retries = 0;
     for (;;) {
@@ -129,10 +138,10 @@ export class RequestSender {
         return (await this.attempt(request, signed)) as T;
       } catch (error) {
         let wait = 0;
-        let keys: ProcessingKeys | undefined;
+        let refreshedKeys: ProcessingKeys | undefined;
         if (!refreshed && isStaleKeyRejection(error)) {
           refreshed = true;
-          keys = await this.keys.refresh();
+          refreshedKeys = await this.keys.refresh();
         } else if (retries < this.maxRetries && mayRetry(request.retry, error)) {
           wait = backoffMs(retries++);
         } else {
@@ -141,9 +150,8 @@ export class RequestSender {
         // Without time for the re-send to be answered, the caller gets the real failure now.
         if (!this.timeForAnAttempt(wait)) throw error;
         if (wait > 0) await sleep(wait);
-        // Each attempt is signed with the keys of its time, so that a rotation between attempts is taken up.
-        keys ??= await this.keys.get();
-        if (keys !== signed.keys) signed = signedWith(keys, signed.payload);
+        // Each attempt reads the keys it signs with, so that a rotation between attempts is taken up.
+        signed = this.signed(refreshedKeys ?? (await this.keys.get()), payload, signed);
       }
     }
   }
@@ -152,16 +160,19 @@ export class RequestSender {
     return this.transport.close();
   }
 
-  /** The body as sent, and its signature under the keys of now. */
-  private async signed(body: () => object): Promise<Signed> {
+  /** The body as sent, signed ahead with the keys the last send read, if there was one. */
+  private async readied(body: () => object): Promise<Readied> {
     const payload = Buffer.from(JSON.stringify(body()), 'utf8');
-    return signedWith(await this.keys.get(), payload);
+    return { payload, signed: this.lastKeys && signedWith(this.lastKeys, payload) };
   }
 
-  private async attempt(
-    request: CallWithoutBody,
-    { payload, keys, headers: signature }: Signed,
-  ): Promise<unknown> {
+  /** `payload` under `keys`: the signature in hand if it was made with them, else a new one. */
+  private signed(keys: ProcessingKeys, payload: Buffer, inHand: Signed | undefined): Signed {
+    this.lastKeys = keys;
+    return inHand?.keys === keys ? inHand : signedWith(keys, payload);
+  }
+
+  private async attempt(request: Endpoint, { payload, keys, headers: signature }: Signed): Promise<unknown> {
     const query = request.query ? `?${new URLSearchParams(request.query).toString()}` : '';
     const outcome = await this.transport.exchange({
       method: request.method,
@@ -181,6 +192,12 @@ export class RequestSender {
   }
 }
 
+/** A prepared body, and its signature when it could be signed ahead. */
+interface Readied {
+  payload: Buffer;
+  signed?: Signed;
+}
+
 /** A request's body and its signature headers under `keys`. */
 interface Signed {
   payload: Buffer;
@@ -192,7 +209,7 @@ function signedWith(keys: ProcessingKeys, payload: Buffer): Signed {
   return { payload, keys, headers: signatureHeaders(keys, payload) };
 }
 
-function interpret(request: CallWithoutBody, outcome: ExchangeResult, secrets: string[]): unknown {
+function interpret(request: Endpoint, outcome: ExchangeResult, secrets: string[]): unknown {
   const { operation } = request;
   if (!outcome.ok) {
     const code = (outcome.error as { code?: unknown }).code;
