@@ -8,11 +8,11 @@ import type { Call } from './timing';
 
 /** A checkout's segments in order: CPU, then a wait, and so on (claim, create, the answer's write), then CPU. */
 const SEGMENTS = [
-  ['cpuToClaim', 'CPU until the claim is sent (token, body, validation, the claim and its item)'],
+  ['cpuToClaim', 'CPU until the claim is sent (token, body, validation, the claim, its item)'],
   ['claimWait', "the claim's wait"],
-  ['cpuToCreate', "CPU until the create is sent (the claim's answer, the client secret, signing)"],
+  ['cpuToCreate', "CPU until the create is sent (the claim's answer, the client secret, the send)"],
   ['createWait', "the create's wait"],
-  ['cpuToAnswerWrite', 'CPU until the answer is written (reading it, the answered record and its item)'],
+  ['cpuToAnswerWrite', 'CPU until the answer is written (reading it, the answered record, its item)'],
   ['answerWriteWait', "the answer's write's wait"],
   ['cpuToReply', "CPU until the reply (the write's answer, the view)"],
 ] as const;
@@ -34,6 +34,7 @@ export async function checkoutSegments(calls: Checkouts, bare: Call, count: numb
   // answered with 'response' once its headers are read. (The diagnostics channel's request.start is published when
   // the write completes, which for a request sent before its socket connects comes with the answer.)
   const end = ClientRequest.prototype.end;
+  const ownEnd = Object.hasOwn(ClientRequest.prototype, 'end');
   ClientRequest.prototype.end = function (this: ClientRequest, ...args: unknown[]) {
     mark();
     this.once('response', mark);
@@ -53,7 +54,8 @@ export async function checkoutSegments(calls: Checkouts, bare: Call, count: numb
       }
     }
   } finally {
-    ClientRequest.prototype.end = end;
+    if (ownEnd) ClientRequest.prototype.end = end;
+    else delete (ClientRequest.prototype as Partial<ClientRequest>).end;
   }
   for (const name of names)
     if (splits[name].length === 0) throw new Error(`${name}: no checkout was split into its segments`);
@@ -66,7 +68,7 @@ export async function checkoutSegments(calls: Checkouts, bare: Call, count: numb
       label: `checkout, sequential, ${label}: handler - by hand, p50`,
       value: handler - byHand,
       unit: 'ms',
-      detail: `handler ${handler.toFixed(3)}, by hand ${byHand.toFixed(3)}, bare ${bareCheckout.toFixed(3)} ms; n=${splits.handler.length}`,
+      detail: `handler ${handler.toFixed(3)}, by hand ${byHand.toFixed(3)}, bare ${bareCheckout.toFixed(3)} ms; n=${names.map((name) => splits[name].length).join('/')}`,
     });
   });
 }
