@@ -43,6 +43,7 @@ export interface ProcessingApi {
 }
 
 export interface PreparedCreate {
+  /** Sends the create; once only, a second call rejects. */
   send(): Promise<Created<InvoiceDetails, InvoiceStatus>>;
 }
 

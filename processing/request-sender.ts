@@ -93,7 +93,7 @@ export class RequestSender {
 
   send<T>(request: ServiceCall): Promise<T> {
     const { body, ...endpoint } = request;
-    return this.sendReadied<T>(endpoint, () => this.readied(() => body));
+    return this.sendReadied<T>(endpoint, async () => ({ payload: serialised(body) }));
   }
 
   /**
@@ -118,6 +118,7 @@ export class RequestSender {
     let sent = false;
     return {
       send: () => {
+        // A second send could create a second invoice: refused, not guarded by the caller alone.
         if (sent)
           return Promise.reject(new Error(`${endpoint.operation}: a prepared call is sent once only`));
         sent = true;
@@ -130,7 +131,9 @@ export class RequestSender {
   private async sendReadied<T>(request: Endpoint, ready: () => Promise<Readied>): Promise<T> {
     if (!this.timeForAnAttempt(0)) throw notSent(request.operation);
     const { payload, signed: ahead } = await ready();
-    let signed = this.signed(await this.keys.get(), payload, ahead);
+    let signed = this.signedWithKeysRead(await this.keys.get(), payload, ahead);
+    // Reading the keys may have fetched them (a cold start, an expired cache) and taken the time an attempt needs.
+    if (!this.timeForAnAttempt(0)) throw notSent(request.operation);
     let refreshed = false;
     let retries = 0;
     for (;;) {
@@ -151,7 +154,8 @@ export class RequestSender {
         if (!this.timeForAnAttempt(wait)) throw error;
         if (wait > 0) await sleep(wait);
         // Each attempt reads the keys it signs with, so that a rotation between attempts is taken up.
-        signed = this.signed(refreshedKeys ?? (await this.keys.get()), payload, signed);
+        signed = this.signedWithKeysRead(refreshedKeys ?? (await this.keys.get()), payload, signed);
+        if (!this.timeForAnAttempt(0)) throw error;
       }
     }
   }
@@ -162,12 +166,15 @@ export class RequestSender {
 
   /** The body as sent, signed ahead with the keys the last send read, if there was one. */
   private async readied(body: () => object): Promise<Readied> {
-    const payload = Buffer.from(JSON.stringify(body()), 'utf8');
+    const payload = serialised(body());
     return { payload, signed: this.lastKeys && signedWith(this.lastKeys, payload) };
   }
 
-  /** `payload` under `keys`: the signature in hand if it was made with them, else a new one. */
-  private signed(keys: ProcessingKeys, payload: Buffer, inHand: Signed | undefined): Signed {
+  /**
+   * `payload` under the keys an attempt has just read, which a prepared call then signs with ahead: the signature in
+   * hand if it was made with them, else a new one.
+   */
+  private signedWithKeysRead(keys: ProcessingKeys, payload: Buffer, inHand: Signed | undefined): Signed {
     this.lastKeys = keys;
     return inHand?.keys === keys ? inHand : signedWith(keys, payload);
   }
@@ -203,6 +210,10 @@ interface Signed {
   payload: Buffer;
   keys: ProcessingKeys;
   headers: Record<string, string>;
+}
+
+function serialised(body: object): Buffer {
+  return Buffer.from(JSON.stringify(body), 'utf8');
 }
 
 function signedWith(keys: ProcessingKeys, payload: Buffer): Signed {

@@ -276,10 +276,18 @@ describe('a create readied ahead of its send', () => {
     expect(service.received).toHaveLength(0);
   });
 
-  it('sends nothing when it is never sent', async () => {
-    client.prepareInvoice(INVOICE_REQUEST);
+  it('never sent, sends nothing and reads no keys, whether it could be read or not', async () => {
+    const keys = keySequence(KEYS);
+    const idle = clientWith(keys);
+    idle.prepareInvoice(INVOICE_REQUEST);
+    idle.prepareInvoice({ ...INVOICE_REQUEST, amount: '1e3' });
     await afterPendingIo();
     await afterPendingIo();
-    expect(service.received).toHaveLength(0);
+    expect(keys.reads).toBe(0);
+
+    // One round trip after: had either been sent, the service would have heard of it first.
+    service.replies({ status: 200, body: { data: [] } });
+    await idle.listBalances();
+    expect(service.received.map((request) => request.url)).toEqual(['/v2/accounts/list']);
   });
 });

@@ -356,6 +356,19 @@ describe('inside an invocation: the time budget', () => {
     expect(service.received).toHaveLength(0);
   });
 
+  it('sends nothing when reading the keys took the time an attempt needs', async () => {
+    const slowKeys = {
+      get: () => new Promise<typeof KEYS>((resolve) => setTimeout(() => resolve(KEYS), 500)),
+      refresh: async () => KEYS,
+    };
+    const error = await within(MIN_ATTEMPT_MS + 300, () =>
+      clientFor({ keys: slowKeys }).createInvoice(INVOICE_REQUEST),
+    ).catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ code: 'deadline_exceeded', outcomeUnknown: false });
+    expect(service.received).toHaveLength(0);
+  });
+
   it('starts no retry of a read without time left for it to be answered', async () => {
     service.replies('hang');
     // The first attempt times out on its own; what is left then is less than an attempt needs.
