@@ -1,23 +1,17 @@
-import { hash } from 'node:crypto';
 import type { ListPosition } from '../domain/ports';
 import { CREATED_INDEX } from './schema';
-import { sortableTime, str, type Item } from './table';
+import { shardOf, sortableTime, str, type Item } from './table';
 
 /** The `created` index's keys (store/schema.ts), written once with the record and never changed. */
 export function createdKeys(kind: string, record: ListPosition): Item {
   return {
-    [CREATED_INDEX.partitionKey]: str(shardKey(kind, shardOf(record.foreignId))),
+    [CREATED_INDEX.partitionKey]: str(shardKey(kind, shardOf(record.foreignId, CREATED_INDEX.shards))),
     [CREATED_INDEX.sortKey]: str(positionKey(record)),
   };
 }
 
 export function shardKey(kind: string, shard: number): string {
   return `${kind}#${shard}`;
-}
-
-/** A stable hash, so that a record's shard never changes and the shards fill evenly. */
-function shardOf(foreignId: string): number {
-  return hash('sha256', foreignId, 'buffer')[0] % CREATED_INDEX.shards;
 }
 
 /** The index's sort key: creation time, then foreign_id, so that two records made in one millisecond both sort. */

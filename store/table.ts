@@ -26,6 +26,20 @@ export function ttlAfter(nowMs: number, days: number): number {
   return Math.floor(nowMs / 1000) + days * 86_400;
 }
 
+/**
+ * A stable shard for `key`, so that a busy shop's writes spread evenly over an index's partitions. FNV-1a, its bits
+ * then mixed (MurmurHash3's finaliser) since its low bits see only the low bits of each character: a loop of our
+ * own rather than a crypto digest, which a checkout pays for as a native call on code a wait has left cold. A
+ * record's shard is written once with it and readers query every shard, so a change of function needs no backfill.
+ */
+export function shardOf(key: string, shards: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  return ((hash ^ (hash >>> 16)) >>> 0) % shards;
+}
+
 /** Milliseconds as a fixed-width string, so that an index sorts by time. */
 export function sortableTime(ms: number): string {
   return String(ms).padStart(15, '0');
