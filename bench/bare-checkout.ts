@@ -32,7 +32,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * The least code a checkout handler needs, around the least I/O: one function that checks the bearer token, reads
- * and checks the body, hashes the request, claims the order with a record of the plugin's shape (so items as large
+ * and checks the body, claims the order with a record of the plugin's shape (so items as large
  * as the plugin's, with both indexes' keys), signs and sends the create, records the answer, issues a client secret
  * and writes the view. None of the plugin's layers, and none of its guarantees past a first try that succeeds: no
  * deadline budget, timeouts, retries, recovery of a lost answer or error mapping. A floor under the checkout's
@@ -88,12 +88,10 @@ export function bareCheckout(plugin: PluginUnderTest) {
     if (bad.length > 0) return refused(400, bad);
 
     const now = Date.now();
-    const requestHash = hash('sha256', JSON.stringify(Object.entries(request).sort()), 'hex');
     const claimed = {
       foreignId,
       version: 1,
       phase: 'sending',
-      requestHash,
       request,
       claimedAt: now,
       status: null as string | null,

@@ -26,7 +26,8 @@ export interface ClaimedRecord<Request, Status extends string = string> {
   foreignId: string;
   version: number;
   phase: Phase;
-  requestHash: string;
+  /** Written by earlier versions, which compared a repeat's digest with it; a repeat is now compared with `request`. */
+  requestHash?: string;
   request: Request;
   claimedAt: number;
   status: Status | null;

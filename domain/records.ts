@@ -1,7 +1,7 @@
 // The life every invoice and refund record shares: claimed once per foreign_id, sent, answered or released, and
 // looked at by the sweep while open. ClaimedRecords is that life over a store; each service adds only its own.
 import { ConflictError, InProgressError, NotFoundError } from './errors';
-import { requestHash } from './hash';
+import { isSameRequest } from './hash';
 import type { ClaimedRecord, Phase, StatusChange, StatusNews } from './model';
 import type { OpenItems, VersionedStore } from './ports';
 import { withEvents, type EventKind } from './webhooks';
@@ -11,7 +11,8 @@ export interface Claimable {
   foreignId: string;
   version: number;
   phase: Phase;
-  requestHash: string;
+  request: object;
+  requestHash?: string;
   claimedAt: number;
 }
 
@@ -57,8 +58,7 @@ export async function claim<T extends Claimable>(
       if (await store.create(fresh)) return { record: fresh, owned: true };
       continue;
     }
-    const sameRequest = existing.requestHash === fresh.requestHash;
-    if (!sameRequest && existing.phase !== 'rejected') {
+    if (existing.phase !== 'rejected' && !isSameRequest(existing, fresh.request)) {
       throw new ConflictError(
         'foreign_id_conflict',
         'This foreign_id is already used by a different request',
@@ -150,7 +150,6 @@ export class ClaimedRecords<T extends AnyRecord> {
       foreignId: request.foreignId,
       version: 1,
       phase: 'sending',
-      requestHash: requestHash(request),
       request,
       claimedAt: now,
       status: null,

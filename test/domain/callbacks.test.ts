@@ -31,7 +31,6 @@ const noService = new Proxy({} as ProcessingApi, {
 /** What the callbacks read of a record; the request is not among it. */
 const common = {
   version: 1,
-  requestHash: 'h',
   claimedAt: AT,
   error: null,
   history: [],

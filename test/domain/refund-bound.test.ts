@@ -18,7 +18,6 @@ function paidOrder(overrides: Partial<InvoiceRecord> = {}): InvoiceRecord {
     foreignId: 'order-1',
     version: 3,
     phase: 'sent',
-    requestHash: 'h',
     request: { currency: 'EUR' } as InvoiceRecord['request'],
     claimedAt: NOW,
     status: 'confirmed',

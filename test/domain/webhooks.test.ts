@@ -16,7 +16,6 @@ const base = {
   foreignId: 'order-1',
   version: 1,
   phase: 'sent',
-  requestHash: 'h',
   request: {},
   claimedAt: 0,
   status: 'pending',

@@ -41,7 +41,6 @@ function invoice(foreignId: string, overrides: Partial<InvoiceRecord> = {}): Inv
     foreignId,
     version: 1,
     phase: 'sending',
-    requestHash: 'request-a',
     request: {
       foreignId,
       amount: '25.50000000',
@@ -66,13 +65,17 @@ function invoice(foreignId: string, overrides: Partial<InvoiceRecord> = {}): Inv
   };
 }
 
+/** The same order's foreign_id with another request: a conflict unless the first was refused. */
+function anotherRequest(foreignId: string): Partial<InvoiceRecord> {
+  return { request: { ...invoice(foreignId).request, title: 'Another order' } };
+}
+
 function refund(foreignId: string, overrides: Partial<RefundRecord> = {}): RefundRecord {
   const at = Date.now();
   return {
     foreignId,
     version: 1,
     phase: 'sending',
-    requestHash: 'refund-a',
     request: {
       foreignId,
       senderCurrency: 'EUR',
@@ -139,14 +142,14 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
       expect(await invoices.get('order-1')).toBeUndefined();
       const first = invoice('order-1');
       expect(await invoices.create(first)).toBe(true);
-      expect(await invoices.create(invoice('order-1', { requestHash: 'request-b' }))).toBe(false);
+      expect(await invoices.create(invoice('order-1', anotherRequest('order-1')))).toBe(false);
       expect(await invoices.get('order-1')).toEqual(first);
     });
 
     test('invoices and refunds with the same foreign_id are separate records', async () => {
       expect(await invoices.create(invoice('shared'))).toBe(true);
       expect(await refunds.create(refund('shared'))).toBe(true);
-      expect((await refunds.get('shared'))?.requestHash).toBe('refund-a');
+      expect((await refunds.get('shared'))?.request).toEqual(refund('shared').request);
     });
 
     test('compare-and-set: a stale version is refused, the current version applies', async () => {
@@ -169,13 +172,11 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
 
     race(`${CONCURRENCY} concurrent creates of one key: exactly one wins`, async () => {
       const results = await Promise.all(
-        Array.from({ length: CONCURRENCY }, (_, i) =>
-          invoices.create(invoice('race', { requestHash: `r${i}` })),
-        ),
+        Array.from({ length: CONCURRENCY }, (_, i) => invoices.create(invoice('race', { error: `r${i}` }))),
       );
       expect(results.filter(Boolean)).toHaveLength(1);
       const winner = results.indexOf(true);
-      expect((await invoices.get('race'))?.requestHash).toBe(`r${winner}`);
+      expect((await invoices.get('race'))?.error).toBe(`r${winner}`);
     });
 
     race(
@@ -573,7 +574,7 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
       `${CONCURRENCY} concurrent retries of a rejected request with a new body: exactly one owner`,
       async () => {
         await invoices.create(invoice('order-1', { phase: 'rejected', error: 'amount too small' }));
-        const results = await claimers(() => invoice('order-1', { requestHash: 'request-b' }), 200);
+        const results = await claimers(() => invoice('order-1', anotherRequest('order-1')), 200);
         expect(owners(results)).toHaveLength(1);
         expect(rejections(results).every((reason) => reason instanceof InProgressError)).toBe(true);
       },
@@ -581,7 +582,7 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
 
     test('a different request for a claimed id is a conflict for every claimer', async () => {
       await invoices.create(invoice('order-1', sent('pending')));
-      const results = await claimers(() => invoice('order-1', { requestHash: 'request-b' }), 200);
+      const results = await claimers(() => invoice('order-1', anotherRequest('order-1')), 200);
       const reasons = rejections(results);
       expect(reasons).toHaveLength(CONCURRENCY);
       for (const reason of reasons) expect(reason).toMatchObject({ code: 'foreign_id_conflict' });
