@@ -11,7 +11,14 @@ import type {
   StatusChange,
 } from './model';
 import { paysMore, recordedPayment } from './payment';
-import type { ClientSecrets, InvoiceStore, PreparedCreate, ProcessingApi, VersionedStore } from './ports';
+import type {
+  ClientSecrets,
+  InvoiceStore,
+  PreparedCreate,
+  PreparedSecret,
+  ProcessingApi,
+  VersionedStore,
+} from './ports';
 import { ClaimedRecords, mayHaveBeenSent, readRecord, type ClaimTiming } from './records';
 import { MAX_REFUNDS_PER_ORDER, refundableAmount, refundEnded, reservation } from './refund-bound';
 import { isFinal, isInvoiceStatus, movesForward } from './status';
@@ -121,15 +128,23 @@ export class InvoiceService implements RefundReservations {
    */
   async checkout(request: CheckoutRequest): Promise<Checkout> {
     // Most checkouts claim a new order and send its first attempt: that send is readied while the claim is written.
+    // So is its client secret.
     const firstUpstreamId = upstreamForeignId({ foreignId: request.foreignId, attempt: 1 });
+    const createdAt = this.timing.now();
     const first = {
       upstreamForeignId: firstUpstreamId,
       create: this.processing.prepareInvoice(firstUpstreamId, request),
+      createdAt,
+      secret: this.clientSecrets?.prepare({ foreignId: request.foreignId, createdAt }, clientSecretHash),
     };
-    const claimed = await this.invoices.claim(request, (existing) => ({
-      // After an unknown outcome the same upstream id is tried again; a duplicate answer tells us it was created.
-      attempt: existing.phase === 'abandoned' ? existing.attempt + 1 : existing.attempt,
-    }));
+    const claimed = await this.invoices.claim(
+      request,
+      (existing) => ({
+        // After an unknown outcome the same upstream id is tried again; a duplicate answer tells us it was created.
+        attempt: existing.phase === 'abandoned' ? existing.attempt + 1 : existing.attempt,
+      }),
+      createdAt,
+    );
     if (!claimed.owned) {
       const record = claimed.record;
       return { record, created: false, clientSecret: await this.clientSecretOf(record) };
@@ -278,18 +293,28 @@ export class InvoiceService implements RefundReservations {
   /**
    * `resumed`: an earlier attempt with this upstream id may have been created without our hearing back.
    * `prepared`: a create of `claimed.request` readied for one upstream foreign_id (an owned claim's request is
-   * always the checkout's own), sent if the loop's first send is under that id.
+   * always the checkout's own), sent if the loop's first send is under that id; and the client secret readied for
+   * an invoice created at `createdAt`, issued if the claim is a new record made then.
    */
   private async createUpstream(
     claimed: InvoiceRecord,
     resumed: boolean,
-    prepared?: { upstreamForeignId: string; create: PreparedCreate },
+    prepared?: {
+      upstreamForeignId: string;
+      create: PreparedCreate;
+      createdAt: number;
+      secret?: PreparedSecret;
+    },
   ): Promise<Omit<Checkout, 'created'>> {
     let record = claimed;
     let mayBeOurs = resumed;
     // Before the send: a secret that could not be had after it would leave a created invoice unrecorded.
-    const secret = await this.clientSecrets?.secretFor(claimed);
-    const own = secret === undefined ? {} : { clientSecretHash: clientSecretHash(secret) };
+    const readied =
+      prepared?.createdAt === claimed.createdAt
+        ? prepared.secret
+        : this.clientSecrets?.prepare(claimed, clientSecretHash);
+    const issued = await readied?.issue();
+    const own = issued === undefined ? {} : { clientSecretHash: issued.hash };
     for (;;) {
       try {
         const upstreamId = upstreamForeignId(record);
@@ -306,7 +331,7 @@ export class InvoiceService implements RefundReservations {
         const saved = await this.invoices.save(record, answered);
         // The secret whose hash this write stored; a record someone else wrote is checked against its own.
         return saved.won
-          ? { record: saved.record, clientSecret: secret ?? null }
+          ? { record: saved.record, clientSecret: issued?.secret ?? null }
           : { record: saved.record, clientSecret: await this.clientSecretOf(saved.record) };
       } catch (error) {
         // "foreign_id taken" proves a lost answer only after a send of ours whose outcome was unknown; otherwise

@@ -127,7 +127,23 @@ export interface TokenSource {
  * replayed checkout answers it again although only its hash is stored.
  */
 export interface ClientSecrets {
-  secretFor(invoice: { foreignId: string; createdAt: number }): Promise<string>;
+  secretFor(invoice: SecretHolder): Promise<string>;
+  /**
+   * The secret of an invoice about to be created, with `hash` of it (what its record keeps), worked out while the
+   * caller's own I/O is in flight: with the key the last secret was made with, reading no keys itself; `issue`
+   * reads the keys and makes them again if the keys have changed since.
+   */
+  prepare(invoice: SecretHolder, hash: (secret: string) => string): PreparedSecret;
+}
+
+/** What a client secret is issued for: one invoice, made at one time. */
+export interface SecretHolder {
+  foreignId: string;
+  createdAt: number;
+}
+
+export interface PreparedSecret {
+  issue(): Promise<{ secret: string; hash: string }>;
 }
 
 /** Remembers callback deliveries so a repeated one has no second effect. */

@@ -138,14 +138,14 @@ export class ClaimedRecords<T extends AnyRecord> {
     this.events ? withEvents(this.events, record, this.timing.now(), previous) : record;
 
   /**
-   * Claims the request's foreign_id with a new record, or takes over one whose send ended without an answer
-   * (keeping its `createdAt`; `takeOver` may carry some of its own fields on).
+   * Claims the request's foreign_id with a new record made `now`, or takes over one whose send ended without an
+   * answer (keeping its `createdAt`; `takeOver` may carry some of its own fields on).
    */
   claim(
     request: T['request'],
     takeOver: (existing: T) => Partial<OwnFields<T>> = () => ({}),
+    now = this.timing.now(),
   ): Promise<Claim<T>> {
-    const now = this.timing.now();
     const fresh = {
       foreignId: request.foreignId,
       version: 1,

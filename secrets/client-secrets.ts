@@ -1,5 +1,5 @@
 import { createHmac, hkdfSync } from 'node:crypto';
-import type { ClientSecrets, KeySource } from '../domain/ports';
+import type { ClientSecrets, KeySource, SecretHolder } from '../domain/ports';
 
 /** Names what the derived key is for, so that it is like no other key made from the processing secret. */
 const KEY_LABEL = 'merchant-payments-plugin client secret v1';
@@ -18,11 +18,30 @@ export function clientSecretIssuer(keys: KeySource): ClientSecrets {
     }
     return derived.key;
   };
+  const secretWith = (key: Buffer, { foreignId, createdAt }: SecretHolder) =>
+    `cs_${createHmac('sha256', key).update(`${foreignId}\n${createdAt}`).digest('base64url')}`;
   return {
-    async secretFor({ foreignId, createdAt }) {
-      const key = keyFrom((await keys.get()).secretKey);
-      const mac = createHmac('sha256', key).update(`${foreignId}\n${createdAt}`).digest('base64url');
-      return `cs_${mac}`;
+    async secretFor(invoice) {
+      return secretWith(keyFrom((await keys.get()).secretKey), invoice);
+    },
+    prepare(invoice, hash) {
+      const issued = (key: Buffer) => {
+        const secret = secretWith(key, invoice);
+        return { secret, hash: hash(secret) };
+      };
+      let ahead: { from: string; issued: ReturnType<typeof issued> } | undefined;
+      // Immediates run after the I/O callbacks and promise jobs in hand: a request being sent is on its socket by
+      // then. A key fetch left running here could outlive the invocation, so only a key in hand is used.
+      const deferred = setImmediate(() => {
+        if (derived) ahead = { from: derived.from, issued: issued(derived.key) };
+      });
+      return {
+        async issue() {
+          clearImmediate(deferred);
+          const { secretKey } = await keys.get();
+          return ahead?.from === secretKey ? ahead.issued : issued(keyFrom(secretKey));
+        },
+      };
     },
   };
 }

@@ -42,3 +42,55 @@ test('after the processing secret changes, the same issuer derives secrets from 
   expect(after).not.toBe(before);
   expect(after).toBe(await clientSecretIssuer(keys('rotated-secret')).secretFor(invoice));
 });
+
+describe('a secret readied for an invoice about to be created', () => {
+  const invoice = { foreignId: 'order-1', createdAt: 1_700_000_000_000 };
+  const afterIo = () => new Promise((resolve) => setImmediate(resolve));
+
+  function issuerOf(initial: string) {
+    const source = { secretKey: initial, reads: 0 };
+    const read = async () => {
+      source.reads += 1;
+      return { apiKey: 'api', secretKey: source.secretKey };
+    };
+    return { source, issuer: clientSecretIssuer({ get: read, refresh: read }) };
+  }
+
+  test('is made while I/O is awaited, with no key read, and issued as the same secret with its hash', async () => {
+    const { source, issuer } = issuerOf('processing-secret');
+    const expected = await issuer.secretFor(invoice);
+    const hash = jest.fn(clientSecretHash);
+
+    const prepared = issuer.prepare(invoice, hash);
+    await afterIo();
+    expect(hash).toHaveBeenCalledTimes(1);
+    expect(source.reads).toBe(1);
+
+    await expect(prepared.issue()).resolves.toEqual({ secret: expected, hash: clientSecretHash(expected) });
+    expect(hash).toHaveBeenCalledTimes(1);
+    expect(source.reads).toBe(2);
+  });
+
+  test('is made again under the new key when the keys change before it is issued', async () => {
+    const { source, issuer } = issuerOf('processing-secret');
+    await issuer.secretFor(invoice);
+    const prepared = issuer.prepare(invoice, clientSecretHash);
+    await afterIo();
+    source.secretKey = 'rotated-secret';
+
+    const { secret } = await prepared.issue();
+    expect(secret).toBe(await clientSecretIssuer(keys('rotated-secret')).secretFor(invoice));
+  });
+
+  test('is made when issued if no key was in hand to make it before', async () => {
+    const { source, issuer } = issuerOf('processing-secret');
+    const hash = jest.fn(clientSecretHash);
+    const prepared = issuer.prepare(invoice, hash);
+    await afterIo();
+    expect(hash).not.toHaveBeenCalled();
+    expect(source.reads).toBe(0);
+
+    const { secret } = await prepared.issue();
+    expect(secret).toBe(await clientSecretIssuer(keys('processing-secret')).secretFor(invoice));
+  });
+});

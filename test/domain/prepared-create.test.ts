@@ -1,8 +1,10 @@
 // The checkout readies its first attempt's create before it claims the order: only the claim's owner sends it, and
-// only under the upstream foreign_id it was readied for.
+// only under the upstream foreign_id it was readied for. So with the invoice's client secret: issued only for the
+// record the claim made.
+import { clientSecretHash, clientSecretMatches } from '../../domain/client-secret';
 import { InvoiceService } from '../../domain/invoices';
 import type { InvoiceRecord } from '../../domain/model';
-import type { ProcessingApi } from '../../domain/ports';
+import type { ClientSecrets, ProcessingApi, SecretHolder } from '../../domain/ports';
 import { nextSweepAt } from '../../domain/reconcile';
 import { checkoutRequest, SWEEP_TIMING } from '../support/domain-rig';
 import { MemoryStore } from '../support/memory-store';
@@ -40,9 +42,30 @@ function recordingService() {
   return { service, readied, sent };
 }
 
-function invoicesWith(service: ProcessingApi) {
+/** Secrets named after what they are for, noting each one readied and each one issued. */
+function recordingSecrets() {
+  const readied: SecretHolder[] = [];
+  const issued: SecretHolder[] = [];
+  const secretOf = ({ foreignId, createdAt }: SecretHolder) => `cs_${foreignId}@${createdAt}`;
+  const secrets: ClientSecrets = {
+    secretFor: async (invoice) => secretOf(invoice),
+    prepare: (invoice, hash) => {
+      const holder = { foreignId: invoice.foreignId, createdAt: invoice.createdAt };
+      readied.push(holder);
+      return {
+        issue: async () => {
+          issued.push(holder);
+          return { secret: secretOf(invoice), hash: hash(secretOf(invoice)) };
+        },
+      };
+    },
+  };
+  return { secrets, readied, issued };
+}
+
+function invoicesWith(service: ProcessingApi, clientSecrets?: ClientSecrets) {
   const store = new MemoryStore<InvoiceRecord>((record) => nextSweepAt(record, SWEEP_TIMING));
-  return { store, invoices: new InvoiceService(store, service, timing) };
+  return { store, invoices: new InvoiceService(store, service, timing, { clientSecrets }) };
 }
 
 test('a repeated checkout readies a create but sends none: the order was created once', async () => {
@@ -70,4 +93,36 @@ test('a claim taken over from an abandoned attempt sends under the next upstream
   expect(retried.record.attempt).toBe(2);
   expect(readied).toEqual(['order-2', 'order-2', 'order-2~2']);
   expect(sent).toEqual(['order-2', 'order-2~2']);
+});
+
+test("the secret readied with the claim is issued for the record it made; a take-over gets its own record's", async () => {
+  const { service } = recordingService();
+  const { secrets, readied, issued } = recordingSecrets();
+  const { store, invoices } = invoicesWith(service, secrets);
+  const made = Date.UTC(2030, 0, 1);
+
+  const first = await invoices.checkout(checkoutRequest('order-3'));
+  expect(first.clientSecret).toBe(`cs_order-3@${made}`);
+  expect(clientSecretMatches(first.clientSecret!, first.record.clientSecretHash)).toBe(true);
+  expect(first.record.clientSecretHash).toBe(clientSecretHash(`cs_order-3@${made}`));
+
+  // An abandoned attempt made at another time: the take-over's record keeps that createdAt, and so its secret.
+  const created = (await store.get('order-3'))!;
+  const earlier = made - 60_000;
+  await store.update(
+    { ...created, phase: 'abandoned', createdAt: earlier, version: created.version + 1 },
+    created.version,
+  );
+  const retried = await invoices.checkout(checkoutRequest('order-3'));
+  expect(retried.clientSecret).toBe(`cs_order-3@${earlier}`);
+
+  expect(readied).toEqual([
+    { foreignId: 'order-3', createdAt: made },
+    { foreignId: 'order-3', createdAt: made },
+    { foreignId: 'order-3', createdAt: earlier },
+  ]);
+  expect(issued).toEqual([
+    { foreignId: 'order-3', createdAt: made },
+    { foreignId: 'order-3', createdAt: earlier },
+  ]);
 });
