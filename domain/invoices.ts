@@ -124,9 +124,13 @@ export class InvoiceService implements RefundReservations {
 
   /**
    * Creates the order's invoice once; a repeat of the same request answers the same invoice. With the invoice
-   * comes its client secret (see `clientSecretOf`).
+   * comes its client secret (see `clientSecretOf`). `answer` makes the caller's answer of the checkout: for a new
+   * invoice, while its record is written, and again only if another write won.
    */
-  async checkout(request: CheckoutRequest): Promise<Checkout> {
+  async checkout<T = Checkout>(
+    request: CheckoutRequest,
+    answer: (checkout: Checkout) => T = (checkout) => checkout as T,
+  ): Promise<T> {
     // Most checkouts claim a new order and send its first attempt: that send is readied while the claim is written.
     // So is its client secret.
     const firstUpstreamId = upstreamForeignId({ foreignId: request.foreignId, attempt: 1 });
@@ -147,10 +151,19 @@ export class InvoiceService implements RefundReservations {
     );
     if (!claimed.owned) {
       const record = claimed.record;
-      return { record, created: false, clientSecret: await this.clientSecretOf(record) };
+      return answer({ record, created: false, clientSecret: await this.clientSecretOf(record) });
     }
     const resumed = mayHaveBeenSent(claimed.previous);
-    return { ...(await this.createUpstream(claimed.record, resumed, first)), created: true };
+    // Readied while the answered record was written: the answer, if that write won, as most do.
+    const readied: { checkout?: Checkout; answer?: T } = {};
+    const made = await this.createUpstream(claimed.record, resumed, first, (writing) => {
+      const checkout = { ...writing, created: true };
+      readied.answer = answer(checkout);
+      readied.checkout = checkout;
+    });
+    const early = readied.checkout;
+    if (early?.record === made.record && early.clientSecret === made.clientSecret) return readied.answer as T;
+    return answer({ ...made, created: true });
   }
 
   /**
@@ -294,7 +307,8 @@ export class InvoiceService implements RefundReservations {
    * `resumed`: an earlier attempt with this upstream id may have been created without our hearing back.
    * `prepared`: a create of `claimed.request` readied for one upstream foreign_id (an owned claim's request is
    * always the checkout's own), sent if the loop's first send is under that id; and the client secret readied for
-   * an invoice created at `createdAt`, issued if the claim is a new record made then.
+   * an invoice created at `createdAt`, issued if the claim is a new record made then. `whileWriting` gets what
+   * the invoice's first answered write would answer, while that write is in flight.
    */
   private async createUpstream(
     claimed: InvoiceRecord,
@@ -305,6 +319,7 @@ export class InvoiceService implements RefundReservations {
       createdAt: number;
       secret?: PreparedSecret;
     },
+    whileWriting?: (writing: Omit<Checkout, 'created'>) => void,
   ): Promise<Omit<Checkout, 'created'>> {
     let record = claimed;
     let mayBeOurs = resumed;
@@ -328,7 +343,9 @@ export class InvoiceService implements RefundReservations {
           invoice: created.details,
           ...own,
         });
-        const saved = await this.invoices.save(record, answered);
+        const saved = await this.invoices.save(record, answered, (writing) =>
+          whileWriting?.({ record: writing, clientSecret: issued?.secret ?? null }),
+        );
         // The secret whose hash this write stored; a record someone else wrote is checked against its own.
         return saved.won
           ? { record: saved.record, clientSecret: issued?.secret ?? null }

@@ -80,17 +80,36 @@ export async function claim<T extends Claimable>(
 /** What a record's write adds to it: the webhook events its change from `previous` makes (domain/webhooks.ts). */
 type Announce<T> = (record: T, previous?: T) => T;
 
-/** Writes the next version of a record; on a lost race returns what won instead. */
+/**
+ * Writes the next version of a record; on a lost race returns what won instead. `whileWriting` gets the record
+ * written once the write has left the process, unless it has been answered by then: work for after the write,
+ * done while it is in flight.
+ */
 export async function save<T extends { foreignId: string; version: number }>(
   store: VersionedStore<T>,
   current: T,
   next: Omit<T, 'version'>,
   announce: Announce<T> = (record) => record,
+  whileWriting?: (record: T) => void,
 ): Promise<{ record: T; won: boolean }> {
   const record = announce({ ...next, version: current.version + 1 } as T, current);
-  if (await store.update(record, current.version, current)) return { record, won: true };
+  const writing = store.update(record, current.version, current);
+  // Immediates run after the I/O callbacks and promise jobs in hand: the write is on its socket by then.
+  const meanwhile = whileWriting && setImmediate(() => guarded(() => whileWriting(record)));
+  const won = await writing;
+  clearImmediate(meanwhile);
+  if (won) return { record, won: true };
   const latest = await store.get(current.foreignId);
   return { record: latest ?? record, won: false };
+}
+
+/** Work whose caller does it again if it has not been done: an error here must not end the process. */
+function guarded(work: () => void): void {
+  try {
+    work();
+  } catch {
+    // Left undone.
+  }
 }
 
 /**
@@ -179,9 +198,13 @@ export class ClaimedRecords<T extends AnyRecord> {
     return readRecord(this.store, foreignId, this.what);
   }
 
-  /** Writes the next version of `current`; on a lost race answers what won instead. */
-  save(current: T, next: Omit<T, 'version'>): Promise<{ record: T; won: boolean }> {
-    return save(this.store, current, next, this.announce);
+  /** Writes the next version of `current`; on a lost race answers what won instead (see `save`). */
+  save(
+    current: T,
+    next: Omit<T, 'version'>,
+    whileWriting?: (record: T) => void,
+  ): Promise<{ record: T; won: boolean }> {
+    return save(this.store, current, next, this.announce, whileWriting);
   }
 
   /**

@@ -1,6 +1,7 @@
 // The checkout readies its first attempt's create before it claims the order: only the claim's owner sends it, and
 // only under the upstream foreign_id it was readied for. So with the invoice's client secret: issued only for the
-// record the claim made.
+// record the claim made. And the caller's answer is made while the answered record is written: it stands only if
+// that write won.
 import { clientSecretHash, clientSecretMatches } from '../../domain/client-secret';
 import { InvoiceService } from '../../domain/invoices';
 import type { InvoiceRecord } from '../../domain/model';
@@ -125,4 +126,76 @@ test("the secret readied with the claim is issued for the record it made; a take
     { foreignId: 'order-3', createdAt: made },
     { foreignId: 'order-3', createdAt: earlier },
   ]);
+});
+
+/** Writes that take a turn of the event loop to be answered, as DynamoDB's do; `before` runs first on each. */
+class SlowStore extends MemoryStore<InvoiceRecord> {
+  before: (record: InvoiceRecord) => Promise<void> = async () => undefined;
+  writing = 0;
+
+  constructor() {
+    super((record) => nextSweepAt(record, SWEEP_TIMING));
+  }
+
+  override async update(record: InvoiceRecord, expectedVersion: number): Promise<boolean> {
+    await this.before(record);
+    this.writing += 1;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    this.writing -= 1;
+    return super.update(record, expectedVersion);
+  }
+}
+
+describe("the caller's answer of a new invoice", () => {
+  const answerOf = (checkout: { record: InvoiceRecord; created: boolean }) => ({
+    status: checkout.created ? 201 : 200,
+    invoiceStatus: checkout.record.status,
+    cancelled: checkout.record.cancelled,
+  });
+
+  test('is made once, while the answered record is written, for the record that write stores', async () => {
+    const store = new SlowStore();
+    const writesInFlight: number[] = [];
+    const answer = jest.fn((checkout: Parameters<typeof answerOf>[0]) => {
+      writesInFlight.push(store.writing);
+      return answerOf(checkout);
+    });
+    const invoices = new InvoiceService(store, recordingService().service, timing);
+
+    const answered = await invoices.checkout(checkoutRequest('order-4'), answer);
+
+    expect(answered).toEqual({ status: 201, invoiceStatus: 'pending', cancelled: false });
+    expect(writesInFlight).toEqual([1]);
+    expect(answer.mock.calls[0][0].record).toEqual(await store.get('order-4'));
+  });
+
+  test('is made again for what won when another write won the record first', async () => {
+    const store = new SlowStore();
+    // Just before the answered write, the store owner's cancel lands on the claimed record.
+    store.before = async (record) => {
+      store.before = async () => undefined;
+      const claimed = (await store.get(record.foreignId))!;
+      await MemoryStore.prototype.update.call(store, { ...claimed, cancelled: true, version: 2 }, 1);
+    };
+    const answer = jest.fn(answerOf);
+    const invoices = new InvoiceService(store, recordingService().service, timing);
+
+    const answered = await invoices.checkout(checkoutRequest('order-5'), answer);
+
+    expect(answer).toHaveBeenCalledTimes(2);
+    expect(answered).toEqual({ status: 201, invoiceStatus: null, cancelled: true });
+  });
+
+  test('that throws while the record is written throws from the checkout once the record is written', async () => {
+    const store = new SlowStore();
+    const failure = new Error('view failed');
+    const answer = jest.fn(() => {
+      throw failure;
+    });
+    const invoices = new InvoiceService(store, recordingService().service, timing);
+
+    await expect(invoices.checkout(checkoutRequest('order-6'), answer)).rejects.toBe(failure);
+    expect(answer).toHaveBeenCalledTimes(2);
+    expect(await store.get('order-6')).toMatchObject({ phase: 'sent', status: 'pending' });
+  });
 });
