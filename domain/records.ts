@@ -96,8 +96,13 @@ export async function save<T extends { foreignId: string; version: number }>(
   const writing = store.update(record, current.version, current);
   // Immediates run after the I/O callbacks and promise jobs in hand: the write is on its socket by then.
   const meanwhile = whileWriting && setImmediate(() => guarded(() => whileWriting(record)));
-  const won = await writing;
-  clearImmediate(meanwhile);
+  let won: boolean;
+  try {
+    won = await writing;
+  } finally {
+    // Answered (or failed) before it ran: it must not run after the invocation's answer.
+    clearImmediate(meanwhile);
+  }
   if (won) return { record, won: true };
   const latest = await store.get(current.foreignId);
   return { record: latest ?? record, won: false };

@@ -72,8 +72,8 @@ const compiled = new WeakMap<object, Compiled | null>();
  * The schema's fields as plain steps, for the body that passes them all: what valibot's output would be, or
  * undefined at the first step failed, and then valibot reads the body and names every fault. Valibot's own run
  * walks each pipe's actions as objects: on code a wait has left cold, it costs a checkout about 25 µs more.
- * Undefined for a schema with a part this does not know, or with rules across its fields (a pipe on the object):
- * valibot runs it.
+ * Undefined for a schema with a part this does not know (an action of another kind, a pipe around an optional
+ * field, a default made by a function), or with rules across its fields (a pipe on the object): valibot runs it.
  */
 export function compiledOf(schema: FieldsSchema): Compiled | undefined {
   let found = compiled.get(schema);
@@ -95,6 +95,8 @@ function compile(schema: FieldsSchema): Compiled | null {
   if ('pipe' in schema) return null;
   const fields: CompiledField[] = [];
   for (const [key, entry] of Object.entries(schema.entries)) {
+    // A pipe around an optional field (`v.pipe(v.optional(x), ...)`) is read by valibot.
+    if ('pipe' in entry && entry.type === 'optional') return null;
     const optional = entry.type === 'optional';
     const wrapped = optional ? (entry as v.OptionalSchema<v.GenericSchema, unknown>) : undefined;
     const fallback = wrapped?.default;

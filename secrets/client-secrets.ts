@@ -33,7 +33,11 @@ export function clientSecretIssuer(keys: KeySource): ClientSecrets {
       // Immediates run after the I/O callbacks and promise jobs in hand: a request being sent is on its socket by
       // then. A key fetch left running here could outlive the invocation, so only a key in hand is used.
       const deferred = setImmediate(() => {
-        if (derived) ahead = { from: derived.from, issued: issued(derived.key) };
+        try {
+          if (derived) ahead = { from: derived.from, issued: issued(derived.key) };
+        } catch {
+          // Made at `issue` instead, where an error reaches the caller rather than ending the process.
+        }
       });
       return {
         async issue() {

@@ -2,7 +2,10 @@ import type { ListPosition } from '../domain/ports';
 import { CREATED_INDEX } from './schema';
 import { shardOf, sortableTime, str, type Item } from './table';
 
-/** The `created` index's keys (store/schema.ts), written once with the record and never changed. */
+/**
+ * The `created` index's keys (store/schema.ts), from the record's creation time and foreign_id alone: every write
+ * that sets them (a record's first; a webhook delivery's every one) sets the same.
+ */
 export function createdKeys(kind: string, record: ListPosition): Item {
   return {
     [CREATED_INDEX.partitionKey]: str(shardKey(kind, shardOf(record.foreignId, CREATED_INDEX.shards))),

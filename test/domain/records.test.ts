@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { ConflictError, InProgressError, NotFoundError } from '../../domain/errors';
 import type { ClaimedRecord } from '../../domain/model';
-import { ClaimedRecords, type ClaimTiming } from '../../domain/records';
+import { ClaimedRecords, save, type ClaimTiming } from '../../domain/records';
 import { MemoryStore } from '../support/memory-store';
 
 interface NoteRequest {
@@ -196,5 +196,52 @@ describe('reading and the sweep', () => {
 
     expect(await store.get('early')).toMatchObject({ sweptAt: START + 3_000, version: 2 });
     expect((await notes.listDue(10, START + 5_000)).map((r) => r.foreignId)).toEqual(['late', 'early']);
+  });
+});
+
+describe('save, with work for while the write is in flight', () => {
+  const afterIo = () => new Promise((resolve) => setImmediate(resolve));
+
+  test('gets the record written once the write has left, before its answer', async () => {
+    const { record } = await notes.claim(note('n-1'));
+    const slow = Object.create(store) as MemoryStore<NoteRecord>;
+    slow.update = async (next, expected) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return store.update(next, expected);
+    };
+    const seen: NoteRecord[] = [];
+    const saved = await save(
+      slow,
+      record,
+      { ...record, text: 'x' } as Omit<NoteRecord, 'version'>,
+      undefined,
+      (writing) => seen.push(writing),
+    );
+    expect(seen).toEqual([saved.record]);
+    expect(saved.won).toBe(true);
+  });
+
+  test('a write that fails before that work has run leaves it unrun, after the invocation too', async () => {
+    const { record } = await notes.claim(note('n-1'));
+    const failing = Object.create(store) as MemoryStore<NoteRecord>;
+    failing.update = () => Promise.reject(new Error('write failed'));
+    const whileWriting = jest.fn();
+    await expect(save(failing, record, record, undefined, whileWriting)).rejects.toThrow('write failed');
+    await afterIo();
+    expect(whileWriting).not.toHaveBeenCalled();
+  });
+
+  test('an error in that work does not end the process, and the write still answers', async () => {
+    const { record } = await notes.claim(note('n-1'));
+    const slow = Object.create(store) as MemoryStore<NoteRecord>;
+    slow.update = async (next, expected) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return store.update(next, expected);
+    };
+    const whileWriting = jest.fn(() => {
+      throw new Error('view failed');
+    });
+    await expect(save(slow, record, record, undefined, whileWriting)).resolves.toMatchObject({ won: true });
+    expect(whileWriting).toHaveBeenCalledTimes(1);
   });
 });

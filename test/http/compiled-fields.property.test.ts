@@ -5,7 +5,7 @@ import { LosslessNumber } from 'lossless-json';
 import * as v from 'valibot';
 import { InvalidRequestError } from '../../http/errors';
 import * as inputs from '../../http/schemas/inputs';
-import { compiledOf, readFields, type FieldsSchema } from '../../http/validate';
+import { compiledOf, fields, readFields, type FieldsSchema } from '../../http/validate';
 
 const SCHEMAS = Object.entries(inputs).filter(
   (entry): entry is [string, FieldsSchema] => typeof entry[1] === 'object' && 'entries' in entry[1],
@@ -93,8 +93,13 @@ test.each(SCHEMAS)('%s: readFields answers as valibot does, for any body of its 
       } catch (error) {
         answered = error;
       }
-      if (expected.success) expect(answered).toEqual(expected.output);
-      else {
+      if (expected.success) {
+        expect(answered).toStrictEqual(expected.output);
+        expect(Object.keys(answered as object)).toEqual(Object.keys(expected.output));
+        // A schema that compiles reads every body valibot passes without valibot.
+        const compiled = compiledOf(schema);
+        if (compiled) expect(compiled(given)).toStrictEqual(expected.output);
+      } else {
         expect(answered).toBeInstanceOf(InvalidRequestError);
         expect((answered as InvalidRequestError).fields).toEqual(faults(expected.issues));
       }
@@ -113,4 +118,49 @@ test('each body and each query without rules across its fields runs as plain ste
   expect(compiledOf(inputs.checkoutBody)?.(VALID.checkoutBody)).toEqual(
     v.parse(inputs.checkoutBody, VALID.checkoutBody),
   );
+});
+
+describe('a schema with a part read otherwise than as a field of plain steps is left to valibot', () => {
+  const text = v.pipe(
+    v.string(),
+    v.check((value) => value !== 'bad', 'is bad'),
+  );
+
+  test('a pipe around an optional field', () => {
+    const schema = fields({
+      a: v.pipe(
+        v.optional(text),
+        v.check((value) => value !== 'worse', 'is worse'),
+      ),
+    });
+    expect(compiledOf(schema)).toBeUndefined();
+    expect(() => readFields(schema, { a: 'worse' })).toThrow(InvalidRequestError);
+  });
+
+  test('a default made by a function', () => {
+    expect(compiledOf(fields({ a: v.optional(text, () => 'made') }))).toBeUndefined();
+  });
+
+  test('an action this does not know', () => {
+    expect(compiledOf(fields({ a: v.pipe(v.string(), v.minLength(2)) }))).toBeUndefined();
+  });
+});
+
+test("defaults go through the field's steps, nested pipes run in order, and absent optional fields stay absent", () => {
+  const upper = v.pipe(
+    v.string(),
+    v.transform((value) => value.toUpperCase()),
+  );
+  const schema = fields({
+    a: v.optional(upper, 'd'),
+    b: v.pipe(
+      upper,
+      v.check((value) => value.startsWith('X'), 'must start with x'),
+    ),
+    c: v.optional(v.string()),
+  });
+  const compiled = compiledOf(schema);
+  expect(compiled?.({ b: 'xy' })).toStrictEqual(v.parse(schema, { b: 'xy' }));
+  expect(compiled?.({ b: 'xy' })).toStrictEqual({ a: 'D', b: 'XY' });
+  expect(compiled?.({ b: 'yx' })).toBeUndefined();
 });
