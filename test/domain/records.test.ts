@@ -202,13 +202,19 @@ describe('reading and the sweep', () => {
 describe('save, with work for while the write is in flight', () => {
   const afterIo = () => new Promise((resolve) => setImmediate(resolve));
 
-  test('gets the record written once the write has left, before its answer', async () => {
-    const { record } = await notes.claim(note('n-1'));
+  /** The test's store, its writes answered a turn of the event loop later, as DynamoDB's are. */
+  function slowWrites(): MemoryStore<NoteRecord> {
     const slow = Object.create(store) as MemoryStore<NoteRecord>;
     slow.update = async (next, expected) => {
       await new Promise((resolve) => setTimeout(resolve, 5));
       return store.update(next, expected);
     };
+    return slow;
+  }
+
+  test('gets the record written once the write has left, before its answer', async () => {
+    const { record } = await notes.claim(note('n-1'));
+    const slow = slowWrites();
     const seen: NoteRecord[] = [];
     const saved = await save(
       slow,
@@ -233,11 +239,7 @@ describe('save, with work for while the write is in flight', () => {
 
   test('an error in that work does not end the process, and the write still answers', async () => {
     const { record } = await notes.claim(note('n-1'));
-    const slow = Object.create(store) as MemoryStore<NoteRecord>;
-    slow.update = async (next, expected) => {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      return store.update(next, expected);
-    };
+    const slow = slowWrites();
     const whileWriting = jest.fn(() => {
       throw new Error('view failed');
     });
