@@ -14,15 +14,15 @@ import { gatewayLoad } from './gateway-load';
 import { ioCounts, type Counts } from './io-counts';
 import type { CallCost } from './lifecycle';
 import { orderLifecycle } from './lifecycle';
-import { SIZES, type Mode } from './modes';
+import { SIZES, type Mode, type Sizes } from './modes';
 import { checkoutOverhead, peerWarm, pollOverhead } from './overhead';
 import { checkoutSegments } from './segments';
 import { checkouts } from './checkouts';
 import { startPeer, type Peer } from './peer';
-import { countCommands, startPlugin, type PluginUnderTest } from './plugin';
+import { countCommands, cpuMeter, startPlugin, type PluginUnderTest } from './plugin';
 import { withOutputDiscarded, withPeerOutputDiscarded } from './quiet';
 import { sweepScaling } from './sweep';
-import { timeCalls } from './timing';
+import { warmCalls, timeCalls } from './timing';
 import { webhookCosts } from './webhooks';
 
 export interface BenchResults {
@@ -89,7 +89,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
       const sweep = await sweepScaling(plugin, ourMeter, POLL_ID, sizes.sweep);
       figures.push(...sweep.figures);
       progress('warming up');
-      await warmUp(plugin, baseline, peer, sizes.warmup, sizes.concurrency);
+      await warmUp(plugin, baseline, peer, sizes);
 
       progress('I/O and CPU counts');
       const io = await withPeerOutputDiscarded(() =>
@@ -111,6 +111,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
         checkouts(plugin, baseline, peer, 'bench-overhead'),
         bare.call,
         sizes,
+        cpuMeter(plugin.backends),
       );
       figures.push(...checkout.figures);
       progress("where a checkout's time goes");
@@ -238,23 +239,26 @@ async function meteredUnits(
   };
 }
 
-/** Fetches the secrets, opens the connection pools and warms the code paths, so that what follows is warm. */
+/**
+ * Fetches the secrets, opens the connection pools and runs every timed call's code; each side a ratio sets beside
+ * another runs until V8 has compiled its code (`settle`), so that what follows is warm.
+ */
 async function warmUp(
   plugin: PluginUnderTest,
   baseline: BaselineIo,
   peer: Peer,
-  count: number,
-  concurrency: number,
+  sizes: Sizes,
 ): Promise<void> {
+  const { warmup, settle, concurrency } = sizes;
   const calls = checkouts(plugin, baseline, peer, 'bench-warmup');
-  await timeCalls(calls.ours, count, concurrency);
-  // Every shape's client and code paths, each timed later.
-  for (const shape of ['least', 'sdkDefaults', 'sameItem'] as const) {
-    await timeCalls(calls.byHand(shape), count, concurrency);
+  const poll = () => pollByHandler(plugin, POLL_ID);
+  const pollByHand = (shape: 'least' | 'sdkDefaults') => () => () => baseline.poll(POLL_ID, shape);
+  for (const call of [calls.ours, calls.byHand('least'), poll, pollByHand('least')]) {
+    await warmCalls(call, settle, concurrency);
   }
-  await withPeerOutputDiscarded(() => timeCalls(calls.peer, count, concurrency));
-  await timeCalls(() => pollByHandler(plugin, POLL_ID), count, concurrency);
-  for (const shape of ['least', 'sdkDefaults'] as const) {
-    await timeCalls(() => () => baseline.poll(POLL_ID, shape), count, concurrency);
+  for (const call of [calls.byHand('sdkDefaults'), calls.byHand('sameItem'), pollByHand('sdkDefaults')]) {
+    await timeCalls(call, warmup, concurrency);
   }
+  // The peer too: its figures are set beside ours, warm alike.
+  await withPeerOutputDiscarded(() => warmCalls(calls.peer, settle, concurrency));
 }

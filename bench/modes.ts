@@ -3,8 +3,14 @@ import type { SweepSizes } from './sweep';
 export type Mode = 'full' | 'smoke';
 
 export interface Sizes {
-  /** Checkouts before anything is measured: secret fetched, connections open, code warm. */
+  /** Calls of every timed kind before anything is measured: secret fetched, connections open, code run. */
   warmup: number;
+  /**
+   * Calls at concurrency of each side a ratio sets beside another (the checkout and poll handlers, their least I/O
+   * by hand, the bare checkout, the peer) before it is timed: V8 goes on compiling a handler's code through its
+   * first few thousand calls, and a figure taken meanwhile times the compiler too (README, Performance).
+   */
+  settle: number;
   /** Sequential warm invocations counted for I/O and CPU, per handler. */
   ioInvocations: number;
   /** Sequential invocations metered for capacity units, per handler. */
@@ -31,6 +37,7 @@ export interface Sizes {
  */
 const BY_SIZE: { [Name in keyof Sizes]: Record<Mode, Sizes[Name]> } = {
   warmup: { full: 200, smoke: 4 },
+  settle: { full: 1500, smoke: 4 },
   ioInvocations: { full: 500, smoke: 10 },
   meteredInvocations: { full: 100, smoke: 3 },
   checkoutSequential: { full: 1500, smoke: 6 },

@@ -3,10 +3,10 @@ import { pollByHandler } from './calls';
 import type { Checkouts } from './checkouts';
 import { atMost, figure, type Figure, type Target } from './figures';
 import type { Sizes } from './modes';
-import type { PluginUnderTest } from './plugin';
+import { cpuMeter, type PluginUnderTest } from './plugin';
 import { withPeerOutputDiscarded } from './quiet';
 import { median, percentile } from './stats';
-import { sideBySide, timeCalls, type Call } from './timing';
+import { warmCalls, sideBySide, type Call, type CpuMeter, type SideBySide } from './timing';
 
 const RATIO_TARGET = atMost(1.1);
 
@@ -16,7 +16,7 @@ export interface Timed {
   means: { subject: number; baseline: number };
 }
 
-type Times = { subject: number[]; baseline: number[] };
+type Times = SideBySide;
 
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 const ratio = (times: Times) => median(times.subject) / median(times.baseline);
@@ -45,6 +45,7 @@ async function besideByHand(
   handler: Call,
   byHand: (yardstick: Yardstick) => Call,
   counts: { sequential: number; concurrent: number; concurrency: number },
+  cpu: CpuMeter,
 ): Promise<Timed> {
   const timed = async (yardstick: Yardstick) => {
     const { id: suffix, label: by, target } = YARDSTICKS[yardstick];
@@ -55,15 +56,13 @@ async function besideByHand(
       byHand(yardstick),
       count(counts.concurrent),
       counts.concurrency,
+      target && cpu,
     );
+    const concurrentLabel = `${label}, concurrency ${counts.concurrency}, ${by}`;
     const figures = [
       ...sideFigures(`${id}${suffix}.sequential`, `${label}, sequential, ${by}`, sequential, target),
-      ...sideFigures(
-        `${id}${suffix}.concurrent`,
-        `${label}, concurrency ${counts.concurrency}, ${by}`,
-        concurrent,
-        target,
-      ),
+      ...sideFigures(`${id}${suffix}.concurrent`, concurrentLabel, concurrent, target),
+      ...cpuFigures(`${id}${suffix}.concurrent.cpu`, concurrentLabel, concurrent),
     ];
     return { figures, sequential };
   };
@@ -127,14 +126,26 @@ const SHARES: Array<{ id: string; subject: Side; baseline: Side; label: string; 
  * The checkout handler beside one claim write, one signed create and one update done by hand. The cost table's
  * by-hand mean is the least I/O through the plugin's client setup, the floor.
  */
-export async function checkoutOverhead(calls: Checkouts, bare: Call, sizes: Sizes): Promise<Timed> {
+export async function checkoutOverhead(
+  calls: Checkouts,
+  bare: Call,
+  sizes: Sizes,
+  cpu: CpuMeter,
+): Promise<Timed> {
   const { ours: handler, byHand } = calls;
-  const timed = await besideByHand('checkout', 'checkout', handler, byHand, {
-    sequential: sizes.checkoutSequential,
-    concurrent: sizes.checkoutConcurrent,
-    concurrency: sizes.concurrency,
-  });
-  const bareFigures = await bareBesideByHand(bare, byHand('least'), sizes);
+  const timed = await besideByHand(
+    'checkout',
+    'checkout',
+    handler,
+    byHand,
+    {
+      sequential: sizes.checkoutSequential,
+      concurrent: sizes.checkoutConcurrent,
+      concurrency: sizes.concurrency,
+    },
+    cpu,
+  );
+  const bareFigures = await bareBesideByHand(bare, byHand('least'), sizes, cpu);
   const side = (name: Side) => (name === 'handler' ? handler : byHand(name));
   const shares: Figure[] = [];
   for (const share of SHARES) {
@@ -162,15 +173,15 @@ export async function checkoutOverhead(calls: Checkouts, bare: Call, sizes: Size
  * The least code a checkout handler needs (bench/bare-checkout.ts) beside the same least I/O, sequentially and at
  * `concurrency`: the floor under the checkout's ratio on this machine, whatever the implementation.
  */
-async function bareBesideByHand(bare: Call, least: Call, sizes: Sizes): Promise<Figure[]> {
-  await timeCalls(bare, sizes.warmup, sizes.concurrency);
+async function bareBesideByHand(bare: Call, least: Call, sizes: Sizes, cpu: CpuMeter): Promise<Figure[]> {
+  await warmCalls(bare, sizes.settle, sizes.concurrency);
   const modes = [
     ['sequential', 'sequential', half(sizes.checkoutSequential), 1],
     ['concurrent', `concurrency ${sizes.concurrency}`, half(sizes.checkoutConcurrent), sizes.concurrency],
   ] as const;
   const figures: Figure[] = [];
   for (const [mode, label, count, concurrency] of modes) {
-    const times = await sideBySide(bare, least, count, concurrency);
+    const times = await sideBySide(bare, least, count, concurrency, concurrency > 1 ? cpu : undefined);
     figures.push(
       figure({
         id: `checkout.bare.${mode}.ratio`,
@@ -179,6 +190,7 @@ async function bareBesideByHand(bare: Call, least: Call, sizes: Sizes): Promise<
         unit: 'x',
         detail: `p50 ${median(times.subject).toFixed(2)} / ${median(times.baseline).toFixed(2)} ms, n=${times.subject.length}; no layers, no guarantees past a first try that succeeds`,
       }),
+      ...cpuFigures(`checkout.bare.${mode}.cpu`, `checkout, ${label}`, times, ['bare', 'least I/O']),
     );
   }
   return figures;
@@ -193,11 +205,14 @@ export async function pollOverhead(
 ): Promise<Timed> {
   const handler = () => pollByHandler(plugin, foreignId);
   const byHand = (yardstick: Yardstick) => () => () => baseline.poll(foreignId, yardstick);
-  return besideByHand('poll', 'poll', handler, byHand, {
-    sequential: sizes.pollSequential,
-    concurrent: sizes.pollConcurrent,
-    concurrency: sizes.concurrency,
-  });
+  return besideByHand(
+    'poll',
+    'poll',
+    handler,
+    byHand,
+    { sequential: sizes.pollSequential, concurrent: sizes.pollConcurrent, concurrency: sizes.concurrency },
+    cpuMeter(plugin.backends),
+  );
 }
 
 /**
@@ -225,6 +240,30 @@ export async function peerWarm(calls: Checkouts, sizes: Sizes): Promise<Timed> {
       ],
     };
   });
+}
+
+/**
+ * Each side's CPU per call while it was timed at concurrency, in this process and in the backends': on two shared
+ * cores the calls queue for them, so that there a side's CPU, more than its waits, sets its latency.
+ */
+function cpuFigures(
+  id: string,
+  label: string,
+  { cpu }: Times,
+  [subject, baseline]: [string, string] = ['handler', 'baseline'],
+): Figure[] {
+  if (!cpu) return [];
+  const total = ({ process, backends }: { process: number; backends: number }) => process + backends;
+  const micros = (value: number) => `${value.toFixed(0)} µs`;
+  return [
+    figure({
+      id: `${id}.ratio`,
+      label: `${label}: CPU per call, ${subject}/${baseline} (this process and the backends')`,
+      value: total(cpu.subject) / total(cpu.baseline),
+      unit: 'x',
+      detail: `this process ${micros(cpu.subject.process)} / ${micros(cpu.baseline.process)}, backends ${micros(cpu.subject.backends)} / ${micros(cpu.baseline.backends)}`,
+    }),
+  ];
 }
 
 function sideFigures(
