@@ -37,12 +37,12 @@ export interface Sizes {
  */
 const BY_SIZE: { [Name in keyof Sizes]: Record<Mode, Sizes[Name]> } = {
   warmup: { full: 200, smoke: 4 },
-  settle: { full: 1500, smoke: 4 },
+  settle: { full: 1000, smoke: 4 },
   ioInvocations: { full: 500, smoke: 10 },
   meteredInvocations: { full: 100, smoke: 3 },
   checkoutSequential: { full: 1500, smoke: 6 },
   checkoutConcurrent: { full: 2000, smoke: 32 },
-  segmentCheckouts: { full: 750, smoke: 4 },
+  segmentCheckouts: { full: 500, smoke: 4 },
   pollSequential: { full: 3000, smoke: 6 },
   pollConcurrent: { full: 3600, smoke: 32 },
   concurrency: { full: 16, smoke: 16 },

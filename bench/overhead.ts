@@ -28,10 +28,13 @@ const YARDSTICKS = {
 } as const;
 
 /**
- * Half the calls, to keep the run short, for a figure reported without a target and for one met with a wide margin
- * in every run so far.
+ * Fewer calls, to keep the run within five minutes: half for the bare checkout, a quarter for the yardstick the
+ * plugin's client setup is set beside and for the peer (met with a wide margin in every run so far), a sixth for
+ * each of the five shares.
  */
 const half = (count: number) => Math.ceil(count / 2);
+const quarter = (count: number) => Math.ceil(count / 4);
+const sixth = (count: number) => Math.ceil(count / 6);
 
 type Yardstick = keyof typeof YARDSTICKS;
 
@@ -49,7 +52,7 @@ async function besideByHand(
 ): Promise<Timed> {
   const timed = async (yardstick: Yardstick) => {
     const { id: suffix, label: by, target } = YARDSTICKS[yardstick];
-    const count = (n: number) => (target ? n : half(n));
+    const count = (n: number) => (target ? n : quarter(n));
     const sequential = await sideBySide(handler, byHand(yardstick), count(counts.sequential), 1);
     const concurrent = await sideBySide(
       handler,
@@ -152,8 +155,7 @@ export async function checkoutOverhead(
     const times = await sideBySide(
       side(share.subject),
       side(share.baseline),
-      // A quarter: five shares of two sides each would otherwise take longer than the checkout's own figures.
-      Math.ceil(sizes.checkoutSequential / 4),
+      sixth(sizes.checkoutSequential),
       1,
     );
     shares.push(
@@ -222,9 +224,8 @@ export async function pollOverhead(
 export async function peerWarm(calls: Checkouts, sizes: Sizes): Promise<Timed> {
   const { ours, peer: theirs } = calls;
   return withPeerOutputDiscarded(async () => {
-    // Met with a wide margin (README, Beside the peer).
-    const sequential = await sideBySide(ours, theirs, half(sizes.checkoutSequential), 1);
-    const concurrent = await sideBySide(ours, theirs, half(sizes.checkoutConcurrent), sizes.concurrency);
+    const sequential = await sideBySide(ours, theirs, quarter(sizes.checkoutSequential), 1);
+    const concurrent = await sideBySide(ours, theirs, quarter(sizes.checkoutConcurrent), sizes.concurrency);
     const label = (mode: string) => `peer comparison, warm checkout, ${mode}`;
     return {
       means: { subject: mean(sequential.subject), baseline: mean(sequential.baseline) },
