@@ -9,6 +9,7 @@ import type { ClientSecrets, ProcessingApi, SecretHolder } from '../../domain/po
 import { nextSweepAt } from '../../domain/reconcile';
 import { checkoutRequest, SWEEP_TIMING } from '../support/domain-rig';
 import { MemoryStore } from '../support/memory-store';
+import { answeredAfterImmediates } from '../support/wait';
 
 const timing = { now: () => Date.UTC(2030, 0, 1), leaseMs: 45_000, waitMs: 0, pollMs: 1 };
 
@@ -128,7 +129,7 @@ test("the secret readied with the claim is issued for the record it made; a take
   ]);
 });
 
-/** Writes that take a turn of the event loop to be answered, as DynamoDB's do; `before` runs first on each. */
+/** Writes answered after the work readied while they are in flight, as DynamoDB's are; `before` runs first on each. */
 class SlowStore extends MemoryStore<InvoiceRecord> {
   before: (record: InvoiceRecord) => Promise<void> = async () => undefined;
   writing = 0;
@@ -140,7 +141,7 @@ class SlowStore extends MemoryStore<InvoiceRecord> {
   override async update(record: InvoiceRecord, expectedVersion: number): Promise<boolean> {
     await this.before(record);
     this.writing += 1;
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await answeredAfterImmediates();
     this.writing -= 1;
     return super.update(record, expectedVersion);
   }

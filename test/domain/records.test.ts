@@ -4,6 +4,7 @@ import { ConflictError, InProgressError, NotFoundError } from '../../domain/erro
 import type { ClaimedRecord } from '../../domain/model';
 import { ClaimedRecords, save, type ClaimTiming } from '../../domain/records';
 import { MemoryStore } from '../support/memory-store';
+import { answeredAfterImmediates } from '../support/wait';
 
 interface NoteRequest {
   foreignId: string;
@@ -202,11 +203,11 @@ describe('reading and the sweep', () => {
 describe('save, with work for while the write is in flight', () => {
   const afterIo = () => new Promise((resolve) => setImmediate(resolve));
 
-  /** The test's store, its writes answered a turn of the event loop later, as DynamoDB's are. */
+  /** The test's store, its writes answered after the work readied while they are in flight, as DynamoDB's are. */
   function slowWrites(): MemoryStore<NoteRecord> {
     const slow = Object.create(store) as MemoryStore<NoteRecord>;
     slow.update = async (next, expected) => {
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await answeredAfterImmediates();
       return store.update(next, expected);
     };
     return slow;

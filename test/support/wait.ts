@@ -11,3 +11,14 @@ export async function waitFor<T>(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/**
+ * Resolves once work set with `setImmediate` when it was called has run, whatever the machine's load: as the answer
+ * to a request sent over the network comes back after what the sender readied while it was on its way. A timer
+ * would not do: on a busy machine its time can be up before the loop reaches those immediates.
+ */
+export async function answeredAfterImmediates(): Promise<void> {
+  // Immediates run in order: this one before those set after the call. The second turn comes after all of them.
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+}
