@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { bareCheckout } from './bare-checkout';
 import { BaselineIo } from './baseline-io';
-import { checkoutByHandler, createBodyTemplate, pollByHandler } from './calls';
+import { checkoutByHandler, createBodyTemplate, pollByHand, pollByHandler } from './calls';
 import { CapacityMeter, type Units } from './capacity';
 import { coldStart } from './cold-start';
 import { costOfOrders, renderCostTable } from './cost';
@@ -22,7 +22,7 @@ import { startPeer, type Peer } from './peer';
 import { countCommands, cpuMeter, startPlugin, type PluginUnderTest } from './plugin';
 import { withOutputDiscarded, withPeerOutputDiscarded } from './quiet';
 import { sweepScaling } from './sweep';
-import { warmCalls, timeCalls } from './timing';
+import { warmCalls } from './timing';
 import { webhookCosts } from './webhooks';
 
 export interface BenchResults {
@@ -123,7 +123,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
         )),
       );
       progress('poll overhead');
-      const poll = await pollOverhead(plugin, baseline, sizes, POLL_ID);
+      const poll = await pollOverhead(plugin, baseline, sizes, POLL_ID, cpuMeter(plugin.backends));
       figures.push(...poll.figures);
       progress('beside the peer');
       const peerTimes = await peerWarm(checkouts(plugin, baseline, peer, 'bench-vs-peer'), sizes);
@@ -234,14 +234,15 @@ async function meteredUnits(
     checkout: await perCall(ours, calls.ours),
     poll: await perCall(ours, () => pollByHandler(plugin, POLL_ID)),
     byHandCheckout: await perCall(byHand, calls.byHand()),
-    byHandPoll: await perCall(byHand, () => () => baseline.poll(POLL_ID)),
+    byHandPoll: await perCall(byHand, pollByHand(baseline, POLL_ID)),
     peerCheckout: await withPeerOutputDiscarded(() => perCall(peers, calls.peer)),
   };
 }
 
 /**
- * Fetches the secrets, opens the connection pools and runs every timed call's code; each side a ratio sets beside
- * another runs until V8 has compiled its code (`settle`), so that what follows is warm.
+ * Fetches the secrets, opens the connection pools and runs every timed call's code. The sides of each targeted
+ * ratio, the bare checkout and the peer run `settle` calls, by when V8 has compiled most of their code; the others
+ * `warmup`.
  */
 async function warmUp(
   plugin: PluginUnderTest,
@@ -252,13 +253,13 @@ async function warmUp(
   const { warmup, settle, concurrency } = sizes;
   const calls = checkouts(plugin, baseline, peer, 'bench-warmup');
   const poll = () => pollByHandler(plugin, POLL_ID);
-  const pollByHand = (shape: 'least' | 'sdkDefaults') => () => () => baseline.poll(POLL_ID, shape);
-  for (const call of [calls.ours, calls.byHand('least'), poll, pollByHand('least')]) {
+  for (const call of [calls.ours, calls.byHand('least'), poll, pollByHand(baseline, POLL_ID)]) {
     await warmCalls(call, settle, concurrency);
   }
-  for (const call of [calls.byHand('sdkDefaults'), calls.byHand('sameItem'), pollByHand('sdkDefaults')]) {
-    await timeCalls(call, warmup, concurrency);
+  for (const shape of ['sdkDefaults', 'sameItem', 'indexed', 'indexKept'] as const) {
+    await warmCalls(calls.byHand(shape), warmup, concurrency);
   }
-  // The peer too: its figures are set beside ours, warm alike.
+  await warmCalls(pollByHand(baseline, POLL_ID, 'sdkDefaults'), warmup, concurrency);
+  // The peer's figures are set beside ours: it is warmed alike.
   await withPeerOutputDiscarded(() => warmCalls(calls.peer, settle, concurrency));
 }

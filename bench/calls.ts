@@ -1,4 +1,6 @@
+import type { BaselineIo } from './baseline-io';
 import type { PluginUnderTest } from './plugin';
+import type { Call } from './timing';
 import { invocation, type ApiCall } from './lambda-events';
 
 /** A storefront checkout as a shop sends it; the invoice gets an address and a quote in BTC. */
@@ -51,6 +53,15 @@ export function checkoutByHandler(plugin: PluginUnderTest, foreignId: string): (
 /** A poll by the handler, readied. */
 export function pollByHandler(plugin: PluginUnderTest, foreignId: string): () => Promise<unknown> {
   return invocation(plugin.getInvoice, 'get-invoice', pollCall(plugin, foreignId), 200);
+}
+
+/** A poll by hand, readied: the yardstick's one consistent GetItem of the invoice's item. */
+export function pollByHand(
+  baseline: BaselineIo,
+  foreignId: string,
+  shape: 'least' | 'sdkDefaults' = 'least',
+): Call {
+  return () => () => baseline.poll(foreignId, shape);
 }
 
 /** The create request the plugin sent for `sampleId`, from the sandbox's log, as a template for other ids. */

@@ -6,9 +6,10 @@ export interface Sizes {
   /** Calls of every timed kind before anything is measured: secret fetched, connections open, code run. */
   warmup: number;
   /**
-   * Calls at concurrency of each side a ratio sets beside another (the checkout and poll handlers, their least I/O
-   * by hand, the bare checkout, the peer) before it is timed: V8 goes on compiling a handler's code through its
-   * first few thousand calls, and a figure taken meanwhile times the compiler too (README, Performance).
+   * Calls at concurrency for each side of a targeted ratio, the bare checkout and the peer before they are timed,
+   * by when V8 has compiled most of their code: it goes on compiling a handler's code through its first few
+   * thousand calls, and a figure taken meanwhile times the compiler too. More would not fit the run's five minutes
+   * (README, Performance).
    */
   settle: number;
   /** Sequential warm invocations counted for I/O and CPU, per handler. */

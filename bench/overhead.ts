@@ -1,12 +1,12 @@
 import type { BaselineIo, Shape } from './baseline-io';
-import { pollByHandler } from './calls';
+import { pollByHand, pollByHandler } from './calls';
 import type { Checkouts } from './checkouts';
 import { atMost, figure, type Figure, type Target } from './figures';
 import type { Sizes } from './modes';
-import { cpuMeter, type PluginUnderTest } from './plugin';
+import type { PluginUnderTest } from './plugin';
 import { withPeerOutputDiscarded } from './quiet';
 import { median, percentile } from './stats';
-import { warmCalls, sideBySide, type Call, type CpuMeter, type SideBySide } from './timing';
+import { warmCalls, sideBySide, type Call, type Cpu, type CpuMeter, type SideBySide } from './timing';
 
 const RATIO_TARGET = atMost(1.1);
 
@@ -16,10 +16,8 @@ export interface Timed {
   means: { subject: number; baseline: number };
 }
 
-type Times = SideBySide;
-
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-const ratio = (times: Times) => median(times.subject) / median(times.baseline);
+const ratio = (times: SideBySide) => median(times.subject) / median(times.baseline);
 
 /** The by-hand I/O a handler is timed against: its id suffix, its label, and whether the target applies. */
 const YARDSTICKS = {
@@ -28,9 +26,9 @@ const YARDSTICKS = {
 } as const;
 
 /**
- * Fewer calls, to keep the run within five minutes: half for the bare checkout, a quarter for the yardstick the
- * plugin's client setup is set beside and for the peer (met with a wide margin in every run so far), a sixth for
- * each of the five shares.
+ * Fewer calls, to keep the run within five minutes: half for the bare checkout (no target), a quarter for the SDK's
+ * default client (no target) and for the peer (its target met with a wide margin in every run so far), a sixth for
+ * each of the five shares (no target).
  */
 const half = (count: number) => Math.ceil(count / 2);
 const quarter = (count: number) => Math.ceil(count / 4);
@@ -59,7 +57,7 @@ async function besideByHand(
       byHand(yardstick),
       count(counts.concurrent),
       counts.concurrency,
-      target && cpu,
+      target ? cpu : undefined,
     );
     const concurrentLabel = `${label}, concurrency ${counts.concurrency}, ${by}`;
     const figures = [
@@ -177,13 +175,20 @@ export async function checkoutOverhead(
  */
 async function bareBesideByHand(bare: Call, least: Call, sizes: Sizes, cpu: CpuMeter): Promise<Figure[]> {
   await warmCalls(bare, sizes.settle, sizes.concurrency);
+  // Its CPU at concurrency, beside the handler's: the floor there too.
   const modes = [
-    ['sequential', 'sequential', half(sizes.checkoutSequential), 1],
-    ['concurrent', `concurrency ${sizes.concurrency}`, half(sizes.checkoutConcurrent), sizes.concurrency],
+    ['sequential', 'sequential', half(sizes.checkoutSequential), 1, undefined],
+    [
+      'concurrent',
+      `concurrency ${sizes.concurrency}`,
+      half(sizes.checkoutConcurrent),
+      sizes.concurrency,
+      cpu,
+    ],
   ] as const;
   const figures: Figure[] = [];
-  for (const [mode, label, count, concurrency] of modes) {
-    const times = await sideBySide(bare, least, count, concurrency, concurrency > 1 ? cpu : undefined);
+  for (const [mode, label, count, concurrency, meter] of modes) {
+    const times = await sideBySide(bare, least, count, concurrency, meter);
     figures.push(
       figure({
         id: `checkout.bare.${mode}.ratio`,
@@ -204,16 +209,17 @@ export async function pollOverhead(
   baseline: BaselineIo,
   sizes: Sizes,
   foreignId: string,
+  cpu: CpuMeter,
 ): Promise<Timed> {
   const handler = () => pollByHandler(plugin, foreignId);
-  const byHand = (yardstick: Yardstick) => () => () => baseline.poll(foreignId, yardstick);
+  const byHand = (yardstick: Yardstick) => pollByHand(baseline, foreignId, yardstick);
   return besideByHand(
     'poll',
     'poll',
     handler,
     byHand,
     { sequential: sizes.pollSequential, concurrent: sizes.pollConcurrent, concurrency: sizes.concurrency },
-    cpuMeter(plugin.backends),
+    cpu,
   );
 }
 
@@ -250,11 +256,11 @@ export async function peerWarm(calls: Checkouts, sizes: Sizes): Promise<Timed> {
 function cpuFigures(
   id: string,
   label: string,
-  { cpu }: Times,
+  { cpu }: SideBySide,
   [subject, baseline]: [string, string] = ['handler', 'baseline'],
 ): Figure[] {
   if (!cpu) return [];
-  const total = ({ process, backends }: { process: number; backends: number }) => process + backends;
+  const total = ({ process, backends }: Cpu) => process + backends;
   const micros = (value: number) => `${value.toFixed(0)} µs`;
   return [
     figure({
@@ -270,7 +276,7 @@ function cpuFigures(
 function sideFigures(
   id: string,
   label: string,
-  times: Times,
+  times: SideBySide,
   target: Target | undefined,
   sides: [string, string] = ['handler', 'baseline'],
 ): Figure[] {

@@ -6,19 +6,26 @@ export type Call = () => () => Promise<unknown>;
  * first: readying one (building a Lambda event, which the Lambda runtime does for a function) while others are in
  * flight would put its CPU into their time.
  */
-export async function timeCalls(call: Call, count: number, concurrency = 1): Promise<number[]> {
+export function timeCalls(call: Call, count: number, concurrency = 1): Promise<number[]> {
+  return timeReadied(
+    Array.from({ length: count }, () => call()),
+    concurrency,
+  );
+}
+
+/** Runs calls already readied, `concurrency` in flight, and answers each one's duration in ms. */
+async function timeReadied(readied: Array<() => Promise<unknown>>, concurrency: number): Promise<number[]> {
   const durations: number[] = [];
-  const readied = Array.from({ length: count }, () => call());
   let started = 0;
   const worker = async () => {
-    while (started < count) {
+    while (started < readied.length) {
       const run = readied[started++];
       const begin = performance.now();
       await run();
       durations.push(performance.now() - begin);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrency, readied.length) }, worker));
   return durations;
 }
 
@@ -32,21 +39,26 @@ export async function warmCalls(call: Call, count: number, concurrency: number):
     await timeCalls(call, Math.min(batch, count - done), concurrency);
 }
 
-/** CPU spent so far, in µs: by this process (its V8 threads included) and by the backends' process. */
-export type CpuMeter = () => Promise<{ process: number; backends: number }>;
+/** CPU in µs: this process's (its V8 threads included) and the backends' process's. */
+export interface Cpu {
+  process: number;
+  backends: number;
+}
 
-type CpuPerCall = { process: number; backends: number };
+/** The CPU spent so far. */
+export type CpuMeter = () => Promise<Cpu>;
 
 export interface SideBySide {
   subject: number[];
   baseline: number[];
-  /** Each side's CPU per call, when a meter was given: at concurrency the cores it takes set the pace. */
-  cpu?: { subject: CpuPerCall; baseline: CpuPerCall };
+  /** Each side's CPU per call while it ran, when a meter was given. */
+  cpu?: { subject: Cpu; baseline: Cpu };
 }
 
 /**
  * Times a subject beside its baseline in alternating rounds (one call each when sequential), swapping which goes
- * first, so that drift in the machine's load and garbage collection land on both alike.
+ * first, so that drift in the machine's load and garbage collection land on both alike. With a meter, each side's
+ * CPU is read around its rounds' runs, not their readying (a handler's event is built by the Lambda runtime).
  */
 export async function sideBySide(
   subject: Call,
@@ -62,8 +74,10 @@ export async function sideBySide(
     const size = Math.min(round, count - done);
     const order = turn % 2 === 0 ? (['subject', 'baseline'] as const) : (['baseline', 'subject'] as const);
     for (const side of order) {
+      const call = side === 'subject' ? subject : baseline;
+      const readied = Array.from({ length: size }, () => call());
       const before = await meter?.();
-      times[side].push(...(await timeCalls(side === 'subject' ? subject : baseline, size, concurrency)));
+      times[side].push(...(await timeReadied(readied, concurrency)));
       const after = await meter?.();
       if (before && after) {
         spent[side].process += after.process - before.process;
@@ -71,11 +85,16 @@ export async function sideBySide(
       }
     }
   }
-  const perCall = ({ process, backends }: CpuPerCall) => ({
-    process: process / count,
-    backends: backends / count,
+  if (!meter) return times;
+  const perCall = ({ process, backends }: Cpu, calls: number) => ({
+    process: process / calls,
+    backends: backends / calls,
   });
-  return meter
-    ? { ...times, cpu: { subject: perCall(spent.subject), baseline: perCall(spent.baseline) } }
-    : times;
+  return {
+    ...times,
+    cpu: {
+      subject: perCall(spent.subject, times.subject.length),
+      baseline: perCall(spent.baseline, times.baseline.length),
+    },
+  };
 }
