@@ -241,8 +241,8 @@ async function meteredUnits(
 
 /**
  * Fetches the secrets, opens the connection pools and runs every timed call's code. The sides of each targeted
- * ratio, the bare checkout and the peer run `settle` calls, by when V8 has compiled most of their code; the others
- * `warmup`.
+ * ratio and the peer run `settle` calls, by when V8 has compiled most of their code (the bare checkout settles
+ * before its own figures, bench/overhead.ts); the others `warmup`.
  */
 async function warmUp(
   plugin: PluginUnderTest,
