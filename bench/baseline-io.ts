@@ -17,7 +17,7 @@ export interface BaselineConfig {
   service: { url: string; apiKey: string; secretKey: string };
   /** The exact create request the plugin sends, for another foreign_id. */
   createBody: (foreignId: string) => string;
-  /** Lengths of the plugin's record JSON after its claim and after the answer, for the `sameItem` shape. */
+  /** Lengths of what the plugin's claim and answer write of a record, for the `sameItem` shape. */
   recordSizes: { claimed: number; sent: number };
 }
 

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { InvoiceRecord } from '../domain/model';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { storedData } from '../store/record-item';
 import { bareCheckout } from './bare-checkout';
 import { BaselineIo } from './baseline-io';
 import { checkoutByHandler, createBodyTemplate, pollByHand, pollByHandler } from './calls';
@@ -201,10 +202,21 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
   return results;
 }
 
-/** The plugin's record JSON as its claim writes it, and once the service's answer is in. */
+/** What the plugin's claim writes of a record (its data and its request), and its answer's write (the data). */
 function recordSizes(sent: InvoiceRecord): { claimed: number; sent: number } {
-  const claimed = { ...sent, phase: 'sending', status: null, invoice: null, history: [], version: 1 };
-  return { claimed: JSON.stringify(claimed).length, sent: JSON.stringify(sent).length };
+  const claimed = {
+    ...sent,
+    phase: 'sending',
+    status: null,
+    invoice: null,
+    history: [],
+    clientSecretHash: undefined,
+  };
+  const request = JSON.stringify(sent.request).length;
+  return {
+    claimed: storedData('INVOICE', claimed).length + request,
+    sent: storedData('INVOICE', sent).length,
+  };
 }
 
 /** Capacity units of one warm call of each kind, metered on sequential calls (the meter reads around writes). */

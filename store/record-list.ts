@@ -3,7 +3,7 @@ import type { CreatedQuery, ListPosition, NewestFirst } from '../domain/ports';
 import { mergeNewest, positionKey, positionOf, shardKey } from './created-index';
 import { CREATED_INDEX } from './schema';
 import { sortableTime, str, type Table } from './table';
-import { recordFromItem, recordKey, type RecordKind } from './versioned-store';
+import { recordFromItem, recordKey, type RecordKind } from './record-item';
 
 const { partitionKey: CREATED_PK, sortKey: CREATED_SK } = CREATED_INDEX;
 
@@ -93,7 +93,7 @@ export class DynamoRecordList<T extends { createdAt: number; version: number }> 
         }),
       );
       for (const item of responses?.[this.table.name] ?? []) {
-        const record = recordFromItem<T>(item);
+        const record = recordFromItem<T>(this.kind, item);
         found.set(this.idOf(record), record);
       }
     }

@@ -10,15 +10,25 @@ import type { OpenItems, VersionedStore } from '../domain/ports';
 import { createdKeys } from './created-index';
 import { DUE_PK, DUE_SK, dueKeys } from './due-index';
 import { OPEN_ITEMS_INDEX, TABLE_SCHEMA } from './schema';
-import { isConditionFailure, itemKey, num, sortableTime, str, type Item, type Table } from './table';
+import {
+  recordAttributes,
+  recordFromItem,
+  recordKey,
+  requestAttribute,
+  requestWritten,
+  storedData,
+  type RecordKind,
+} from './record-item';
+import { isConditionFailure, num, sortableTime, str, type Item, type Table } from './table';
 
 const { partitionKey: OPEN_PK, sortKey: OPEN_SK } = OPEN_ITEMS_INDEX;
-
-/** The kinds of item keyed by an id: invoice and refund records, and webhook deliveries (by event id). */
-export type RecordKind = 'INVOICE' | 'REFUND' | 'WEBHOOK';
+// Both are reserved words in DynamoDB's expressions.
+const DATA = { '#data': 'data' };
+const DATA_AND_REQUEST = { '#data': 'data', '#request': 'request' };
 
 interface Keyed {
   foreignId: string;
+  request?: object;
   version: number;
   createdAt: number;
   updatedAt: number;
@@ -28,8 +38,8 @@ interface Keyed {
 
 /**
  * Records of one kind, one item each, written only with single-item conditional writes. The record lives as
- * JSON in `data`; `version` guards every change, and open records carry the keys of the sparse, keys-only
- * `open-items` index. Every record carries the `created` index's keys from its creation on, and they never change.
+ * JSON in `data`, its request apart in `request` (store/record-item.ts); `version` guards every change, and open
+ * records carry the keys of the sparse, keys-only `open-items` index. Every record carries the `created` index's keys from its creation on, and they never change.
  * A record whose outbox holds webhook events carries the `deliveries-due` index's keys, due at the first event.
  */
 export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>, OpenItems<T> {
@@ -49,11 +59,11 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
         ConsistentRead: true,
       }),
     );
-    return item ? recordFromItem<T>(item) : undefined;
+    return item ? recordFromItem<T>(this.kind, item) : undefined;
   }
 
   async create(record: T): Promise<boolean> {
-    return this.conditional(
+    const created = await this.conditional(
       new PutItemCommand({
         TableName: this.table.name,
         // Onto the key's own new object: five spreads into a literal cost a checkout 10 µs more.
@@ -67,6 +77,8 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
         ConditionExpression: `attribute_not_exists(${TABLE_SCHEMA.partitionKey})`,
       }),
     );
+    if (created) requestWritten(record);
+    return created;
   }
 
   /**
@@ -74,7 +86,8 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
    * status that leaves the next look where it was, writes no open-items entry. The deliveries-due keys are set
    * whenever the outbox holds events: the dispatcher drains it (and removes them) without moving the version, so
    * `previous` may show keys that are gone. An update never removes them: it only adds events (domain/webhooks.ts),
-   * so only the drain empties an outbox, and it takes the keys with them.
+   * so only the drain empties an outbox, and it takes the keys with them. The request is sent only when the item
+   * may not hold it yet.
    */
   async update(record: T, expectedVersion: number, previous?: T): Promise<boolean> {
     const due = this.openSortKey(record);
@@ -82,10 +95,15 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     const set = ['#data = :data', 'version = :version'];
     const remove: string[] = [];
     const values: Item = {
-      ':data': str(JSON.stringify(record)),
+      ':data': str(storedData(this.kind, record)),
       ':version': num(record.version),
       ':expected': num(expectedVersion),
     };
+    const { request } = requestAttribute(record);
+    if (request) {
+      set.push('#request = :request');
+      values[':request'] = request;
+    }
     if (previous === undefined || this.openSortKey(previous) !== due) {
       if (due === undefined) remove.push(OPEN_PK, OPEN_SK);
       else {
@@ -99,16 +117,18 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
       values[':duePk'] = outbox[DUE_PK];
       values[':dueSk'] = outbox[DUE_SK];
     }
-    return this.conditional(
+    const updated = await this.conditional(
       new UpdateItemCommand({
         TableName: this.table.name,
         Key: recordKey(this.kind, record.foreignId),
         UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
         ConditionExpression: 'version = :expected',
-        ExpressionAttributeNames: { '#data': 'data' },
+        ExpressionAttributeNames: request ? DATA_AND_REQUEST : DATA,
         ExpressionAttributeValues: values,
       }),
     );
+    if (updated && request) requestWritten(record);
+    return updated;
   }
 
   /**
@@ -120,22 +140,28 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     const pending = (record.outbox?.pending ?? []).filter((event) => event.seq > seq);
     const drained = { ...record, outbox: record.outbox && { ...record.outbox, pending } };
     const outbox = this.outboxKeys(drained);
-    return this.conditional(
+    const { request } = requestAttribute(drained);
+    const dropped = await this.conditional(
       new UpdateItemCommand({
         TableName: this.table.name,
         Key: recordKey(this.kind, record.foreignId),
-        UpdateExpression: outbox[DUE_PK]
-          ? `SET #data = :data, ${DUE_PK} = :duePk, ${DUE_SK} = :dueSk`
-          : `SET #data = :data REMOVE ${DUE_PK}, ${DUE_SK}`,
+        UpdateExpression: [
+          'SET #data = :data',
+          request ? ', #request = :request' : '',
+          outbox[DUE_PK] ? `, ${DUE_PK} = :duePk, ${DUE_SK} = :dueSk` : ` REMOVE ${DUE_PK}, ${DUE_SK}`,
+        ].join(''),
         ConditionExpression: 'version = :expected',
-        ExpressionAttributeNames: { '#data': 'data' },
+        ExpressionAttributeNames: request ? DATA_AND_REQUEST : DATA,
         ExpressionAttributeValues: {
-          ':data': str(JSON.stringify(drained)),
+          ':data': str(storedData(this.kind, drained)),
           ':expected': num(record.version),
+          ...(request ? { ':request': request } : {}),
           ...(outbox[DUE_PK] ? { ':duePk': outbox[DUE_PK], ':dueSk': outbox[DUE_SK] } : {}),
         },
       }),
     );
+    if (dropped && request) requestWritten(drained);
+    return dropped;
   }
 
   async remove(foreignId: string, expectedVersion: number): Promise<boolean> {
@@ -171,7 +197,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
   }
 
   private attributes(record: T): Item {
-    return { data: str(JSON.stringify(record)), version: num(record.version) };
+    return { ...recordAttributes(this.kind, record), version: num(record.version) };
   }
 
   private openKeys(record: T): Item {
@@ -202,20 +228,9 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
   }
 }
 
-/** A record's primary key. */
-export function recordKey(kind: RecordKind, foreignId: string): Item {
-  return itemKey(`${kind}#${foreignId}`, kind);
-}
-
 /** The foreign_id in a record's key, as an index holding keys only returns it. */
 export function foreignIdOf(kind: RecordKind, item: Item): string {
   return (item[TABLE_SCHEMA.partitionKey].S ?? '').slice(kind.length + 1);
-}
-
-export function recordFromItem<T extends { version: number }>(item: Item): T {
-  const record = JSON.parse(item.data.S ?? '{}') as T;
-  record.version = Number(item.version.N);
-  return record;
 }
 
 /** Without a schedule, the index lists records changed or swept longest ago first. */

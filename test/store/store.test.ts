@@ -164,6 +164,96 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
       expect(await invoices.get('order-1')).toEqual(third);
     });
 
+    describe("a record's item", () => {
+      /** The input of every UpdateItem the table's client sends while `work` runs. */
+      async function updatesDuring(work: () => Promise<unknown>): Promise<Array<Record<string, any>>> {
+        const inputs: Array<Record<string, any>> = [];
+        client.middlewareStack.add(
+          (next, context) => (args) => {
+            if (context.commandName === 'UpdateItemCommand') inputs.push(args.input as Record<string, any>);
+            return next(args);
+          },
+          { step: 'initialize', name: 'updateCapture' },
+        );
+        try {
+          await work();
+        } finally {
+          client.middlewareStack.remove('updateCapture');
+        }
+        return inputs;
+      }
+
+      test("leaves out the fields at a new record's values and keeps the request apart; both read back whole", async () => {
+        const claimed = invoice('order-1');
+        await invoices.create(claimed);
+        const [item] = await scan();
+        expect(JSON.parse(item.data.S!)).toEqual({
+          foreignId: 'order-1',
+          phase: 'sending',
+          claimedAt: claimed.claimedAt,
+          createdAt: claimed.createdAt,
+          updatedAt: claimed.updatedAt,
+        });
+        expect(JSON.parse(item.request.S!)).toEqual(claimed.request);
+        expect(await invoices.get('order-1')).toEqual(claimed);
+
+        const answered = invoice('order-1', {
+          version: 2,
+          ...sent('pending'),
+          history: [{ status: 'pending', at: 5, source: 'create' }],
+          attempt: 2,
+          cancelled: true,
+          payment: { currency: 'BTC', amount: '0.00000000' },
+        });
+        expect(await invoices.update(answered, 1)).toBe(true);
+        expect(await invoices.get('order-1')).toEqual(answered);
+        const refunded = refund('order-1');
+        await refunds.create(refunded);
+        expect(await refunds.get('order-1')).toEqual(refunded);
+      });
+
+      test('a write of the request the item holds does not send it again; another request replaces it', async () => {
+        const claimed = invoice('order-1', { phase: 'rejected' });
+        await invoices.create(claimed);
+        const read = (await invoices.get('order-1'))!;
+        const [afterCreate, afterRead] = await updatesDuring(async () => {
+          expect(await invoices.update({ ...claimed, version: 2, error: 'refused' }, 1, claimed)).toBe(true);
+          expect(await invoices.update({ ...read, version: 3, error: 'refused again' }, 2, read)).toBe(true);
+        });
+        expect(afterCreate.ExpressionAttributeValues).not.toHaveProperty(':request');
+        expect(afterRead.ExpressionAttributeValues).not.toHaveProperty(':request');
+
+        const other = invoice('order-1', { ...anotherRequest('order-1'), version: 4 });
+        const [takeOver] = await updatesDuring(() => invoices.update(other, 3));
+        expect(takeOver.ExpressionAttributeValues).toHaveProperty(':request');
+        expect(await invoices.get('order-1')).toEqual(other);
+      });
+
+      test('an item from before requests lived apart reads the same, and its next write moves the request out', async () => {
+        const earlier = invoice('order-1', sent('pending'));
+        await client.send(
+          new PutItemCommand({
+            TableName: table.name,
+            Item: {
+              pk: str('INVOICE#order-1'),
+              sk: str('INVOICE'),
+              data: str(JSON.stringify(earlier)),
+              version: { N: '1' },
+            },
+          }),
+        );
+        const read = (await invoices.get('order-1'))!;
+        expect(read).toEqual(earlier);
+
+        const next = { ...read, version: 2, status: 'confirmed' as const };
+        expect(await invoices.update(next, 1, read)).toBe(true);
+        const [item] = await scan();
+        expect(JSON.parse(item.data.S!)).not.toHaveProperty('request');
+        expect(JSON.parse(item.request.S!)).toEqual(earlier.request);
+        expect(await invoices.get('order-1')).toEqual(next);
+      });
+    });
+
     test('an update of an absent record is refused and does not create it', async () => {
       expect(await invoices.update(invoice('ghost', { version: 2 }), 1)).toBe(false);
       expect(await invoices.get('ghost')).toBeUndefined();

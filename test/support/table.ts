@@ -1,5 +1,6 @@
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { LocalStack } from '../../local/stack';
+import { recordFromItem } from '../../store/record-item';
 
 /** Every item in the plugin's table, read straight from dynalite, to check what was (not) written. */
 export async function scanTable(stack: LocalStack): Promise<Array<Record<string, AttributeValue>>> {
@@ -31,5 +32,5 @@ export async function storedRecord(
   foreignId: string,
 ): Promise<Record<string, any> | undefined> {
   const item = (await scanTable(stack)).find((candidate) => candidate.pk?.S === `${kind}#${foreignId}`);
-  return item?.data?.S ? JSON.parse(item.data.S) : undefined;
+  return item ? recordFromItem(kind, item) : undefined;
 }
