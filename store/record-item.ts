@@ -42,13 +42,14 @@ export function recordAttributes(kind: RecordKind, record: { version: number; re
 /** The JSON kept in `data`: the record without its version, its request or the fields at their left-out values. */
 export function storedData(kind: RecordKind, record: object): string {
   const leftOut: Record<string, unknown> = LEFT_OUT[kind];
-  const kept: Record<string, unknown> = {};
-  for (const name in record) {
-    if (name === 'version' || name === 'request') continue;
-    const value = (record as Record<string, unknown>)[name];
+  // Undefined values are not written: a copy keeps the record's shape, where deleting would not.
+  const kept: Record<string, unknown> = { ...record, version: undefined, request: undefined };
+  for (const name in leftOut) {
+    const value = kept[name];
     const usual = leftOut[name];
-    if (value === usual || (Array.isArray(usual) && Array.isArray(value) && value.length === 0)) continue;
-    kept[name] = value;
+    if (value === usual || (Array.isArray(usual) && Array.isArray(value) && value.length === 0)) {
+      kept[name] = undefined;
+    }
   }
   return JSON.stringify(kept);
 }
