@@ -22,20 +22,16 @@ const LEFT_OUT = {
   WEBHOOK: {},
 } as const satisfies Record<RecordKind, Record<string, unknown>>;
 
-/**
- * Requests known to be in the `request` attribute of the item they were read from or written to. A record's
- * request never changes once claimed (a takeover by another request brings a new object), so a write of a record
- * whose request is among them leaves the attribute as it is instead of sending it again.
- */
-const keptApart = new WeakSet<object>();
+/** Requests read from an item written before requests lived apart: the next write of their record sends them. */
+const readFromData = new WeakSet<object>();
 
 /** A record's primary key. */
 export function recordKey(kind: RecordKind, foreignId: string): Item {
   return itemKey(`${kind}#${foreignId}`, kind);
 }
 
-/** A record's item attributes besides its keys: `data` (JSON) without its version and its request, which live apart. */
-export function recordAttributes(kind: RecordKind, record: { version: number; request?: object }): Item {
+/** A new record's item attributes besides its keys: `data` (JSON) and its request, apart. */
+export function recordAttributes(kind: RecordKind, record: { request?: object }): Item {
   return { data: str(storedData(kind, record)), ...requestAttribute(record) };
 }
 
@@ -54,15 +50,16 @@ export function storedData(kind: RecordKind, record: object): string {
   return JSON.stringify(kept);
 }
 
-/** The `request` attribute, unless the item already holds this very request. */
-export function requestAttribute(record: { request?: object }): Item {
+/**
+ * The `request` attribute of a write of `record` over `previous`, the record its item holds: none when the request is
+ * the one `previous` has. A request never changes once claimed (a takeover by another request brings another
+ * object), so most writes leave the attribute as it is instead of sending it again.
+ */
+export function requestAttribute(record: { request?: object }, previous?: { request?: object }): Item {
   const { request } = record;
-  return request === undefined || keptApart.has(request) ? {} : { request: str(JSON.stringify(request)) };
-}
-
-/** Notes that a write holding `requestAttribute(record)` has landed: later writes of the record leave it out. */
-export function requestWritten(record: { request?: object }): void {
-  if (record.request !== undefined) keptApart.add(record.request);
+  if (request === undefined) return {};
+  const held = previous?.request === request && !readFromData.has(request);
+  return held ? {} : { request: str(JSON.stringify(request)) };
 }
 
 /** The record an item holds, in the form it had when written; an item from before requests lived apart reads too. */
@@ -70,10 +67,8 @@ export function recordFromItem<T extends { version: number }>(kind: RecordKind, 
   const record = JSON.parse(item.data.S ?? '{}') as Record<string, unknown>;
   record.version = Number(item.version.N);
   const request = item.request?.S;
-  if (request !== undefined) {
-    record.request = JSON.parse(request) as object;
-    keptApart.add(record.request as object);
-  }
+  if (request !== undefined) record.request = JSON.parse(request) as object;
+  else if (typeof record.request === 'object' && record.request !== null) readFromData.add(record.request);
   const leftOut: Record<string, unknown> = LEFT_OUT[kind];
   for (const name in leftOut) {
     if (!(name in record)) record[name] = Array.isArray(leftOut[name]) ? [] : leftOut[name];

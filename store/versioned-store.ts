@@ -15,7 +15,6 @@ import {
   recordFromItem,
   recordKey,
   requestAttribute,
-  requestWritten,
   storedData,
   type RecordKind,
 } from './record-item';
@@ -63,7 +62,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
   }
 
   async create(record: T): Promise<boolean> {
-    const created = await this.conditional(
+    return this.conditional(
       new PutItemCommand({
         TableName: this.table.name,
         // Onto the key's own new object: five spreads into a literal cost a checkout 10 µs more.
@@ -77,8 +76,6 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
         ConditionExpression: `attribute_not_exists(${TABLE_SCHEMA.partitionKey})`,
       }),
     );
-    if (created) requestWritten(record);
-    return created;
   }
 
   /**
@@ -86,8 +83,8 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
    * status that leaves the next look where it was, writes no open-items entry. The deliveries-due keys are set
    * whenever the outbox holds events: the dispatcher drains it (and removes them) without moving the version, so
    * `previous` may show keys that are gone. An update never removes them: it only adds events (domain/webhooks.ts),
-   * so only the drain empties an outbox, and it takes the keys with them. The request is sent only when the item
-   * may not hold it yet.
+   * so only the drain empties an outbox, and it takes the keys with them. The request is sent unless `previous`, the
+   * record at `expectedVersion`, holds the same one.
    */
   async update(record: T, expectedVersion: number, previous?: T): Promise<boolean> {
     const due = this.openSortKey(record);
@@ -99,7 +96,10 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
       ':version': num(record.version),
       ':expected': num(expectedVersion),
     };
-    const { request } = requestAttribute(record);
+    const { request } = requestAttribute(
+      record,
+      previous?.version === expectedVersion ? previous : undefined,
+    );
     if (request) {
       set.push('#request = :request');
       values[':request'] = request;
@@ -117,7 +117,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
       values[':duePk'] = outbox[DUE_PK];
       values[':dueSk'] = outbox[DUE_SK];
     }
-    const updated = await this.conditional(
+    return this.conditional(
       new UpdateItemCommand({
         TableName: this.table.name,
         Key: recordKey(this.kind, record.foreignId),
@@ -127,8 +127,6 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
         ExpressionAttributeValues: values,
       }),
     );
-    if (updated && request) requestWritten(record);
-    return updated;
   }
 
   /**
@@ -140,8 +138,8 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     const pending = (record.outbox?.pending ?? []).filter((event) => event.seq > seq);
     const drained = { ...record, outbox: record.outbox && { ...record.outbox, pending } };
     const outbox = this.outboxKeys(drained);
-    const { request } = requestAttribute(drained);
-    const dropped = await this.conditional(
+    const { request } = requestAttribute(drained, record);
+    return this.conditional(
       new UpdateItemCommand({
         TableName: this.table.name,
         Key: recordKey(this.kind, record.foreignId),
@@ -160,8 +158,6 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
         },
       }),
     );
-    if (dropped && request) requestWritten(drained);
-    return dropped;
   }
 
   async remove(foreignId: string, expectedVersion: number): Promise<boolean> {
