@@ -28,6 +28,7 @@ export interface ClaimedRecord<Request, Status extends string = string> {
   phase: Phase;
   /** Written by earlier versions, which compared a repeat's digest with it; a repeat is now compared with `request`. */
   requestHash?: string;
+  /** Never changed in place: another request is another object (the store sends a request it has not seen). */
   request: Request;
   claimedAt: number;
   status: Status | null;

@@ -5,8 +5,9 @@ import { itemKey, str, type Item } from './table';
 export type RecordKind = 'INVOICE' | 'REFUND' | 'WEBHOOK';
 
 /**
- * Fields an item leaves out while they hold these values, as a new record does; a read puts them back. Smaller
- * items are cheaper to write and to read, and most writes of a record happen before its service has answered.
+ * Fields an item leaves out while they hold these values, as a new record does; a read puts them back. A claim
+ * holds every one of them, and most records keep their error, attempt and cancellation at these values for life:
+ * smaller items are cheaper to write and to read.
  */
 const LEFT_OUT = {
   INVOICE: {

@@ -38,8 +38,9 @@ interface Keyed {
 /**
  * Records of one kind, one item each, written only with single-item conditional writes. The record lives as
  * JSON in `data`, its request apart in `request` (store/record-item.ts); `version` guards every change, and open
- * records carry the keys of the sparse, keys-only `open-items` index. Every record carries the `created` index's keys from its creation on, and they never change.
- * A record whose outbox holds webhook events carries the `deliveries-due` index's keys, due at the first event.
+ * records carry the keys of the sparse, keys-only `open-items` index. Every record carries the `created` index's
+ * keys from its creation on, and they never change. A record whose outbox holds webhook events carries the
+ * `deliveries-due` index's keys, due at the first event.
  */
 export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>, OpenItems<T> {
   constructor(

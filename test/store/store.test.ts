@@ -230,8 +230,11 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
         expect(unknownPrevious.ExpressionAttributeValues).toHaveProperty(':request');
         expect(stalePrevious.ExpressionAttributeValues).toHaveProperty(':request');
 
-        const other = invoice('order-1', { ...anotherRequest('order-1'), version: 6 });
-        expect(await invoices.update(other, 5, read)).toBe(true);
+        // A takeover by another request, over the record at the expected version: the new request is sent.
+        const current = (await invoices.get('order-1'))!;
+        const other = { ...current, ...anotherRequest('order-1'), version: 6 };
+        const [takeOver] = await updatesDuring(() => invoices.update(other, 5, current));
+        expect(takeOver.ExpressionAttributeValues).toHaveProperty(':request');
         expect(await invoices.get('order-1')).toEqual(other);
       });
 
@@ -257,6 +260,26 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
         expect(JSON.parse(item.data.S!)).not.toHaveProperty('request');
         expect(JSON.parse(item.request.S!)).toEqual(earlier.request);
         expect(await invoices.get('order-1')).toEqual(next);
+      });
+
+      test('an item from before requests lived apart keeps its request when its outbox is drained', async () => {
+        const earlier = withEvents(invoiceEvents, invoice('order-1', sent('pending')), Date.now());
+        await client.send(
+          new PutItemCommand({
+            TableName: table.name,
+            Item: {
+              pk: str('INVOICE#order-1'),
+              sk: str('INVOICE'),
+              data: str(JSON.stringify(earlier)),
+              version: { N: '1' },
+            },
+          }),
+        );
+        const read = (await invoices.get('order-1'))!;
+        expect(await invoices.dropOutbox(read, read.outbox!.seq)).toBe(true);
+        const [item] = await scan();
+        expect(JSON.parse(item.request.S!)).toEqual(earlier.request);
+        expect((await invoices.get('order-1'))?.request).toEqual(earlier.request);
       });
     });
 

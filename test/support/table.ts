@@ -25,7 +25,7 @@ export async function scanTable(stack: LocalStack): Promise<Array<Record<string,
   }
 }
 
-/** A refund or invoice record as stored, without going through a route (GET /refunds refreshes it). */
+/** A refund or invoice record as its item holds it, read without a route (GET /refunds refreshes it). */
 export async function storedRecord(
   stack: LocalStack,
   kind: 'INVOICE' | 'REFUND',
