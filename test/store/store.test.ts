@@ -11,6 +11,7 @@ import { createdKeys } from '../../store/created-index';
 import { DynamoDeliveryStore } from '../../store/delivery-store';
 import { DUE_PK, DUE_SK } from '../../store/due-index';
 import { DynamoReceiptStore } from '../../store/receipt-store';
+import { recordKey } from '../../store/record-item';
 import { DynamoRecordList } from '../../store/record-list';
 import { DynamoSnapshotStore } from '../../store/snapshot-store';
 import { str, type Table } from '../../store/table';
@@ -183,6 +184,16 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
         return inputs;
       }
 
+      /** The record's item as versions before requests lived apart wrote it: the whole record in `data`. */
+      async function putInEarlierForm(record: InvoiceRecord): Promise<void> {
+        const Item = {
+          ...recordKey('INVOICE', record.foreignId),
+          data: str(JSON.stringify(record)),
+          version: { N: '1' },
+        };
+        await client.send(new PutItemCommand({ TableName: table.name, Item }));
+      }
+
       test("leaves out the fields at a new record's values and keeps the request apart; both read back whole", async () => {
         const claimed = invoice('order-1');
         await invoices.create(claimed);
@@ -240,17 +251,7 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
 
       test('an item from before requests lived apart reads the same, and its next write moves the request out', async () => {
         const earlier = invoice('order-1', sent('pending'));
-        await client.send(
-          new PutItemCommand({
-            TableName: table.name,
-            Item: {
-              pk: str('INVOICE#order-1'),
-              sk: str('INVOICE'),
-              data: str(JSON.stringify(earlier)),
-              version: { N: '1' },
-            },
-          }),
-        );
+        await putInEarlierForm(earlier);
         const read = (await invoices.get('order-1'))!;
         expect(read).toEqual(earlier);
 
@@ -264,17 +265,7 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
 
       test('an item from before requests lived apart keeps its request when its outbox is drained', async () => {
         const earlier = withEvents(invoiceEvents, invoice('order-1', sent('pending')), Date.now());
-        await client.send(
-          new PutItemCommand({
-            TableName: table.name,
-            Item: {
-              pk: str('INVOICE#order-1'),
-              sk: str('INVOICE'),
-              data: str(JSON.stringify(earlier)),
-              version: { N: '1' },
-            },
-          }),
-        );
+        await putInEarlierForm(earlier);
         const read = (await invoices.get('order-1'))!;
         expect(await invoices.dropOutbox(read, read.outbox!.seq)).toBe(true);
         const [item] = await scan();
