@@ -1,22 +1,30 @@
-/** Errors the domain raises on purpose; the HTTP layer maps each to a status. */
+/**
+ * Errors the domain raises on purpose; the HTTP layer maps each to a status. Each class names itself: bundles
+ * minify class names (lib/bundling.ts), and a log line's `errorType` goes by the name.
+ */
 export class DomainError extends Error {
+  override name = 'DomainError';
+
   constructor(
     readonly code: string,
     message: string,
   ) {
     super(message);
-    this.name = new.target.name;
   }
 }
 
 export class NotFoundError extends DomainError {
+  override name = 'NotFoundError';
+
   constructor(what: string) {
     super('not_found', `${what} was not found`);
   }
 }
 
 /** The request disagrees with what the store already holds, or the record's state does not allow it. */
-export class ConflictError extends DomainError {}
+export class ConflictError extends DomainError {
+  override name = 'ConflictError';
+}
 
 /** What an order has left to refund: its net credited less its refunds that are not failed. */
 export interface Refundable {
@@ -26,6 +34,8 @@ export interface Refundable {
 
 /** A refund over what its order has left; the answer names what is left. */
 export class RefundBoundError extends ConflictError {
+  override name = 'RefundBoundError';
+
   constructor(readonly refundable: Refundable) {
     super(
       'refund_exceeds_refundable',
@@ -36,6 +46,8 @@ export class RefundBoundError extends ConflictError {
 
 /** Another request is working on the same foreign_id right now; retrying shortly will converge. */
 export class InProgressError extends DomainError {
+  override name = 'InProgressError';
+
   constructor(readonly retryAfterSeconds: number) {
     super('in_progress', 'Another request for this foreign_id is in progress; retry shortly');
   }
@@ -43,6 +55,8 @@ export class InProgressError extends DomainError {
 
 /** The record is mid-change (its create has not been recorded yet); the sender should retry later. */
 export class NotReadyError extends DomainError {
+  override name = 'NotReadyError';
+
   constructor(what: string) {
     super('not_ready', `${what} is not ready yet; retry later`);
   }
@@ -50,6 +64,8 @@ export class NotReadyError extends DomainError {
 
 /** The deployment is missing configuration an operator must provide. */
 export class NotConfiguredError extends DomainError {
+  override name = 'NotConfiguredError';
+
   constructor(message: string) {
     super('not_configured', message);
   }
@@ -57,6 +73,8 @@ export class NotConfiguredError extends DomainError {
 
 /** A callback whose signature is missing or wrong: not news from the service. */
 export class CallbackSignatureError extends DomainError {
+  override name = 'CallbackSignatureError';
+
   constructor() {
     super('invalid_signature', 'The callback signature is missing or wrong');
   }
@@ -105,6 +123,7 @@ export interface ServiceErrorDetails {
 
 /** The payment service did not do what was asked. The message never carries a key or a signature. */
 export class ServiceError extends DomainError {
+  override name = 'ServiceError';
   readonly fields: Record<string, string>;
   readonly feature?: string;
   readonly outcomeUnknown: boolean;

@@ -14,6 +14,8 @@ import {
 
 /** An error the HTTP layer raises itself: bad input, missing or wrong credentials. */
 export class HttpError extends Error {
+  override name = 'HttpError';
+
   constructor(
     readonly status: number,
     readonly code: string,
@@ -21,11 +23,12 @@ export class HttpError extends Error {
     readonly fields?: Record<string, string>,
   ) {
     super(message);
-    this.name = 'HttpError';
   }
 }
 
 export class InvalidRequestError extends HttpError {
+  override name = 'InvalidRequestError';
+
   constructor(fields: Record<string, string>) {
     super(400, 'invalid_request', `Invalid fields: ${Object.keys(fields).join(', ')}`, fields);
   }

@@ -11,6 +11,8 @@ export interface ProcessingErrorInit {
 }
 
 export class ProcessingError extends Error {
+  // Each class names itself: bundles minify class names (lib/bundling.ts), and logs go by the name.
+  override name = 'ProcessingError';
   readonly operation: string;
   readonly code: string;
   readonly status?: number;
@@ -18,8 +20,6 @@ export class ProcessingError extends Error {
 
   constructor(init: ProcessingErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
-    // The class's own name: bundles keep class names (lib/bundling.ts), so this survives minification.
-    this.name = new.target.name;
     this.operation = init.operation;
     this.code = init.code;
     this.status = init.status;
@@ -29,6 +29,7 @@ export class ProcessingError extends Error {
 
 /** Field validation: the service's 400 `errors` map, or an argument refused before sending (no status). */
 export class ProcessingValidationError extends ProcessingError {
+  override name = 'ProcessingValidationError';
   readonly fields: Record<string, string>;
 
   constructor(init: ProcessingErrorInit & { fields: Record<string, string> }) {
@@ -44,6 +45,7 @@ export class ProcessingValidationError extends ProcessingError {
 }
 
 export class ProcessingFeatureDisabledError extends ProcessingError {
+  override name = 'ProcessingFeatureDisabledError';
   /** The feature the message names, e.g. `invoices_enabled`. */
   readonly feature?: string;
 
@@ -53,20 +55,31 @@ export class ProcessingFeatureDisabledError extends ProcessingError {
   }
 }
 
-export class ProcessingBadContentError extends ProcessingError {}
+export class ProcessingBadContentError extends ProcessingError {
+  override name = 'ProcessingBadContentError';
+}
 
 /** 403: `bad_header_signature`, `required_header_signature`, `bad_header_key` or `required_header_key`. */
-export class ProcessingAuthError extends ProcessingError {}
+export class ProcessingAuthError extends ProcessingError {
+  override name = 'ProcessingAuthError';
+}
 
 /** The invoice cannot be cancelled in its current state (`invalid_invoice_state`). */
-export class ProcessingInvalidStateError extends ProcessingError {}
+export class ProcessingInvalidStateError extends ProcessingError {
+  override name = 'ProcessingInvalidStateError';
+}
 
-export class ProcessingNotFoundError extends ProcessingError {}
+export class ProcessingNotFoundError extends ProcessingError {
+  override name = 'ProcessingNotFoundError';
+}
 
 /** 5xx, or an answer the client cannot read. */
-export class ProcessingUpstreamError extends ProcessingError {}
+export class ProcessingUpstreamError extends ProcessingError {
+  override name = 'ProcessingUpstreamError';
+}
 
 export class ProcessingConnectionError extends ProcessingError {
+  override name = 'ProcessingConnectionError';
   /** False only when the request surely never reached the service; true means it may have been processed. */
   readonly outcomeUnknown: boolean;
 
@@ -80,7 +93,9 @@ export class ProcessingConnectionError extends ProcessingError {
  * No answer in time: one of the configured timeouts, or the invocation's deadline (`deadline_exceeded`), which
  * may also have kept the request from being sent at all (then `outcomeUnknown` is false).
  */
-export class ProcessingTimeoutError extends ProcessingConnectionError {}
+export class ProcessingTimeoutError extends ProcessingConnectionError {
+  override name = 'ProcessingTimeoutError';
+}
 
 const AUTH_REJECTIONS_HEALED_BY_REFRESH = new Set(['bad_header_key', 'bad_header_signature']);
 

@@ -27,9 +27,10 @@ export interface TransportOptions {
 }
 
 export class TimeoutError extends Error {
+  override name = 'TimeoutError';
+
   constructor(readonly code: ExpiryCode) {
     super(code.replace('_', ' '));
-    this.name = 'TimeoutError';
   }
 }
 

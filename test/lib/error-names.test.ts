@@ -1,0 +1,45 @@
+// Bundles minify class names (lib/bundling.ts), so each error class names itself: a log line's `errorType` and
+// every reader of `error.name` go by it. Here, unminified, each class's own name is at hand to compare with.
+import * as domainErrors from '../../domain/errors';
+import * as httpErrors from '../../http/errors';
+import { TimeoutError } from '../../processing/http-exchange';
+import * as processingErrors from '../../processing/errors';
+
+const init = { operation: 'createInvoice', code: 'code', message: 'message' };
+
+/** One of every error class the functions raise, made as they make it. */
+const samples: Error[] = [
+  new domainErrors.DomainError('code', 'message'),
+  new domainErrors.NotFoundError('Invoice'),
+  new domainErrors.ConflictError('code', 'message'),
+  new domainErrors.RefundBoundError({ amount: '1.00000000', currency: 'EUR' }),
+  new domainErrors.InProgressError(1),
+  new domainErrors.NotReadyError('The invoice'),
+  new domainErrors.NotConfiguredError('message'),
+  new domainErrors.CallbackSignatureError(),
+  new domainErrors.ServiceError('failed', 'message', { code: 'code' }),
+  new httpErrors.HttpError(401, 'unauthorized', 'message'),
+  new httpErrors.InvalidRequestError({ amount: 'is required' }),
+  new TimeoutError('connect_timeout'),
+  new processingErrors.ProcessingError(init),
+  new processingErrors.ProcessingValidationError({ ...init, fields: {} }),
+  new processingErrors.ProcessingFeatureDisabledError(init),
+  new processingErrors.ProcessingBadContentError(init),
+  new processingErrors.ProcessingAuthError(init),
+  new processingErrors.ProcessingInvalidStateError(init),
+  new processingErrors.ProcessingNotFoundError(init),
+  new processingErrors.ProcessingUpstreamError(init),
+  new processingErrors.ProcessingConnectionError({ ...init, outcomeUnknown: true }),
+  new processingErrors.ProcessingTimeoutError({ ...init, outcomeUnknown: true }),
+];
+
+test.each(samples.map((error) => [error.constructor.name, error]))('%s names itself', (className, error) => {
+  expect(error.name).toBe(className);
+});
+
+test('every error class of those modules has a sample', () => {
+  const classes = [domainErrors, httpErrors, processingErrors, { TimeoutError }]
+    .flatMap((module) => Object.values(module))
+    .filter((value) => typeof value === 'function' && value.prototype instanceof Error);
+  expect(new Set(classes)).toEqual(new Set(samples.map((error) => error.constructor)));
+});
