@@ -1,5 +1,7 @@
 // Bundles minify class names (lib/bundling.ts), so each error class names itself: a log line's `errorType` and
 // every reader of `error.name` go by it. Here, unminified, each class's own name is at hand to compare with.
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import * as domainErrors from '../../domain/errors';
 import * as httpErrors from '../../http/errors';
 import { TimeoutError } from '../../processing/http-exchange';
@@ -42,4 +44,32 @@ test('every error class of those modules has a sample', () => {
     .flatMap((module) => Object.values(module))
     .filter((value) => typeof value === 'function' && value.prototype instanceof Error);
   expect(new Set(classes)).toEqual(new Set(samples.map((error) => error.constructor)));
+});
+
+/** The folders whose code goes into the functions' bundles. */
+const BUNDLED = [
+  'domain',
+  'functions',
+  'http',
+  'observability',
+  'processing',
+  'runtime',
+  'secrets',
+  'store',
+  'webhooks',
+];
+
+test('every error class in the bundled code names itself', () => {
+  const root = path.join(__dirname, '../..');
+  const unnamed = BUNDLED.flatMap((folder) =>
+    readdirSync(path.join(root, folder), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts'))
+      .flatMap((file) => {
+        const source = readFileSync(path.join(root, folder, file), 'utf8');
+        return [...source.matchAll(/class (\w+) extends \w*Error\b[^{]*\{/g)]
+          .filter((match) => !source.slice(match.index).includes(`override name = '${match[1]}';`))
+          .map((match) => `${folder}/${file}: ${match[1]}`);
+      }),
+  );
+  expect(unnamed).toEqual([]);
 });

@@ -2,6 +2,7 @@
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { awsClientConfig, withoutSdkLogging } from '../../runtime/aws-clients';
+import { captureOutput } from '../support/output';
 
 const LOCAL = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
 
@@ -40,4 +41,18 @@ test('a command resolves its middleware at its first send only', async () => {
   expect(resolved).toBe(1);
   spy.mockRestore();
   client.destroy();
+});
+
+test("the HTTP handler's warnings go to our log", () => {
+  const output = captureOutput();
+  try {
+    awsClientConfig().requestHandler.logger.warn('socket usage at capacity=50 and 100 additional requests');
+  } finally {
+    output.restore();
+  }
+  expect(JSON.parse(output.text())).toMatchObject({
+    level: 'warn',
+    message: 'AWS SDK HTTP handler warning',
+    detail: 'socket usage at capacity=50 and 100 additional requests',
+  });
 });
