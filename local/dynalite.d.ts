@@ -20,10 +20,19 @@ declare module 'dynalite/db' {
       key: string;
       item: Item;
     }
+    interface KeyElement {
+      AttributeName: string;
+    }
+    interface Index {
+      IndexName: string;
+      KeySchema: KeyElement[];
+      Projection: { ProjectionType: 'ALL' | 'KEYS_ONLY' | 'INCLUDE'; NonKeyAttributes?: string[] };
+    }
     interface Table {
       TableName: string;
-      LocalSecondaryIndexes?: unknown[];
-      GlobalSecondaryIndexes?: unknown[];
+      KeySchema: KeyElement[];
+      LocalSecondaryIndexes?: Index[];
+      GlobalSecondaryIndexes?: Index[];
     }
     interface IndexDb {
       put(key: string, item: Item, callback?: Callback): void;
@@ -42,7 +51,7 @@ declare module 'dynalite/db' {
   }
   const db: {
     getIndexActions(
-      indexes: unknown[],
+      indexes: db.Index[],
       existingItem: db.Item | undefined,
       item: db.Item | undefined,
       table: db.Table,
