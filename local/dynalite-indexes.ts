@@ -34,7 +34,8 @@ const deferIndexWrites: UpdateIndexes = (store, table, existingItem, item, done)
   pending.push(() => {
     for (const type of INDEX_TYPES) {
       for (const index of table[`${type}SecondaryIndexes`] ?? []) {
-        // Most writes change no attribute an entry holds: told apart without computing its keys (two MD5s each).
+        // Most writes change no attribute an entry holds: told apart without working out its key before and after
+        // (two MD5 digests each).
         if (existingItem && item && holdsSame(index, table, existingItem, item)) continue;
         const { puts, deletes } = dynaliteDb.getIndexActions([index], existingItem, item, table);
         const indexDb = store.getIndexDb(type, table.TableName, index.IndexName);
@@ -63,7 +64,10 @@ function holdsSame(index: Index, table: Table, before: Item, after: Item): boole
   return true;
 }
 
-/** Attribute values compared: a string or number (every key is one) directly, anything else by its JSON. */
+/**
+ * S and N values (every key of this project's) compared directly, the rest by JSON: equal values may then compare
+ * unequal (a set in another order), which only costs an entry written again, never one left out.
+ */
 function sameValue(before: unknown, after: unknown): boolean {
   if (before === undefined || after === undefined) return before === after;
   const [a, b] = [before as { S?: string; N?: string }, after as { S?: string; N?: string }];

@@ -1,6 +1,7 @@
 // The local DynamoDB's indexes (local/dynalite-indexes.ts): written after a write answers and only where it
 // changes them, yet every query sees every write before it.
 import {
+  CreateTableCommand,
   DeleteItemCommand,
   DynamoDBClient,
   GetItemCommand,
@@ -160,4 +161,77 @@ test('concurrent writes of one item leave exactly its last key in the index', as
   );
   const raced = (await listed(OPEN_ITEMS_INDEX, 'OPEN#INVOICE')).filter((due) => due.startsWith('raced-'));
   expect(raced).toEqual([item![OPEN_ITEMS_INDEX.sortKey].S]);
+});
+
+test('projected attributes follow the item: an INCLUDE index its listed ones, an ALL index every one', async () => {
+  const table = 'projection-test';
+  const keys = (partition: string) => [{ AttributeName: partition, KeyType: 'HASH' as const }];
+  await client.send(
+    new CreateTableCommand({
+      TableName: table,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: ['pk', 'included', 'all'].map((name) => ({
+        AttributeName: name,
+        AttributeType: 'S',
+      })),
+      KeySchema: keys('pk'),
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'included',
+          KeySchema: keys('included'),
+          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['noteShown'] },
+        },
+        { IndexName: 'all', KeySchema: keys('all'), Projection: { ProjectionType: 'ALL' } },
+      ],
+    }),
+  );
+  const key = { pk: S('item') };
+  const entry = async (index: 'included' | 'all') => {
+    const { Items: items = [] } = await client.send(
+      new QueryCommand({
+        TableName: table,
+        IndexName: index,
+        KeyConditionExpression: '#key = :key',
+        ExpressionAttributeNames: { '#key': index },
+        ExpressionAttributeValues: { ':key': S('listed') },
+      }),
+    );
+    return items;
+  };
+  const set = (expression: string, values?: Record<string, AttributeValue>) =>
+    client.send(
+      new UpdateItemCommand({
+        TableName: table,
+        Key: key,
+        UpdateExpression: expression,
+        ExpressionAttributeValues: values,
+      }),
+    );
+  await client.send(
+    new PutItemCommand({
+      TableName: table,
+      Item: { ...key, included: S('listed'), all: S('listed'), noteShown: S('a'), noteHidden: S('a') },
+    }),
+  );
+
+  // An attribute the INCLUDE index does not project rewrites only the ALL index's entry.
+  indexPuts = 0;
+  await set('SET noteHidden = :value', { ':value': S('b') });
+  expect(indexPuts).toBe(1);
+  expect((await entry('all'))[0].noteHidden).toEqual(S('b'));
+  expect((await entry('included'))[0]).not.toHaveProperty('noteHidden');
+
+  // One it projects rewrites both.
+  indexPuts = 0;
+  await set('SET noteShown = :value', { ':value': S('b') });
+  expect(indexPuts).toBe(2);
+  expect((await entry('included'))[0].noteShown).toEqual(S('b'));
+
+  await set('REMOVE noteHidden');
+  expect(await entry('all')).toEqual([expect.not.objectContaining({ noteHidden: expect.anything() })]);
+
+  // An item put over it without the index keys leaves both indexes.
+  await client.send(new PutItemCommand({ TableName: table, Item: { ...key, noteShown: S('c') } }));
+  expect(await entry('included')).toEqual([]);
+  expect(await entry('all')).toEqual([]);
 });
