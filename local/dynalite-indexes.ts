@@ -2,8 +2,8 @@
 // - DynamoDB writes an item's index entry only when a write changes it, its keys or what it projects ("If you
 //   update a table item and the update doesn't modify any of the index key attributes or projected attributes,
 //   then no write to the index occurs"); dynalite rewrites every entry of the item on every write.
-// - DynamoDB answers a write without waiting for its global secondary indexes, which it updates asynchronously;
-//   dynalite writes every entry, one event-loop turn each, before it answers.
+// - DynamoDB answers a write without waiting for its global secondary indexes, which it updates asynchronously,
+//   on none of its callers' time; dynalite writes every entry, one event-loop turn each, before it answers.
 // Both put local write latency where AWS has none, which the bench would count against the design.
 import dynaliteDb, { type Index, type Item, type Table, type UpdateIndexes } from 'dynalite/db';
 
@@ -14,20 +14,24 @@ const pending: Array<() => void> = [];
 
 /**
  * Has dynalite write only the index entries a write changes, once the write has answered (flushIndexWrites).
- * Every request is served after the writes before it have their entries, so a query still sees every write it
- * follows: more than DynamoDB's eventually consistent global indexes promise.
+ * Every request that may read an index is served after the writes before it have their entries, so a query still
+ * sees every write it follows: more than DynamoDB's eventually consistent global indexes promise.
  */
 export function writeIndexEntriesAfterAnswers(): void {
   dynaliteDb.updateIndexes = deferIndexWrites;
 }
 
 /**
- * Writes what is pending. The server calls it once an answer is sent (its other requests wait on the CPU meanwhile,
- * not the answered client), before it serves any request, so that no request reads an index behind a write, and
- * before it closes.
+ * Writes what is pending. The server calls it when it has no request in hand, before it serves one that may read
+ * an index (so that none reads an index behind a write), and before it closes.
  */
 export function flushIndexWrites(): void {
   for (const write of pending.splice(0)) write();
+}
+
+/** Index writes not made yet. */
+export function pendingIndexWrites(): number {
+  return pending.length;
 }
 
 const deferIndexWrites: UpdateIndexes = (store, table, existingItem, item, done) => {

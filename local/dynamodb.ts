@@ -1,7 +1,7 @@
 import { CreateTableCommand, DynamoDBClient, type KeySchemaElement } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { SECONDARY_INDEXES, TABLE_SCHEMA } from '../store/schema';
-import { flushIndexWrites, writeIndexEntriesAfterAnswers } from './dynalite-indexes';
+import { flushIndexWrites, pendingIndexWrites, writeIndexEntriesAfterAnswers } from './dynalite-indexes';
 import { listen, type Listening } from './listen';
 
 export interface LocalDynamo extends Listening {
@@ -14,12 +14,24 @@ export async function startLocalDynamo(port = 0): Promise<LocalDynamo> {
   writeIndexEntriesAfterAnswers();
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   let calls = 0;
-  server.on('request', (_request, response) => {
+  // Index entries are written while no request waits for the server, as DynamoDB writes them on none of its
+  // callers' time; a request that may read an index has them written first.
+  let inHand = 0;
+  const flushIfIdle = () => {
+    if (inHand === 0) flushIndexWrites();
+  };
+  server.on('request', (request, response) => {
     calls++;
+    inHand++;
     // dynalite's own listener has only started reading the body: nothing of this request is served yet.
-    flushIndexWrites();
-    // After the answer is sent, or its client gone: either way nothing is left for a stack closing after it.
-    response.once('close', flushIndexWrites);
+    if (!readsNoIndex(request.headers['x-amz-target']) || pendingIndexWrites() >= MAX_PENDING_INDEX_WRITES) {
+      flushIndexWrites();
+    }
+    // After the answer is sent, or its client gone; requests that have come in meanwhile are read first.
+    response.once('close', () => {
+      inHand--;
+      if (inHand === 0) setImmediate(flushIfIdle);
+    });
   });
   const listening = await listen(server, port);
   return {
@@ -30,6 +42,26 @@ export async function startLocalDynamo(port = 0): Promise<LocalDynamo> {
       return listening.close();
     },
   };
+}
+
+/** Operations on items by their primary key: none reads an index, so none waits for the index writes pending. */
+const ITEM_OPERATIONS = new Set([
+  'GetItem',
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'BatchGetItem',
+  'BatchWriteItem',
+  'TransactGetItems',
+  'TransactWriteItems',
+]);
+
+/** A server never idle meanwhile still writes its index entries, in batches no larger than this. */
+const MAX_PENDING_INDEX_WRITES = 1_000;
+
+/** From the request's `X-Amz-Target`, e.g. `DynamoDB_20120810.GetItem`. */
+function readsNoIndex(target: string | string[] | undefined): boolean {
+  return typeof target === 'string' && ITEM_OPERATIONS.has(target.slice(target.indexOf('.') + 1));
 }
 
 /** The table the CDK stack declares (store/schema.ts), with its keys-only secondary indexes. */

@@ -1,5 +1,5 @@
-// The local DynamoDB's indexes (local/dynalite-indexes.ts): written after a write answers and only where it
-// changes them, yet every query sees every write before it.
+// The local DynamoDB's indexes (local/dynalite-indexes.ts): written after a write answers, while no request is in
+// hand, and only where it changes them, yet every query sees every write before it.
 import {
   CreateTableCommand,
   DeleteItemCommand,
@@ -11,12 +11,14 @@ import {
   type AttributeValue,
 } from '@aws-sdk/client-dynamodb';
 import dynaliteDb from 'dynalite/db';
+import http from 'node:http';
 import {
   createPluginTable,
   LOCAL_CREDENTIALS,
   startLocalDynamo,
   type LocalDynamo,
 } from '../../local/dynamodb';
+import { pendingIndexWrites } from '../../local/dynalite-indexes';
 import { CREATED_INDEX, OPEN_ITEMS_INDEX } from '../../store/schema';
 
 const TABLE = 'index-test';
@@ -133,6 +135,67 @@ test('a query right after each write sees it: entries created, kept, moved, remo
   expect(await listed(CREATED_INDEX, 'INVOICE#0')).toEqual([]);
 });
 
+/** Resolves once `condition` holds; fails the test if it does not within five seconds. */
+async function until(condition: () => boolean): Promise<void> {
+  const giveUp = Date.now() + 5_000;
+  while (!condition()) {
+    if (Date.now() > giveUp) throw new Error('timed out waiting for the condition');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Once the server has written every entry pending: at its next idle moment. */
+const entriesWritten = () => until(() => pendingIndexWrites() === 0);
+
+/**
+ * A GetItem the server has in hand until it is released: its headers sent, its body only then. Released, it is
+ * answered in full, as a client gone mid-body would make dynalite throw.
+ */
+async function requestInHand(): Promise<{ release: () => Promise<void> }> {
+  const callsBefore = dynamo.calls();
+  const held = http.request(dynamo.url, {
+    method: 'POST',
+    headers: { 'x-amz-target': 'DynamoDB_20120810.GetItem', 'content-type': 'application/x-amz-json-1.0' },
+  });
+  const answered = new Promise<void>((resolve, reject) => {
+    held.on('response', (response) => response.resume().on('end', resolve));
+    held.on('error', reject);
+  });
+  held.flushHeaders();
+  await until(() => dynamo.calls() > callsBefore);
+  return {
+    release: () => {
+      held.end(JSON.stringify({ TableName: TABLE, Key: KEY }));
+      return answered;
+    },
+  };
+}
+
+test('entries wait while a request is in hand, for a request that may read an index or an idle moment', async () => {
+  const key = { pk: S('INVOICE#order-held'), sk: S('INVOICE') };
+  const held = await requestInHand();
+  try {
+    await client.send(
+      new PutItemCommand({ TableName: TABLE, Item: { ...key, ...open('due-held'), data: S('a') } }),
+    );
+    await client.send(new GetItemCommand({ TableName: TABLE, Key: key }));
+    // Writes and reads of items are served with the entries still to write.
+    expect(pendingIndexWrites()).toBe(1);
+    expect(indexPuts).toBe(0);
+    // A query has them written first.
+    expect(await listed(OPEN_ITEMS_INDEX, 'OPEN#INVOICE')).toEqual(['due-held']);
+    expect(pendingIndexWrites()).toBe(0);
+    expect(indexPuts).toBe(1);
+    await client.send(new DeleteItemCommand({ TableName: TABLE, Key: key }));
+    expect(pendingIndexWrites()).toBe(1);
+  } finally {
+    await held.release();
+  }
+  // With nothing in hand the server writes them, no query asking.
+  await entriesWritten();
+  expect(await listed(OPEN_ITEMS_INDEX, 'OPEN#INVOICE')).toEqual([]);
+});
+
 test('concurrent writes of many items leave each its own entries', async () => {
   const ids = Array.from({ length: 200 }, (_, i) => `order-${String(i).padStart(3, '0')}`);
   await Promise.all(
@@ -215,8 +278,10 @@ test('projected attributes follow the item: an INCLUDE index its listed ones, an
   );
 
   // An attribute the INCLUDE index does not project rewrites only the ALL index's entry.
+  await entriesWritten();
   indexPuts = 0;
   await set('SET noteHidden = :value', { ':value': S('b') });
+  await entriesWritten();
   expect(indexPuts).toBe(1);
   expect((await entry('all'))[0].noteHidden).toEqual(S('b'));
   expect((await entry('included'))[0]).not.toHaveProperty('noteHidden');
@@ -224,6 +289,7 @@ test('projected attributes follow the item: an INCLUDE index its listed ones, an
   // One it projects rewrites both.
   indexPuts = 0;
   await set('SET noteShown = :value', { ':value': S('b') });
+  await entriesWritten();
   expect(indexPuts).toBe(2);
   expect((await entry('included'))[0].noteShown).toEqual(S('b'));
 
