@@ -9,7 +9,10 @@ import dynaliteDb, { type Index, type Item, type Table, type UpdateIndexes } fro
 
 const INDEX_TYPES = ['Local', 'Global'] as const;
 
-/** Index writes left for after their write's answer, in the order of the writes. */
+/**
+ * Index writes left for after their write's answer, in the order of the writes. One queue for the process: a local
+ * DynamoDB's idle moment may write another's entries too, which is early, never late.
+ */
 const pending: Array<() => void> = [];
 
 /**
@@ -23,7 +26,7 @@ export function writeIndexEntriesAfterAnswers(): void {
 
 /**
  * Writes what is pending. The server calls it when it has no request in hand, before it serves one that may read
- * an index (so that none reads an index behind a write), and before it closes.
+ * an index (so that none reads an index behind a write), when too many are pending, and before it closes.
  */
 export function flushIndexWrites(): void {
   for (const write of pending.splice(0)) write();

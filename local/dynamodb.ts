@@ -27,11 +27,17 @@ export async function startLocalDynamo(port = 0): Promise<LocalDynamo> {
     if (!readsNoIndex(request.headers['x-amz-target']) || pendingIndexWrites() >= MAX_PENDING_INDEX_WRITES) {
       flushIndexWrites();
     }
-    // After the answer is sent, or its client gone; requests that have come in meanwhile are read first.
-    response.once('close', () => {
+    // Once the answer is sent, or its client gone: a request queued behind another on a connection that closes never
+    // has its response closed, only its socket. The immediate lets requests already arrived be read first.
+    const { socket } = request;
+    const done = () => {
+      response.off('close', done);
+      socket.off('close', done);
       inHand--;
       if (inHand === 0) setImmediate(flushIfIdle);
-    });
+    };
+    response.once('close', done);
+    socket.once('close', done);
   });
   const listening = await listen(server, port);
   return {
@@ -56,7 +62,7 @@ const ITEM_OPERATIONS = new Set([
   'TransactWriteItems',
 ]);
 
-/** A server never idle meanwhile still writes its index entries, in batches no larger than this. */
+/** A server never idle meanwhile still writes its index entries, about this many at a time. */
 const MAX_PENDING_INDEX_WRITES = 1_000;
 
 /** From the request's `X-Amz-Target`, e.g. `DynamoDB_20120810.GetItem`. */

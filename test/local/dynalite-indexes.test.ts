@@ -149,7 +149,7 @@ const entriesWritten = () => until(() => pendingIndexWrites() === 0);
 
 /**
  * A GetItem the server has in hand until it is released: its headers sent, its body only then. Released, it is
- * answered in full, as a client gone mid-body would make dynalite throw.
+ * answered in full (a 400, as it is unsigned), as a client gone mid-body would make dynalite throw.
  */
 async function requestInHand(): Promise<{ release: () => Promise<void> }> {
   const callsBefore = dynamo.calls();
