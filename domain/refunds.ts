@@ -54,8 +54,11 @@ export class RefundService {
   async create(
     request: RefundRequest | OrderRefundRequest,
   ): Promise<{ record: RefundRecord; created: boolean }> {
-    // What an earlier attempt meant to send is kept for the lookup of a send that may have happened.
-    const claimed = await this.refunds.claim(request, (existing) => ({ sends: existing.sends }));
+    // What an earlier attempt meant to send is kept for the lookup of a send that may have happened; a refused
+    // one's is not, or a claim that dies before writing its own would leave the sweep that to send.
+    const claimed = await this.refunds.claim(request, (existing) =>
+      mayHaveBeenSent(existing) ? { sends: existing.sends } : {},
+    );
     if (!claimed.owned) return { record: claimed.record, created: false };
     let record = claimed.record;
     if (mayHaveBeenSent(claimed.previous) && withdrawalOf(record)) {

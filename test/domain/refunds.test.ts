@@ -277,6 +277,53 @@ describe('a send whose outcome stayed unknown and that no lookup finds', () => {
   });
 });
 
+describe('a refused order refund whose foreign_id is claimed again', () => {
+  test('the new claim carries nothing of what the refused one meant to send: if it dies before its reservation, nothing is sent', async () => {
+    const netA = await paidOrder('order-ra');
+    await paidOrder('order-rb');
+    const funds = await eurBalance();
+    await rig.control('POST', '/balances', { currency: 'EUR', balance: '0' });
+    const first = { foreignId: 'reused-1', invoiceForeignId: 'order-ra', address: OTHER_ADDRESS };
+    await expect(rig.refunds.create(first)).rejects.toThrow(/Insufficient funds/);
+    expect(await rig.refundStore.get('reused-1')).toMatchObject({
+      phase: 'rejected',
+      sends: { address: OTHER_ADDRESS },
+    });
+    await rig.control('POST', '/balances', { currency: 'EUR', balance: funds });
+
+    // The same foreign_id for another order; the order's store fails before anything is reserved.
+    const orders = Object.assign(Object.create(rig.invoices), {
+      reserveRefund: () => Promise.reject(new Error('The order store failed')),
+    });
+    const timing = { now: () => rig.clock.ms, leaseMs: 45_000, waitMs: 5_000, pollMs: 100 };
+    const failing = new RefundService(rig.refundStore, new ProcessingAdapter(rig.client), timing, orders);
+    const second = {
+      foreignId: 'reused-1',
+      invoiceForeignId: 'order-rb',
+      address: OUR_ADDRESS,
+      debitedAmount: '1',
+    };
+    await expect(failing.create(second)).rejects.toThrow('The order store failed');
+    expect((await rig.refundStore.get('reused-1'))?.sends).toBeUndefined();
+
+    for (let look = 0; look < 3; look++) {
+      rig.clock.ms += SWEEP_TIMING.staleAfterMs;
+      expect(await rig.sweep()).toMatchObject({ failures: 0 });
+    }
+
+    expect(await withdrawalCreates()).toBe(1);
+    expect(await eurBalance()).toBe(funds);
+    // Kept as refused, not deleted, while the first refusal's event waits for the dispatcher.
+    expect(await rig.refundStore.get('reused-1')).toMatchObject({
+      phase: 'rejected',
+      error: 'The refund was never sent',
+      withdrawal: null,
+    });
+    expect(await reservationOf('order-ra', 'reused-1')).toEqual({ entry: 'failed', refundable: netA });
+    expect(await reservationOf('order-rb', 'reused-1')).toMatchObject({ entry: undefined });
+  });
+});
+
 describe('a refund event not yet delivered', () => {
   const pendingTypes = async (foreignId: string) =>
     (await rig.refundStore.get(foreignId))?.outbox?.pending.map((event) => event.type);
