@@ -148,3 +148,13 @@ export class ServiceError extends DomainError {
 export function serviceFailure(error: unknown): ServiceFailure | undefined {
   return error instanceof ServiceError ? error.failure : undefined;
 }
+
+/**
+ * True when the service surely did nothing with the request, though it did not refuse it for good: the request
+ * never reached it (unreachable, or out of time before it was sent), or it refused our keys.
+ */
+export function surelyNotProcessed(error: unknown): boolean {
+  const failure = serviceFailure(error);
+  if (failure === 'timeout') return !(error as ServiceError).outcomeUnknown;
+  return failure === 'unreachable' || failure === 'rejected_credentials';
+}

@@ -1,5 +1,12 @@
 import { clientSecretHash, clientSecretMatches } from './client-secret';
-import { ConflictError, NotFoundError, NotReadyError, serviceFailure, ServiceError } from './errors';
+import {
+  ConflictError,
+  NotFoundError,
+  NotReadyError,
+  serviceFailure,
+  ServiceError,
+  surelyNotProcessed,
+} from './errors';
 import type {
   CheckoutRequest,
   InvoiceRecord,
@@ -153,10 +160,9 @@ export class InvoiceService implements RefundReservations {
       const record = claimed.record;
       return answer({ record, created: false, clientSecret: await this.clientSecretOf(record) });
     }
-    const resumed = mayHaveBeenSent(claimed.previous);
     // Readied while the answered record was written: the answer, if that write won, as most do.
     const readied: { checkout?: Checkout; answer?: T } = {};
-    const made = await this.createUpstream(claimed.record, resumed, first, (writing) => {
+    const made = await this.createUpstream(claimed.record, claimed.previous, first, (writing) => {
       const checkout = { ...writing, created: true };
       readied.answer = answer(checkout);
       readied.checkout = checkout;
@@ -304,7 +310,8 @@ export class InvoiceService implements RefundReservations {
   }
 
   /**
-   * `resumed`: an earlier attempt with this upstream id may have been created without our hearing back.
+   * `previous`: the record the claim took over, if any; when its send may have reached the service, an earlier
+   * attempt with this upstream id may have been created without our hearing back.
    * `prepared`: a create of `claimed.request` readied for one upstream foreign_id (an owned claim's request is
    * always the checkout's own), sent if the loop's first send is under that id; and the client secret readied for
    * an invoice created at `createdAt`, issued if the claim is a new record made then. `whileWriting` gets what
@@ -312,7 +319,7 @@ export class InvoiceService implements RefundReservations {
    */
   private async createUpstream(
     claimed: InvoiceRecord,
-    resumed: boolean,
+    previous: InvoiceRecord | undefined,
     prepared?: {
       upstreamForeignId: string;
       create: PreparedCreate;
@@ -322,13 +329,16 @@ export class InvoiceService implements RefundReservations {
     whileWriting?: (writing: Omit<Checkout, 'created'>) => void,
   ): Promise<Omit<Checkout, 'created'>> {
     let record = claimed;
-    let mayBeOurs = resumed;
+    let mayBeOurs = mayHaveBeenSent(previous);
     // Before the send: a secret that could not be had after it would leave a created invoice unrecorded.
     const readied =
       prepared?.createdAt === claimed.createdAt
         ? prepared.secret
         : this.clientSecrets?.prepare(claimed, clientSecretHash);
-    const issued = await readied?.issue();
+    const issued = await readied?.issue().catch(async (error: unknown) => {
+      await this.invoices.undo(claimed, previous).catch(() => undefined);
+      throw error;
+    });
     const own = issued === undefined ? {} : { clientSecretHash: issued.hash };
     for (;;) {
       try {
@@ -355,7 +365,12 @@ export class InvoiceService implements RefundReservations {
         // the id belongs to someone else's invoice, which must not be cancelled.
         const lostAnswer = mayBeOurs && serviceFailure(error) === 'duplicate_foreign_id';
         if (!lostAnswer || record.attempt >= MAX_ATTEMPTS) {
-          await this.invoices.release(record, refusal(error));
+          // A claim that surely sent nothing is taken back, so that no retry or sweep takes it for a send that
+          // may have made the invoice, and cancels one we did not make.
+          const sentNothing = record === claimed && !mayBeOurs && surelyNotProcessed(error);
+          await (sentNothing
+            ? this.invoices.undo(record, previous).catch(() => undefined)
+            : this.invoices.release(record, refusal(error)));
           throw error;
         }
         // An earlier attempt was created upstream but its answer was lost: retire it and start a new one.

@@ -266,6 +266,19 @@ export class ClaimedRecords<T extends AnyRecord> {
     }
   }
 
+  /**
+   * Takes back a claim that sent nothing: the record it took over is put back as it was, with the events it had not
+   * yet delivered and what it had announced (so the claim makes no event of its own), or the claim is deleted.
+   */
+  async undo(record: T, previous: T | undefined): Promise<void> {
+    if (!previous) {
+      await this.store.remove(record.foreignId, record.version);
+      return;
+    }
+    const outbox = record.outbox && { ...record.outbox, announced: previous.outbox?.announced ?? {} };
+    await this.store.update({ ...previous, version: record.version + 1, outbox }, record.version, record);
+  }
+
   /** Open records the sweep is due to look at, by `now`, the longest due first. */
   listDue(limit: number, now: number): Promise<T[]> {
     return this.store.listOpen(limit, now);

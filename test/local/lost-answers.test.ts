@@ -32,6 +32,27 @@ afterEach(() => clearFaults(harness));
 const sandboxInvoice = (foreignId: string) =>
   harness.control('GET', `/invoices/${encodeURIComponent(foreignId)}`);
 
+/** An invoice someone else made at the service under the order's foreign_id (a signed call, not through us). */
+async function createElsewhere(foreignId: string): Promise<void> {
+  const { url, apiKey, secretKey } = harness.stack.sandbox!;
+  const direct = new ProcessingClient({
+    baseUrl: url,
+    keys: { get: async () => ({ apiKey, secretKey }), refresh: async () => ({ apiKey, secretKey }) },
+  });
+  const body = checkoutBody(foreignId);
+  await direct.createInvoice({
+    foreign_id: foreignId,
+    timer: true,
+    title: body.title,
+    currency: body.currency,
+    amount: body.amount,
+    url_success: body.url_success,
+    url_failed: body.url_failed,
+    email_user: body.email,
+  });
+  await direct.close();
+}
+
 test('the sweep never cancels an invoice that a retry created after it read the record', async () => {
   const foreignId = 'race-sweep-retry';
   await injectFault(harness, '/v2/invoices/create', '5xx');
@@ -58,26 +79,30 @@ test('the sweep never cancels an invoice that a retry created after it read the 
 
 test('a foreign_id the service already holds from elsewhere is a conflict, and that invoice is left alone', async () => {
   const foreignId = 'taken-elsewhere';
-  const { url, apiKey, secretKey } = harness.stack.sandbox!;
-  const direct = new ProcessingClient({
-    baseUrl: url,
-    keys: { get: async () => ({ apiKey, secretKey }), refresh: async () => ({ apiKey, secretKey }) },
-  });
+  await createElsewhere(foreignId);
   const body = checkoutBody(foreignId);
-  await direct.createInvoice({
-    foreign_id: foreignId,
-    timer: true,
-    title: body.title,
-    currency: body.currency,
-    amount: body.amount,
-    url_success: body.url_success,
-    url_failed: body.url_failed,
-    email_user: body.email,
-  });
-  await direct.close();
 
   const answer = await harness.api('POST', '/checkout', { token: 'storefront', body });
   expectCleanError(answer, [409], ['duplicate_foreign_id']);
+  expect((await sandboxInvoice(foreignId)).body.status).toBe('pending');
+  expect((await sandboxInvoice(`${foreignId}~2`)).status).toBe(404);
+});
+
+test('a create the service surely never took leaves no claim: neither a retry nor the sweep cancels the invoice someone else holds', async () => {
+  const foreignId = 'taken-elsewhere-after-403';
+  await createElsewhere(foreignId);
+  const body = checkoutBody(foreignId);
+  // The service refuses our keys, and again after a refresh: it did nothing with the create.
+  const fault = { path: '/v2/invoices/create', kind: '403', times: 2 };
+  expect((await harness.control('POST', '/faults', fault)).status).toBe(201);
+
+  const refused = await harness.api('POST', '/checkout', { token: 'storefront', body });
+
+  expect(refused.status).toBeGreaterThanOrEqual(500);
+  expect(await storedRecord(harness.stack, 'INVOICE', foreignId)).toBeUndefined();
+  await clearFaults(harness);
+  const retried = await harness.api('POST', '/checkout', { token: 'storefront', body });
+  expectCleanError(retried, [409], ['duplicate_foreign_id']);
   expect((await sandboxInvoice(foreignId)).body.status).toBe('pending');
   expect((await sandboxInvoice(`${foreignId}~2`)).status).toBe(404);
 });

@@ -1,0 +1,97 @@
+// A create that surely never reached the service made nothing: its claim is taken back, so that no retry or sweep
+// later takes an invoice the service holds under the foreign_id for a lost answer of ours, and cancels it.
+import { ServiceError } from '../../domain/errors';
+import { InvoiceService } from '../../domain/invoices';
+import type { ClientSecrets } from '../../domain/ports';
+import { ProcessingAdapter } from '../../processing/adapter';
+import { ProcessingClient } from '../../processing/client';
+import { closedPortUrl } from '../processing/fake-service';
+import { checkoutRequest, startDomainRig, SWEEP_TIMING, type DomainRig } from '../support/domain-rig';
+
+let rig: DomainRig;
+let unreachable: ProcessingClient;
+beforeEach(async () => {
+  rig = await startDomainRig();
+  const keys = { apiKey: rig.sandbox.apiKey, secretKey: rig.sandbox.secretKey };
+  unreachable = new ProcessingClient({
+    baseUrl: await closedPortUrl(),
+    keys: { get: async () => keys, refresh: async () => keys },
+    maxRetries: 0,
+  });
+});
+afterEach(async () => {
+  await unreachable.close();
+  await rig.close();
+});
+
+const timing = () => ({ now: () => rig.clock.ms, leaseMs: 45_000, waitMs: 5_000, pollMs: 100 });
+
+/** The invoices over the rig's store, their creates sent to a port nobody listens on. */
+const invoicesUnreachable = () =>
+  new InvoiceService(rig.invoiceStore, new ProcessingAdapter(unreachable), timing());
+
+const cancels = async () =>
+  ((await rig.control('GET', '/requests')).requests as Array<{ path: string }>).filter((request) =>
+    request.path.endsWith('/cancel/'),
+  ).length;
+
+/** An invoice someone else made at the service under this foreign_id (a signed call, not through us). */
+async function createdElsewhere(foreignId: string): Promise<void> {
+  await rig.client.createInvoice({
+    foreign_id: foreignId,
+    timer: true,
+    title: 'Made elsewhere',
+    currency: 'EUR',
+    amount: '3',
+    url_success: 'https://shop.example/ok',
+    url_failed: 'https://shop.example/failed',
+    email_user: 'someone@example.com',
+  });
+}
+
+test('a fresh claim is deleted: a retry finds the foreign_id taken elsewhere, and nothing is cancelled', async () => {
+  await createdElsewhere('unsent-1');
+
+  const error = await invoicesUnreachable()
+    .checkout(checkoutRequest('unsent-1'))
+    .catch((e: unknown) => e);
+
+  expect(error).toMatchObject({ constructor: ServiceError, failure: 'unreachable' });
+  expect(await rig.invoiceStore.get('unsent-1')).toBeUndefined();
+  await expect(rig.invoices.checkout(checkoutRequest('unsent-1'))).rejects.toMatchObject({
+    failure: 'duplicate_foreign_id',
+  });
+  expect((await rig.control('GET', '/invoices/unsent-1')).status).toBe('pending');
+  rig.clock.ms += 2 * SWEEP_TIMING.staleAfterMs;
+  expect(await rig.sweep()).toMatchObject({ invoicesAbandoned: 0, failures: 0 });
+  expect(await cancels()).toBe(0);
+});
+
+test('a claim that took over a refused record puts it back as it was', async () => {
+  await expect(rig.invoices.checkout(checkoutRequest('unsent-2', { amount: '-1' }))).rejects.toThrow();
+  const refused = (await rig.invoiceStore.get('unsent-2'))!;
+  expect(refused.phase).toBe('rejected');
+
+  await expect(invoicesUnreachable().checkout(checkoutRequest('unsent-2'))).rejects.toMatchObject({
+    failure: 'unreachable',
+  });
+
+  const { version, ...asItWas } = refused;
+  expect(await rig.invoiceStore.get('unsent-2')).toEqual({ ...asItWas, version: version + 2 });
+});
+
+test('a client secret that cannot be had before the send takes the claim back too', async () => {
+  const failing: ClientSecrets = {
+    secretFor: () => Promise.reject(new Error('The keys are out of reach')),
+    prepare: () => ({ issue: () => Promise.reject(new Error('The keys are out of reach')) }),
+  };
+  const invoices = new InvoiceService(rig.invoiceStore, new ProcessingAdapter(rig.client), timing(), {
+    clientSecrets: failing,
+  });
+
+  await expect(invoices.checkout(checkoutRequest('unsent-3'))).rejects.toThrow('The keys are out of reach');
+
+  expect(await rig.invoiceStore.get('unsent-3')).toBeUndefined();
+  const creates = (await rig.control('GET', '/requests?path=/v2/invoices/create')).requests as unknown[];
+  expect(JSON.stringify(creates)).not.toContain('unsent-3');
+});
