@@ -40,6 +40,11 @@ export function mayHaveBeenSent(previous: { phase: string } | undefined): boolea
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A claim whose holder may still be sending, and will then write the record over the version it claimed. */
+function leaseHeld(record: { phase: string; claimedAt: number }, timing: ClaimTiming): boolean {
+  return record.phase === 'sending' && timing.now() - record.claimedAt < timing.leaseMs;
+}
+
 /**
  * Claims a foreign_id with conditional writes, so that exactly one caller talks to the service for it.
  * Duplicates of a settled request get the stored record; a different request for the same id is a conflict.
@@ -65,8 +70,7 @@ export async function claim<T extends Claimable>(
       );
     }
     if (existing.phase === 'sent') return { record: existing, owned: false };
-    const leaseHeld = existing.phase === 'sending' && timing.now() - existing.claimedAt < timing.leaseMs;
-    if (!leaseHeld) {
+    if (!leaseHeld(existing, timing)) {
       const next = takeOver(existing);
       if (await store.update(next, existing.version, existing))
         return { record: next, owned: true, previous: existing };
@@ -284,10 +288,15 @@ export class ClaimedRecords<T extends AnyRecord> {
     return this.store.listOpen(limit, now);
   }
 
-  /** Notes that the sweep has looked at an open record, which moves it behind the others in the sweep's order. */
+  /**
+   * Notes that the sweep has looked at an open record, which moves it behind the others in the sweep's order. Not
+   * one claimed since the sweep listed it: the holder's write of the service's answer must not lose to this one.
+   */
   async markSwept(foreignId: string): Promise<void> {
     const now = this.timing.now();
-    await this.mutate(foreignId, (current) => ({ ...current, sweptAt: now }));
+    await this.mutate(foreignId, (current) =>
+      leaseHeld(current, this.timing) ? undefined : { ...current, sweptAt: now },
+    );
   }
 }
 

@@ -192,11 +192,23 @@ describe('reading and the sweep', () => {
     expect((await notes.listDue(10, START + 5_000)).map((r) => r.foreignId)).toEqual(['early', 'late']);
     expect((await notes.listDue(10, START + 1_500)).map((r) => r.foreignId)).toEqual(['early']);
 
-    clock.ms = START + 3_000;
+    // Once the claim's lease is over: until then its holder may still write over the version it claimed.
+    const looked = START + 1_000 + 45_000;
+    clock.ms = looked;
     await notes.markSwept('early');
 
-    expect(await store.get('early')).toMatchObject({ sweptAt: START + 3_000, version: 2 });
-    expect((await notes.listDue(10, START + 5_000)).map((r) => r.foreignId)).toEqual(['late', 'early']);
+    expect(await store.get('early')).toMatchObject({ sweptAt: looked, version: 2 });
+    expect((await notes.listDue(10, looked)).map((r) => r.foreignId)).toEqual(['late', 'early']);
+  });
+
+  test("markSwept leaves a claim alone while its lease is held: its holder's next write would lose to it", async () => {
+    const { record } = await notes.claim(note('held'));
+    clock.ms = START + 44_999;
+
+    await notes.markSwept('held');
+
+    expect(await store.get('held')).toEqual(record);
+    expect((await notes.save(record, { ...record, phase: 'sent' })).won).toBe(true);
   });
 });
 

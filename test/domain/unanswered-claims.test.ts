@@ -65,3 +65,31 @@ test('a claim that is already stale when first looked at is abandoned at once', 
   expect(await rig.sweep()).toMatchObject({ invoicesAbandoned: 1, failures: 0 });
   expect(await rig.invoiceStore.get('order-died-long-ago')).toMatchObject({ phase: 'abandoned' });
 });
+
+test("the sweep's look at a claim it listed before a retry took it over leaves the retry's claim alone", async () => {
+  const { request } = await diedAfterClaim('order-retried');
+  rig.clock.ms += SWEEP_TIMING.expiryGraceMs + 1_000;
+  const listed = await rig.invoices.listDue(100, rig.clock.ms);
+  expect(listed.map((record) => record.foreignId)).toContain('order-retried');
+  // The retry takes the claim over; its create is held at the service while the sweep gets to the record.
+  await rig.control('POST', '/faults', {
+    path: '/v2/invoices/create',
+    kind: 'delay',
+    delay_ms: 1_000,
+    times: 1,
+  });
+  const retry = rig.invoices.checkout(request);
+  for (let tries = 0; (await rig.invoiceStore.get('order-retried'))!.claimedAt !== rig.clock.ms; tries++) {
+    if (tries > 200) throw new Error('The retry never claimed the order');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+
+  // What the sweep does with a claim it listed that is not stale (domain/reconcile.ts).
+  await rig.invoices.markSwept('order-retried');
+  const { created, record } = await retry;
+
+  expect(created).toBe(true);
+  expect(record).toMatchObject({ phase: 'sent', status: 'pending', invoice: expect.any(Object) });
+  expect(await rig.invoiceStore.get('order-retried')).toMatchObject({ phase: 'sent', status: 'pending' });
+  expect(await cancels()).toBe(0);
+});
