@@ -17,6 +17,7 @@ import type {
   Settlement,
   StatusChange,
 } from './model';
+import { SERVICE_FAILURES } from './outcome';
 import { paysMore, recordedPayment } from './payment';
 import type {
   ClientSecrets,
@@ -190,10 +191,13 @@ export class InvoiceService implements RefundReservations {
     } catch (error) {
       const outcomeUnknown = error instanceof ServiceError && error.outcomeUnknown;
       if (!(serviceFailure(error) === 'invalid_state' || outcomeUnknown)) throw error;
-      // An earlier cancel may have gone through with its answer (and callback) lost: ask the service.
+      // An earlier cancel may have gone through with its answer (and callback) lost: ask the service. An invoice it
+      // failed for another reason (expired, underpaid) keeps that outcome, and the cancel is refused.
       const settled = await this.refresh(record, 'lookup');
-      if (settled?.status === 'failed') return this.markCancelled(settled);
-      if (outcomeUnknown) throw error;
+      if (settled?.status === 'failed' && settled.error === SERVICE_FAILURES.cancelled) {
+        return this.markCancelled(settled);
+      }
+      if (outcomeUnknown && settled?.status !== 'failed') throw error;
       throw (
         (settled && cancelRefusal(settled)) ??
         new ConflictError('invalid_invoice_state', 'The service refused to cancel this invoice')

@@ -4,6 +4,7 @@ import { Decimal } from 'decimal.js';
 import { clientSecretHash } from '../../domain/client-secret';
 import { NotFoundError } from '../../domain/errors';
 import { readInvoiceForCustomer } from '../../domain/invoices';
+import { invoiceOutcome } from '../../domain/outcome';
 import type { CheckoutRequest, InvoiceRecord, Payment } from '../../domain/model';
 import { checkoutRequest, startDomainRig, type DomainRig } from '../support/domain-rig';
 
@@ -137,5 +138,25 @@ describe("the customer's read", () => {
       foreignId: 'order-known',
     });
     hashes.mockRestore();
+  });
+});
+
+describe('a cancel of an invoice the service has already failed, its news not yet here', () => {
+  test.each([
+    ['underpaid', [['pay', { kind: 'under' }]]],
+    ['expired', [['expire', undefined]]],
+  ] as const)('%s: it keeps that outcome, and the cancel is refused', async (outcome, steps) => {
+    await rig.invoices.checkout(checkoutRequest(`order-${outcome}`));
+    for (const [action, body] of steps) {
+      await rig.control('POST', `/invoices/order-${outcome}/${action}`, body ?? {});
+    }
+
+    await expect(rig.invoices.cancel(`order-${outcome}`)).rejects.toMatchObject({
+      code: 'invalid_invoice_state',
+    });
+
+    const record = await stored(`order-${outcome}`);
+    expect(record).toMatchObject({ status: 'failed', cancelled: false });
+    expect(invoiceOutcome(record).status).toBe(outcome);
   });
 });
