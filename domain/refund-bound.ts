@@ -15,7 +15,8 @@ export function refundableAmount(net: string, entries: Entries): string {
   const taken = (entries ?? [])
     .filter((entry) => entry.state !== 'failed')
     .reduce((sum, entry) => sum.plus(entry.debitedAmount), new Decimal(0));
-  return Decimal.max(new Decimal(net).minus(taken), 0).toFixed(8);
+  // Cut, not rounded: a net written with more places must not round up past what the order netted.
+  return Decimal.max(new Decimal(net).minus(taken), 0).toFixed(8, Decimal.ROUND_DOWN);
 }
 
 type Change = Omit<InvoiceRecord, 'version'>;

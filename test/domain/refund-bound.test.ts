@@ -55,6 +55,13 @@ describe('refundableAmount', () => {
     expect(refundableAmount('0.3', [entry('a', '0.1'), entry('b', '0.2')])).toBe('0.00000000');
     expect(refundableAmount('1', [entry('a', '2')])).toBe('0.00000000');
   });
+
+  test('a net the service wrote with more than 8 places is cut to 8, never rounded up past it', () => {
+    expect(refundableAmount('0.123456785', undefined)).toBe('0.12345678');
+    expect(refundableAmount('0.123456789999', [entry('a', '0.1')])).toBe('0.02345678');
+    const order = paidOrder({ settlement: { currency: 'ETH', net: '0.123456785', fees: [] } });
+    expect(reservation(order, ask('r-1'), NOW, NOW).sends.senderAmount).toBe('0.12345678');
+  });
 });
 
 describe('reservation', () => {
