@@ -161,9 +161,10 @@ export class InvoiceService implements RefundReservations {
       const record = claimed.record;
       return answer({ record, created: false, clientSecret: await this.clientSecretOf(record) });
     }
+    const resumed = mayHaveBeenSent(claimed.previous);
     // Readied while the answered record was written: the answer, if that write won, as most do.
     const readied: { checkout?: Checkout; answer?: T } = {};
-    const made = await this.createUpstream(claimed.record, claimed.previous, first, (writing) => {
+    const made = await this.createUpstream(claimed.record, resumed, first, (writing) => {
       const checkout = { ...writing, created: true };
       readied.answer = answer(checkout);
       readied.checkout = checkout;
@@ -194,9 +195,8 @@ export class InvoiceService implements RefundReservations {
       // An earlier cancel may have gone through with its answer (and callback) lost: ask the service. An invoice it
       // failed for another reason (expired, underpaid) keeps that outcome, and the cancel is refused.
       const settled = await this.refresh(record, 'lookup');
-      if (settled?.status === 'failed' && settled.error === SERVICE_FAILURES.cancelled) {
+      if (settled?.status === 'failed' && !FAILED_ON_ITS_OWN.has(settled.error))
         return this.markCancelled(settled);
-      }
       if (outcomeUnknown && settled?.status !== 'failed') throw error;
       throw (
         (settled && cancelRefusal(settled)) ??
@@ -314,8 +314,7 @@ export class InvoiceService implements RefundReservations {
   }
 
   /**
-   * `previous`: the record the claim took over, if any; when its send may have reached the service, an earlier
-   * attempt with this upstream id may have been created without our hearing back.
+   * `resumed`: an earlier attempt with this upstream id may have been created without our hearing back.
    * `prepared`: a create of `claimed.request` readied for one upstream foreign_id (an owned claim's request is
    * always the checkout's own), sent if the loop's first send is under that id; and the client secret readied for
    * an invoice created at `createdAt`, issued if the claim is a new record made then. `whileWriting` gets what
@@ -323,7 +322,7 @@ export class InvoiceService implements RefundReservations {
    */
   private async createUpstream(
     claimed: InvoiceRecord,
-    previous: InvoiceRecord | undefined,
+    resumed: boolean,
     prepared?: {
       upstreamForeignId: string;
       create: PreparedCreate;
@@ -333,14 +332,14 @@ export class InvoiceService implements RefundReservations {
     whileWriting?: (writing: Omit<Checkout, 'created'>) => void,
   ): Promise<Omit<Checkout, 'created'>> {
     let record = claimed;
-    let mayBeOurs = mayHaveBeenSent(previous);
+    let mayBeOurs = resumed;
     // Before the send: a secret that could not be had after it would leave a created invoice unrecorded.
     const readied =
       prepared?.createdAt === claimed.createdAt
         ? prepared.secret
         : this.clientSecrets?.prepare(claimed, clientSecretHash);
     const issued = await readied?.issue().catch(async (error: unknown) => {
-      await this.invoices.undo(claimed, previous).catch(() => undefined);
+      await (mayBeOurs ? this.invoices.release(claimed, undefined) : this.invoices.releaseUnsent(claimed));
       throw error;
     });
     const own = issued === undefined ? {} : { clientSecretHash: issued.hash };
@@ -369,11 +368,11 @@ export class InvoiceService implements RefundReservations {
         // the id belongs to someone else's invoice, which must not be cancelled.
         const lostAnswer = mayBeOurs && serviceFailure(error) === 'duplicate_foreign_id';
         if (!lostAnswer || record.attempt >= MAX_ATTEMPTS) {
-          // A claim that surely sent nothing is taken back, so that no retry or sweep takes it for a send that
-          // may have made the invoice, and cancels one we did not make.
-          const sentNothing = record === claimed && !mayBeOurs && surelyNotProcessed(error);
+          // Not unknown when surely unsent: a retry or the sweep would take "taken" for a send of ours that made
+          // the invoice, and cancel one we did not make.
+          const sentNothing = !mayBeOurs && surelyNotProcessed(error);
           await (sentNothing
-            ? this.invoices.undo(record, previous).catch(() => undefined)
+            ? this.invoices.releaseUnsent(record)
             : this.invoices.release(record, refusal(error)));
           throw error;
         }
@@ -408,6 +407,13 @@ export class InvoiceService implements RefundReservations {
     }
   }
 }
+
+/** The service's words for an invoice it failed itself: the timer ran out, or too little was paid. */
+const FAILED_ON_ITS_OWN: ReadonlySet<string | null> = new Set([
+  SERVICE_FAILURES.expiredUnpaid,
+  SERVICE_FAILURES.expiredPartlyPaid,
+  SERVICE_FAILURES.underpaid,
+]);
 
 /** Why an invoice may not be cancelled now, if it may not. */
 function cancelRefusal(record: InvoiceRecord): ConflictError | undefined {

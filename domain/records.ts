@@ -271,16 +271,15 @@ export class ClaimedRecords<T extends AnyRecord> {
   }
 
   /**
-   * Takes back a claim that sent nothing: the record it took over is put back as it was, with the events it had not
-   * yet delivered and what it had announced (so the claim makes no event of its own), or the claim is deleted.
+   * Marks a claim whose request surely never reached the service: nothing was made, so a retry sends it afresh and
+   * the sweep passes it by.
    */
-  async undo(record: T, previous: T | undefined): Promise<void> {
-    if (!previous) {
-      await this.store.remove(record.foreignId, record.version);
-      return;
+  async releaseUnsent(record: T): Promise<void> {
+    try {
+      await this.save(record, { ...record, phase: 'unsent', updatedAt: this.timing.now() });
+    } catch {
+      // The lease runs out instead; the caller still gets the service's error.
     }
-    const outbox = record.outbox && { ...record.outbox, announced: previous.outbox?.announced ?? {} };
-    await this.store.update({ ...previous, version: record.version + 1, outbox }, record.version, record);
   }
 
   /** Open records the sweep is due to look at, by `now`, the longest due first. */

@@ -88,7 +88,7 @@ export class RefundService {
     } catch (error) {
       // Refused (over the bound, not refundable, no such order): nothing was reserved.
       if (error instanceof DomainError) {
-        await this.refunds.undo(record, previous).catch(() => undefined);
+        await this.undoClaim(record, previous).catch(() => undefined);
       } else {
         await this.refunds.release(record, undefined);
       }
@@ -187,6 +187,20 @@ export class RefundService {
   private async discardUnsent(record: RefundRecord, reason: string): Promise<void> {
     if (record.outbox?.pending.length) await this.refunds.release(record, reason);
     else await this.store.remove(record.foreignId, record.version);
+  }
+
+  /**
+   * Takes back a claim refused before anything was reserved or sent: the record it took over is put back as it
+   * was, with the events it had not yet delivered and what it had announced (so the refusal makes no event of its
+   * own: the caller has the answer), or the claim is deleted.
+   */
+  private async undoClaim(record: RefundRecord, previous: RefundRecord | undefined): Promise<void> {
+    if (!previous) {
+      await this.store.remove(record.foreignId, record.version);
+      return;
+    }
+    const outbox = record.outbox && { ...record.outbox, announced: previous.outbox?.announced ?? {} };
+    await this.store.update({ ...previous, version: record.version + 1, outbox }, record.version, record);
   }
 
   /**

@@ -1,7 +1,9 @@
-// A create that surely never reached the service made nothing: its claim is taken back, so that no retry or sweep
-// later takes an invoice the service holds under the foreign_id for a lost answer of ours, and cancels it.
+// A create that surely never reached the service made nothing: its claim is left unsent, not unknown, so that no
+// retry or sweep later takes an invoice the service holds under the foreign_id for a lost answer of ours, and
+// cancels it.
 import { ServiceError } from '../../domain/errors';
 import { InvoiceService } from '../../domain/invoices';
+import type { CheckoutRequest } from '../../domain/model';
 import type { ClientSecrets } from '../../domain/ports';
 import { ProcessingAdapter } from '../../processing/adapter';
 import { ProcessingClient } from '../../processing/client';
@@ -49,7 +51,7 @@ async function createdElsewhere(foreignId: string): Promise<void> {
   });
 }
 
-test('a fresh claim is deleted: a retry finds the foreign_id taken elsewhere, and nothing is cancelled', async () => {
+test('the claim is left unsent: a retry finds the foreign_id taken elsewhere, and nothing is cancelled', async () => {
   await createdElsewhere('unsent-1');
 
   const error = await invoicesUnreachable()
@@ -57,7 +59,11 @@ test('a fresh claim is deleted: a retry finds the foreign_id taken elsewhere, an
     .catch((e: unknown) => e);
 
   expect(error).toMatchObject({ constructor: ServiceError, failure: 'unreachable' });
-  expect(await rig.invoiceStore.get('unsent-1')).toBeUndefined();
+  expect(await rig.invoiceStore.get('unsent-1')).toMatchObject({
+    phase: 'unsent',
+    attempt: 1,
+    invoice: null,
+  });
   await expect(rig.invoices.checkout(checkoutRequest('unsent-1'))).rejects.toMatchObject({
     failure: 'duplicate_foreign_id',
   });
@@ -67,17 +73,44 @@ test('a fresh claim is deleted: a retry finds the foreign_id taken elsewhere, an
   expect(await cancels()).toBe(0);
 });
 
-test('a claim that took over a refused record puts it back as it was', async () => {
-  await expect(rig.invoices.checkout(checkoutRequest('unsent-2', { amount: '-1' }))).rejects.toThrow();
-  const refused = (await rig.invoiceStore.get('unsent-2'))!;
-  expect(refused.phase).toBe('rejected');
-
+test('an unsent claim is sent afresh by a retry, under the same upstream foreign_id', async () => {
   await expect(invoicesUnreachable().checkout(checkoutRequest('unsent-2'))).rejects.toMatchObject({
     failure: 'unreachable',
   });
 
-  const { version, ...asItWas } = refused;
-  expect(await rig.invoiceStore.get('unsent-2')).toEqual({ ...asItWas, version: version + 2 });
+  const { record, created } = await rig.invoices.checkout(checkoutRequest('unsent-2'));
+
+  expect(created).toBe(true);
+  expect(record).toMatchObject({ phase: 'sent', status: 'pending', attempt: 1 });
+  expect((await rig.control('GET', '/invoices/unsent-2')).status).toBe('pending');
+  expect(await cancels()).toBe(0);
+});
+
+test('after a lost answer, the next attempt left unsent is not taken for ours either', async () => {
+  await createdElsewhere('unsent-4~2');
+  await rig.control('POST', '/faults', { path: '/v2/invoices/create', kind: 'reset_after_commit', times: 1 });
+  await expect(rig.invoices.checkout(checkoutRequest('unsent-4'))).rejects.toThrow();
+  expect(await rig.invoiceStore.get('unsent-4')).toMatchObject({ phase: 'unknown', attempt: 1 });
+  // The retry cancels its own lost attempt, then cannot reach the service for the next one.
+  const cancelsOnly = new InvoiceService(
+    rig.invoiceStore,
+    Object.assign(Object.create(new ProcessingAdapter(rig.client)), {
+      prepareInvoice: (id: string, request: CheckoutRequest) =>
+        new ProcessingAdapter(id === 'unsent-4' ? rig.client : unreachable).prepareInvoice(id, request),
+    }),
+    timing(),
+  );
+  await expect(cancelsOnly.checkout(checkoutRequest('unsent-4'))).rejects.toMatchObject({
+    failure: 'unreachable',
+  });
+  expect(await rig.invoiceStore.get('unsent-4')).toMatchObject({ phase: 'unsent', attempt: 2 });
+
+  await expect(rig.invoices.checkout(checkoutRequest('unsent-4'))).rejects.toMatchObject({
+    failure: 'duplicate_foreign_id',
+  });
+
+  expect(await cancels()).toBe(1);
+  expect((await rig.control('GET', '/invoices/unsent-4~2')).status).toBe('pending');
 });
 
 test('a client secret that cannot be had before the send takes the claim back too', async () => {
@@ -91,7 +124,7 @@ test('a client secret that cannot be had before the send takes the claim back to
 
   await expect(invoices.checkout(checkoutRequest('unsent-3'))).rejects.toThrow('The keys are out of reach');
 
-  expect(await rig.invoiceStore.get('unsent-3')).toBeUndefined();
+  expect(await rig.invoiceStore.get('unsent-3')).toMatchObject({ phase: 'unsent' });
   const creates = (await rig.control('GET', '/requests?path=/v2/invoices/create')).requests as unknown[];
   expect(JSON.stringify(creates)).not.toContain('unsent-3');
 });

@@ -88,7 +88,7 @@ test('a foreign_id the service already holds from elsewhere is a conflict, and t
   expect((await sandboxInvoice(`${foreignId}~2`)).status).toBe(404);
 });
 
-test('a create the service surely never took leaves no claim: neither a retry nor the sweep cancels the invoice someone else holds', async () => {
+test('a create the service surely never took is left unsent, not unknown: a retry does not cancel the invoice someone else holds', async () => {
   const foreignId = 'taken-elsewhere-after-403';
   await createElsewhere(foreignId);
   const body = checkoutBody(foreignId);
@@ -99,7 +99,7 @@ test('a create the service surely never took leaves no claim: neither a retry no
   const refused = await harness.api('POST', '/checkout', { token: 'storefront', body });
 
   expect(refused.status).toBeGreaterThanOrEqual(500);
-  expect(await storedRecord(harness.stack, 'INVOICE', foreignId)).toBeUndefined();
+  expect(await storedRecord(harness.stack, 'INVOICE', foreignId)).toMatchObject({ phase: 'unsent' });
   await clearFaults(harness);
   const retried = await harness.api('POST', '/checkout', { token: 'storefront', body });
   expectCleanError(retried, [409], ['duplicate_foreign_id']);
