@@ -1,6 +1,9 @@
 // A checkout that died after its claim, before the service's answer was written: the sweep first sees it when an
 // answered invoice would be first due, and gives it up only once stale, as before.
-import type { InvoiceRecord } from '../../domain/model';
+import { InvoiceService } from '../../domain/invoices';
+import type { CheckoutRequest, InvoiceRecord } from '../../domain/model';
+import type { ProcessingApi } from '../../domain/ports';
+import { ProcessingAdapter } from '../../processing/adapter';
 import { checkoutRequest, startDomainRig, SWEEP_TIMING, type DomainRig } from '../support/domain-rig';
 
 let rig: DomainRig;
@@ -71,21 +74,32 @@ test("the sweep's look at a claim it listed before a retry took it over leaves t
   rig.clock.ms += SWEEP_TIMING.expiryGraceMs + 1_000;
   const listed = await rig.invoices.listDue(100, rig.clock.ms);
   expect(listed.map((record) => record.foreignId)).toContain('order-retried');
-  // The retry takes the claim over; its create is held at the service while the sweep gets to the record.
-  await rig.control('POST', '/faults', {
-    path: '/v2/invoices/create',
-    kind: 'delay',
-    delay_ms: 1_000,
-    times: 1,
+  // The retry takes the claim over; its create waits, once sent, until the sweep has got to the record.
+  let sweepDone!: () => void;
+  const swept = new Promise<void>((resolve) => (sweepDone = resolve));
+  let claimed!: () => void;
+  const sending = new Promise<void>((resolve) => (claimed = resolve));
+  const adapter = new ProcessingAdapter(rig.client);
+  const held: ProcessingApi = Object.assign(Object.create(adapter), {
+    prepareInvoice: (id: string, ask: CheckoutRequest) => {
+      const create = adapter.prepareInvoice(id, ask);
+      return {
+        send: async () => {
+          claimed();
+          const created = await create.send();
+          await swept;
+          return created;
+        },
+      };
+    },
   });
-  const retry = rig.invoices.checkout(request);
-  for (let tries = 0; (await rig.invoiceStore.get('order-retried'))!.claimedAt !== rig.clock.ms; tries++) {
-    if (tries > 200) throw new Error('The retry never claimed the order');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  const timing = { now: () => rig.clock.ms, leaseMs: 45_000, waitMs: 5_000, pollMs: 100 };
+  const retry = new InvoiceService(rig.invoiceStore, held, timing).checkout(request);
+  await sending;
 
   // What the sweep does with a claim it listed that is not stale (domain/reconcile.ts).
   await rig.invoices.markSwept('order-retried');
+  sweepDone();
   const { created, record } = await retry;
 
   expect(created).toBe(true);
