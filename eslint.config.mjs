@@ -20,8 +20,9 @@ const LAYERS = [
     files: ['processing/**', 'store/**', 'secrets/**', 'webhooks/**'],
     patterns: [
       {
-        regex: String.raw`^\.\./(?!domain/(ports|model|errors)$)`,
-        message: "An adapter imports its own folder and the domain's ports, types and errors, nothing else.",
+        regex: String.raw`^\.\./(?!domain/(ports|model|errors|decimal)$)`,
+        message:
+          "An adapter imports its own folder and the domain's ports, types, errors and money arithmetic, nothing else.",
       },
     ],
   },

@@ -1,6 +1,6 @@
 // An invoice's payment as the record keeps it. Apart from invoices.ts so that the poll's bundle, which needs only
 // readInvoice, leaves out decimal.js: the arithmetic happens here, when written.
-import { Decimal } from 'decimal.js';
+import { Decimal } from './decimal';
 import type { Coverage, InvoiceRecord, Payment } from './model';
 
 /** A payment only grows: more received, less left to pay. Nothing received is no payment. */

@@ -1,6 +1,6 @@
 // An order's refunds against what it netted: the bound's arithmetic, exact to 8 places. Apart from invoices.ts so
 // that the poll's bundle, which shows the `refundable` kept on the record, leaves decimal.js out.
-import { Decimal } from 'decimal.js';
+import { Decimal } from './decimal';
 import { ConflictError, RefundBoundError } from './errors';
 import type { InvoiceRecord, OrderRefundRequest, RefundEntry, RefundRequest } from './model';
 import { isRefundable } from './outcome';

@@ -1,5 +1,5 @@
 // Lossless reading of the service's JSON: numeric amounts become exact decimal strings, other numbers stay numbers.
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../domain/decimal';
 import { isLosslessNumber, isSafeNumber, parse } from 'lossless-json';
 
 /** Keys whose values are money or rates wherever they appear (the transaction record sends them as numbers). */

@@ -1,5 +1,5 @@
 // Between the domain's types and the service's words: requests out, answers and errors in.
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../domain/decimal';
 import { ServiceError, type ServiceFailure } from '../domain/errors';
 import type {
   CheckoutRequest,

@@ -1,5 +1,5 @@
 // A withdrawal found by transaction lookup, in the shape the create call answers (spec 2.5 from 2.6).
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../domain/decimal';
 import { ProcessingUpstreamError } from './errors';
 import type { TransactionRecord, Withdrawal, WithdrawalRequest } from './wire';
 

@@ -92,3 +92,13 @@ describe('paid in the order’s own currency, with no quote (no sender_currency 
     expect(recordedPayment(paid('0.0005', '0'), other, false).coverage).toBeUndefined();
   });
 });
+
+test('what is due and owed keep every digit of an 18-decimal token', () => {
+  const token = { invoice: { senderCurrency: null, senderAmount: null } as InvoiceDetails, payment: null };
+  const recorded = recordedPayment(
+    { currency: 'ETH', amount: '1000.123456789012345678', remainingAmount: '0.000000000000000001' },
+    token,
+    false,
+  );
+  expect(recorded).toMatchObject({ due: '1000.123456789012345679', owed: '0.000000000000000001' });
+});

@@ -195,3 +195,15 @@ test("the service's texts are stored bounded: a signed 1 MB error cannot push a 
   });
   expect((toServiceError(refused) as ServiceError).reason?.length).toBe(SERVICE_TEXT_MAX);
 });
+
+test('fees of an 18-decimal token add up to every digit, not rounded to 20 significant digits', () => {
+  const fees = [
+    { currency: 'ETH', amount: '1000.123456789012345678' },
+    { currency: 'ETH', amount: '0.000000000000000001' },
+  ];
+  expect(settlementOf({ currency: 'ETH', amount: '99999999999.999999999999999999' }, fees)).toEqual({
+    currency: 'ETH',
+    net: '99999999999.999999999999999999',
+    fees: [{ currency: 'ETH', amount: '1000.123456789012345679' }],
+  });
+});
