@@ -245,10 +245,14 @@ export class InvoiceService implements RefundReservations {
       if (current.phase !== 'sent') return undefined;
       const advances = movesForward(current.status, update.status);
       // A partial payment may keep the status; news of a smaller one is older news, whatever order it came in.
-      // Money may still come in once the invoice is final: it is recorded, as late.
+      // Money may still come in once the invoice is final: it is recorded, as late. So is money that comes with
+      // the service's word that nothing was paid in time, whichever way the two arrive.
+      const late =
+        isFinal(current.status) ||
+        (update.status === 'failed' && update.error === SERVICE_FAILURES.expiredUnpaid);
       const paid =
         update.payment && paysMore(update.payment, current.payment)
-          ? recordedPayment(update.payment, current, isFinal(current.status))
+          ? recordedPayment(update.payment, current, late)
           : undefined;
       if (!advances && !paid) return undefined;
       const at = this.timing.now();

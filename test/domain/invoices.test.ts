@@ -160,3 +160,30 @@ describe('a cancel of an invoice the service has already failed, its news not ye
     expect(invoiceOutcome(record).status).toBe(outcome);
   });
 });
+
+describe('money that came after the timer ran out', () => {
+  test.each(['the expiry first', 'both in one news'])(
+    'is late whichever way its news comes: %s',
+    async (order) => {
+      const { record } = await rig.invoices.checkout(checkoutRequest('order-late'));
+      const expiry = {
+        upstreamForeignId: record.foreignId,
+        status: 'failed' as const,
+        source: 'callback' as const,
+        error: 'Timer expired. User not paid.',
+      };
+      const late = {
+        ...expiry,
+        payment: { currency: 'BTC', amount: record.invoice!.senderAmount! },
+        settlement: { currency: 'EUR', net: '25.24500000', fees: [] },
+      };
+      for (const update of order === 'the expiry first' ? [expiry, late] : [late]) {
+        await rig.invoices.applyStatus(update);
+      }
+
+      const settled = await stored('order-late');
+      expect(settled.payment).toMatchObject({ late: true });
+      expect(invoiceOutcome(settled)).toMatchObject({ status: 'expired', exception: 'paid_late' });
+    },
+  );
+});
