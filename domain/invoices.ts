@@ -342,10 +342,13 @@ export class InvoiceService implements RefundReservations {
       prepared?.createdAt === claimed.createdAt
         ? prepared.secret
         : this.clientSecrets?.prepare(claimed, clientSecretHash);
-    const issued = await readied?.issue().catch(async (error: unknown) => {
+    let issued: Awaited<ReturnType<PreparedSecret['issue']>> | undefined;
+    try {
+      issued = await readied?.issue();
+    } catch (error) {
       await (mayBeOurs ? this.invoices.release(claimed, undefined) : this.invoices.releaseUnsent(claimed));
       throw error;
-    });
+    }
     const own = issued === undefined ? {} : { clientSecretHash: issued.hash };
     for (;;) {
       try {
