@@ -195,8 +195,9 @@ export class InvoiceService implements RefundReservations {
       // An earlier cancel may have gone through with its answer (and callback) lost: ask the service. An invoice it
       // failed for another reason (expired, underpaid) keeps that outcome, and the cancel is refused.
       const settled = await this.refresh(record, 'lookup');
-      if (settled?.status === 'failed' && !FAILED_ON_ITS_OWN.has(settled.error))
+      if (settled?.status === 'failed' && mayBeOurCancel(settled.error, outcomeUnknown)) {
         return this.markCancelled(settled);
+      }
       if (outcomeUnknown && settled?.status !== 'failed') throw error;
       throw (
         (settled && cancelRefusal(settled)) ??
@@ -245,11 +246,10 @@ export class InvoiceService implements RefundReservations {
       if (current.phase !== 'sent') return undefined;
       const advances = movesForward(current.status, update.status);
       // A partial payment may keep the status; news of a smaller one is older news, whatever order it came in.
-      // Money may still come in once the invoice is final: it is recorded, as late. So is money that comes with
-      // the service's word that nothing was paid in time, whichever way the two arrive.
-      const late =
-        isFinal(current.status) ||
-        (update.status === 'failed' && update.error === SERVICE_FAILURES.expiredUnpaid);
+      // Money may still come in once the invoice is final: it is recorded, as late. So is the first money that
+      // comes with the service's word that nothing was paid in time, whichever way the two arrive.
+      const notPaidInTime = update.status === 'failed' && update.error === SERVICE_FAILURES.expiredUnpaid;
+      const late = isFinal(current.status) || (notPaidInTime && !current.payment);
       const paid =
         update.payment && paysMore(update.payment, current.payment)
           ? recordedPayment(update.payment, current, late)
@@ -416,11 +416,20 @@ export class InvoiceService implements RefundReservations {
 }
 
 /** The service's words for an invoice it failed itself: the timer ran out, or too little was paid. */
-const FAILED_ON_ITS_OWN: ReadonlySet<string | null> = new Set([
+const FAILED_ON_ITS_OWN: ReadonlySet<string> = new Set([
   SERVICE_FAILURES.expiredUnpaid,
   SERVICE_FAILURES.expiredPartlyPaid,
   SERVICE_FAILURES.underpaid,
 ]);
+
+/**
+ * Whether a failed invoice's reason may be a cancel of ours: never one of the service's own failures; its cancel
+ * text, or none (the spec gives no text for a cancel); any other only when our cancel's outcome is unknown.
+ */
+function mayBeOurCancel(reason: string | null, outcomeUnknown: boolean): boolean {
+  if (reason !== null && FAILED_ON_ITS_OWN.has(reason)) return false;
+  return outcomeUnknown || reason === null || reason === SERVICE_FAILURES.cancelled;
+}
 
 /** Why an invoice may not be cancelled now, if it may not. */
 function cancelRefusal(record: InvoiceRecord): ConflictError | undefined {

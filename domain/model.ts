@@ -143,7 +143,7 @@ export interface Payment {
   /** Still owed, never below zero; known once `due` is, or from the service's remaining amount. */
   owed?: string;
   coverage?: Coverage;
-  /** Some of it arrived after the invoice was already final. */
+  /** Some of it arrived after the invoice was already final, or once its time had run out with nothing paid. */
   late?: boolean;
 }
 

@@ -15,7 +15,8 @@ export function paysMore(next: Payment, recorded: Payment | null): boolean {
 
 /**
  * The payment as the record keeps it: to 8 places, with what is due and still owed in the currency paid where
- * known, and how the two compare. `late`: the invoice was final before this payment grew.
+ * known, and how the two compare. `late`: the invoice was final before this payment grew, or its time had run out
+ * with nothing paid.
  */
 export function recordedPayment(next: Payment, record: DueFacts, late: boolean): Payment {
   const received = new Decimal(next.amount);

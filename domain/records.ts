@@ -63,7 +63,9 @@ export async function claim<T extends Claimable>(
       if (await store.create(fresh)) return { record: fresh, owned: true };
       continue;
     }
-    if (existing.phase !== 'rejected' && !isSameRequest(existing, fresh.request)) {
+    // Nothing was made of a refused or unsent request: the foreign_id is free for another.
+    const made = existing.phase !== 'rejected' && existing.phase !== 'unsent';
+    if (made && !isSameRequest(existing, fresh.request)) {
       throw new ConflictError(
         'foreign_id_conflict',
         'This foreign_id is already used by a different request',

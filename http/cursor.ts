@@ -18,8 +18,8 @@ export function encodeCursor({ at, foreignId }: CursorPosition): string {
 }
 
 /**
- * The position a cursor holds, or undefined when it is not one this list gives out. `foreignId` checks the
- * foreign_id of a list of records; a list without one (balance history) takes none.
+ * The position a cursor holds, or undefined when it is not in the form this list gives out (it is not signed).
+ * `foreignId` checks the foreign_id of a list of records; a list without one (balance history) takes none.
  */
 export function decodeCursor(
   text: string,

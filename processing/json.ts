@@ -21,7 +21,7 @@ const MIN_FRACTION_DIGITS = 8;
  * (the finest token units have 18 decimals), and it stops a short token such as `1e9000000000000000` from being
  * expanded into more memory than the process has.
  */
-const MAX_AMOUNT_DIGITS = 40;
+export const MAX_AMOUNT_DIGITS = 40;
 
 /** An amount key directly followed by a number token; inside a JSON string the quotes would be escaped. */
 const NUMERIC_AMOUNT = new RegExp(`"(?:${[...AMOUNT_KEYS].join('|')})"\\s*:\\s*-?\\d`);

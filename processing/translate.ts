@@ -21,6 +21,7 @@ import {
   ProcessingValidationError,
   serviceReason,
 } from './errors';
+import { MAX_AMOUNT_DIGITS } from './json';
 import type { CreateInvoiceRequest, Invoice, Withdrawal, WithdrawalRequest } from './wire';
 
 export function invoiceRequest(upstreamForeignId: string, request: CheckoutRequest): CreateInvoiceRequest {
@@ -73,7 +74,8 @@ export function withdrawalDetails(withdrawal: Withdrawal): WithdrawalDetails {
   };
 }
 
-const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
+/** An amount written as a string, as long as one written as a number may be (processing/json.ts). */
+const PLAIN_DECIMAL = new RegExp(`^\\d{1,${MAX_AMOUNT_DIGITS}}(\\.\\d{1,${MAX_AMOUNT_DIGITS}})?$`);
 
 type Reported = { currency?: unknown; amount?: unknown; remaining_amount?: unknown } | null | undefined;
 

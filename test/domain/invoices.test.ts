@@ -145,6 +145,7 @@ describe('a cancel of an invoice the service has already failed, its news not ye
   test.each([
     ['underpaid', [['pay', { kind: 'under' }]]],
     ['expired', [['expire', undefined]]],
+    ['failed', [['fail', { error: 'Something the spec does not name.' }]]],
   ] as const)('%s: it keeps that outcome, and the cancel is refused', async (outcome, steps) => {
     await rig.invoices.checkout(checkoutRequest(`order-${outcome}`));
     for (const [action, body] of steps) {
@@ -186,4 +187,26 @@ describe('money that came after the timer ran out', () => {
       expect(invoiceOutcome(settled)).toMatchObject({ status: 'expired', exception: 'paid_late' });
     },
   );
+
+  test('money paid in time and recorded is not made late by the expiry news that reports more', async () => {
+    const { record } = await rig.invoices.checkout(checkoutRequest('order-in-time'));
+    const upstreamForeignId = record.foreignId;
+    await rig.invoices.applyStatus({
+      upstreamForeignId,
+      status: 'pending',
+      source: 'callback',
+      payment: { currency: 'BTC', amount: '0.0001' },
+    });
+    await rig.invoices.applyStatus({
+      upstreamForeignId,
+      status: 'failed',
+      source: 'callback',
+      error: 'Timer expired. User not paid.',
+      payment: { currency: 'BTC', amount: '0.0002' },
+    });
+
+    const settled = await stored('order-in-time');
+    expect(settled.payment).not.toHaveProperty('late');
+    expect(invoiceOutcome(settled)).toMatchObject({ status: 'underpaid', exception: null });
+  });
 });

@@ -86,6 +86,16 @@ test('an unsent claim is sent afresh by a retry, under the same upstream foreign
   expect(await cancels()).toBe(0);
 });
 
+test('an unsent foreign_id is free for a different request, as a refused one is', async () => {
+  await expect(invoicesUnreachable().checkout(checkoutRequest('unsent-5'))).rejects.toMatchObject({
+    failure: 'unreachable',
+  });
+
+  const { record } = await rig.invoices.checkout(checkoutRequest('unsent-5', { amount: '30' }));
+
+  expect(record).toMatchObject({ phase: 'sent', request: { amount: '30' } });
+});
+
 test('after a lost answer, the next attempt left unsent is not taken for ours either', async () => {
   await createdElsewhere('unsent-4~2');
   await rig.control('POST', '/faults', { path: '/v2/invoices/create', kind: 'reset_after_commit', times: 1 });

@@ -207,3 +207,11 @@ test('fees of an 18-decimal token add up to every digit, not rounded to 20 signi
     fees: [{ currency: 'ETH', amount: '1000.123456789012345679' }],
   });
 });
+
+test('an amount written as a string is read only as long as one written as a number may be', () => {
+  const long = `${'9'.repeat(41)}.5`;
+  expect(settlementOf({ currency: 'ETH', amount: long }, [])).toBeUndefined();
+  expect(
+    settlementOf({ currency: 'ETH', amount: '1' }, [{ currency: 'ETH', amount: `0.${'1'.repeat(41)}` }]),
+  ).toEqual({ currency: 'ETH', net: '1.00000000', fees: [] });
+});
