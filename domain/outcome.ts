@@ -65,8 +65,8 @@ export function isRefundable(facts: OutcomeFacts & Pick<InvoiceRecord, 'settleme
 }
 
 function statusOf({ phase, status, error, cancelled, payment }: OutcomeFacts): InvoiceStatusName {
-  // Refused by the service. A create whose outcome stayed unknown, even one the sweep gave up on, waits for the
-  // store's retry of its checkout (the answer was 504), which resumes it.
+  // Refused by the service. A create whose outcome stayed unknown, even one the sweep gave up on, or that never
+  // reached the service, waits for the store's retry of its checkout (the answer was 504 or 502), which resumes it.
   if (phase === 'rejected') return 'failed';
   if (phase !== 'sent' || status === null) return 'creating';
   if (cancelled) return 'cancelled';
