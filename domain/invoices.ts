@@ -17,7 +17,7 @@ import type {
   Settlement,
   StatusChange,
 } from './model';
-import { SERVICE_FAILURES } from './outcome';
+import { failedOnItsOwn, SERVICE_FAILURES } from './outcome';
 import { paysMore, recordedPayment } from './payment';
 import type {
   ClientSecrets,
@@ -415,19 +415,12 @@ export class InvoiceService implements RefundReservations {
   }
 }
 
-/** The service's words for an invoice it failed itself: the timer ran out, or too little was paid. */
-const FAILED_ON_ITS_OWN: ReadonlySet<string> = new Set([
-  SERVICE_FAILURES.expiredUnpaid,
-  SERVICE_FAILURES.expiredPartlyPaid,
-  SERVICE_FAILURES.underpaid,
-]);
-
 /**
  * Whether a failed invoice's reason may be a cancel of ours: never one of the service's own failures; its cancel
  * text, or none (the spec gives no text for a cancel); any other only when our cancel's outcome is unknown.
  */
 function mayBeOurCancel(reason: string | null, outcomeUnknown: boolean): boolean {
-  if (reason !== null && FAILED_ON_ITS_OWN.has(reason)) return false;
+  if (failedOnItsOwn(reason)) return false;
   return outcomeUnknown || reason === null || reason === SERVICE_FAILURES.cancelled;
 }
 

@@ -83,6 +83,12 @@ function statusOf({ phase, status, error, cancelled, payment }: OutcomeFacts): I
   }
 }
 
+/** Whether the service's reason says it failed the invoice itself: its timer ran out, or too little was paid. */
+export function failedOnItsOwn(reason: string | null): boolean {
+  const status = failureOf(reason, null);
+  return status === 'expired' || status === 'underpaid';
+}
+
 function failureOf(error: string | null, payment: InvoiceRecord['payment']): InvoiceStatusName {
   switch (error) {
     case SERVICE_FAILURES.expiredUnpaid:
