@@ -29,7 +29,7 @@ export class CallbackService {
 
   private async apply(event: CallbackEvent): Promise<CallbackOutcome> {
     if (event.kind === 'invoice') {
-      const { upstreamForeignId, status, error, payment, settlement } = event;
+      const { upstreamForeignId, status, error, payment, settlement, depositIds } = event;
       if (!isInvoiceStatus(status)) return 'ignored';
       const updated = await this.invoices.applyStatus({
         upstreamForeignId,
@@ -38,6 +38,7 @@ export class CallbackService {
         error,
         payment,
         settlement,
+        depositIds,
       });
       return updated ? 'applied' : 'ignored';
     }

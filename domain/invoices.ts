@@ -9,6 +9,7 @@ import {
 } from './errors';
 import type {
   CheckoutRequest,
+  InvoiceNews,
   InvoiceRecord,
   InvoiceStatus,
   OrderRefundRequest,
@@ -18,7 +19,7 @@ import type {
   StatusChange,
 } from './model';
 import { failedOnItsOwn, SERVICE_FAILURES } from './outcome';
-import { paysMore, recordedPayment } from './payment';
+import { creditGrows, paysMore, recordedPayment } from './payment';
 import type {
   ClientSecrets,
   InvoiceStore,
@@ -51,6 +52,18 @@ export interface StatusUpdate {
   error?: string;
   payment?: Payment;
   settlement?: Settlement;
+  /** Deposit transaction ids the service named for the invoice. */
+  depositIds?: number[];
+}
+
+/** Deposit ids an invoice keeps for its lookups: enough for a payment in many parts, bounded for the item's size. */
+export const MAX_DEPOSIT_IDS = 20;
+
+/** The ids kept so far and the new ones, first seen first, bounded; the same array when nothing is new. */
+function withDepositIds(kept: number[] | undefined, named: number[] | undefined): number[] | undefined {
+  const fresh = (named ?? []).filter((id, at, all) => !kept?.includes(id) && all.indexOf(id) === at);
+  if (fresh.length === 0 || (kept?.length ?? 0) >= MAX_DEPOSIT_IDS) return kept;
+  return [...(kept ?? []), ...fresh].slice(0, MAX_DEPOSIT_IDS);
 }
 
 /** An order's refunds, as the refund service reserves and ends them on the order (InvoiceService does). */
@@ -92,6 +105,8 @@ export async function readInvoiceForCustomer(
 }
 
 export interface InvoiceServiceOptions {
+  /** Told when the service does not find an invoice we created by its id (the spec does not promise it will). */
+  onLookupNotFound?: (foreignId: string) => void;
   /** Only the checkout creates invoices, and so only it issues their client secrets. */
   clientSecrets?: ClientSecrets;
   /** False when no webhook endpoint is set: then no change makes an event, and records keep no outbox. */
@@ -108,6 +123,7 @@ export interface Checkout {
 export class InvoiceService implements RefundReservations {
   private readonly invoices: ClaimedRecords<InvoiceRecord>;
   private readonly clientSecrets?: ClientSecrets;
+  private readonly onLookupNotFound?: (foreignId: string) => void;
 
   constructor(
     store: InvoiceStore,
@@ -116,6 +132,7 @@ export class InvoiceService implements RefundReservations {
     options: InvoiceServiceOptions = {},
   ) {
     this.clientSecrets = options.clientSecrets;
+    this.onLookupNotFound = options.onLookupNotFound;
     this.invoices = new ClaimedRecords(
       store,
       timing,
@@ -187,6 +204,14 @@ export class InvoiceService implements RefundReservations {
     const record = await this.invoices.read(foreignId);
     const refusal = cancelRefusal(record);
     if (refusal) throw refusal;
+    // Ask the service first: our record may not have heard of a payment yet, and a cancel would strand it.
+    const seen = (await this.refresh(record, 'lookup')) ?? record;
+    if (seen.status === 'failed' && !seen.cancelled && mayBeOurCancel(seen.error, false)) {
+      // An earlier cancel of ours went through with its answer lost.
+      return this.markCancelled(seen);
+    }
+    const refusedNow = cancelRefusal(seen);
+    if (refusedNow) throw refusedNow;
     try {
       await this.processing.cancelInvoice(upstreamForeignId(record));
     } catch (error) {
@@ -220,10 +245,18 @@ export class InvoiceService implements RefundReservations {
     return updated ?? this.invoices.read(record.foreignId);
   }
 
-  /** Asks the service for the invoice's transaction and records its status and payment where they move forward. */
+  /**
+   * Asks the service for the invoice's transaction and records its status and payment where they move forward.
+   * The spec promises lookups of deposits by id, not of invoices: an invoice the service does not find is counted
+   * (`onLookupNotFound`), never read as unpaid or expired, and the deposits its callbacks named are asked instead.
+   */
   async refresh(record: InvoiceRecord, source: StatusChange['source']): Promise<InvoiceRecord | undefined> {
     if (!record.invoice) return undefined;
-    const news = await this.processing.invoiceNews(record.invoice.id);
+    let news = await this.processing.invoiceNews(record.invoice.id);
+    if (!news) {
+      this.onLookupNotFound?.(record.foreignId);
+      news = await this.newsFromDeposits(record);
+    }
     if (!news || !isInvoiceStatus(news.status)) return undefined;
     return (
       (await this.applyStatus({
@@ -235,6 +268,20 @@ export class InvoiceService implements RefundReservations {
         settlement: news.settlement,
       })) ?? this.invoices.read(record.foreignId)
     );
+  }
+
+  /**
+   * What the deposits named in the invoice's callbacks tell: the invoice's record if the service leads there, else
+   * the money seen, never a status of theirs. Money that covers what is due reads as a payment being confirmed.
+   */
+  private async newsFromDeposits(record: InvoiceRecord): Promise<InvoiceNews | undefined> {
+    if (!record.depositIds?.length || record.status === null) return undefined;
+    const found = await this.processing.depositNews(record.depositIds, upstreamForeignId(record));
+    if (found.invoice) return found.invoice;
+    if (!found.payment) return undefined;
+    const coverage = recordedPayment(found.payment, record, false).coverage;
+    const covered = coverage === 'exact' || coverage === 'over';
+    return { status: covered ? 'processing' : record.status, payment: found.payment };
   }
 
   /** Applies a status from the service, only forward and only to the invoice's current upstream attempt. */
@@ -254,11 +301,15 @@ export class InvoiceService implements RefundReservations {
         update.payment && paysMore(update.payment, current.payment)
           ? recordedPayment(update.payment, current, late)
           : undefined;
-      if (!advances && !paid) return undefined;
+      // A credit that grows is news even when nothing else moves: money confirmed after a cancel, say.
+      const credited = update.settlement && creditGrows(update.settlement, current.settlement);
+      const depositIds = withDepositIds(current.depositIds, update.depositIds);
+      if (!advances && !paid && !credited && depositIds === current.depositIds) return undefined;
       const at = this.timing.now();
       const settlement = update.settlement ?? current.settlement;
       return {
         ...current,
+        ...(depositIds && { depositIds }),
         status: advances ? update.status : current.status,
         payment: paid ?? current.payment,
         settlement,
@@ -426,8 +477,11 @@ function mayBeOurCancel(reason: string | null, outcomeUnknown: boolean): boolean
 
 /** Why an invoice may not be cancelled now, if it may not. */
 function cancelRefusal(record: InvoiceRecord): ConflictError | undefined {
-  // The customer's money is on its way or in: a cancel now would only send it back.
-  if (record.phase === 'sent' && record.status === 'processing') {
+  // The customer's money is on its way or in (some of it, even): a cancel now would only strand it.
+  if (
+    record.phase === 'sent' &&
+    (record.status === 'processing' || (!isFinal(record.status) && record.payment))
+  ) {
     return new ConflictError(
       'payment_confirming',
       'A payment is being confirmed; the invoice cannot be cancelled',

@@ -165,6 +165,11 @@ export interface InvoiceRecord extends ClaimedRecord<CheckoutRequest, InvoiceSta
   cancelled: boolean;
   /** The order's refunds, each reserved here before it is sent (domain/refund-bound.ts); oldest first. */
   refunds?: RefundEntry[];
+  /**
+   * Deposit transaction ids the invoice's callbacks named, first seen first (at most MAX_DEPOSIT_IDS): looked up
+   * when the service does not find the invoice by its own id.
+   */
+  depositIds?: number[];
   /** `settlement.net` less the refunds that are not failed, kept when either changes; absent with no refunds. */
   refundable?: string;
   /**
@@ -241,6 +246,8 @@ export interface StatusNews {
 export interface InvoiceNews extends StatusNews {
   payment?: Payment;
   settlement?: Settlement;
+  /** Transaction ids of the deposits a callback names (`transactions[].id`): the lookups the spec promises. */
+  depositIds?: number[];
 }
 
 /**

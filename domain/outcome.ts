@@ -77,10 +77,19 @@ function statusOf({ phase, status, error, cancelled, payment }: OutcomeFacts): I
     case 'processing':
       return 'confirming';
     case 'confirmed':
-      return 'paid';
+      return coversDue(payment) ? 'paid' : 'underpaid';
     case 'failed':
       return failureOf(error, payment);
   }
+}
+
+/**
+ * The one rule for "paid enough": what the customer sent covers what was due (the quote's amount when there is one,
+ * else what the service reports received and remaining; domain/payment.ts compares them). Less is underpaid,
+ * whatever word the service used; with no amounts to judge by, the service's word stands.
+ */
+export function coversDue(payment: InvoiceRecord['payment']): boolean {
+  return payment?.coverage !== 'short';
 }
 
 /** Whether the service's reason says it failed the invoice itself: its timer ran out, or too little was paid. */
@@ -106,7 +115,9 @@ function failureOf(error: string | null, payment: InvoiceRecord['payment']): Inv
 
 function exceptionOf(status: InvoiceStatusName, payment: InvoiceRecord['payment']): InvoiceException | null {
   if (!payment) return null;
-  if (payment.late) return 'paid_late';
+  // Money on a cancelled invoice came after the cancel was asked for, however the news was ordered: the shop must
+  // see it, and may refund what the service credited (isRefundable).
+  if (payment.late || status === 'cancelled') return 'paid_late';
   if (payment.coverage === 'over') return 'paid_over';
   // While the service still waits, any payment is a part; while it confirms, only one known to fall short.
   if (status === 'awaiting_payment' || (status === 'confirming' && payment.coverage === 'short'))

@@ -1,7 +1,7 @@
 // An invoice's payment as the record keeps it. Apart from invoices.ts so that the poll's bundle, which needs only
 // readInvoice, leaves out decimal.js: the arithmetic happens here, when written.
 import { Decimal } from './decimal';
-import type { Coverage, InvoiceRecord, Payment } from './model';
+import type { Coverage, InvoiceRecord, Payment, Settlement } from './model';
 
 /** A payment only grows: more received, less left to pay. Nothing received is no payment. */
 export function paysMore(next: Payment, recorded: Payment | null): boolean {
@@ -54,3 +54,9 @@ function coverage(received: Decimal, due: Decimal): Coverage {
 
 /** At least 8 fractional digits, as the service writes them, and every digit it gave beyond. */
 const fixed8 = (amount: Decimal): string => amount.toFixed(Math.max(8, amount.decimalPlaces()));
+
+/** Whether the service now reports more credited than the record holds, in the same currency. */
+export function creditGrows(next: Settlement, recorded: Settlement | undefined): boolean {
+  if (!recorded) return new Decimal(next.net).gt(0);
+  return next.currency === recorded.currency && new Decimal(next.net).gt(recorded.net);
+}

@@ -13,6 +13,7 @@ import type {
   InvoiceRecord,
   InvoiceStatus,
   PairQuery,
+  Payment,
   RefundRecord,
   RefundRequest,
   ServiceData,
@@ -31,6 +32,12 @@ export interface ProcessingApi {
   cancelInvoice(upstreamForeignId: string): Promise<void>;
   /** The invoice's status and payment now; undefined when the service has no such invoice. */
   invoiceNews(invoiceId: number): Promise<InvoiceNews | undefined>;
+  /**
+   * What the deposits with these transaction ids tell of the invoice: the invoice's own news when the service
+   * answers a deposit's id with the invoice's record, else only the money they brought, summed. A record the
+   * service names for another foreign_id is not ours.
+   */
+  depositNews(depositIds: number[], upstreamForeignId: string): Promise<DepositNews>;
   /** Sends at most one withdrawal per foreign_id: after an unknown outcome it looks the withdrawal up first. */
   createWithdrawal(request: RefundRequest): Promise<Created<WithdrawalDetails>>;
   /** What the service holds under the refund's foreign_id; undefined when nothing. */
@@ -40,6 +47,13 @@ export interface ProcessingApi {
   pairs(query: PairQuery): Promise<ServiceData[]>;
   /** The transaction record, for the back office's lookup. */
   transaction(query: TransactionQuery): Promise<ServiceData>;
+}
+
+export interface DepositNews {
+  /** The invoice's record, found through a deposit's id. */
+  invoice?: InvoiceNews;
+  /** The money the deposits brought, in the one currency they share; a deposit's status is its own. */
+  payment?: Payment;
 }
 
 export interface PreparedCreate {

@@ -29,8 +29,28 @@ export function movesForward(current: string | null, next: string): boolean {
   return from !== undefined && to !== undefined && to > from;
 }
 
-/** Open records are the sweep's work: a create not yet answered, or a status not yet final. */
-export function isOpen(record: { phase: string; status: string | null }): boolean {
+/**
+ * How long after its last change a cancelled invoice stays on the sweep's list: money sent as the cancel went
+ * through may still be confirmed and credited, and the service takes up to 24 hours to confirm a payment.
+ */
+export const CANCELLED_WATCH_MS = 24 * 3_600_000;
+
+interface OpenFacts {
+  phase: string;
+  status: string | null;
+  /** An invoice's: cancelled by the store. */
+  cancelled?: boolean;
+  updatedAt?: number;
+  sweptAt?: number;
+}
+
+/**
+ * Open records are the sweep's work: a create not yet answered, a status not yet final, or a cancelled invoice
+ * until the sweep has looked at it once a watch period after its last change (so that no late money is missed).
+ */
+export function isOpen(record: OpenFacts): boolean {
   if (record.phase === 'sending' || record.phase === 'unknown') return true;
-  return record.phase === 'sent' && !isFinal(record.status);
+  if (record.phase !== 'sent') return false;
+  if (!isFinal(record.status)) return true;
+  return record.cancelled === true && (record.sweptAt ?? 0) < (record.updatedAt ?? 0) + CANCELLED_WATCH_MS;
 }

@@ -5,12 +5,16 @@ import { log } from '../observability/log';
 import { remainingMs } from '../runtime/deadline';
 import { withInvocation } from '../runtime/invocation';
 import { numberEnv } from '../runtime/env';
+import { invoiceLookupNotFound } from '../runtime/invoice-lookups';
 import { processing } from '../runtime/processing';
 import { invoiceStore, refundStore } from '../runtime/stores';
 import { claimTiming, sweepTiming } from '../runtime/timing';
 import { announceEvents } from '../runtime/webhook-events';
 
-const invoices = new InvoiceService(invoiceStore, processing, claimTiming, { announce: announceEvents });
+const invoices = new InvoiceService(invoiceStore, processing, claimTiming, {
+  announce: announceEvents,
+  onLookupNotFound: invoiceLookupNotFound,
+});
 const refunds = new RefundService(refundStore, processing, claimTiming, invoices, {
   announce: announceEvents,
 });

@@ -33,6 +33,8 @@ const CUSTOM_METRICS: Record<MetricName, string> = {
   UpstreamServerErrors: 'The processing service answered 5xx or did not answer in time',
   CallbackSignatureFailures: 'A callback arrived with a missing or wrong signature',
   WebhookDeliveryFailures: "A webhook to the shop failed for 3 days; re-send it from the admin's routes",
+  InvoiceLookupNotFound:
+    'The payment service did not find an invoice we created by its id: the reconcile job cannot see invoices there (docs/operations.md)',
 };
 
 export interface PluginAlarmsProps {

@@ -2,7 +2,9 @@ export const METRICS_NAMESPACE = 'MerchantPayments';
 export const SERVICE_DIMENSION = { Service: 'payments-plugin' };
 /** `UpstreamServerErrors`: a request failed on a 5xx or unreadable answer from the service, or on no answer in time. */
 /** `WebhookDeliveryFailures`: a webhook ran out of retries (3 days) and waits for an admin's re-send. */
-export type MetricName = 'UpstreamServerErrors' | 'CallbackSignatureFailures' | 'WebhookDeliveryFailures';
+/** `InvoiceLookupNotFound`: the service did not find an invoice we created by its id (runtime/invoice-lookups.ts). */
+export type MetricName =
+  'UpstreamServerErrors' | 'CallbackSignatureFailures' | 'WebhookDeliveryFailures' | 'InvoiceLookupNotFound';
 
 /**
  * Emits one count in CloudWatch Embedded Metric Format: a log line that CloudWatch turns into a metric. It goes

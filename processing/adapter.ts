@@ -10,6 +10,7 @@ import type {
 } from '../domain/model';
 import type { ProcessingApi } from '../domain/ports';
 import type { ProcessingClient } from './client';
+import { depositNews } from './deposits';
 import { ProcessingNotFoundError } from './errors';
 import {
   errorText,
@@ -45,6 +46,16 @@ export class ProcessingAdapter implements ProcessingApi {
     return translated(async (): Promise<InvoiceNews | undefined> => {
       const record = await this.lookUp({ id: invoiceId });
       return record && { ...statusNews(record), ...moneyNews(record) };
+    });
+  }
+
+  depositNews(depositIds: number[], upstreamForeignId: string) {
+    return translated(async () => {
+      const found = await Promise.all(depositIds.map((id) => this.lookUp({ id })));
+      return depositNews(
+        found.filter((record): record is TransactionRecord => record !== undefined),
+        upstreamForeignId,
+      );
     });
   }
 

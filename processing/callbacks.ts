@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { CallbackSignatureError } from '../domain/errors';
 import type { Callback, CallbackEvent } from '../domain/model';
 import type { KeySource, ProcessingKeys } from '../domain/ports';
+import { depositIdsOf } from './deposits';
 import { parseJson } from './json';
 import { isSignedBy, signatureIn } from './signing';
 import { errorText, moneyNews } from './translate';
@@ -22,6 +23,7 @@ interface CallbackPayload {
   currency_sent?: { currency?: unknown; amount?: unknown; remaining_amount?: unknown };
   currency_received?: { currency?: unknown; amount?: unknown };
   fees?: unknown;
+  transactions?: unknown;
 }
 
 /**
@@ -54,6 +56,7 @@ function eventOf(payload: CallbackPayload): CallbackEvent {
       status,
       error,
       ...moneyNews(payload),
+      depositIds: depositIdsOf(payload.transactions),
     };
   }
   if (typeof type === 'string' && WITHDRAWAL_TYPES.has(type))

@@ -5,7 +5,13 @@ import { matchRoute, notFound, reply, ReplyError, type Reply, type Route } from 
 import type { InvoiceDesk } from './invoices';
 import { isPlainObject, parseJson } from './json';
 import { toAmount } from './money';
-import { invoiceTransaction, invoiceView, withdrawalTransaction, withdrawalView } from './records';
+import {
+  depositTransaction,
+  invoiceTransaction,
+  invoiceView,
+  withdrawalTransaction,
+  withdrawalView,
+} from './records';
 import type { SandboxState } from './state';
 import { checkInvoice, checkPair, checkWithdrawal, type Checked } from './validation';
 import type { WithdrawalDesk } from './withdrawals';
@@ -126,11 +132,11 @@ function lookupTransaction({ state, body, query }: Context): Reply {
       return reply(400, { errors: { id: 'The id field must be an integer.' } });
     }
     const transaction = state.transactions.get(number.toNumber());
-    if (!transaction) return transactionNotFound;
-    return reply(
-      200,
-      transaction.kind === 'invoice' ? invoiceTransaction(transaction) : withdrawalTransaction(transaction),
-    );
+    // The spec promises lookups of deposits and withdrawals by id; an invoice's id only when switched on.
+    if (!transaction || (transaction.kind === 'invoice' && !state.invoiceLookups)) return transactionNotFound;
+    if (transaction.kind === 'invoice') return reply(200, invoiceTransaction(transaction));
+    if (transaction.kind === 'deposit') return reply(200, depositTransaction(transaction));
+    return reply(200, withdrawalTransaction(transaction));
   }
   if (foreignId === undefined || foreignId === null || foreignId === '') {
     return reply(400, { errors: { id: 'The id field is required when foreign id is not present.' } });

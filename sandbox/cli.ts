@@ -8,6 +8,7 @@ async function main(): Promise<void> {
     apiKey: process.env.SANDBOX_API_KEY || undefined,
     secretKey: process.env.SANDBOX_SECRET_KEY || undefined,
     callbackUrl: process.env.SANDBOX_CALLBACK_URL || undefined,
+    invoiceLookups: process.env.SANDBOX_INVOICE_LOOKUPS !== 'false',
     log: (line) => console.log(`[sandbox] ${line}`),
   });
   console.log(`Merchant Processing API v2 sandbox listening on ${sandbox.url}`);

@@ -113,10 +113,19 @@ function clearFaults({ faults }: Context): Reply {
 }
 
 function setFeatures({ state, body }: Context): Reply {
-  const enabled = body.invoices_enabled;
-  if (typeof enabled !== 'boolean') throw badRequest('invoices_enabled must be true or false.');
-  state.invoicesEnabled = enabled;
-  return reply(200, { invoices_enabled: enabled });
+  const { invoices_enabled: enabled, invoice_lookups: lookups } = body;
+  if (enabled === undefined && lookups === undefined) {
+    throw badRequest('Give invoices_enabled or invoice_lookups (true or false).');
+  }
+  if (enabled !== undefined && typeof enabled !== 'boolean') {
+    throw badRequest('invoices_enabled must be true or false.');
+  }
+  if (lookups !== undefined && typeof lookups !== 'boolean') {
+    throw badRequest('invoice_lookups must be true or false.');
+  }
+  if (enabled !== undefined) state.invoicesEnabled = enabled;
+  if (lookups !== undefined) state.invoiceLookups = lookups;
+  return reply(200, { invoices_enabled: state.invoicesEnabled, invoice_lookups: state.invoiceLookups });
 }
 
 function advanceClock({ state, invoices, body }: Context): Reply {

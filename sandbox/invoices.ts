@@ -105,18 +105,23 @@ export class InvoiceDesk {
         'The invoice expired before a payment currency was chosen: there is no address to pay.',
       );
     }
-    if (late && spec.hold) throw badRequest('A late payment is confirmed at once; hold does not apply.');
     const sender = invoice.senderCurrency ?? spec.currency ?? defaultPaymentCurrency(invoice);
     const owed = remainingAmount(invoice) ?? quote(invoice, sender);
     const amount = paymentAmount(spec, owed);
     // A timer-less invoice gets its payment currency, address and quote when the customer pays.
     if (!invoice.senderCurrency) this.fixQuote(invoice, sender);
-    invoice.payments.push({
-      id: this.state.takeTransferId(),
+    const confirmations = late && !spec.hold ? CONFIRMATIONS : 0;
+    this.state.addDeposit(
+      invoice,
       amount,
-      txid: fakeTxid(`${invoice.id}:${invoice.payments.length}`),
-      confirmations: late ? CONFIRMATIONS : 0,
-    });
+      fakeTxid(`${invoice.id}:${invoice.payments.length}`),
+      confirmations,
+    );
+    if (late && spec.hold) {
+      // Seen, not yet confirmed: the callback reports it; `settle` confirms it.
+      this.notify(`invoice:${invoice.id}`, invoiceCallback(invoice));
+      return invoice;
+    }
     if (late) {
       this.payLate(invoice);
       return invoice;
@@ -130,9 +135,18 @@ export class InvoiceDesk {
     return invoice;
   }
 
-  /** Confirms a payment held at `processing`: confirmed if enough arrived, failed otherwise. */
+  /**
+   * Confirms a payment held at `processing`: confirmed if enough arrived, failed otherwise. On an invoice already
+   * failed (cancelled as the money came, or paid late with `hold`), the money seen is confirmed as a late payment.
+   */
   settle(foreignId: string): InvoiceRecord {
     const invoice = this.find(foreignId);
+    const unconfirmed = invoice.payments.filter((payment) => payment.confirmations < CONFIRMATIONS);
+    if (invoice.status === 'failed' && unconfirmed.length > 0) {
+      for (const payment of unconfirmed) payment.confirmations = CONFIRMATIONS;
+      this.payLate(invoice);
+      return invoice;
+    }
     if (invoice.status !== 'processing') {
       throw invalidState('Invoice cannot be settled in its current state.');
     }
@@ -147,9 +161,9 @@ export class InvoiceDesk {
   }
 
   /**
-   * Money that reaches the address of an invoice whose timer has run out. The spec shows no such transition; the
-   * sandbox does what peer services do: the invoice stays failed, the deposit is confirmed and, once it covers
-   * what was due, credited; the callback reports the new amounts.
+   * Money that reaches the address of an invoice whose timer has run out, or that was cancelled. The spec shows no
+   * such transition; the sandbox does what peer services do: the invoice stays failed, the deposit is confirmed
+   * and, once the money covers what was due, credited; the callback reports the new amounts.
    */
   private payLate(invoice: InvoiceRecord): void {
     if (!invoice.credited && !paidAmount(invoice).lt(invoice.senderAmount!)) this.credit(invoice);
@@ -210,8 +224,10 @@ export class InvoiceDesk {
   }
 }
 
+/** Failed by its timer or by the merchant's cancel: its address still takes money, which comes late. */
 function isExpired(invoice: InvoiceRecord): boolean {
-  return invoice.status === 'failed' && [EXPIRED_ERROR, EXPIRED_PARTLY_PAID_ERROR].includes(invoice.error);
+  const closed = [EXPIRED_ERROR, EXPIRED_PARTLY_PAID_ERROR, CANCELLED_ERROR];
+  return invoice.status === 'failed' && closed.includes(invoice.error);
 }
 
 function invalidState(error: string): ReplyError {

@@ -1,6 +1,9 @@
 import { jsonNumber } from './json';
 import { fixed8, Money, type Amount } from './money';
-import type { ChainTransfer, InvoiceRecord, WithdrawalRecord } from './state';
+import type { ChainTransfer, DepositRecord, InvoiceRecord, WithdrawalRecord } from './state';
+
+/** Confirmations at which the sandbox counts a deposit confirmed (sandbox/invoices.ts sets them). */
+const CONFIRMED_AT = 6;
 
 // The wire shapes of spec 2.2, 2.5 and 2.6. Amounts in 2.6 records are JSON numbers written with exact digits.
 
@@ -47,6 +50,7 @@ export function invoiceControlView(invoice: InvoiceRecord, nowSeconds: number, b
     error: invoice.error,
     paid_amount: fixed8(paidAmount(invoice)),
     remaining_amount: remaining ? fixed8(remaining) : null,
+    credited_amount: invoice.credited ? fixed8(invoice.credited) : null,
   };
 }
 
@@ -87,6 +91,27 @@ export function invoiceTransaction(invoice: InvoiceRecord) {
       : [],
     error: invoice.error,
     status: invoice.status,
+  };
+}
+
+/**
+ * The transaction record of spec 2.6 for one deposit to an invoice's address: what it brought, under the invoice's
+ * foreign_id, and its own status (`processing` until confirmed). The invoice's status and credit are not in it.
+ */
+export function depositTransaction({ invoice, transfer }: DepositRecord) {
+  const sender = invoice.senderCurrency!;
+  const address = invoice.address!;
+  return {
+    id: transfer.id,
+    foreign_id: invoice.foreignId,
+    type: 'deposit',
+    crypto_address: { id: address.id, currency: sender.code, ...addressFields(address) },
+    currency_sent: { currency: sender.code, amount: amountNumber(transfer.amount) },
+    currency_received: { currency: sender.code, amount: amountNumber(transfer.amount) },
+    transactions: [transferEntry(transfer, sender.code, 'deposit', addressFields(address))],
+    fees: [],
+    error: '',
+    status: transfer.confirmations >= CONFIRMED_AT ? 'confirmed' : 'processing',
   };
 }
 

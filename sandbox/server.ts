@@ -27,6 +27,11 @@ export interface SandboxOptions {
   callbackRetryMs?: number[];
   /** The clock in ms; the control API advances the sandbox's own clock from it. */
   now?: () => number;
+  /**
+   * Whether `GET /v2/transactions/info?id=` finds an invoice by its id (default true). The spec promises only
+   * deposits and withdrawals; false answers 404 for an invoice's id, as a service written from the spec may.
+   */
+  invoiceLookups?: boolean;
   /** One line per /v2 request and per callback attempt; silent by default. */
   log?: (line: string) => void;
 }
@@ -55,7 +60,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => undefined);
-  const state = new SandboxState(options.now ?? Date.now);
+  const state = new SandboxState(options.now ?? Date.now, options.invoiceLookups ?? true);
   const callbacks = new CallbackSender(
     {
       url: options.callbackUrl ?? null,

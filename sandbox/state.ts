@@ -55,19 +55,33 @@ export interface WithdrawalRecord {
   transfers: ChainTransfer[];
 }
 
+/** A deposit to an invoice's address: a transaction of its own, which the lookup finds by its id (spec 4.7). */
+export interface DepositRecord {
+  kind: 'deposit';
+  invoice: InvoiceRecord;
+  transfer: ChainTransfer;
+}
+
 /** Everything a reset puts back: records, id sequences, ledger, feature switches and the clock offset. */
 export class SandboxState {
   invoices = new Map<string, InvoiceRecord>();
   withdrawals = new Map<string, WithdrawalRecord>();
-  transactions = new Map<number, InvoiceRecord | WithdrawalRecord>();
+  transactions = new Map<number, InvoiceRecord | WithdrawalRecord | DepositRecord>();
   readonly ledger = new Ledger();
   invoicesEnabled = true;
+  /** Whether the lookup finds an invoice by its id, which the spec does not promise; deposits it always finds. */
+  invoiceLookups: boolean;
   private clockOffsetMs = 0;
   private nextTransactionId = 1;
   private nextAddressId = 1;
   private nextTransferId = 1;
 
-  constructor(private readonly baseNow: () => number) {}
+  constructor(
+    private readonly baseNow: () => number,
+    private readonly seedInvoiceLookups = true,
+  ) {
+    this.invoiceLookups = seedInvoiceLookups;
+  }
 
   reset(): void {
     this.invoices = new Map();
@@ -75,6 +89,7 @@ export class SandboxState {
     this.transactions = new Map();
     this.ledger.reset();
     this.invoicesEnabled = true;
+    this.invoiceLookups = this.seedInvoiceLookups;
     this.clockOffsetMs = 0;
     this.nextTransactionId = 1;
     this.nextAddressId = 1;
@@ -108,6 +123,18 @@ export class SandboxState {
   addInvoice(invoice: InvoiceRecord): void {
     this.invoices.set(invoice.foreignId, invoice);
     this.transactions.set(invoice.id, invoice);
+  }
+
+  /** A deposit takes its id from the transaction sequence, so that a lookup by id is never ambiguous. */
+  addDeposit(
+    invoice: InvoiceRecord,
+    amount: ChainTransfer['amount'],
+    txid: string,
+    confirmations: number,
+  ): void {
+    const transfer = { id: this.takeTransactionId(), amount, txid, confirmations };
+    invoice.payments.push(transfer);
+    this.transactions.set(transfer.id, { kind: 'deposit', invoice, transfer });
   }
 
   addWithdrawal(withdrawal: WithdrawalRecord): void {

@@ -114,12 +114,21 @@ describe('reservation', () => {
   test.each([
     ['awaiting payment', { status: 'pending' as const, settlement: undefined }],
     ['paid but not yet credited', { settlement: undefined }],
-    ['cancelled', { status: 'failed' as const, cancelled: true }],
+    ['cancelled', { status: 'failed' as const, cancelled: true, payment: null, settlement: undefined }],
+    [
+      'confirmed with less than due',
+      { payment: { currency: 'BTC', amount: '0.00023000', due: '0.00046000', coverage: 'short' as const } },
+    ],
     ['underpaid', { status: 'failed' as const, error: 'User paid less than required.' }],
   ])('an order %s is not refundable', (_name, overrides) => {
     expect(catchError(() => reservation(paidOrder(overrides), ask('r-1'), NOW, NOW))).toMatchObject({
       code: 'invoice_not_refundable',
     });
+  });
+
+  test('an order cancelled as its payment came is refundable up to what the service credited', () => {
+    const cancelled = paidOrder({ status: 'failed', cancelled: true });
+    expect(reservation(cancelled, ask('r-1'), NOW, NOW).sends.senderAmount).toBe('25.24500000');
   });
 
   test('an order paid late is refundable', () => {

@@ -607,7 +607,7 @@ describe('alarms', () => {
       Threshold: 0,
       ComparisonOperator: 'GreaterThanThreshold',
     });
-    for (const metric of ['UpstreamServerErrors', 'CallbackSignatureFailures']) {
+    for (const metric of ['UpstreamServerErrors', 'CallbackSignatureFailures', 'InvoiceLookupNotFound']) {
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         Namespace: 'MerchantPayments',
         MetricName: metric,

@@ -199,13 +199,48 @@ describe('payment simulation', () => {
     expect(paidLate.transactions[0].confirmations).toBe(6);
   });
 
-  test('a late payment needs an address to pay to, and is never held', async () => {
+  test('a late payment needs an address to pay to; held, it is reported seen and credited once settled', async () => {
     const noAddress = await createInvoice(getSandbox(), { timer: true });
     await control(getSandbox(), 'POST', `/invoices/${noAddress.foreign_id}/expire`);
     expect((await pay(noAddress.foreign_id, { kind: 'full', currency: 'BTC' })).status).toBe(400);
-    const invoice = await createInvoice(getSandbox(), { timer: true, sender_currency: 'BTC' });
+    const invoice = await createInvoice(getSandbox(), { timer: true, sender_currency: 'XRP', amount: '10' });
     await control(getSandbox(), 'POST', `/invoices/${invoice.foreign_id}/expire`);
-    expect((await pay(invoice.foreign_id, { kind: 'full', hold: true })).status).toBe(400);
+    expect((await pay(invoice.foreign_id, { kind: 'full', hold: true })).status).toBe(200);
+    await control(getSandbox(), 'POST', `/invoices/${invoice.foreign_id}/settle`);
+    const [, , seen, settled] = await callbacks(4);
+    expect(seen).toMatchObject({
+      status: 'failed',
+      currency_sent: { amount: 20 },
+      currency_received: { amount: 0 },
+    });
+    expect(seen.transactions[0].confirmations).toBe(0);
+    expect(settled).toMatchObject({ status: 'failed', currency_received: { currency: 'USD', amount: 9.9 } });
+  });
+
+  test('money seen as the merchant cancels is still confirmed and credited; so is money sent after', async () => {
+    const invoice = await createInvoice(getSandbox(), { timer: true, sender_currency: 'XRP', amount: '10' });
+    await pay(invoice.foreign_id, { kind: 'full', hold: true });
+    const cancelled = await api(getSandbox(), 'POST', `/v2/invoices/${invoice.foreign_id}/cancel/`, {});
+    expect(cancelled.status).toBe(200);
+    await control(getSandbox(), 'POST', `/invoices/${invoice.foreign_id}/settle`);
+    const [processing, cancel, credited] = await callbacks(3);
+    expect(processing.status).toBe('processing');
+    expect(cancel).toMatchObject({ status: 'failed', error: 'Invoice cancelled by merchant.' });
+    expect(cancel.currency_received.amount).toBe(0);
+    expect(credited).toMatchObject({
+      status: 'failed',
+      error: 'Invoice cancelled by merchant.',
+      currency_sent: { currency: 'XRP', amount: 20 },
+      currency_received: { currency: 'USD', amount: 9.9 },
+    });
+
+    const after = await createInvoice(getSandbox(), { timer: true, sender_currency: 'XRP', amount: '10' });
+    await api(getSandbox(), 'POST', `/v2/invoices/${after.foreign_id}/cancel/`, {});
+    expect((await pay(after.foreign_id, { kind: 'full' })).json).toMatchObject({
+      status: 'failed',
+      error: 'Invoice cancelled by merchant.',
+      paid_amount: '20.00000000',
+    });
   });
 
   test('fail control call: an open invoice fails with the given text; a final one cannot', async () => {

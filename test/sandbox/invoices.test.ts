@@ -450,3 +450,51 @@ describe('8. Limits', () => {
     );
   });
 });
+
+describe('4.7 Lookups of an invoice and of its deposits', () => {
+  const lookup = (id: number) => api(getSandbox(), 'GET', `/v2/transactions/info?id=${id}`);
+
+  afterEach(async () => {
+    await control(getSandbox(), 'POST', '/features', { invoice_lookups: true });
+  });
+
+  test("an invoice's id is found only while invoice_lookups is on; its deposits always, by their own ids", async () => {
+    const invoice = await createInvoice(getSandbox(), { timer: true, sender_currency: 'XRP', amount: '10' });
+    const paid = await control(getSandbox(), 'POST', `/invoices/${invoice.foreign_id}/pay`, {
+      kind: 'full',
+      hold: true,
+    });
+    expect(paid.status).toBe(200);
+    const record = (await lookup(invoice.id)).json;
+    expect(record).toMatchObject({ id: invoice.id, type: 'invoice', status: 'processing' });
+    const [deposit] = record.transactions;
+    expect(deposit.id).not.toBe(invoice.id);
+
+    const switched = await control(getSandbox(), 'POST', '/features', { invoice_lookups: false });
+    expect(switched.json).toEqual({ invoices_enabled: true, invoice_lookups: false });
+    expect((await lookup(invoice.id)).status).toBe(404);
+    expect((await lookup(deposit.id)).json).toEqual({
+      id: deposit.id,
+      foreign_id: invoice.foreign_id,
+      type: 'deposit',
+      crypto_address: expect.objectContaining({ currency: 'XRP' }),
+      currency_sent: { currency: 'XRP', amount: 20 },
+      currency_received: { currency: 'XRP', amount: 20 },
+      transactions: [expect.objectContaining({ id: deposit.id, confirmations: 0 })],
+      fees: [],
+      error: '',
+      status: 'processing',
+    });
+    await control(getSandbox(), 'POST', `/invoices/${invoice.foreign_id}/settle`);
+    expect((await lookup(deposit.id)).json.status).toBe('confirmed');
+  });
+
+  test('invoice_lookups must be a boolean; a reset switches it back on', async () => {
+    expect((await control(getSandbox(), 'POST', '/features', { invoice_lookups: 'no' })).status).toBe(400);
+    expect((await control(getSandbox(), 'POST', '/features', {})).status).toBe(400);
+    await control(getSandbox(), 'POST', '/features', { invoice_lookups: false });
+    await control(getSandbox(), 'POST', '/reset');
+    const invoice = await createInvoice(getSandbox(), {});
+    expect((await lookup(invoice.id)).status).toBe(200);
+  });
+});

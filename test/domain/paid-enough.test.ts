@@ -1,0 +1,181 @@
+// The one rule for "paid enough" (domain/outcome.ts): every service status, with too little, exactly enough, too
+// much and money that came late, in both invoice types, applied as the service's news through InvoiceService.
+import { InvoiceService } from '../../domain/invoices';
+import type { InvoiceRecord, InvoiceStatus, InvoiceType, Payment } from '../../domain/model';
+import { invoiceOutcome, isRefundable, SERVICE_FAILURES } from '../../domain/outcome';
+import type { ProcessingApi } from '../../domain/ports';
+import { MemoryStore } from '../support/memory-store';
+
+const NOW = Date.UTC(2030, 0, 1);
+const DUE = '0.00100000';
+const AMOUNTS = { under: '0.00050000', exact: DUE, over: '0.00110000' } as const;
+const CREDIT = { currency: 'EUR', net: '59.40000000', fees: [{ currency: 'EUR', amount: '0.60000000' }] };
+
+type Paid = keyof typeof AMOUNTS | 'late';
+type ServiceSays = [InvoiceStatus, string?];
+
+function record(type: InvoiceType): InvoiceRecord {
+  return {
+    foreignId: 'order-1',
+    version: 1,
+    phase: 'sent',
+    request: { foreignId: 'order-1', currency: 'EUR', type } as InvoiceRecord['request'],
+    claimedAt: NOW,
+    status: 'pending',
+    error: null,
+    history: [],
+    createdAt: NOW,
+    updatedAt: NOW,
+    attempt: 1,
+    invoice: {
+      id: 1,
+      url: 'https://pay.example/1',
+      address: 'bc1qaddress',
+      tag: null,
+      amount: '60.00000000',
+      senderCurrency: 'BTC',
+      senderAmount: DUE,
+      fixedAt: NOW / 1000,
+      releaseAt: NOW / 1000 + 900,
+    },
+    payment: null,
+    cancelled: false,
+  };
+}
+
+/** As the service words it: a partial-pay invoice also reports what remains while something does. */
+function sent(type: InvoiceType, amount: string): Payment {
+  const remaining = Math.max(0, Number(DUE) - Number(amount)).toFixed(8);
+  return {
+    currency: 'BTC',
+    amount,
+    ...(type === 'good_until_expired' && remaining !== '0.00000000' && { remainingAmount: remaining }),
+  };
+}
+
+/** The view after the service said `says` with the payment, or (late) said it first and reported the money after. */
+async function outcome(type: InvoiceType, [status, error]: ServiceSays, paid: Paid) {
+  const store = new MemoryStore<InvoiceRecord>(() => NOW);
+  await store.create(record(type));
+  const invoices = new InvoiceService(store, {} as ProcessingApi, {
+    now: () => NOW,
+    leaseMs: 1,
+    waitMs: 1,
+    pollMs: 1,
+  });
+  const news = { upstreamForeignId: 'order-1', status, error, source: 'callback' as const };
+  const credited = status === 'confirmed' || paid === 'late' ? { settlement: CREDIT } : {};
+  if (paid === 'late') {
+    await invoices.applyStatus(news);
+    await invoices.applyStatus({ ...news, payment: sent(type, DUE), ...credited });
+  } else {
+    await invoices.applyStatus({ ...news, payment: sent(type, AMOUNTS[paid]), ...credited });
+  }
+  const stored = (await store.get('order-1'))!;
+  const { status: shown, exception } = invoiceOutcome(stored);
+  return [shown, exception, isRefundable(stored)];
+}
+
+const { expiredUnpaid, expiredPartlyPaid, underpaid, cancelled } = SERVICE_FAILURES;
+
+// [what the service says, then for under / exact / over / late: [status shown, exception, refundable]]
+const TABLE: Array<[ServiceSays, Record<Paid, [string, string | null, boolean]>]> = [
+  [
+    ['created'],
+    {
+      under: ['awaiting_payment', 'paid_partial', false],
+      exact: ['awaiting_payment', 'paid_partial', false],
+      over: ['awaiting_payment', 'paid_over', false],
+      late: ['awaiting_payment', 'paid_partial', false],
+    },
+  ],
+  [
+    ['pending'],
+    {
+      under: ['awaiting_payment', 'paid_partial', false],
+      exact: ['awaiting_payment', 'paid_partial', false],
+      over: ['awaiting_payment', 'paid_over', false],
+      late: ['awaiting_payment', 'paid_partial', false],
+    },
+  ],
+  [
+    ['processing'],
+    {
+      under: ['confirming', 'paid_partial', false],
+      exact: ['confirming', null, false],
+      over: ['confirming', 'paid_over', false],
+      late: ['confirming', null, false],
+    },
+  ],
+  [
+    ['confirmed'],
+    {
+      // Confirmed with half paid is not paid: the shop must not fulfil it, nor refund what the service returns.
+      under: ['underpaid', null, false],
+      exact: ['paid', null, true],
+      over: ['paid', 'paid_over', true],
+      late: ['paid', 'paid_late', true],
+    },
+  ],
+  [
+    ['failed', expiredUnpaid],
+    {
+      under: ['expired', 'paid_late', false],
+      exact: ['expired', 'paid_late', false],
+      over: ['expired', 'paid_late', false],
+      late: ['expired', 'paid_late', true],
+    },
+  ],
+  [
+    ['failed', expiredPartlyPaid],
+    {
+      under: ['underpaid', null, false],
+      exact: ['underpaid', null, false],
+      over: ['underpaid', 'paid_over', false],
+      late: ['underpaid', 'paid_late', true],
+    },
+  ],
+  [
+    ['failed', underpaid],
+    {
+      under: ['underpaid', null, false],
+      exact: ['underpaid', null, false],
+      over: ['underpaid', 'paid_over', false],
+      late: ['underpaid', 'paid_late', true],
+    },
+  ],
+  [
+    ['failed', cancelled],
+    {
+      under: ['cancelled', 'paid_late', false],
+      exact: ['cancelled', 'paid_late', false],
+      over: ['cancelled', 'paid_late', false],
+      late: ['cancelled', 'paid_late', true],
+    },
+  ],
+  [
+    ['failed', 'Processing took over 24 hours.'],
+    {
+      under: ['failed', null, false],
+      exact: ['failed', null, false],
+      over: ['failed', 'paid_over', false],
+      late: ['failed', 'paid_late', true],
+    },
+  ],
+];
+
+const CASES = TABLE.flatMap(([says, byPaid]) =>
+  (['fill_or_kill', 'good_until_expired'] as const).flatMap((type) =>
+    (Object.keys(byPaid) as Paid[]).map((paid) => [type, says, paid, byPaid[paid]] as const),
+  ),
+);
+
+test.each(CASES)('%s, the service says %j, paid %s', async (type, says, paid, expected) => {
+  expect(await outcome(type, says, paid)).toEqual(expected);
+});
+
+test('the table covers every service status, each amount and both invoice types', () => {
+  const statuses = new Set(TABLE.map(([[status]]) => status));
+  expect([...statuses].sort()).toEqual(['confirmed', 'created', 'failed', 'pending', 'processing']);
+  expect(CASES).toHaveLength(TABLE.length * 2 * 4);
+});
