@@ -1,0 +1,122 @@
+// Money that lands on an invoice cancelled a moment before is never hidden: the sweep keeps looking for a day,
+// and a growing credit is recorded on a final invoice. Also what deposits can tell when an invoice's id cannot.
+import { InvoiceService } from '../../domain/invoices';
+import type { InvoiceRecord } from '../../domain/model';
+import { invoiceOutcome, isRefundable } from '../../domain/outcome';
+import type { DepositNews, ProcessingApi } from '../../domain/ports';
+import { CANCELLED_WATCH_MS, isOpen } from '../../domain/status';
+import { MemoryStore } from '../support/memory-store';
+import { checkoutRequest, startDomainRig, type DomainRig } from '../support/domain-rig';
+
+describe('a cancelled invoice, through the sandbox with every callback lost', () => {
+  let rig: DomainRig;
+  beforeEach(async () => {
+    rig = await startDomainRig();
+  });
+  afterEach(() => rig.close());
+
+  test('the sweep finds the credit of money sent after the cancel, and stops looking a day after the last news', async () => {
+    await rig.invoices.checkout(checkoutRequest('watch-1'));
+    const cancelled = await rig.invoices.cancel('watch-1');
+    expect(invoiceOutcome(cancelled)).toMatchObject({ status: 'cancelled', exception: null });
+    expect(isOpen(cancelled)).toBe(true);
+    await rig.control('POST', '/invoices/watch-1/pay', { kind: 'full', hold: true });
+    const settled = await rig.control('POST', '/invoices/watch-1/settle');
+
+    rig.clock.ms += 10 * 60_000;
+    await rig.sweep();
+
+    const found = (await rig.invoiceStore.get('watch-1'))!;
+    expect(invoiceOutcome(found)).toMatchObject({ status: 'cancelled', exception: 'paid_late' });
+    expect(found.settlement?.net).toBe(settled.credited_amount);
+    expect(isRefundable(found)).toBe(true);
+    expect(found.history.at(-1)).toMatchObject({ status: 'failed', source: 'cancel' });
+
+    rig.clock.ms += CANCELLED_WATCH_MS;
+    await rig.sweep();
+    const after = (await rig.invoiceStore.get('watch-1'))!;
+    expect(isOpen(after)).toBe(false);
+    expect(await rig.invoiceStore.listOpen(100, rig.clock.ms + CANCELLED_WATCH_MS)).toEqual([]);
+  });
+});
+
+describe('when the service cannot find the invoice by its id', () => {
+  const NOW = Date.UTC(2030, 0, 1);
+  const record: InvoiceRecord = {
+    foreignId: 'order-1',
+    version: 1,
+    phase: 'sent',
+    request: checkoutRequest('order-1'),
+    claimedAt: NOW,
+    status: 'pending',
+    error: null,
+    history: [],
+    createdAt: NOW,
+    updatedAt: NOW,
+    attempt: 1,
+    invoice: {
+      id: 7,
+      url: 'https://pay.example/7',
+      address: 'bc1q',
+      tag: null,
+      amount: '25.50000000',
+      senderCurrency: 'BTC',
+      senderAmount: '0.00045900',
+      fixedAt: NOW / 1000,
+      releaseAt: NOW / 1000 + 900,
+    },
+    payment: null,
+    cancelled: false,
+    depositIds: [8, 9],
+  };
+
+  async function refreshWith(depositNews: DepositNews, depositIds = record.depositIds) {
+    const store = new MemoryStore<InvoiceRecord>(() => NOW);
+    await store.create({ ...record, depositIds });
+    const notFound: string[] = [];
+    const asked: number[][] = [];
+    const processing = {
+      invoiceNews: async () => undefined,
+      depositNews: async (ids: number[]) => {
+        asked.push(ids);
+        return depositNews;
+      },
+    } as unknown as ProcessingApi;
+    const invoices = new InvoiceService(
+      store,
+      processing,
+      { now: () => NOW, leaseMs: 1, waitMs: 1, pollMs: 1 },
+      { onLookupNotFound: (foreignId) => notFound.push(foreignId) },
+    );
+    await invoices.refresh((await store.get('order-1'))!, 'reconcile');
+    return { stored: (await store.get('order-1'))!, notFound, asked };
+  }
+
+  test('it is counted, and nothing is read from the silence', async () => {
+    const { stored, notFound, asked } = await refreshWith({}, []);
+    expect(notFound).toEqual(['order-1']);
+    expect(asked).toEqual([]);
+    expect(stored).toMatchObject({ status: 'pending', payment: null, version: 1 });
+  });
+
+  test("the deposits' money that covers what is due reads as a payment being confirmed, never paid", async () => {
+    const { stored, asked } = await refreshWith({ payment: { currency: 'BTC', amount: '0.00045900' } });
+    expect(asked).toEqual([[8, 9]]);
+    expect(invoiceOutcome(stored)).toMatchObject({ status: 'confirming', exception: null });
+    expect(stored.payment).toMatchObject({ amount: '0.00045900', coverage: 'exact' });
+  });
+
+  test('less than due keeps the status and shows the part paid', async () => {
+    const { stored } = await refreshWith({ payment: { currency: 'BTC', amount: '0.00020000' } });
+    expect(invoiceOutcome(stored)).toMatchObject({ status: 'awaiting_payment', exception: 'paid_partial' });
+  });
+
+  test("the invoice's own record, reached through a deposit's id, is news like a lookup's", async () => {
+    const settlement = { currency: 'EUR', net: '25.24500000', fees: [] };
+    const { stored } = await refreshWith({
+      invoice: { status: 'confirmed', payment: { currency: 'BTC', amount: '0.00045900' }, settlement },
+    });
+    expect(invoiceOutcome(stored)).toMatchObject({ status: 'paid', exception: null });
+    expect(stored.settlement).toEqual(settlement);
+  });
+});
