@@ -3,6 +3,7 @@
 import type { Page } from 'playwright-core';
 import { openPage } from '../support/browser';
 import { ConsoleSuite, expectAccessibleState, signIn } from '../support/console-page';
+import { waitFor } from '../support/wait';
 
 const suite = new ConsoleSuite();
 
@@ -82,6 +83,31 @@ test('a cancel the API refuses shows its code and message, and the invoice stays
   await dialog.waitFor({ state: 'detached' });
   expect(await suite.invoiceStatus('console-paid', 'paid')).toBe('paid');
   expect(errors.filter((error) => !error.includes('status of 409'))).toEqual([]);
+});
+
+test('money paid after a cancel shows on the invoice with what was credited, and can be refunded', async () => {
+  await suite.checkout('console-paid-after-cancel', { timer: true });
+  const cancelled = await suite.harness.api('POST', '/invoices/console-paid-after-cancel/cancel', {
+    token: 'admin',
+  });
+  expect(cancelled.status).toBe(200);
+  await suite.harness.control('POST', '/invoices/console-paid-after-cancel/pay', { kind: 'full' });
+  const { body } = await waitFor(
+    () => suite.harness.api('GET', '/invoices/console-paid-after-cancel', { token: 'admin' }),
+    ({ body }) => body.refundable !== null,
+    60_000,
+  );
+  const { page, errors } = await suite.open();
+  await openInvoice(page, 'console-paid-after-cancel');
+
+  const notice = page.locator('.notice-warning');
+  await expect(notice.textContent()).resolves.toMatch(/paid .* after this invoice was cancelled/);
+  await expect(notice.textContent()).resolves.toContain('The payment service credited 25.245 EUR');
+  await expect(page.locator('.invoice-head .badge-exception').textContent()).resolves.toBe('Paid late');
+  await expect(page.getByRole('button', { name: 'Refund…' }).count()).resolves.toBe(1);
+  expect(body.refundable).toEqual({ amount: body.net_amount, currency: 'EUR' });
+  await expectAccessibleState(page, 'invoice-paid-after-cancel');
+  expect(errors).toEqual([]);
 });
 
 test('a title and metadata written as markup show as text', async () => {

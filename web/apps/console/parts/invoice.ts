@@ -46,6 +46,7 @@ function draw(context: ViewContext, invoice: InvoiceView): HTMLElement {
       ),
       !invoice.final && cancelButton(context, invoice),
     ),
+    paidAfterCancel(invoice),
     el(
       'div',
       { class: 'columns' },
@@ -75,6 +76,21 @@ function draw(context: ViewContext, invoice: InvoiceView): HTMLElement {
     refundsSection(invoice, api, afterRefund),
   );
   return h1;
+}
+
+/** Money that came as or after the invoice was cancelled: the operator must see it and decide what to do. */
+function paidAfterCancel(invoice: InvoiceView): HTMLElement | null {
+  if (invoice.status !== 'cancelled' || invoice.exception !== 'paid_late') return null;
+  const credited =
+    invoice.net_amount !== null && /[1-9]/.test(invoice.net_amount)
+      ? ` The payment service credited ${money(invoice.net_amount, invoice.net_currency)}: refund it below, or fulfil the order.`
+      : ' The payment service has not credited it yet; this page shows the credit once it does.';
+  return el(
+    'p',
+    { class: 'notice notice-warning' },
+    `The customer paid ${money(invoice.paid_amount, invoice.pay_currency)} after this invoice was cancelled.`,
+    credited,
+  );
 }
 
 function cancelButton(context: ViewContext, invoice: InvoiceView): HTMLButtonElement {
