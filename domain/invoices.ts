@@ -266,6 +266,7 @@ export class InvoiceService implements RefundReservations {
         error: news.error,
         payment: news.payment,
         settlement: news.settlement,
+        depositIds: news.depositIds,
       })) ?? this.invoices.read(record.foreignId)
     );
   }

@@ -10,7 +10,7 @@ import type {
 } from '../domain/model';
 import type { ProcessingApi } from '../domain/ports';
 import type { ProcessingClient } from './client';
-import { depositNews } from './deposits';
+import { depositIdsOf, depositNews } from './deposits';
 import { ProcessingNotFoundError } from './errors';
 import {
   errorText,
@@ -45,7 +45,13 @@ export class ProcessingAdapter implements ProcessingApi {
   invoiceNews(invoiceId: number) {
     return translated(async (): Promise<InvoiceNews | undefined> => {
       const record = await this.lookUp({ id: invoiceId });
-      return record && { ...statusNews(record), ...moneyNews(record) };
+      return (
+        record && {
+          ...statusNews(record),
+          ...moneyNews(record),
+          depositIds: depositIdsOf(record.transactions),
+        }
+      );
     });
   }
 

@@ -31,6 +31,8 @@ describe('a cancelled invoice, through the sandbox with every callback lost', ()
     expect(found.settlement?.net).toBe(settled.credited_amount);
     expect(isRefundable(found)).toBe(true);
     expect(found.history.at(-1)).toMatchObject({ status: 'failed', source: 'cancel' });
+    // The shop is told: the exception's event is in the write that set it.
+    expect(found.outbox?.pending.map((event) => event.type)).toContain('invoice.exception');
 
     rig.clock.ms += CANCELLED_WATCH_MS;
     await rig.sweep();
