@@ -131,6 +131,9 @@ test('50 orders whose cancel races the payment at random moments: every credit i
   const outcomes: Record<string, number> = {};
   const race = async (foreignId: string) => {
     await checkout(foreignId);
+    // A third each: the cancel first, the payment first, and the two at random moments. So both endings occur
+    // however busy the machine is; where a racing pair ends is up to the machine, and every ending must hold.
+    const order = random();
     // The cancel goes through our API and the payment straight to the service, so the payment waits longer.
     const [payWait, settleWait, cancelWait] = [random() * 200, random() * 50, random() * 40];
     const pay = async () => {
@@ -146,7 +149,15 @@ test('50 orders whose cancel races the payment at random moments: every credit i
       outcomes[answer.status] = (outcomes[answer.status] ?? 0) + 1;
       expect([200, 409]).toContain(answer.status);
     };
-    await Promise.all([pay(), cancelNow()]);
+    if (order < 1 / 3) {
+      await cancelNow();
+      await pay();
+    } else if (order < 2 / 3) {
+      await pay();
+      await cancelNow();
+    } else {
+      await Promise.all([pay(), cancelNow()]);
+    }
   };
   for (let at = 0; at < orders.length; at += 10) {
     const slow = await slowCallbacks();
@@ -175,7 +186,7 @@ test('50 orders whose cancel races the payment at random moments: every credit i
     });
     expect(refund.status).toBe(201);
   }
-  // The seed makes both kinds of ending: cancels refused for a payment seen, and cancels the money came after.
+  // Both kinds of ending: cancels refused for a payment seen, and cancels the money came after.
   expect(outcomes[200]).toBeGreaterThan(0);
   expect(cancelledWithMoney).toBe(outcomes[200]);
   expect(outcomes[409]).toBeGreaterThan(0);
