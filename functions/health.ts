@@ -2,6 +2,7 @@ import { HttpError, toErrorResponse } from '../http/errors';
 import { healthInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { healthRoute } from '../lib/routes';
+import { VERSION } from '../lib/version';
 import { describeError, log } from '../observability/log';
 import { bearerTokens } from '../runtime/bearer-tokens';
 import { deadlineAt, runWithDeadline } from '../runtime/deadline';
@@ -59,7 +60,7 @@ export const handler = apiRoute(
     const healthy = secrets.ok && service.ok;
     return {
       status: healthy ? 200 : 503,
-      body: { status: healthy ? 'ok' : 'degraded', checks: { secrets, service } },
+      body: { status: healthy ? 'ok' : 'degraded', version: VERSION, checks: { secrets, service } },
     };
   },
 );

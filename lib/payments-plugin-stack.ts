@@ -3,10 +3,14 @@ import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps } from '
 import { AttributeType, Billing, ProjectionType, StreamViewType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { ApiGatewayv2DomainProperties } from 'aws-cdk-lib/aws-route53-targets';
 import type { Construct } from 'constructs';
+import { STAGE_ENV } from '../observability/metrics';
 import { SECONDARY_INDEXES, TABLE_SCHEMA } from '../store/schema';
 import { PluginAlarms } from './plugin-alarms';
 import { PluginApi } from './plugin-api';
+import { PluginDashboard } from './plugin-dashboard';
 import { PluginFunction, PROJECT_ROOT } from './plugin-function';
 import { PluginSecrets } from './plugin-secrets';
 import {
@@ -20,6 +24,7 @@ import {
 import { ScheduledJobs } from './scheduled-jobs';
 import { WebhookTrigger } from './webhook-trigger';
 import type { PluginSettings } from './settings';
+import { VERSION } from './version';
 import { WebHosting } from './web-hosting';
 
 const JOB_TIMEOUT = Duration.seconds(JOB_FUNCTION_TIMEOUT_SECONDS);
@@ -59,6 +64,8 @@ export class PaymentsPluginStack extends Stack {
     const environment = {
       TABLE_NAME: this.table.tableName,
       PROCESSING_BASE_URL: settings.processingBaseUrl,
+      // The custom metrics' stage dimension (observability/metrics.ts).
+      [STAGE_ENV]: settings.stage,
       // A change of a record makes its webhook events only when there is an endpoint to send them to.
       ...(settings.webhookUrl !== undefined && { WEBHOOK_EVENTS: 'on' }),
     };
@@ -73,7 +80,22 @@ export class PaymentsPluginStack extends Stack {
         ).function,
       ]),
     ) as Record<FunctionName, NodejsFunction>;
-    const api = new PluginApi(this, 'Api', { handlers, logRetention });
+    const api = new PluginApi(this, 'Api', { handlers, logRetention, domain: settings.apiDomain });
+    if (api.domainName && settings.hostedZone) {
+      new ARecord(this, 'ApiAlias', {
+        zone: HostedZone.fromHostedZoneAttributes(this, 'Zone', {
+          hostedZoneId: settings.hostedZone.id,
+          zoneName: settings.hostedZone.name,
+        }),
+        recordName: `${api.domainName.name}.`,
+        target: RecordTarget.fromAlias(
+          new ApiGatewayv2DomainProperties(
+            api.domainName.regionalDomainName,
+            api.domainName.regionalHostedZoneId,
+          ),
+        ),
+      });
+    }
     const schedules = new ScheduledJobs(this, 'Jobs', {
       jobs: {
         'snapshot-balances': { handler: handlers['snapshot-balances'], rate: settings.snapshotRate },
@@ -82,14 +104,16 @@ export class PaymentsPluginStack extends Stack {
         'webhook-dispatcher': { handler: handlers['webhook-dispatcher'], rate: settings.webhookRetryRate },
       },
     });
-    if (settings.webhookUrl !== undefined) {
-      new WebhookTrigger(this, 'WebhookTrigger', {
-        table: this.table,
-        dispatcher: handlers['webhook-dispatcher'],
-        deadLetterQueue: schedules.deadLetterQueue,
-      });
-    }
-    new PluginAlarms(this, 'Alarms', {
+    const webhooks =
+      settings.webhookUrl === undefined
+        ? undefined
+        : new WebhookTrigger(this, 'WebhookTrigger', {
+            table: this.table,
+            dispatcher: handlers['webhook-dispatcher'],
+            deadLetterQueue: schedules.deadLetterQueue,
+          });
+    const alarms = new PluginAlarms(this, 'Alarms', {
+      stage: settings.stage,
       functions: handlers,
       api: api.api,
       table: this.table,
@@ -97,14 +121,32 @@ export class PaymentsPluginStack extends Stack {
       alarmEmail: settings.alarmEmail,
       alarmTopicArn: settings.alarmTopicArn,
     });
+    const dashboard = new PluginDashboard(this, 'Dashboard', {
+      stage: settings.stage,
+      functions: handlers,
+      api: api.api,
+      deadLetterQueue: schedules.deadLetterQueue,
+      webhookWakeQueue: webhooks?.wakeQueue,
+      alarms: alarms.alarms,
+    });
 
     const web = new WebHosting(this, 'Web', {
       // https://<id>.execute-api.<region>.<suffix>: its host name.
       apiDomain: Fn.select(2, Fn.split('/', api.api.apiEndpoint)),
       logRetention,
+      domain: settings.webDomain,
+      hostedZone: settings.hostedZone,
     });
-    const webUrl = `https://${web.distribution.distributionDomainName}`;
+    const webUrl = web.url;
 
+    new CfnOutput(this, 'Version', {
+      description: 'The plugin release deployed (package.json)',
+      value: VERSION,
+    });
+    new CfnOutput(this, 'DashboardName', {
+      description: "The CloudWatch dashboard of this stage's traffic, errors, webhooks and reconcile job",
+      value: dashboard.dashboard.dashboardName,
+    });
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the plugin API', value: api.url });
     new CfnOutput(this, 'CallbackUrl', {
       description: 'Enter this as the callback URL in the merchant administration',

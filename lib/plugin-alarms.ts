@@ -17,10 +17,11 @@ import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { METRICS_NAMESPACE, SERVICE_DIMENSION, type MetricName } from '../observability/metrics';
+import { METRICS_NAMESPACE, metricDimensions, type MetricName } from '../observability/metrics';
 import { jobs, routes, type FunctionName } from './routes';
+import type { Stage } from './settings';
 
-const PERIOD = Duration.minutes(5);
+export const PERIOD = Duration.minutes(5);
 
 /** A run that takes this share of its timeout is one slow call away from being killed without an answer. */
 const DURATION_SHARE_OF_TIMEOUT = 0.8;
@@ -28,8 +29,15 @@ const DURATION_SHARE_OF_TIMEOUT = 0.8;
 /** A person waits on these answers; a normal one takes well under a second, so 5 s at p99 is worth a look. */
 const API_LATENCY_P99_MS = 5_000;
 
+/**
+ * Throttled on purpose, so a throttles alarm would page for nothing: the dispatcher's stream, wake queue and
+ * schedule share its 2 reserved slots, and a throttled wake is retried (docs/webhooks.md). Its errors alarm and
+ * WebhookDeliveryFailures tell of real trouble.
+ */
+export const THROTTLED_BY_DESIGN: readonly FunctionName[] = ['webhook-dispatcher'];
+
 /** The counts the functions emit as Embedded Metric Format log lines (observability/metrics.ts). */
-const CUSTOM_METRICS: Record<MetricName, string> = {
+export const CUSTOM_METRICS: Record<MetricName, string> = {
   UpstreamServerErrors: 'The processing service answered 5xx or did not answer in time',
   CallbackSignatureFailures: 'A callback arrived with a missing or wrong signature',
   WebhookDeliveryFailures: "A webhook to the shop failed for 3 days; re-send it from the admin's routes",
@@ -38,6 +46,8 @@ const CUSTOM_METRICS: Record<MetricName, string> = {
 };
 
 export interface PluginAlarmsProps {
+  /** Its custom metrics are this stage's own. */
+  stage: Stage;
   functions: Record<FunctionName, LambdaFunction>;
   api: IHttpApi;
   table: TableV2;
@@ -48,19 +58,24 @@ export interface PluginAlarmsProps {
   alarmTopicArn?: string;
 }
 
-/** One alarm per thing an operator must look at; each fires on the first occurrence in five minutes. */
+/**
+ * One alarm per thing an operator must look at; each fires on the first occurrence in five minutes, and says so
+ * again when it is over (OK), so that the person paged knows without looking.
+ */
 export class PluginAlarms extends Construct {
-  private readonly alarms: Alarm[] = [];
+  readonly alarms: Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: PluginAlarmsProps) {
     super(scope, id);
     for (const [name, fn] of Object.entries(props.functions)) {
       this.add(`${name}-errors`, `${name}: the function failed`, fn.metricErrors({ period: PERIOD }));
-      this.add(
-        `${name}-throttles`,
-        `${name}: invocations were throttled`,
-        fn.metricThrottles({ period: PERIOD }),
-      );
+      if (!THROTTLED_BY_DESIGN.includes(name as FunctionName)) {
+        this.add(
+          `${name}-throttles`,
+          `${name}: invocations were throttled`,
+          fn.metricThrottles({ period: PERIOD }),
+        );
+      }
       // Every PluginFunction sets its timeout; 3 s is Lambda's own default.
       const timeout = (fn.timeout ?? Duration.seconds(3)).toMilliseconds();
       this.add(
@@ -95,14 +110,7 @@ export class PluginAlarms extends Construct {
       }),
     );
     for (const [metricName, description] of Object.entries(CUSTOM_METRICS)) {
-      const metric = new Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName,
-        dimensionsMap: SERVICE_DIMENSION,
-        statistic: 'Sum',
-        period: PERIOD,
-      });
-      this.add(metricName, description, metric);
+      this.add(metricName, description, customMetric(metricName as MetricName, props.stage));
     }
 
     const topics: ITopic[] = [];
@@ -112,7 +120,10 @@ export class PluginAlarms extends Construct {
     }
     for (const topic of topics) {
       const action = new SnsAction(topic);
-      for (const alarm of this.alarms) alarm.addAlarmAction(action);
+      for (const alarm of this.alarms) {
+        alarm.addAlarmAction(action);
+        alarm.addOkAction(action);
+      }
     }
   }
 
@@ -156,11 +167,22 @@ export class PluginAlarms extends Construct {
   }
 }
 
+/** A count the functions emit (observability/metrics.ts), this stage's only, summed per period. */
+export function customMetric(name: MetricName, stage: Stage): Metric {
+  return new Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName: name,
+    dimensionsMap: metricDimensions(stage),
+    statistic: 'Sum',
+    period: PERIOD,
+  });
+}
+
 /**
  * Throttled requests summed over every DynamoDB operation some function of lib/routes.ts calls. Each term is filled
  * with 0 where it has no data, so that one operation's throttles are not lost for want of the others'.
  */
-function throttledRequests(table: TableV2): MathExpression {
+export function throttledRequests(table: TableV2): MathExpression {
   const actions = [...routes, ...jobs].flatMap(({ data }) => [
     ...data.table,
     ...('queriedIndexes' in data ? ['Query' as const] : []),

@@ -2,17 +2,21 @@ import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   CfnStage,
+  DomainName,
   HttpApi,
   HttpMethod,
   HttpStage,
   LogGroupLogDestination,
+  SecurityPolicy,
   type ThrottleSettings,
 } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { routes, THROTTLE_BY_ACCESS, type RouteFunctionName, type ThrottleClass } from './routes';
+import type { CustomDomain } from './settings';
 
 /** Requests per second and bursts for each throttle class of lib/routes.ts. */
 const THROTTLES: Record<ThrottleClass, Required<ThrottleSettings>> = {
@@ -24,11 +28,14 @@ export interface PluginApiProps {
   handlers: Record<RouteFunctionName, IFunction>;
   /** Of the access logs. */
   logRetention: RetentionDays;
+  /** The API's own host name; the execute-api one keeps working, for the web distribution. */
+  domain?: CustomDomain;
 }
 
 /** The HTTP API: one route per entry of the route table, each to its own function, throttled per route. */
 export class PluginApi extends Construct {
   readonly api: HttpApi;
+  readonly domainName?: DomainName;
   private readonly stage: HttpStage;
 
   constructor(scope: Construct, id: string, props: PluginApiProps) {
@@ -41,7 +48,15 @@ export class PluginApi extends Construct {
       retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    if (props.domain) {
+      this.domainName = new DomainName(this, 'Domain', {
+        domainName: props.domain.name,
+        certificate: Certificate.fromCertificateArn(this, 'Certificate', props.domain.certificateArn),
+        securityPolicy: SecurityPolicy.TLS_1_2,
+      });
+    }
     this.stage = this.api.addStage('DefaultStage', {
+      ...(this.domainName && { domainMapping: { domainName: this.domainName } }),
       stageName: '$default',
       autoDeploy: true,
       // Every route has its own class below; the stage default only meets paths no route serves.
@@ -80,9 +95,9 @@ export class PluginApi extends Construct {
     });
   }
 
-  /** The invoke URL, ending in `/`. */
+  /** The URL callers use, ending in `/`: on the custom domain when there is one. */
   get url(): string {
-    return this.stage.url;
+    return this.domainName ? `https://${this.domainName.name}/` : this.stage.url;
   }
 }
 

@@ -10,13 +10,17 @@ import {
   FunctionRuntime,
   OriginRequestPolicy,
   ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
   ViewerProtocolPolicy,
   type BehaviorOptions,
   type IOrigin,
 } from 'aws-cdk-lib/aws-cloudfront';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { AaaaRecord, ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import {
   BlockPublicAccess,
   Bucket,
@@ -31,12 +35,17 @@ import { webHeaders } from '../web/headers';
 import { PROJECT_ROOT } from './plugin-function';
 import { responseHeadersPolicyProps } from './response-headers';
 import { routes } from './routes';
+import type { CustomDomain, HostedZone as ZoneSettings } from './settings';
 
 export interface WebHostingProps {
   /** The HTTP API's host name: the console calls it through the distribution, at its own origin. */
   apiDomain: string;
   /** Of the deployment's logs. */
   logRetention: RetentionDays;
+  /** The apps' own host name, with its certificate in us-east-1; unset, the distribution's *.cloudfront.net. */
+  domain?: CustomDomain;
+  /** Where the domain's alias records go; unset, the operator points the name at the distribution. */
+  hostedZone?: ZoneSettings;
 }
 
 /** How long a browser keeps a file; a deploy invalidates CloudFront's copies at once. */
@@ -49,6 +58,8 @@ const BROWSER_CACHE = Duration.minutes(5);
  */
 export class WebHosting extends NestedStack {
   readonly distribution: Distribution;
+  /** Where the apps are served: `https://` and the custom domain, or the distribution's own host name. */
+  readonly url: string;
 
   constructor(scope: Construct, id: string, props: WebHostingProps) {
     super(scope, id, { description: 'Merchant Payments plugin: the widget, the demo store and the console' });
@@ -100,8 +111,14 @@ export class WebHosting extends NestedStack {
         // An app with the pages' headers needs no behaviour of its own.
         .filter(([, behavior]) => behavior.responseHeadersPolicy !== defaultBehavior.responseHeadersPolicy),
     );
+    const { domain } = props;
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Merchant Payments plugin: web apps',
+      ...(domain && {
+        domainNames: [domain.name],
+        certificate: Certificate.fromCertificateArn(this, 'Certificate', domain.certificateArn),
+        minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+      }),
       defaultBehavior,
       additionalBehaviors: {
         ...appBehaviors,
@@ -125,12 +142,24 @@ export class WebHosting extends NestedStack {
         'The files are public and static; every API call through the distribution is in the API access logs, ' +
         'which hold what an incident is investigated from.',
     });
-    Validations.of(this.distribution).acknowledge({
-      id: 'AwsSolutions-CFR4',
-      reason:
-        'The distribution has no custom domain, so it serves the default *.cloudfront.net certificate, whose ' +
-        'minimum TLS version CloudFront fixes; a custom domain would set TLSv1.2_2021.',
-    });
+    if (!domain) {
+      Validations.of(this.distribution).acknowledge({
+        id: 'AwsSolutions-CFR4',
+        reason:
+          'The distribution has no custom domain, so it serves the default *.cloudfront.net certificate, whose ' +
+          'minimum TLS version CloudFront fixes; the custom domain setting sets TLSv1.2_2021.',
+      });
+    }
+    this.url = `https://${domain?.name ?? this.distribution.distributionDomainName}`;
+    if (domain && props.hostedZone) {
+      const zone = HostedZone.fromHostedZoneAttributes(this, 'Zone', {
+        hostedZoneId: props.hostedZone.id,
+        zoneName: props.hostedZone.name,
+      });
+      const target = RecordTarget.fromAlias(new CloudFrontTarget(this.distribution));
+      new ARecord(this, 'Alias', { zone, recordName: `${domain.name}.`, target });
+      new AaaaRecord(this, 'AliasIpv6', { zone, recordName: `${domain.name}.`, target });
+    }
 
     this.deployAssets(bucket, props.logRetention);
   }
@@ -169,6 +198,8 @@ export class WebHosting extends NestedStack {
       distribution: this.distribution,
       distributionPaths: webApps().map((app) => `/${app}/*`),
       cacheControl: [CacheControl.setPublic(), CacheControl.maxAge(BROWSER_CACHE)],
+      // On delete, the deployment empties the bucket, so that the bucket, and with it the stack, can be deleted.
+      retainOnDelete: false,
       role,
       logGroup,
     });

@@ -27,6 +27,8 @@ const WAKE_RETENTION = Duration.hours(1);
  * empty.
  */
 export class WebhookTrigger extends Construct {
+  readonly wakeQueue: Queue;
+
   constructor(scope: Construct, id: string, props: WebhookTriggerProps) {
     super(scope, id);
     const { dispatcher, deadLetterQueue } = props;
@@ -46,13 +48,13 @@ export class WebhookTrigger extends Construct {
       }),
     );
 
-    const wakeQueue = new Queue(this, 'WakeQueue', {
+    const wakeQueue = (this.wakeQueue = new Queue(this, 'WakeQueue', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       // AWS's advice for a queue feeding a function: six times its timeout, so a throttled batch is not redriven.
       visibilityTimeout: Duration.seconds(6 * (dispatcher.timeout ?? Duration.seconds(3)).toSeconds()),
       retentionPeriod: WAKE_RETENTION,
-    });
+    }));
     Validations.of(wakeQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
       reason:

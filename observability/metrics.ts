@@ -1,5 +1,12 @@
 export const METRICS_NAMESPACE = 'MerchantPayments';
-export const SERVICE_DIMENSION = { Service: 'payments-plugin' };
+
+/** The variable the stack sets to the stage's name (lib/payments-plugin-stack.ts). */
+export const STAGE_ENV = 'STAGE';
+
+/** Every custom metric's dimensions: a stage's own, so that a sandbox in the same account never fires production's alarms. */
+export function metricDimensions(stage: string): { Service: string; Stage: string } {
+  return { Service: 'payments-plugin', Stage: stage };
+}
 /** `UpstreamServerErrors`: a request failed on a 5xx or unreadable answer from the service, or on no answer in time. */
 /** `WebhookDeliveryFailures`: a webhook ran out of retries (3 days) and waits for an admin's re-send. */
 /** `InvoiceLookupNotFound`: the service did not find an invoice we created by its id (runtime/invoice-lookups.ts). */
@@ -19,12 +26,12 @@ export function countMetric(name: MetricName): void {
         CloudWatchMetrics: [
           {
             Namespace: METRICS_NAMESPACE,
-            Dimensions: [['Service']],
+            Dimensions: [['Service', 'Stage']],
             Metrics: [{ Name: name, Unit: 'Count' }],
           },
         ],
       },
-      ...SERVICE_DIMENSION,
+      ...metricDimensions(process.env[STAGE_ENV] ?? 'local'),
       [name]: 1,
     })}\n`,
   );

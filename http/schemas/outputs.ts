@@ -254,6 +254,7 @@ const healthCheck = v.strictObject({
 
 export const health = v.strictObject({
   status: v.picklist(['ok', 'degraded']),
+  version: described(v.string(), 'The plugin release deployed (semver), as in CHANGELOG.md.'),
   checks: v.strictObject({
     secrets: described(healthCheck, 'The processing keys are loaded.'),
     service: described(healthCheck, 'The service answered one signed call in time.'),

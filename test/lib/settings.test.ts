@@ -1,4 +1,20 @@
-import { resolveSettings, SANDBOX_PROCESSING_BASE_URL } from '../../lib/settings';
+import { App } from 'aws-cdk-lib';
+import {
+  readSettings,
+  resolveSettings,
+  SANDBOX_PROCESSING_BASE_URL,
+  type RawSettings,
+} from '../../lib/settings';
+import cdkJson from '../../cdk.json';
+
+const PRODUCTION = {
+  stage: 'production',
+  processingBaseUrl: 'https://api.processing.test',
+  alarmEmail: 'ops@merchant.test',
+  webhookUrl: 'none',
+};
+const CERTIFICATE = 'arn:aws:acm:eu-central-1:123456789012:certificate/11111111-2222-3333-4444-555555555555';
+const CLOUDFRONT_CERTIFICATE = CERTIFICATE.replace('eu-central-1', 'us-east-1');
 
 test('defaults give a sandbox with the placeholder base URL and the default rates', () => {
   expect(resolveSettings({})).toEqual({
@@ -19,6 +35,7 @@ test('production takes its base URL, rates and alarm e-mail from the settings', 
       snapshotRate: 'cron(0 6 * * ? *)',
       reconcileRate: 'rate(1 minute)',
       alarmEmail: 'ops@merchant.test',
+      webhookUrl: 'https://shop.test/webhooks',
     }),
   ).toEqual({
     stage: 'production',
@@ -28,6 +45,28 @@ test('production takes its base URL, rates and alarm e-mail from the settings', 
     webhookRetryRate: 'rate(1 minute)',
     alarmEmail: 'ops@merchant.test',
     logRetentionDays: 365,
+    webhookUrl: 'https://shop.test/webhooks',
+  });
+});
+
+test('production says "none" to send no webhooks on purpose', () => {
+  expect(resolveSettings(PRODUCTION).webhookUrl).toBeUndefined();
+});
+
+test('custom domains for the API and the web apps, with their hosted zone', () => {
+  expect(
+    resolveSettings({
+      apiDomainName: 'Pay-API.shop.test',
+      apiCertificateArn: CERTIFICATE,
+      webDomainName: 'pay.shop.test',
+      webCertificateArn: CLOUDFRONT_CERTIFICATE,
+      hostedZoneId: 'Z0123456789ABC',
+      hostedZoneName: 'shop.test.',
+    }),
+  ).toMatchObject({
+    apiDomain: { name: 'pay-api.shop.test', certificateArn: CERTIFICATE },
+    webDomain: { name: 'pay.shop.test', certificateArn: CLOUDFRONT_CERTIFICATE },
+    hostedZone: { id: 'Z0123456789ABC', name: 'shop.test' },
   });
 });
 
@@ -40,15 +79,48 @@ test.each([
 
 test('production may send its alarms to an existing topic instead of an e-mail address', () => {
   const alarmTopicArn = 'arn:aws:sns:eu-central-1:123456789012:ops-alarms';
-  expect(
-    resolveSettings({ stage: 'production', processingBaseUrl: 'https://api.processing.test', alarmTopicArn }),
-  ).toMatchObject({ stage: 'production', alarmTopicArn });
+  expect(resolveSettings({ ...PRODUCTION, alarmEmail: undefined, alarmTopicArn })).toMatchObject({
+    stage: 'production',
+    alarmTopicArn,
+  });
 });
 
 test.each([
   [
-    { stage: 'production', processingBaseUrl: 'https://api.processing.test' },
-    /"production" needs somewhere to send its alarms: set "alarmEmail" .*"alarmTopicArn"/,
+    { ...PRODUCTION, alarmEmail: undefined },
+    /"production" needs somewhere to send its alarms: set "alarmEmail" .*"alarmTopicArn".* in cdk.json, under context.stages.production/,
+  ],
+  [
+    { ...PRODUCTION, webhookUrl: undefined },
+    /"webhookUrl" is required for stage "production": put "webhookUrl": "https:\/\/\.\.\. \(or "none"\)" in cdk.json, under context.stages.production/,
+  ],
+  [
+    { webhookUrl: 'http://shop.test/hooks' },
+    /"webhookUrl" must be an https:\/\/ URL without credentials, or "none"/,
+  ],
+  [
+    { alarmEmial: 'ops@merchant.test' },
+    /Unknown setting "alarmEmial" in cdk.json, under context.stages.sandbox/,
+  ],
+  [{ apiDomainName: 'pay-api.shop.test' }, /"apiDomainName" and "apiCertificateArn" go together/],
+  [
+    { webDomainName: 'pay.shop.test', webCertificateArn: CERTIFICATE },
+    /"webCertificateArn" must be a certificate in us-east-1/,
+  ],
+  [{ apiDomainName: 'pay api', apiCertificateArn: CERTIFICATE }, /"apiDomainName" must be a host name/],
+  [
+    { apiDomainName: 'pay.shop.test', apiCertificateArn: 'cert' },
+    /"apiCertificateArn" must be the ARN of an ACM certificate/,
+  ],
+  [{ hostedZoneId: 'Z0123456789ABC' }, /"hostedZoneId" and "hostedZoneName" go together/],
+  [
+    {
+      apiDomainName: 'pay.other.test',
+      apiCertificateArn: CERTIFICATE,
+      hostedZoneId: 'Z0123456789ABC',
+      hostedZoneName: 'shop.test',
+    },
+    /"pay.other.test" is not in the hosted zone "shop.test"/,
   ],
   [{ alarmTopicArn: 'ops-alarms' }, /"alarmTopicArn" must be the ARN of a standard SNS topic/],
   [
@@ -58,7 +130,10 @@ test.each([
   [{ logRetentionDays: '10' }, /"logRetentionDays" must be one of 1, 3, 5, .*, got "10"/],
   [{ logRetentionDays: 'a month' }, /"logRetentionDays" must be one of/],
   [{ stage: 'prod' }, /"stage" must be "sandbox" or "production", got "prod"/],
-  [{ stage: 'production' }, /"processingBaseUrl" is required for stage "production"/],
+  [
+    { stage: 'production' },
+    /"processingBaseUrl" is required for stage "production": put .* in cdk.json, under context.stages.production/,
+  ],
   [{ processingBaseUrl: 'http://api.processing.test' }, /must be a plain https:\/\/ URL/],
   [{ processingBaseUrl: 'https://user:pw@api.processing.test' }, /must be a plain https:\/\/ URL/],
   [{ processingBaseUrl: 'api.processing.test' }, /must be an absolute URL/],
@@ -68,7 +143,42 @@ test.each([
   [{ reconcileRate: 'rate(1 minutes)' }, /"reconcileRate" must look like/],
   [{ reconcileRate: 'rate(0 minutes)' }, /"reconcileRate" must look like/],
   [{ alarmEmail: 'ops' }, /"alarmEmail" must be an e-mail address/],
-  [{ stage: true }, /"stage" must be a string, got true/],
+  [{ stage: true }, /"stage" must be "sandbox" or "production", got true/],
+  [{ snapshotRate: 60 }, /"snapshotRate" must be a string, got 60/],
 ])('rejects %j', (raw, message) => {
-  expect(() => resolveSettings(raw)).toThrow(message);
+  expect(() => resolveSettings(raw as RawSettings)).toThrow(message);
+});
+
+describe('read from the app context, as cdk.json and -c give it', () => {
+  const read = (context: Record<string, unknown>) => readSettings(new App({ context }).node);
+
+  test('the committed cdk.json holds valid settings for every stage', () => {
+    for (const stage of ['sandbox', 'production']) {
+      expect(read({ ...cdkJson.context, stage }).stage).toBe(stage);
+    }
+    expect(read(cdkJson.context).stage).toBe('sandbox');
+  });
+
+  test("-c stage=... picks the stage's settings", () => {
+    const stages = { sandbox: {}, production: { ...PRODUCTION, stage: undefined } };
+    expect(read({ stages, stage: 'production' })).toMatchObject({
+      stage: 'production',
+      processingBaseUrl: 'https://api.processing.test',
+    });
+  });
+
+  test('a setting given as -c is refused, naming where it belongs', () => {
+    expect(() =>
+      read({ ...cdkJson.context, stage: 'production', webhookUrl: 'https://shop.test/x' }),
+    ).toThrow(
+      'Setting "webhookUrl" was given as -c webhookUrl=...: a stage\'s settings are read only from cdk.json, ' +
+        'under context.stages.production, so that every deploy of the stage is the same. Put it there.',
+    );
+  });
+
+  test('a stage with no settings names where they go', () => {
+    expect(() => read({ stage: 'production', stages: { sandbox: {} } })).toThrow(
+      'No settings for stage "production": add them to cdk.json, under context.stages.production.',
+    );
+  });
 });

@@ -7,6 +7,9 @@ import { definePaymentsPluginApp } from '../../lib/define-app';
 import type { PaymentsPluginStack } from '../../lib/payments-plugin-stack';
 import { PluginFunction } from '../../lib/plugin-function';
 import { jobs, routes, scheduledJobs, THROTTLE_BY_ACCESS } from '../../lib/routes';
+import type { RawSettings } from '../../lib/settings';
+import { stageContext } from '../support/stage-context';
+import { version } from '../../package.json';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -71,9 +74,9 @@ const SECRET_READS: Record<string, Array<'processingKeys' | 'tokens' | 'webhookS
   'webhook-dispatcher': ['webhookSecret'],
 };
 
-function synth(context: Record<string, unknown> = {}) {
+function synth(settings: RawSettings = {}) {
   // Skips bundling: these tests read the template, not the code.
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...stageContext(settings) } });
   const stack = definePaymentsPluginApp(app);
   return { stack, template: Template.fromStack(stack) };
 }
@@ -85,6 +88,7 @@ const PRODUCTION_CONTEXT = {
   snapshotRate: 'rate(30 minutes)',
   reconcileRate: 'rate(2 minutes)',
   alarmEmail: 'ops@merchant.test',
+  webhookUrl: 'none',
 };
 const production = synth(PRODUCTION_CONTEXT);
 const template = sandbox.template;
@@ -221,6 +225,7 @@ describe('functions', () => {
         TABLE_NAME: ref(tableId),
         ...Object.fromEntries(secrets),
         PROCESSING_BASE_URL: 'https://sandbox.processing.example',
+        STAGE: 'sandbox',
         NODE_OPTIONS: '--enable-source-maps',
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       });
@@ -521,9 +526,9 @@ describe('alarms', () => {
 
   test('each function has an errors and a throttles alarm; every alarm fires on a breach in one period', () => {
     for (const name of allNames) {
-      for (const metric of ['Errors', 'Throttles']) {
-        expect(lambdaAlarms(name, metric)).toEqual([expect.objectContaining({ Threshold: 0 })]);
-      }
+      expect(lambdaAlarms(name, 'Errors')).toEqual([expect.objectContaining({ Threshold: 0 })]);
+      if (name === 'webhook-dispatcher') continue;
+      expect(lambdaAlarms(name, 'Throttles')).toEqual([expect.objectContaining({ Threshold: 0 })]);
     }
     for (const alarm of alarmsOf(template)) {
       expect(alarm).toMatchObject({
@@ -607,11 +612,19 @@ describe('alarms', () => {
       Threshold: 0,
       ComparisonOperator: 'GreaterThanThreshold',
     });
-    for (const metric of ['UpstreamServerErrors', 'CallbackSignatureFailures', 'InvoiceLookupNotFound']) {
+    for (const metric of [
+      'UpstreamServerErrors',
+      'CallbackSignatureFailures',
+      'WebhookDeliveryFailures',
+      'InvoiceLookupNotFound',
+    ]) {
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         Namespace: 'MerchantPayments',
         MetricName: metric,
-        Dimensions: [{ Name: 'Service', Value: 'payments-plugin' }],
+        Dimensions: [
+          { Name: 'Service', Value: 'payments-plugin' },
+          { Name: 'Stage', Value: 'sandbox' },
+        ],
         Statistic: 'Sum',
         TreatMissingData: 'notBreaching',
       });
@@ -654,7 +667,11 @@ describe('alarms', () => {
     t.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@merchant.test' });
     const alarms = alarmsOf(t);
     expect(alarms).toHaveLength(alarmsOf(template).length);
-    for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([ref(topicId)]);
+    for (const alarm of alarms) {
+      expect(alarm.AlarmActions).toEqual([ref(topicId)]);
+      // The person paged also hears when it is over.
+      expect(alarm.OKActions).toEqual([ref(topicId)]);
+    }
   });
 
   test('with alarmTopicArn, every alarm also goes to that topic', () => {
@@ -663,7 +680,67 @@ describe('alarms', () => {
     expect(t.findResources('AWS::SNS::Topic')).toEqual({});
     const alarms = alarmsOf(t);
     expect(alarms).toHaveLength(alarmsOf(template).length);
-    for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([alarmTopicArn]);
+    for (const alarm of alarms) {
+      expect(alarm.AlarmActions).toEqual([alarmTopicArn]);
+      expect(alarm.OKActions).toEqual([alarmTopicArn]);
+    }
+  });
+
+  test('no alarm on a throttle that happens by design: the dispatcher shares its 2 slots (docs/webhooks.md)', () => {
+    expect(lambdaAlarms('webhook-dispatcher', 'Throttles')).toEqual([]);
+    expect(lambdaAlarms('webhook-dispatcher', 'Errors')).toHaveLength(1);
+  });
+
+  test("every custom metric, in the alarms and on the dashboard, is the stage's own", () => {
+    for (const [t, stage] of [
+      [template, 'sandbox'],
+      [production.template, 'production'],
+    ] as const) {
+      const custom = alarmsOf(t).filter((a) => a.Namespace === 'MerchantPayments');
+      expect(custom.length).toBeGreaterThanOrEqual(3);
+      for (const alarm of custom) {
+        expect(alarm.Dimensions).toEqual([
+          { Name: 'Service', Value: 'payments-plugin' },
+          { Name: 'Stage', Value: stage },
+        ]);
+      }
+      const [dashboard] = Object.values(t.findResources('AWS::CloudWatch::Dashboard'));
+      const body = JSON.stringify(dashboard.Properties.DashboardBody);
+      const onDashboard = body.match(/\[\\"MerchantPayments\\"[^\]]*\]/g) ?? [];
+      expect(onDashboard.length).toBeGreaterThanOrEqual(3);
+      for (const metric of onDashboard) {
+        expect(metric).toContain(`\\"Service\\",\\"payments-plugin\\",\\"Stage\\",\\"${stage}\\"`);
+      }
+    }
+  });
+});
+
+describe('dashboard', () => {
+  const [dashboard] = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));
+  const body = JSON.stringify(dashboard.Properties.DashboardBody);
+
+  test('one dashboard: alarms, traffic, errors, p99 latency, webhooks and the reconcile job', () => {
+    expect(Object.keys(template.findResources('AWS::CloudWatch::Dashboard'))).toHaveLength(1);
+    for (const title of [
+      'Alarms',
+      'Checkouts, polls and callbacks',
+      'Errors',
+      'p99 latency',
+      'Webhooks: backlog and failures',
+      'Webhook deliveries',
+      'The reconcile job',
+    ]) {
+      expect(body).toContain(`\\"title\\":\\"${title}`);
+    }
+    for (const name of ['checkout', 'get-invoice', 'public-invoice', 'callbacks']) {
+      expect(body).toContain(JSON.stringify(ref(functionIdFor(name))));
+    }\\"}`);
+    }
+    expect(body).toContain('p99');
+    expect(body).toContain('reconciliation sweep done');
+    expect(template.toJSON().Outputs.DashboardName.Value).toEqual({
+      Ref: onlyId(template.findResources('AWS::CloudWatch::Dashboard')),
+    });
   });
 });
 
@@ -674,12 +751,18 @@ describe('app', () => {
       'ApiUrl',
       'CallbackUrl',
       'ConsoleUrl',
+      'DashboardName',
       'DemoUrl',
       'ProcessingKeysSecretName',
       'TokensSecretName',
+      'Version',
       'WebhookSecretName',
       'WidgetModuleUrl',
     ]);
+    expect(outputs.Version.Value).toBe(version);
+    expect(sandbox.stack.templateOptions.description).toBe(
+      `Merchant Payments plugin backend ${version} (sandbox)`,
+    );
     const webUrl = (name: string) => outputs[name].Value['Fn::Join'][1].at(-1);
     expect([webUrl('ConsoleUrl'), webUrl('DemoUrl'), webUrl('WidgetModuleUrl')]).toEqual([
       '/console/',
@@ -702,8 +785,10 @@ describe('app', () => {
   });
 
   test('bad context stops the app with a clear message', () => {
-    expect(() => definePaymentsPluginApp(new App({ context: { stage: 'production' } }))).toThrow(
-      /"processingBaseUrl" is required/,
+    expect(() =>
+      definePaymentsPluginApp(new App({ context: stageContext({ stage: 'production' }) })),
+    ).toThrow(
+      /"processingBaseUrl" is required for stage "production": put .* in cdk.json, under context.stages.production/,
     );
   });
 });

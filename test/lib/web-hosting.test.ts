@@ -8,6 +8,7 @@ import { definePaymentsPluginApp } from '../../lib/define-app';
 import { routes } from '../../lib/routes';
 import { WebHosting } from '../../lib/web-hosting';
 import { buildWebAssets, webApps } from '../../web/build';
+import { stageContext } from '../support/stage-context';
 import { CONTENT_SECURITY_POLICY, webHeaders } from '../../web/headers';
 
 // CloudFront's managed policies, by their fixed ids.
@@ -18,7 +19,7 @@ type Resource = { Type: string; Properties: Record<string, any> };
 
 function synth() {
   // Skips bundling: these tests read the template.
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...stageContext() } });
   const stack = definePaymentsPluginApp(app);
   return { stack, template: Template.fromStack(stack.node.findChild('Web') as WebHosting) };
 }

@@ -1,4 +1,5 @@
 // GET /health against the local stack: the keys and the service, each checked, and neither shown.
+import { version } from '../../package.json';
 import { clearFaults } from '../support/faults';
 import { startHarness, type Answer, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
@@ -44,7 +45,7 @@ async function withProcessingKeys(value: string | undefined, work: () => Promise
   }
 }
 
-test('healthy: 200 ok, each check with its time, after one call to the service', async () => {
+test("healthy: 200 ok, the release (package.json's version), each check with its time, after one call to the service", async () => {
   const before = (await harness.upstreamRequests('/v2/*')).length;
 
   const answer = await probe();
@@ -52,6 +53,7 @@ test('healthy: 200 ok, each check with its time, after one call to the service',
   expect(answer.status).toBe(200);
   expect(answer.body).toEqual({
     status: 'ok',
+    version,
     checks: { secrets: { ok: true, ms: expect.any(Number) }, service: { ok: true, ms: expect.any(Number) } },
   });
   expect(answer.headers.get('cache-control')).toBe('no-store');
@@ -69,6 +71,7 @@ test('keys the service refuses: 503 degraded; the keys are loaded, the service c
       expect(answer.status).toBe(503);
       expect(answer.body).toEqual({
         status: 'degraded',
+        version,
         checks: {
           secrets: { ok: true, ms: expect.any(Number) },
           service: { ok: false, ms: expect.any(Number), error: 'processor_auth_failed' },

@@ -24,12 +24,29 @@ test('a count is one raw EMF line on stdout, untouched by console (and so by the
       CloudWatchMetrics: [
         {
           Namespace: 'MerchantPayments',
-          Dimensions: [['Service']],
+          Dimensions: [['Service', 'Stage']],
           Metrics: [{ Name: 'UpstreamServerErrors', Unit: 'Count' }],
         },
       ],
     },
     Service: 'payments-plugin',
+    // Outside a deployed stage (npm start, the tests) the stage is `local`.
+    Stage: 'local',
     UpstreamServerErrors: 1,
   });
+});
+
+test("a deployed function's counts carry its stage, from the variable the stack sets", () => {
+  const written: string[] = [];
+  jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    written.push(String(chunk));
+    return true;
+  });
+  process.env.STAGE = 'production';
+  try {
+    countMetric('CallbackSignatureFailures');
+  } finally {
+    delete process.env.STAGE;
+  }
+  expect(JSON.parse(written[0])).toMatchObject({ Service: 'payments-plugin', Stage: 'production' });
 });

@@ -6,6 +6,7 @@ import type { PluginFunction } from '../../lib/plugin-function';
 import { routes, scheduledJobs, type FunctionName } from '../../lib/routes';
 import { invokeWithTimeout, type Invocation } from '../../local/lambda-context';
 import { startLambdaProcess } from '../../local/lambda-process';
+import { stageContext } from './stage-context';
 
 export interface TemplateFunction {
   name: FunctionName;
@@ -39,7 +40,7 @@ export interface SynthesizedApp {
 
 /** Synthesizes the app as `cdk synth` does, bundling included (about half a second per function), into `outdir`. */
 export function synthesizeApp(outdir: string, context: Record<string, unknown> = {}): SynthesizedApp {
-  const app = new App({ outdir, context });
+  const app = new App({ outdir, context: { ...stageContext(), ...context } });
   const stack = definePaymentsPluginApp(app);
   const resources = app.synth().getStackByName(stack.stackName).template.Resources as Record<
     string,
