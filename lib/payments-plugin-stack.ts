@@ -81,13 +81,13 @@ export class PaymentsPluginStack extends Stack {
       ]),
     ) as Record<FunctionName, NodejsFunction>;
     const api = new PluginApi(this, 'Api', { handlers, logRetention, domain: settings.apiDomain });
-    if (api.domainName && settings.hostedZone) {
+    if (api.domainName && settings.apiDomain && settings.hostedZone) {
       new ARecord(this, 'ApiAlias', {
         zone: HostedZone.fromHostedZoneAttributes(this, 'Zone', {
           hostedZoneId: settings.hostedZone.id,
           zoneName: settings.hostedZone.name,
         }),
-        recordName: `${api.domainName.name}.`,
+        recordName: `${settings.apiDomain.name}.`,
         target: RecordTarget.fromAlias(
           new ApiGatewayv2DomainProperties(
             api.domainName.regionalDomainName,

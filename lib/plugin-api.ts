@@ -37,6 +37,7 @@ export class PluginApi extends Construct {
   readonly api: HttpApi;
   readonly domainName?: DomainName;
   private readonly stage: HttpStage;
+  private readonly hostName?: string;
 
   constructor(scope: Construct, id: string, props: PluginApiProps) {
     super(scope, id);
@@ -49,6 +50,7 @@ export class PluginApi extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
     if (props.domain) {
+      this.hostName = props.domain.name;
       this.domainName = new DomainName(this, 'Domain', {
         domainName: props.domain.name,
         certificate: Certificate.fromCertificateArn(this, 'Certificate', props.domain.certificateArn),
@@ -97,7 +99,7 @@ export class PluginApi extends Construct {
 
   /** The URL callers use, ending in `/`: on the custom domain when there is one. */
   get url(): string {
-    return this.domainName ? `https://${this.domainName.name}/` : this.stage.url;
+    return this.hostName ? `https://${this.hostName}/` : this.stage.url;
   }
 }
 

@@ -734,7 +734,6 @@ describe('dashboard', () => {
     }
     for (const name of ['checkout', 'get-invoice', 'public-invoice', 'callbacks']) {
       expect(body).toContain(JSON.stringify(ref(functionIdFor(name))));
-    }\\"}`);
     }
     expect(body).toContain('p99');
     expect(body).toContain('reconciliation sweep done');

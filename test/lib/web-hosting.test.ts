@@ -234,6 +234,12 @@ describe('deployment', () => {
     });
   });
 
+  test('a delete of the stack empties the bucket first, so that the bucket and the stack can go', () => {
+    expect(bucket).toMatchObject({ DeletionPolicy: 'Delete', UpdateReplacePolicy: 'Delete' });
+    // The deployment, which depends on the bucket and so is deleted before it, removes the objects it put.
+    template.hasResourceProperties('Custom::CDKBucketDeployment', { RetainOnDelete: false });
+  });
+
   test('its function holds no AWS managed policy and logs where the stage says', () => {
     const roles = Object.values(resources).filter((r) => r.Type === 'AWS::IAM::Role');
     for (const role of roles) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
