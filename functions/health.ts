@@ -2,7 +2,7 @@ import { HttpError, toErrorResponse } from '../http/errors';
 import { healthInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { healthRoute } from '../lib/routes';
-import { VERSION } from '../lib/version';
+import { VERSION } from '../runtime/version';
 import { describeError, log } from '../observability/log';
 import { bearerTokens } from '../runtime/bearer-tokens';
 import { deadlineAt, runWithDeadline } from '../runtime/deadline';

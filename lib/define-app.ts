@@ -2,7 +2,7 @@ import { type App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { PaymentsPluginStack } from './payments-plugin-stack';
 import { readSettings } from './settings';
-import { VERSION } from './version';
+import { VERSION } from '../runtime/version';
 
 /**
  * Adds the plugin stack of the stage `-c stage=...` names, configured from that stage's committed settings

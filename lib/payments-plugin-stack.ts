@@ -24,7 +24,7 @@ import {
 import { ScheduledJobs } from './scheduled-jobs';
 import { WebhookTrigger } from './webhook-trigger';
 import type { PluginSettings } from './settings';
-import { VERSION } from './version';
+import { VERSION } from '../runtime/version';
 import { WebHosting } from './web-hosting';
 
 const JOB_TIMEOUT = Duration.seconds(JOB_FUNCTION_TIMEOUT_SECONDS);
