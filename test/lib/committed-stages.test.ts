@@ -1,6 +1,6 @@
 // The stages as committed in cdk.json, synthesized as `npx cdk deploy -c stage=...` would, with no other flag.
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import cdkJson from '../../cdk.json';
 import { definePaymentsPluginApp } from '../../lib/define-app';
 import type { WebHosting } from '../../lib/web-hosting';
@@ -79,6 +79,42 @@ describe('production, from the committed settings alone', () => {
         HostedZoneId: committed.hostedZoneId,
       });
     }
+  });
+
+  test('warns that the committed values are examples, until they are replaced', () => {
+    const warnings = Annotations.fromStack(stack).findWarning(
+      '*',
+      Match.stringLikeRegexp('example settings'),
+    );
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0].entry.data).toMatch(
+      /\(processingBaseUrl, alarmEmail, webhookUrl, apiDomainName, webDomainName\): replace them in cdk.json/,
+    );
+    const real = {
+      ...committed,
+      processingBaseUrl: 'https://api.processing.test',
+      alarmEmail: 'ops@shop.test',
+    };
+    const replaced = definePaymentsPluginApp(
+      appFor('production', {
+        ...cdkJson.context,
+        stages: {
+          production: {
+            ...real,
+            webhookUrl: 'none',
+            apiDomainName: undefined,
+            apiCertificateArn: undefined,
+            webDomainName: undefined,
+            webCertificateArn: undefined,
+            hostedZoneId: undefined,
+            hostedZoneName: undefined,
+          },
+        },
+      }),
+    );
+    expect(
+      Annotations.fromStack(replaced).findWarning('*', Match.stringLikeRegexp('example settings')),
+    ).toEqual([]);
   });
 
   test('the callback and widget URLs in the outputs are built from the domains', () => {
