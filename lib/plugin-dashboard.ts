@@ -61,6 +61,9 @@ export class PluginDashboard extends Construct {
         ),
         customMetric('UpstreamServerErrors', stage).with({ label: 'payment service 5xx or no answer' }),
         customMetric('CallbackSignatureFailures', stage).with({ label: 'callbacks with a bad signature' }),
+        customMetric('InvoiceLookupNotFound', stage).with({
+          label: 'invoices the payment service did not find',
+        }),
       ]),
       graph('p99 latency (ms)', [
         props.api.metricLatency({ period: PERIOD, statistic: 'p99', label: 'API' }),
