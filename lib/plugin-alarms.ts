@@ -182,7 +182,7 @@ export function customMetric(name: MetricName, stage: Stage): Metric {
  * Throttled requests summed over every DynamoDB operation some function of lib/routes.ts calls. Each term is filled
  * with 0 where it has no data, so that one operation's throttles are not lost for want of the others'.
  */
-export function throttledRequests(table: TableV2): MathExpression {
+function throttledRequests(table: TableV2): MathExpression {
   const actions = [...routes, ...jobs].flatMap(({ data }) => [
     ...data.table,
     ...('queriedIndexes' in data ? ['Query' as const] : []),
@@ -193,12 +193,17 @@ export function throttledRequests(table: TableV2): MathExpression {
       table.metricThrottledRequestsForOperation(action, { period: PERIOD }),
     ]),
   );
+  return filledSum('Throttled DynamoDB requests', metrics);
+}
+
+/** The sum of these metrics, each 0 where it has no data, so that one metric's quiet hides none of the others. */
+export function filledSum(label: string, metrics: Record<string, IMetric>): MathExpression {
   return new MathExpression({
     expression: Object.keys(metrics)
       .map((id) => `FILL(${id}, 0)`)
       .join(' + '),
     usingMetrics: metrics,
-    label: 'Throttled DynamoDB requests',
+    label,
     period: PERIOD,
   });
 }

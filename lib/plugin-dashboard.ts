@@ -5,7 +5,6 @@ import {
   Dashboard,
   GraphWidget,
   LogQueryWidget,
-  MathExpression,
   type IAlarm,
   type IMetric,
   type IWidget,
@@ -13,7 +12,7 @@ import {
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { customMetric, PERIOD } from './plugin-alarms';
+import { customMetric, filledSum, PERIOD } from './plugin-alarms';
 import type { FunctionName } from './routes';
 import type { Stage } from './settings';
 
@@ -55,9 +54,11 @@ export class PluginDashboard extends Construct {
       ]),
       graph('Errors (per 5 minutes)', [
         props.api.metricServerError({ period: PERIOD, statistic: 'Sum', label: 'API 5xx' }),
-        sumOf(
+        filledSum(
           'function errors',
-          Object.values(fns).map((fn) => fn.metricErrors({ period: PERIOD })),
+          Object.fromEntries(
+            Object.values(fns).map((fn, i) => [`e${i}`, fn.metricErrors({ period: PERIOD })]),
+          ),
         ),
         customMetric('UpstreamServerErrors', stage).with({ label: 'payment service 5xx or no answer' }),
         customMetric('CallbackSignatureFailures', stage).with({ label: 'callbacks with a bad signature' }),
@@ -123,19 +124,6 @@ function logQuery(title: string, fn: LambdaFunction, lines: string[]): LogQueryW
     queryLines: lines,
     width: WIDTH,
     height: HEIGHT,
-  });
-}
-
-/** One line for many metrics: each is 0 where it has no data, so that one function's quiet hides nothing. */
-function sumOf(label: string, metrics: IMetric[]): MathExpression {
-  const usingMetrics = Object.fromEntries(metrics.map((metric, i) => [`m${i}`, metric]));
-  return new MathExpression({
-    expression: Object.keys(usingMetrics)
-      .map((id) => `FILL(${id}, 0)`)
-      .join(' + '),
-    usingMetrics,
-    label,
-    period: PERIOD,
   });
 }
 
