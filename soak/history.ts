@@ -1,0 +1,80 @@
+// What a soak run records, and all the checker reads: the calls the storefront and the admin made and what they
+// were answered, what the shop's endpoint received, and, after the quiet period, the plugin's and the service's
+// final word on every order.
+
+/** One call to the plugin's API, as its caller saw it. */
+export interface ApiCall {
+  /** The order it concerns (its foreign_id), when it concerns one. */
+  order?: string;
+  /** What the caller meant: checkout, poll, cancel, refund, resend. */
+  action: string;
+  method: string;
+  path: string;
+  status: number;
+  body: any;
+  /** Wall time the call took, in ms. */
+  ms: number;
+  /** The function's process was killed on purpose while it ran: the platform's answer, not the function's. */
+  killed?: boolean;
+}
+
+/** One attempt at the shop's webhook endpoint. */
+export interface ShopDelivery {
+  eventId: string;
+  type: string;
+  sequence: number;
+  /** The order (an invoice event) or the refund (a refund event) the event is about. */
+  subject: string;
+  status: string | null;
+  exception: string | null;
+  /** Whether the signature verified with the webhook secret. */
+  verified: boolean;
+  /** What the endpoint answered; only a 2xx counts as received. */
+  answered: number;
+}
+
+/** An invoice as the service holds it at the end. */
+export interface UpstreamInvoice {
+  id: number;
+  foreign_id: string;
+  status: string;
+  error: string;
+  currency: string;
+  paid_amount: string;
+  /** What the service credited the merchant, net of its fee; null before it credited anything. */
+  credited: string | null;
+}
+
+/** A withdrawal as the service holds it at the end. */
+export interface UpstreamWithdrawal {
+  id: number;
+  foreign_id: string;
+  status: string;
+  sender_currency: string;
+  sender_amount: string;
+}
+
+export interface History {
+  seed: number;
+  /** Every order the workload began, by foreign_id. */
+  orders: string[];
+  calls: ApiCall[];
+  deliveries: ShopDelivery[];
+  /** The plugin's views at the end: null where it answers 404. */
+  final: { invoices: Record<string, any | null>; refunds: Record<string, any | null> };
+  upstream: {
+    invoices: UpstreamInvoice[];
+    withdrawals: UpstreamWithdrawal[];
+    /** foreign_id of every withdrawal request the service answered 2xx (a second one is a second send). */
+    withdrawalsAccepted: string[];
+    /** Balances per currency at the start and at the end. */
+    balancesBefore: Record<string, string>;
+    balancesAfter: Record<string, string>;
+  };
+  /** Every item written to the table, its key and size as DynamoDB counts it (UTF-8), and writes refused for size. */
+  store: { largestItems: Array<{ key: string; bytes: number }>; refusedForSize: string[] };
+  /** The clock at the end (ms), which decides whether an open order's time has run out. */
+  endedAt: number;
+  /** An API function's timeout (ms): no answer may come later. */
+  apiTimeoutMs: number;
+}
