@@ -37,6 +37,8 @@ export interface LocalStackOptions {
   accessLog?: AccessLog;
   /** Where webhooks go (https, or http://127.0.0.1); without it none are sent. */
   webhooks?: LocalWebhooks;
+  /** Wraps each function's handler as it is loaded: a soak's fault injection (soak/kill.ts) sits here. */
+  wrapHandler?: (name: FunctionName, handler: HttpHandler) => HttpHandler;
   /** When webhooks go to the demo store's endpoint (startDemoWebhookEndpoint): what it received, for its page. */
   demoEvents?: OrderEvents;
 }
@@ -130,7 +132,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
   const handlers = new Map<FunctionName, HttpHandler>();
   for (const name of [...routes.map((route) => route.name), ...scheduledJobs]) {
-    handlers.set(name, await loadHandler(name));
+    const handler = await loadHandler(name);
+    handlers.set(name, options.wrapHandler ? options.wrapHandler(name, handler) : handler);
   }
   // The document as the schemas make it now, so that it never lags behind them here; the deployed function serves
   // openapi.json, which a test keeps equal to this.

@@ -5,7 +5,7 @@ import { badRequest, matchRoute, notFound, reply, ReplyError, type Reply, type R
 import type { InvoiceDesk, PaymentKind, PaymentSpec } from './invoices';
 import { isPlainObject, parseJson } from './json';
 import { fixed8, hasAtMost8Places, toAmount, type Amount } from './money';
-import { invoiceControlView, withdrawalTransaction } from './records';
+import { invoiceControlView, withdrawalTransaction, withdrawalView } from './records';
 import type { InvoiceRecord, SandboxState } from './state';
 import type { Traffic } from './traffic';
 import type { WithdrawalDesk } from './withdrawals';
@@ -37,6 +37,7 @@ const ROUTES: readonly Route<Context>[] = [
   { method: 'DELETE', pattern: /^\/_sandbox\/faults$/, handle: clearFaults },
   { method: 'POST', pattern: /^\/_sandbox\/features$/, handle: setFeatures },
   { method: 'POST', pattern: /^\/_sandbox\/clock$/, handle: advanceClock },
+  { method: 'GET', pattern: /^\/_sandbox\/transactions$/, handle: listTransactions },
   { method: 'GET', pattern: /^\/_sandbox\/invoices\/([^/]+)$/, handle: showInvoice },
   { method: 'POST', pattern: /^\/_sandbox\/invoices\/([^/]+)\/pay$/, handle: payInvoice },
   { method: 'POST', pattern: /^\/_sandbox\/invoices\/([^/]+)\/settle$/, handle: settleInvoice },
@@ -140,6 +141,15 @@ function advanceClock({ state, invoices, body }: Context): Reply {
 
 function invoiceReply({ state, baseUrl }: Context, invoice: InvoiceRecord): Reply {
   return reply(200, invoiceControlView(invoice, state.nowSeconds(), baseUrl()));
+}
+
+/** Every invoice and withdrawal, for a checker that compares them with the plugin's records. */
+function listTransactions({ state, baseUrl }: Context): Reply {
+  const now = state.nowSeconds();
+  return reply(200, {
+    invoices: [...state.invoices.values()].map((invoice) => invoiceControlView(invoice, now, baseUrl())),
+    withdrawals: [...state.withdrawals.values()].map(withdrawalView),
+  });
 }
 
 function showInvoice(context: Context, [foreignId]: string[]): Reply {

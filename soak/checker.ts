@@ -191,22 +191,22 @@ const paymentsVisible: Check = (facts) => {
         known,
       });
     }
-    if (live.credited === null || dec(live.credited).isZero()) continue;
-    if (!dec(view.net_amount ?? 0).eq(live.credited)) {
+    if (live.credited_amount === null || dec(live.credited_amount).isZero()) continue;
+    if (!dec(view.net_amount ?? 0).eq(live.credited_amount)) {
       violations.push({
         subject: order,
-        detail: `the service credited ${live.credited}, the view's net_amount is ${view.net_amount} (${view.status}/${view.exception})`,
+        detail: `the service credited ${live.credited_amount}, the view's net_amount is ${view.net_amount} (${view.status}/${view.exception})`,
         known,
       });
     }
-    const left = dec(live.credited).minus(
+    const left = dec(live.credited_amount).minus(
       sum(facts.countingRefunds(order).map((refund) => refund.debited_amount)),
     );
     const refundable = view.refundable?.amount;
     if (refundable === undefined || refundable === null || !dec(refundable).eq(left)) {
       violations.push({
         subject: order,
-        detail: `credited ${live.credited}, refunds counting leave ${left.toFixed(8)}, the view's refundable is ${
+        detail: `credited ${live.credited_amount}, refunds counting leave ${left.toFixed(8)}, the view's refundable is ${
           refundable ?? null
         } (${view.status}/${view.exception})`,
         known,
@@ -227,7 +227,7 @@ const moneyAddsUp: Check = (facts) => {
     const sent = refunds
       .map((refund) => withdrawals.get(refund.foreign_id))
       .filter((w) => w !== undefined && w.status !== 'failed');
-    const credited = facts.live(order)?.credited ?? '0';
+    const credited = facts.live(order)?.credited_amount ?? '0';
     const total = sum(sent.map((w) => w!.sender_amount));
     if (total.gt(credited)) {
       violations.push({
@@ -238,7 +238,7 @@ const moneyAddsUp: Check = (facts) => {
   }
   // The service's balances against what the plugin's records say came in and went out.
   const expected = new Map<string, Decimal>();
-  const add = (currency: string, amount: Decimal.Value) =>
+  const add = (currency: string, amount: Decimal | string) =>
     expected.set(currency, (expected.get(currency) ?? new Decimal(0)).plus(amount));
   for (const [currency, balance] of Object.entries(history.upstream.balancesBefore)) add(currency, balance);
   for (const view of Object.values(history.final.invoices)) {
@@ -419,11 +419,11 @@ function base(foreignId: string): string {
   return foreignId.split('~')[0];
 }
 
-function dec(value: Decimal.Value): Decimal {
+function dec(value: Decimal | string | number): Decimal {
   return new Decimal(value);
 }
 
-function sum(values: Decimal.Value[]): Decimal {
+function sum(values: Array<Decimal | string>): Decimal {
   return values.reduce<Decimal>((total, value) => total.plus(value), new Decimal(0));
 }
 

@@ -42,7 +42,7 @@ export interface UpstreamInvoice {
   currency: string;
   paid_amount: string;
   /** What the service credited the merchant, net of its fee; null before it credited anything. */
-  credited: string | null;
+  credited_amount: string | null;
 }
 
 /** A withdrawal as the service holds it at the end. */

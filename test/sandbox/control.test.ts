@@ -233,3 +233,27 @@ describe('close', () => {
     agent.destroy();
   });
 });
+
+describe('transactions', () => {
+  test('lists every invoice with what it credited, and every withdrawal', async () => {
+    const sandbox = getSandbox();
+    await createInvoice(sandbox, { foreign_id: 'listed-paid' });
+    await createInvoice(sandbox, { foreign_id: 'listed-open' });
+    await control(sandbox, 'POST', '/invoices/listed-paid/pay', { kind: 'full' });
+
+    const { status, json } = await control(sandbox, 'GET', '/transactions');
+
+    expect(status).toBe(200);
+    const byId = Object.fromEntries(json.invoices.map((invoice: any) => [invoice.foreign_id, invoice]));
+    expect(byId['listed-paid']).toMatchObject({
+      status: 'confirmed',
+      credited_amount: expect.stringMatching(/^\d+\.\d{8}$/),
+    });
+    expect(byId['listed-open']).toMatchObject({
+      status: 'created',
+      credited_amount: null,
+      paid_amount: '0.00000000',
+    });
+    expect(json.withdrawals).toEqual([]);
+  });
+});

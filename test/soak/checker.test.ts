@@ -90,7 +90,7 @@ function goodHistory(): History {
           error: '',
           currency: 'EUR',
           paid_amount: '0.001',
-          credited: '24.75',
+          credited_amount: '24.75',
         },
       ],
       withdrawals: [
@@ -139,7 +139,7 @@ const breakages: Array<[number, string, (history: History) => void]> = [
         error: '',
         currency: 'EUR',
         paid_amount: '0',
-        credited: null,
+        credited_amount: null,
       });
     },
   ],
@@ -152,7 +152,7 @@ const breakages: Array<[number, string, (history: History) => void]> = [
         status: 'failed',
         error: CANCELLED_ERROR,
         paid_amount: '0',
-        credited: null,
+        credited_amount: null,
       };
       h.final.invoices[ORDER] = {
         ...h.final.invoices[ORDER],

@@ -1,0 +1,111 @@
+import {
+  Agent,
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import { listen } from '../local/listen';
+
+/**
+ * What a request meets at the wire: passed through; refused at once (`refuse`, the endpoint's own error answer:
+ * a 5xx, DynamoDB's throttling); left hanging (`hang`, never answered, nothing done); the connection reset before
+ * anything is done (`reset_before`) or after it is done (`reset_after`, the answer lost).
+ */
+export type WireFault = 'pass' | 'refuse' | 'hang' | 'reset_before' | 'reset_after';
+
+export interface ProxiedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+}
+
+export interface FaultProxyOptions {
+  /** Where requests go, e.g. http://127.0.0.1:4567; asked per request, so it may be known only after the start. */
+  target: () => string;
+  /** The fault for this request, and for `refuse` the answer to give. */
+  decide(request: ProxiedRequest): {
+    fault: WireFault;
+    answer?: { status: number; body: string; type: string };
+  };
+  /** Sees every exchange that reached the target. */
+  onExchange?(request: ProxiedRequest, status: number, body: Buffer): void;
+}
+
+export interface FaultProxy {
+  url: string;
+  /** Faults applied so far, by kind. */
+  counts: Record<WireFault, number>;
+  close(): Promise<void>;
+}
+
+/** An HTTP proxy in front of an endpoint (the service, DynamoDB) that injects faults at the wire. */
+export async function startFaultProxy(options: FaultProxyOptions): Promise<FaultProxy> {
+  const counts: Record<WireFault, number> = { pass: 0, refuse: 0, hang: 0, reset_before: 0, reset_after: 0 };
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const hung = new Set<ServerResponse>();
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const proxied: ProxiedRequest = {
+        method: request.method ?? 'GET',
+        path: request.url ?? '/',
+        headers: request.headers,
+        body: Buffer.concat(chunks),
+      };
+      const { fault, answer } = options.decide(proxied);
+      counts[fault]++;
+      if (fault === 'hang') {
+        hung.add(response);
+        return;
+      }
+      if (fault === 'reset_before') return void request.socket.destroy();
+      if (fault === 'refuse' && answer) {
+        response.writeHead(answer.status, {
+          'content-type': answer.type,
+          'content-length': Buffer.byteLength(answer.body),
+        });
+        return void response.end(answer.body);
+      }
+      const target = new URL(options.target());
+      const outgoing = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: proxied.method,
+          path: proxied.path,
+          headers: { ...request.headers, host: target.host },
+          agent,
+        },
+        (upstream) => {
+          const body: Buffer[] = [];
+          upstream.on('data', (chunk: Buffer) => body.push(chunk));
+          upstream.on('end', () => {
+            const bytes = Buffer.concat(body);
+            options.onExchange?.(proxied, upstream.statusCode ?? 0, bytes);
+            if (fault === 'reset_after') return void request.socket.destroy();
+            const headers = { ...upstream.headers };
+            delete headers['transfer-encoding'];
+            response.writeHead(upstream.statusCode ?? 502, { ...headers, 'content-length': bytes.length });
+            response.end(bytes);
+          });
+        },
+      );
+      outgoing.on('error', () => request.socket.destroy());
+      outgoing.end(proxied.body);
+    });
+  });
+  const listening = await listen(server, 0);
+  return {
+    url: listening.url,
+    counts,
+    close: async () => {
+      for (const response of hung) response.socket?.destroy();
+      server.closeAllConnections();
+      await listening.close();
+      agent.destroy();
+    },
+  };
+}

@@ -1,0 +1,632 @@
+import { DynamoDBClient, paginateScan, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { LOCAL_CREDENTIALS } from '../local/dynamodb';
+import { startLocalStack, type LocalStack } from '../local/stack';
+import { startSandbox } from '../sandbox/server';
+import { API_FUNCTION_TIMEOUT_SECONDS } from '../lib/routes';
+import { newWebhookSecret } from '../webhooks/signing';
+import { startCallbackRelay, type CallbackFate, type CallbackRelay } from './callback-relay';
+import { check, type InvariantResult } from './checker';
+import { advanceSoakClock, installSoakClock } from './clock';
+import { startFaultProxy, type FaultProxy, type ProxiedRequest, type WireFault } from './fault-proxy';
+import type { ApiCall, History } from './history';
+import { itemBytes } from './item-size';
+import { CALL_HEADER, InvocationKiller, KILL_HEADER } from './kill';
+import { Rng } from './random';
+import { startShop, type Shop, type ShopMood } from './shop';
+
+/** How often each class of fault strikes: a fraction of the requests, callbacks, calls or attempts it can meet. */
+export interface FaultRates {
+  /** Requests to the service: a 5xx, a hang past the timeout, a reset before or after it commits. */
+  service: number;
+  /** Callbacks: duplicated, delayed (reordered), dropped, or delivered to an invocation that dies. */
+  callbacks: number;
+  /** The storefront's and admin's writes, and the jobs' runs: the function's process killed between its writes. */
+  kills: number;
+  /** DynamoDB calls: throttled or a 500. */
+  store: number;
+  /** Webhook attempts: the shop's endpoint answers 500, is slow past the timeout, or is down. */
+  shop: number;
+}
+
+export const DEFAULT_RATES: FaultRates = {
+  service: 0.06,
+  callbacks: 0.2,
+  kills: 0.05,
+  store: 0.02,
+  shop: 0.15,
+};
+
+export interface SoakOptions {
+  seed: number;
+  orders: number;
+  /** Orders in flight at once. */
+  concurrency?: number;
+  rates?: FaultRates;
+  /** One line per progress step. */
+  log?: (line: string) => void;
+  /**
+   * Puts something between the webhook dispatcher and the shop's endpoint; a test breaks a guarantee there on
+   * purpose (a throwaway change of the wiring) to show that the checker notices.
+   */
+  inFrontOfShop?: (shopUrl: string) => Promise<{ url: string; close(): Promise<void> }>;
+}
+
+export interface SoakFigures {
+  seed: number;
+  orders: number;
+  calls: number;
+  /** Calls repeated after a 5xx, a 409 in_progress, or a killed invocation. */
+  retries: number;
+  faults: {
+    service: Record<WireFault, number>;
+    store: Record<WireFault, number>;
+    callbacks: Record<CallbackFate, number>;
+    kills: Record<string, number>;
+    shop: Record<ShopMood, number>;
+  };
+  /** Webhook events the shop received (distinct ids), and attempts in all. */
+  events: number;
+  webhookAttempts: number;
+  outcomes: Record<string, number>;
+  seconds: number;
+}
+
+export interface SoakResult {
+  history: History;
+  results: InvariantResult[];
+  figures: SoakFigures;
+  passed: boolean;
+}
+
+const ADDRESS = 'bc1qsoakrefund000000000000000000000000';
+const SERVICE_TIMEOUT_MS = 1_500;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs the workload against the local stack with faults on, lets it settle, and checks the nine invariants. */
+export async function runSoak(options: SoakOptions): Promise<SoakResult> {
+  installSoakClock();
+  const started = performance.now();
+  const { seed } = options;
+  const rates = options.rates ?? DEFAULT_RATES;
+  const log = options.log ?? (() => undefined);
+  let faultsOn = true;
+  const on = (rate: number) => faultsOn && rate > 0;
+
+  // The service and DynamoDB, each behind a proxy that injects faults at the wire.
+  const sandbox = await startSandbox();
+  const serviceAttempts = new Map<string, number>();
+  const service = await startFaultProxy({
+    target: () => sandbox.url,
+    decide: (request) => {
+      const key = `${request.method} ${request.path.split('?')[0]} ${foreignIdOf(request)}`;
+      const attempt = (serviceAttempts.get(key) ?? 0) + 1;
+      serviceAttempts.set(key, attempt);
+      const rng = Rng.for(seed, 'service', key, attempt);
+      if (!on(rates.service) || !rng.chance(rates.service)) return { fault: 'pass' };
+      const fault = rng.weighted<Exclude<WireFault, 'pass'>>({
+        refuse: 3,
+        hang: 1,
+        reset_before: 2,
+        reset_after: 2,
+      });
+      return {
+        fault,
+        answer: { status: 503, type: 'application/json', body: '{"error":"Service unavailable"}' },
+      };
+    },
+  });
+  const storeRng = Rng.for(seed, 'store');
+  const itemSizes = new Map<string, number>();
+  const refusedForSize: string[] = [];
+  let dynamoUrl = '';
+  const store: FaultProxy = await startFaultProxy({
+    target: () => dynamoUrl,
+    decide: () => {
+      if (!on(rates.store) || !storeRng.chance(rates.store)) return { fault: 'pass' };
+      const throttle = storeRng.chance(0.5);
+      return {
+        fault: 'refuse',
+        answer: {
+          status: throttle ? 400 : 500,
+          type: 'application/x-amz-json-1.0',
+          body: JSON.stringify(
+            throttle
+              ? { __type: 'com.amazonaws.dynamodb.v20120810#ThrottlingException', message: 'Rate exceeded' }
+              : { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'Internal error' },
+          ),
+        },
+      };
+    },
+    onExchange: (request, status, body) => recordItem(request, status, body),
+  });
+  const killer = new InvocationKiller((name) => {
+    const rng = Rng.for(seed, 'job', name, jobRuns++);
+    return on(rates.kills) && name !== 'snapshot-balances' && rng.chance(rates.kills)
+      ? rng.int(1, 4)
+      : undefined;
+  });
+  let jobRuns = 0;
+
+  const webhookSecret = newWebhookSecret();
+  const shop = await startShop(webhookSecret, (eventId, attempt) => {
+    const rng = Rng.for(seed, 'shop', eventId, attempt);
+    if (!on(rates.shop) || !rng.chance(rates.shop)) return { mood: 'ok', slowMs: 0 };
+    return { mood: rng.weighted<Exclude<ShopMood, 'ok'>>({ error: 2, slow: 1, down: 1 }), slowMs: 1_500 };
+  });
+  const front = options.inFrontOfShop ? await options.inFrontOfShop(shop.url) : undefined;
+
+  let stack: LocalStack | undefined;
+  const relay: CallbackRelay = await startCallbackRelay(
+    () => `${stack!.url}/callbacks`,
+    (body, attempt) => {
+      const rng = Rng.for(seed, 'callback', body, attempt);
+      const fate =
+        on(rates.callbacks) && rng.chance(rates.callbacks)
+          ? rng.weighted<Exclude<CallbackFate, 'pass'>>({ duplicate: 3, delay: 3, drop: 1, kill: 1 })
+          : 'pass';
+      return { fate, delayMs: rng.int(50, 1_500), killAfter: rng.int(1, 4) };
+    },
+  );
+
+  try {
+    // DynamoDB's proxy needs dynalite's address, which the stack starts: it is put in front before any handler runs.
+    stack = await startLocalStack({
+      schedule: false,
+      webhooks: { url: front?.url ?? shop.url, secret: webhookSecret, intervalMs: 250 },
+      wrapHandler: (name, handler) => killer.wrap(name, handler),
+      env: {
+        PROCESSING_TIMEOUT_MS: String(SERVICE_TIMEOUT_MS),
+        RECONCILE_EXPIRY_GRACE_SECONDS: '1',
+        WEBHOOK_RETRY_SCALE: '0.01',
+        WEBHOOK_TIMEOUT_MS: '1000',
+        WEBHOOK_LEASE_MS: '3000',
+        // Set last, over the stack's own: the handlers reach DynamoDB through the faulty proxy.
+        AWS_ENDPOINT_URL_DYNAMODB: store.url,
+      },
+      processing: { baseUrl: service.url, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey },
+    });
+    dynamoUrl = stack.dynamo.url;
+    await control(sandbox.url, 'POST', '/callbacks', {
+      url: relay.url,
+      retry_ms: [200, 500, 1_000, 2_000, 4_000],
+    });
+    const balancesBefore = await balances(sandbox.url);
+
+    const calls: ApiCall[] = [];
+    const api = new Api(stack, killer, calls);
+    const orders: string[] = [];
+    const refundIds = new Set<string>();
+
+    // The reconcile job runs often while the workload runs, as a scheduler a few times a minute would at scale.
+    let working = true;
+    const sweeper = (async () => {
+      while (working) {
+        await stack!.runJob('reconcile').catch(() => undefined);
+        await sleep(300);
+      }
+    })();
+
+    const workload = new Workload(seed, api, sandbox.url, shop, orders, refundIds);
+    let next = 0;
+    const concurrency = options.concurrency ?? 16;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < options.orders) {
+          const index = next++;
+          await workload.order(index);
+          if ((index + 1) % 500 === 0) log(`${index + 1} orders`);
+        }
+      }),
+    );
+    working = false;
+    await sweeper;
+    log(`workload done in ${Math.round((performance.now() - started) / 1000)} s; quiet period`);
+
+    // The quiet period: faults off, time jumps past every timer, lease and wait; the jobs catch up.
+    faultsOn = false;
+    await relay.idle();
+    for (const jumpMinutes of [20, 60, 180, 600]) {
+      advanceSoakClock(jumpMinutes * 60_000);
+      await sleep(1_100); // the sandbox's expiry sweep runs every second
+      for (let run = 0; run < 2; run++) await stack.runJob('reconcile').catch(() => undefined);
+      await relay.idle();
+      await settledDeliveries(shop);
+    }
+
+    log(`quiet period done at ${Math.round((performance.now() - started) / 1000)} s`);
+    const final = { invoices: {} as Record<string, any>, refunds: {} as Record<string, any> };
+    for (const order of orders) final.invoices[order] = await api.view(`/invoices/${order}`);
+    for (const refund of refundIds) final.refunds[refund] = await api.view(`/refunds/${refund}`);
+    const transactions = await control(sandbox.url, 'GET', '/transactions');
+    const accepted = (
+      await control(sandbox.url, 'GET', '/requests?path=/v2/crypto/withdrawal_instant_exchange')
+    ).requests
+      .filter((request: { status: number | null }) => request.status !== null && request.status < 300)
+      .map((request: { body: string }) => JSON.parse(request.body).foreign_id);
+    await scanItems(stack);
+
+    const history: History = {
+      seed,
+      orders,
+      calls,
+      deliveries: shop.deliveries,
+      final,
+      upstream: {
+        invoices: transactions.invoices,
+        withdrawals: transactions.withdrawals,
+        withdrawalsAccepted: accepted,
+        balancesBefore,
+        balancesAfter: await balances(sandbox.url),
+      },
+      store: {
+        largestItems: [...itemSizes].map(([key, bytes]) => ({ key, bytes })),
+        refusedForSize,
+      },
+      endedAt: Date.now(),
+      apiTimeoutMs: API_FUNCTION_TIMEOUT_SECONDS * 1000,
+    };
+    const results = check(history);
+    const outcomes: Record<string, number> = {};
+    for (const view of Object.values(final.invoices)) {
+      const key = view ? `${view.status}${view.exception ? `/${view.exception}` : ''}` : 'none';
+      outcomes[key] = (outcomes[key] ?? 0) + 1;
+    }
+    const figures: SoakFigures = {
+      seed,
+      orders: orders.length,
+      calls: calls.length,
+      retries: api.retries,
+      faults: {
+        service: { ...service.counts },
+        store: { ...store.counts },
+        callbacks: { ...relay.fates },
+        kills: Object.fromEntries(killer.kills),
+        shop: { ...shop.moods },
+      },
+      events: new Set(shop.deliveries.filter((d) => d.answered === 200).map((d) => d.eventId)).size,
+      webhookAttempts: shop.deliveries.length,
+      outcomes,
+      seconds: Math.round((performance.now() - started) / 100) / 10,
+    };
+    return { history, results, figures, passed: results.every((result) => result.violations.length === 0) };
+  } finally {
+    killer.close();
+    await stack?.close();
+    await relay.close();
+    await front?.close();
+    await shop.close();
+    await store.close();
+    await service.close();
+    await sandbox.close();
+  }
+
+  function recordItem(request: ProxiedRequest, status: number, body: Buffer): void {
+    const target = String(request.headers['x-amz-target'] ?? '');
+    if (status === 400 && /item size/i.test(body.toString('utf8'))) {
+      refusedForSize.push(`${target} ${request.body.toString('utf8').slice(0, 200)}`);
+    }
+    if (!target.endsWith('.PutItem') || status !== 200) return;
+    const { Item } = JSON.parse(request.body.toString('utf8')) as { Item: Record<string, AttributeValue> };
+    noteItem(Item);
+  }
+
+  function noteItem(item: Record<string, AttributeValue>): void {
+    const key = `${item.pk?.S ?? '?'}|${item.sk?.S ?? '?'}`;
+    const bytes = itemBytes(item);
+    if (bytes > (itemSizes.get(key) ?? 0)) itemSizes.set(key, bytes);
+  }
+
+  async function scanItems(local: LocalStack): Promise<void> {
+    const client = new DynamoDBClient({
+      endpoint: local.dynamo.url,
+      region: 'us-east-1',
+      credentials: LOCAL_CREDENTIALS,
+    });
+    for await (const page of paginateScan({ client }, { TableName: local.tableName })) {
+      for (const item of page.Items ?? []) noteItem(item);
+    }
+    client.destroy();
+  }
+}
+
+/** The foreign_id a request to the service is about, so that a fault's decision follows the order, not timing. */
+function foreignIdOf(request: ProxiedRequest): string {
+  const query = new URL(request.path, 'http://x').searchParams;
+  if (query.get('foreign_id') || query.get('id')) return query.get('foreign_id') ?? query.get('id')!;
+  try {
+    return String(JSON.parse(request.body.toString('utf8')).foreign_id ?? '');
+  } catch {
+    return '';
+  }
+}
+
+async function control(sandboxUrl: string, method: string, path: string, body?: unknown): Promise<any> {
+  const response = await fetch(`${sandboxUrl}/_sandbox${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, ...(text ? JSON.parse(text) : {}) };
+}
+
+async function balances(sandboxUrl: string): Promise<Record<string, string>> {
+  const { data } = await control(sandboxUrl, 'GET', '/balances');
+  return Object.fromEntries(
+    data.map((entry: { currency: string; balance: string }) => [entry.currency, entry.balance]),
+  );
+}
+
+/** Waits until the shop has heard nothing new for a while: the dispatcher has caught up. */
+async function settledDeliveries(shop: Shop): Promise<void> {
+  let seen = -1;
+  while (seen !== shop.deliveries.length) {
+    seen = shop.deliveries.length;
+    await sleep(1_500);
+  }
+}
+
+/** Calls the plugin's API as the storefront or the admin, recording every call. */
+class Api {
+  retries = 0;
+  private nextCall = 0;
+
+  constructor(
+    private readonly stack: LocalStack,
+    private readonly killer: InvocationKiller,
+    private readonly calls: ApiCall[],
+  ) {}
+
+  async call(
+    action: string,
+    method: string,
+    path: string,
+    options: { order?: string; admin?: boolean; body?: unknown; killAfter?: number } = {},
+  ): Promise<ApiCall> {
+    const id = String(++this.nextCall);
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${options.admin ? this.stack.adminToken : this.stack.storefrontToken}`,
+      [CALL_HEADER]: id,
+    };
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (options.killAfter !== undefined) headers[KILL_HEADER] = String(options.killAfter);
+    const started = performance.now();
+    const response = await fetch(`${this.stack.url}${path}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    const text = await response.text();
+    const call: ApiCall = {
+      order: options.order,
+      action,
+      method,
+      path,
+      status: response.status,
+      body: parse(text),
+      ms: Math.round(performance.now() - started),
+      ...(this.killer.killedCalls.has(id) && { killed: true }),
+    };
+    this.calls.push(call);
+    return call;
+  }
+
+  /**
+   * A write retried as a storefront or an admin would, with the same body: after a 5xx, a 409 in_progress or a
+   * killed invocation, up to `attempts` times. Answers the last call.
+   */
+  async retried(
+    rng: Rng,
+    action: string,
+    method: string,
+    path: string,
+    options: { order?: string; admin?: boolean; body?: unknown; killRate: number; attempts?: number },
+  ): Promise<ApiCall> {
+    for (let attempt = 1; ; attempt++) {
+      const killAfter = rng.chance(options.killRate) ? rng.int(1, 4) : undefined;
+      const call = await this.call(action, method, path, { ...options, killAfter });
+      const again = call.status >= 500 || (call.status === 409 && call.body?.error?.code === 'in_progress');
+      if (!again || attempt >= (options.attempts ?? 12)) return call;
+      this.retries++;
+      await sleep(rng.int(20, 80) * attempt);
+    }
+  }
+
+  async view(path: string): Promise<any | null> {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const call = await this.call('final', 'GET', path, { admin: true });
+      if (call.status === 200) return call.body;
+      if (call.status === 404) return null;
+      await sleep(200);
+    }
+    throw new Error(`${path} never answered`);
+  }
+}
+
+function parse(text: string): any {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+type Behaviour = 'full' | 'over' | 'under' | 'instalments' | 'late' | 'never' | 'held';
+
+/** One order's life, every decision drawn from the order's own generator. */
+class Workload {
+  constructor(
+    private readonly seed: number,
+    private readonly api: Api,
+    private readonly sandboxUrl: string,
+    private readonly shop: Shop,
+    private readonly orders: string[],
+    private readonly refundIds: Set<string>,
+  ) {}
+
+  private get killRate(): number {
+    return 0.05;
+  }
+
+  async order(index: number): Promise<void> {
+    const rng = Rng.for(this.seed, 'order', index);
+    const order = `soak-${this.seed}-${index}`;
+    this.orders.push(order);
+    const timer = rng.chance(0.85);
+    const type = rng.chance(0.6) ? 'fill_or_kill' : 'good_until_expired';
+    const sender = timer && rng.chance(0.8) ? rng.pick(['BTC', 'ETH', 'LTC', 'USDT']) : undefined;
+    const cents = rng.chance(0.05) ? rng.int(50, 450) : rng.int(500, 200_000);
+    const body = {
+      foreign_id: order,
+      amount: (cents / 100).toFixed(2),
+      currency: rng.pick(['EUR', 'USD']),
+      ...(sender && { sender_currency: sender }),
+      title: `Soak order ${index}`,
+      email: 'customer@example.com',
+      url_success: 'https://shop.example/ok',
+      url_failed: 'https://shop.example/failed',
+      type,
+      timer,
+    };
+    const behaviour = rng.weighted<Behaviour>({
+      full: 30,
+      over: 10,
+      under: 10,
+      instalments: 10,
+      late: timer && sender ? 10 : 0,
+      never: 15,
+      held: 15,
+    });
+    const cancelAt = rng.weighted({ none: 80, before: 6, during: 8, after: 6 });
+
+    const checkout = () =>
+      this.api.retried(rng, 'checkout', 'POST', '/checkout', { order, body, killRate: this.killRate });
+    let created = await checkout();
+    if (created.status >= 300) return;
+    if (rng.chance(0.15)) created = await checkout();
+    const upstream = await this.upstreamForeignId(order, created.body.processor_invoice_id);
+    if (!upstream) return;
+    await this.poll(rng, order);
+
+    const cancel = () =>
+      this.api.retried(rng, 'cancel', 'POST', `/invoices/${order}/cancel`, {
+        order,
+        admin: true,
+        killRate: this.killRate,
+        attempts: 5,
+      });
+    if (cancelAt === 'before') await cancel();
+    await this.pay(rng, upstream, behaviour, type, cancelAt === 'during' ? cancel : undefined);
+    await this.poll(rng, order);
+    if (cancelAt === 'after') await cancel();
+    const view = await this.poll(rng, order);
+    if (view && rng.chance(0.6)) await this.refund(rng, order, view);
+    if (rng.chance(0.05)) await this.resend(rng, order);
+  }
+
+  /** The service's foreign_id of the invoice the order's view names (a retry after a lost answer adds `~n`). */
+  private async upstreamForeignId(order: string, id: number | null): Promise<string | undefined> {
+    for (let attempt = 1; attempt <= 5 && id != null; attempt++) {
+      const candidate = attempt === 1 ? order : `${order}~${attempt}`;
+      const found = await control(this.sandboxUrl, 'GET', `/invoices/${encodeURIComponent(candidate)}`);
+      if (found.id === id) return candidate;
+    }
+    return undefined;
+  }
+
+  private async pay(
+    rng: Rng,
+    upstream: string,
+    behaviour: Behaviour,
+    type: string,
+    cancelMeanwhile?: () => Promise<unknown>,
+  ): Promise<void> {
+    const path = `/invoices/${encodeURIComponent(upstream)}`;
+    const pay = (body: Record<string, unknown>) => control(this.sandboxUrl, 'POST', `${path}/pay`, body);
+    const partly = type === 'good_until_expired';
+    switch (behaviour) {
+      case 'full':
+      case 'over':
+        await pay({ kind: behaviour });
+        break;
+      case 'under':
+        await pay({ kind: partly ? 'partial' : 'under' });
+        if (partly) await control(this.sandboxUrl, 'POST', `${path}/expire`);
+        break;
+      case 'instalments':
+        if (partly) await pay({ kind: 'partial' });
+        await sleep(rng.int(0, 200));
+        await pay({ kind: rng.chance(0.8) ? 'full' : 'over' });
+        break;
+      case 'late':
+        await control(this.sandboxUrl, 'POST', `${path}/expire`);
+        await sleep(rng.int(0, 300));
+        await pay({ kind: rng.chance(0.8) ? 'full' : 'over' });
+        break;
+      case 'held':
+        await pay({ kind: 'full', hold: true });
+        await sleep(rng.int(0, 200));
+        await cancelMeanwhile?.();
+        await control(this.sandboxUrl, 'POST', `${path}/settle`);
+        return;
+      case 'never':
+        if (rng.chance(0.5)) await control(this.sandboxUrl, 'POST', `${path}/expire`);
+        break;
+    }
+    await cancelMeanwhile?.();
+  }
+
+  private async poll(rng: Rng, order: string): Promise<any | undefined> {
+    let view: any;
+    for (let polls = rng.int(1, 3); polls > 0; polls--) {
+      const call = await this.api.call('poll', 'GET', `/invoices/${order}`, { order });
+      if (call.status === 200) view = call.body;
+      await sleep(rng.int(10, 150));
+    }
+    return view;
+  }
+
+  /** Refunds at once, some over what is left, one maybe repeated; then the service completes the withdrawals. */
+  private async refund(rng: Rng, order: string, view: any): Promise<void> {
+    const left = view.refundable?.amount;
+    const count = rng.int(1, 3);
+    const bodies = Array.from({ length: count }, (_, k) => {
+      const share = rng.weighted({ all: 2, part: 5, over: 2 });
+      const amount =
+        share === 'all' || !left
+          ? undefined
+          : share === 'part'
+            ? ((Number(left) * rng.int(5, 60)) / 100).toFixed(2)
+            : (Number(left) * 1.5 + 1).toFixed(2);
+      return { foreign_id: `${order}-r${k}`, address: ADDRESS, ...(amount && { debited_amount: amount }) };
+    });
+    if (rng.chance(0.25)) bodies.push(bodies[0]);
+    for (const body of bodies) this.refundIds.add(body.foreign_id);
+    await Promise.all(
+      bodies.map((body) =>
+        this.api.retried(rng, 'refund', 'POST', `/invoices/${order}/refunds`, {
+          order,
+          admin: true,
+          body,
+          killRate: this.killRate,
+          attempts: 6,
+        }),
+      ),
+    );
+    for (const foreignId of new Set(bodies.map((body) => body.foreign_id))) {
+      if (rng.chance(0.2)) continue; // left processing at the service
+      await control(this.sandboxUrl, 'POST', `/withdrawals/${encodeURIComponent(foreignId)}/complete`, {
+        status: rng.chance(0.85) ? 'confirmed' : 'failed',
+      });
+      if (rng.chance(0.5))
+        await this.api.call('refund-poll', 'GET', `/refunds/${foreignId}`, { order, admin: true });
+    }
+  }
+
+  private async resend(rng: Rng, order: string): Promise<void> {
+    const events = this.shop.deliveries.filter((delivery) => delivery.subject === order);
+    if (events.length === 0) return;
+    const { eventId } = rng.pick(events);
+    await this.api.call('resend', 'POST', `/webhooks/deliveries/${eventId}/resend`, { order, admin: true });
+  }
+}

@@ -1,0 +1,70 @@
+import { createServer } from 'node:http';
+import { Webhook } from 'standardwebhooks';
+import { listen } from '../local/listen';
+import type { ShopDelivery } from './history';
+
+/** How the shop's endpoint meets one webhook attempt: it answers 200, answers 500, is slow, or is down. */
+export type ShopMood = 'ok' | 'error' | 'slow' | 'down';
+
+export interface Shop {
+  url: string;
+  deliveries: ShopDelivery[];
+  moods: Record<ShopMood, number>;
+  close(): Promise<void>;
+}
+
+/** The shop's webhook endpoint: verifies each attempt with `standardwebhooks` and records it with its answer. */
+export async function startShop(
+  secret: string,
+  mood: (eventId: string, attempt: number) => { mood: ShopMood; slowMs: number },
+): Promise<Shop> {
+  const verifier = new Webhook(secret);
+  const deliveries: ShopDelivery[] = [];
+  const moods: Record<ShopMood, number> = { ok: 0, error: 0, slow: 0, down: 0 };
+  const attempts = new Map<string, number>();
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', async () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      let payload: any;
+      let verified = true;
+      try {
+        payload = verifier.verify(body, request.headers as Record<string, string>);
+      } catch {
+        verified = false;
+        payload = safeJson(body);
+      }
+      const eventId = String(payload?.id ?? request.headers['webhook-id'] ?? '');
+      const attempt = (attempts.get(eventId) ?? 0) + 1;
+      attempts.set(eventId, attempt);
+      const { mood: chosen, slowMs } = verified ? mood(eventId, attempt) : { mood: 'ok' as const, slowMs: 0 };
+      moods[chosen]++;
+      if (chosen === 'down') return void request.socket.destroy();
+      if (chosen === 'slow') await new Promise((resolve) => setTimeout(resolve, slowMs));
+      const answered = !verified ? 401 : chosen === 'error' ? 500 : 200;
+      const data = payload?.data ?? {};
+      deliveries.push({
+        eventId,
+        type: String(payload?.type ?? ''),
+        sequence: Number(payload?.sequence),
+        subject: String(data.foreign_id ?? ''),
+        status: data.status ?? null,
+        exception: data.exception ?? null,
+        verified,
+        answered,
+      });
+      if (!response.destroyed) response.writeHead(answered).end();
+    });
+  });
+  const listening = await listen(server, 0);
+  return { url: listening.url, deliveries, moods, close: () => listening.close() };
+}
+
+function safeJson(text: string): any {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

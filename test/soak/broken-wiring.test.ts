@@ -1,0 +1,58 @@
+import { createServer, request } from 'node:http';
+import { listen } from '../../local/listen';
+import { runSoak } from '../../soak/run';
+import { captureOutput } from '../support/output';
+
+// The checker can fail end to end: a throwaway change of the wiring swallows one webhook event (the endpoint's
+// side of the dispatcher is told 200, the shop never hears it), and the soak's checker names that order.
+
+test('a webhook event skipped on the way to the shop is reported by invariant 7', async () => {
+  let skipped: string | undefined;
+  const output = captureOutput();
+  let result;
+  try {
+    result = await runSoak({
+      seed: 7,
+      orders: 12,
+      rates: { service: 0, callbacks: 0, kills: 0, store: 0, shop: 0 },
+      inFrontOfShop: async (shopUrl) => {
+        const shop = new URL(shopUrl);
+        const server = createServer((incoming, answer) => {
+          const chunks: Buffer[] = [];
+          incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+          incoming.on('end', () => {
+            const body = Buffer.concat(chunks);
+            const event = JSON.parse(body.toString('utf8'));
+            if (!skipped && event.type === 'invoice.paid') {
+              skipped = event.data.foreign_id;
+              return void answer.writeHead(200).end();
+            }
+            const outgoing = request(
+              {
+                host: shop.hostname,
+                port: shop.port,
+                method: 'POST',
+                path: incoming.url,
+                headers: incoming.headers,
+              },
+              (response) => {
+                answer.writeHead(response.statusCode ?? 502);
+                response.pipe(answer);
+              },
+            );
+            outgoing.on('error', () => answer.destroy());
+            outgoing.end(body);
+          });
+        });
+        return listen(server, 0);
+      },
+    });
+  } finally {
+    output.restore();
+  }
+
+  expect(skipped).toEqual(expect.any(String));
+  const delivered = result.results[6];
+  expect(delivered.violations.map((violation) => violation.subject)).toContain(skipped);
+  expect(result.passed).toBe(false);
+}, 300_000);
