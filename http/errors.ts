@@ -64,7 +64,40 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   }
   if (error instanceof ServiceError) return fromServiceError(error);
   if (error instanceof DomainError) return fromDomainError(error);
+  if (awsUnavailable(error)) {
+    return {
+      status: 503,
+      code: 'temporarily_unavailable',
+      message: 'The table or the secret store is busy or unreachable; retry shortly',
+      headers: { 'retry-after': '1' },
+    };
+  }
   return { status: 500, code: 'internal_error', message: 'Internal error' };
+}
+
+/** What the AWS SDK throws when DynamoDB or Secrets Manager is busy (a throttle), failing (5xx) or out of reach. */
+const AWS_UNAVAILABLE = new Set([
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TimeoutError',
+]);
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+
+/**
+ * Once the SDK's own retries are spent, such a failure is still passing: the caller may retry it, so it is a 503,
+ * never an unexpected 500. The service's errors never come here (they are ServiceErrors).
+ */
+function awsUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { $fault, $metadata, code } = error as { $fault?: string; $metadata?: unknown; code?: string };
+  return (
+    AWS_UNAVAILABLE.has(error.name) ||
+    $fault === 'server' ||
+    ($metadata !== undefined && code !== undefined && NETWORK_CODES.has(code))
+  );
 }
 
 function fromDomainError(error: DomainError): ErrorResponse {

@@ -104,7 +104,7 @@ const ERRORS: Record<number, { name: string; description: string }> = {
   503: {
     name: 'Unavailable',
     description:
-      'Not possible now: a feature the merchant account lacks, or a record not ready yet (see `Retry-After`).',
+      'Not possible now: a feature the merchant account lacks, a record not ready yet, or the table or secret store busy or unreachable (`temporarily_unavailable`); retry after `Retry-After`.',
   },
   504: {
     name: 'ServiceTimeout',
@@ -142,6 +142,8 @@ function errorStatuses(route: Route, operation: Operation): number[] {
   if (operation.body) statuses.add(415);
   if (route.access === 'storefront' || route.access === 'admin') statuses.add(401);
   if (route.access === 'admin' || route.access === 'service') statuses.add(403);
+  // DynamoDB or Secrets Manager busy or out of reach, past the SDK's retries.
+  if (route.data.table.length > 0 || route.secrets.length > 0) statuses.add(503);
   if ((route.secrets as readonly string[]).includes('processingKeys'))
     [502, 504].forEach((s) => statuses.add(s));
   return [...statuses].sort();

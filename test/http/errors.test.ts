@@ -1,5 +1,6 @@
 // Every error a route can meet maps to one status and code; nothing unexpected leaks its message. The client's
 // errors reach a route as the adapter translates them for the domain, so they go through that translation here.
+import { InternalServerError, ThrottlingException } from '@aws-sdk/client-dynamodb';
 import * as domain from '../../domain/errors';
 import { HttpError, InvalidRequestError, toErrorResponse } from '../../http/errors';
 import {
@@ -146,4 +147,28 @@ test.each([
   ['something thrown that is not an Error', 'a string'],
 ])('%s: a bare 500 with no details', (_what, error) => {
   expect(answer(error)).toEqual({ status: 500, code: 'internal_error', message: 'Internal error' });
+});
+
+// Found by the soak (issue 31): a throttled, failing or unreachable DynamoDB answered the unexpected 500.
+test.each([
+  ['DynamoDB throttling', new ThrottlingException({ message: 'Rate exceeded', $metadata: {} } as never)],
+  ["DynamoDB's 500", new InternalServerError({ message: 'Internal error', $metadata: {} } as never)],
+  [
+    'no connection in time',
+    Object.assign(new Error('the request socket did not establish a connection within 1000 ms'), {
+      name: 'TimeoutError',
+      $metadata: { attempts: 3 },
+    }),
+  ],
+  [
+    'a refused connection, after the retries',
+    Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED', $metadata: {} }),
+  ],
+])('%s, past the SDK retries: a 503 to retry, never the unexpected 500', (_what, error) => {
+  expect(answer(error)).toEqual({
+    status: 503,
+    code: 'temporarily_unavailable',
+    message: expect.stringMatching(/retry/),
+    headers: { 'retry-after': '1' },
+  });
 });
