@@ -1,6 +1,6 @@
 import { Decimal } from '../domain/decimal';
 import { CANCELLED_ERROR } from '../sandbox/invoices';
-import type { ApiCall, History, ShopDelivery, UpstreamInvoice } from './history';
+import type { ApiCall, History, InvoiceView, RefundView, ShopDelivery, UpstreamInvoice } from './history';
 
 /** One broken guarantee: the order (or refund) it concerns and what shows it. */
 export interface CounterExample {
@@ -80,7 +80,7 @@ class Facts {
     for (const events of this.eventsBySubject.values()) events.sort((a, b) => a.sequence - b.sequence);
   }
 
-  view(order: string): any | null {
+  view(order: string): InvoiceView | null {
     return this.history.final.invoices[order] ?? null;
   }
 
@@ -103,9 +103,10 @@ class Facts {
   }
 
   /** The order's refunds that still count, as the plugin's refund views say. */
-  countingRefunds(order: string): any[] {
+  countingRefunds(order: string): RefundView[] {
     return Object.values(this.history.final.refunds).filter(
-      (refund) => refund && refund.invoice_foreign_id === order && !NOT_COUNTING.has(refund.status),
+      (refund): refund is RefundView =>
+        refund !== null && refund.invoice_foreign_id === order && !NOT_COUNTING.has(refund.status),
     );
   }
 }
@@ -222,7 +223,7 @@ const moneyAddsUp: Check = (facts) => {
   const withdrawals = new Map(history.upstream.withdrawals.map((w) => [base(w.foreign_id), w]));
   for (const order of history.orders) {
     const refunds = Object.values(history.final.refunds).filter(
-      (refund) => refund?.invoice_foreign_id === order,
+      (refund): refund is RefundView => refund?.invoice_foreign_id === order,
     );
     const sent = refunds
       .map((refund) => withdrawals.get(refund.foreign_id))
@@ -313,7 +314,7 @@ const neverBackwards: Check = (facts) => {
   const violations: CounterExample[] = [];
   for (const order of facts.history.orders) {
     const polled = facts.calls(order, 'poll').filter((call) => call.status === 200);
-    const byPolls = backwards(polled.map((call) => call.body.status));
+    const byPolls = backwards(polled.map((call) => call.body.status ?? ''));
     if (byPolls) violations.push({ subject: order, detail: `polls saw ${byPolls}` });
     const byEvents = backwards(facts.invoiceEvents(order).map((event) => event.status ?? ''));
     if (byEvents) violations.push({ subject: order, detail: `webhooks carried ${byEvents}` });

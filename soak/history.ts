@@ -2,6 +2,33 @@
 // were answered, what the shop's endpoint received, and, after the quiet period, the plugin's and the service's
 // final word on every order.
 
+/** The fields of the plugin's invoice view that the checker reads (README, "The invoice view"). */
+export interface InvoiceView {
+  foreign_id: string;
+  status: string;
+  final: boolean;
+  exception: string | null;
+  processor_invoice_id: number | null;
+  paid_amount: string;
+  net_amount: string | null;
+  net_currency: string | null;
+  refundable: { amount: string; currency: string } | null;
+  expires_at: string | null;
+}
+
+/** The fields of the plugin's refund view that the checker reads. */
+export interface RefundView {
+  foreign_id: string;
+  invoice_foreign_id: string | null;
+  status: string;
+  debited_amount: string;
+  debited_currency: string;
+  transaction_id: number | null;
+}
+
+/** An answer's JSON body: a view, an error, or text that was not JSON. */
+export type AnswerBody = Partial<InvoiceView> & { error?: { code?: string } } & Record<string, unknown>;
+
 /** One call to the plugin's API, as its caller saw it. */
 export interface ApiCall {
   /** The order it concerns (its foreign_id), when it concerns one. */
@@ -11,7 +38,7 @@ export interface ApiCall {
   method: string;
   path: string;
   status: number;
-  body: any;
+  body: AnswerBody;
   /** Wall time the call took, in ms. */
   ms: number;
   /** The function's process was killed on purpose while it ran: the platform's answer, not the function's. */
@@ -61,7 +88,7 @@ export interface History {
   calls: ApiCall[];
   deliveries: ShopDelivery[];
   /** The plugin's views at the end: null where it answers 404. */
-  final: { invoices: Record<string, any | null>; refunds: Record<string, any | null> };
+  final: { invoices: Record<string, InvoiceView | null>; refunds: Record<string, RefundView | null> };
   upstream: {
     invoices: UpstreamInvoice[];
     withdrawals: UpstreamWithdrawal[];

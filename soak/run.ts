@@ -8,7 +8,7 @@ import { startCallbackRelay, type CallbackFate, type CallbackRelay } from './cal
 import { check, type InvariantResult } from './checker';
 import { advanceSoakClock, installSoakClock } from './clock';
 import { startFaultProxy, type FaultProxy, type ProxiedRequest, type WireFault } from './fault-proxy';
-import type { ApiCall, History } from './history';
+import type { AnswerBody, ApiCall, History, InvoiceView, RefundView } from './history';
 import { itemBytes } from './item-size';
 import { CALL_HEADER, InvocationKiller, KILL_HEADER } from './kill';
 import { Rng } from './random';
@@ -234,9 +234,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     }
 
     log(`quiet period done at ${Math.round((performance.now() - started) / 1000)} s`);
-    const final = { invoices: {} as Record<string, any>, refunds: {} as Record<string, any> };
-    for (const order of orders) final.invoices[order] = await api.view(`/invoices/${order}`);
-    for (const refund of refundIds) final.refunds[refund] = await api.view(`/refunds/${refund}`);
+    const final: History['final'] = { invoices: {}, refunds: {} };
+    for (const order of orders)
+      final.invoices[order] = (await api.view(`/invoices/${order}`)) as InvoiceView | null;
+    for (const refund of refundIds) {
+      final.refunds[refund] = (await api.view(`/refunds/${refund}`)) as unknown as RefundView | null;
+    }
     const transactions = await control(sandbox.url, 'GET', '/transactions');
     const accepted = (
       await control(sandbox.url, 'GET', '/requests?path=/v2/crypto/withdrawal_instant_exchange')
@@ -340,7 +343,16 @@ function foreignIdOf(request: ProxiedRequest): string {
   }
 }
 
-async function control(sandboxUrl: string, method: string, path: string, body?: unknown): Promise<any> {
+/** The sandbox's control API; its answers are read as the checker needs them (docs/sandbox.md). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the control API's many shapes, read field by field
+type ControlAnswer = { status: number } & Record<string, any>;
+
+async function control(
+  sandboxUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<ControlAnswer> {
   const response = await fetch(`${sandboxUrl}/_sandbox${path}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -432,7 +444,7 @@ class Api {
     }
   }
 
-  async view(path: string): Promise<any | null> {
+  async view(path: string): Promise<AnswerBody | null> {
     for (let attempt = 0; attempt < 10; attempt++) {
       const call = await this.call('final', 'GET', path, { admin: true });
       if (call.status === 200) return call.body;
@@ -443,11 +455,11 @@ class Api {
   }
 }
 
-function parse(text: string): any {
+function parse(text: string): AnswerBody {
   try {
-    return JSON.parse(text);
+    return JSON.parse(text) as AnswerBody;
   } catch {
-    return text;
+    return { text };
   }
 }
 
@@ -504,7 +516,7 @@ class Workload {
     let created = await checkout();
     if (created.status >= 300) return;
     if (rng.chance(0.15)) created = await checkout();
-    const upstream = await this.upstreamForeignId(order, created.body.processor_invoice_id);
+    const upstream = await this.upstreamForeignId(order, created.body.processor_invoice_id ?? null);
     if (!upstream) return;
     await this.poll(rng, order);
 
@@ -576,8 +588,8 @@ class Workload {
     await cancelMeanwhile?.();
   }
 
-  private async poll(rng: Rng, order: string): Promise<any | undefined> {
-    let view: any;
+  private async poll(rng: Rng, order: string): Promise<AnswerBody | undefined> {
+    let view: AnswerBody | undefined;
     for (let polls = rng.int(1, 3); polls > 0; polls--) {
       const call = await this.api.call('poll', 'GET', `/invoices/${order}`, { order });
       if (call.status === 200) view = call.body;
@@ -587,7 +599,7 @@ class Workload {
   }
 
   /** Refunds at once, some over what is left, one maybe repeated; then the service completes the withdrawals. */
-  private async refund(rng: Rng, order: string, view: any): Promise<void> {
+  private async refund(rng: Rng, order: string, view: AnswerBody): Promise<void> {
     const left = view.refundable?.amount;
     const count = rng.int(1, 3);
     const bodies = Array.from({ length: count }, (_, k) => {

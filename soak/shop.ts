@@ -27,10 +27,10 @@ export async function startShop(
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      let payload: any;
+      let payload: WebhookBody | undefined;
       let verified = true;
       try {
-        payload = verifier.verify(body, request.headers as Record<string, string>);
+        payload = verifier.verify(body, request.headers as Record<string, string>) as WebhookBody;
       } catch {
         verified = false;
         payload = safeJson(body);
@@ -61,9 +61,16 @@ export async function startShop(
   return { url: listening.url, deliveries, moods, close: () => listening.close() };
 }
 
-function safeJson(text: string): any {
+interface WebhookBody {
+  id?: string;
+  type?: string;
+  sequence?: number;
+  data?: { foreign_id?: string; status?: string; exception?: string | null };
+}
+
+function safeJson(text: string): WebhookBody | undefined {
   try {
-    return JSON.parse(text);
+    return JSON.parse(text) as WebhookBody;
   } catch {
     return undefined;
   }

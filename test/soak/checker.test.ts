@@ -1,5 +1,5 @@
 import { check, DYNAMODB_ITEM_LIMIT_BYTES, INVARIANTS } from '../../soak/checker';
-import type { History, ShopDelivery } from '../../soak/history';
+import type { History, InvoiceView, ShopDelivery } from '../../soak/history';
 import { CANCELLED_ERROR } from '../../sandbox/invoices';
 
 // Each invariant is shown able to fail: a history that keeps every guarantee passes all nine, and each mutation
@@ -22,7 +22,7 @@ function event(sequence: number, status: string, exception: string | null = null
 
 /** One order created, paid, refunded in part; every fact agrees. */
 function goodHistory(): History {
-  const view = {
+  const view: InvoiceView = {
     foreign_id: ORDER,
     status: 'paid',
     final: true,
@@ -123,7 +123,7 @@ const breakages: Array<[number, string, (history: History) => void]> = [
     1,
     'an order left open though the service confirmed its invoice',
     (h) => {
-      h.final.invoices[ORDER] = { ...h.final.invoices[ORDER], status: 'confirming', final: false };
+      h.final.invoices[ORDER] = { ...h.final.invoices[ORDER]!, status: 'confirming', final: false };
       h.deliveries = h.deliveries.slice(0, 2);
       h.calls = h.calls.filter((call) => call.body.status !== 'paid');
     },
@@ -155,7 +155,7 @@ const breakages: Array<[number, string, (history: History) => void]> = [
         credited_amount: null,
       };
       h.final.invoices[ORDER] = {
-        ...h.final.invoices[ORDER],
+        ...h.final.invoices[ORDER]!,
         status: 'cancelled',
         net_amount: '0',
         net_currency: null,
@@ -175,7 +175,7 @@ const breakages: Array<[number, string, (history: History) => void]> = [
     'a credited payment the view does not show as refundable',
     (h) => {
       h.final.invoices[ORDER] = {
-        ...h.final.invoices[ORDER],
+        ...h.final.invoices[ORDER]!,
         refundable: { amount: '24.75000000', currency: 'EUR' },
       };
     },
@@ -265,7 +265,11 @@ test('more refunds netted than credited break invariant 4, per order', () => {
 
 test('a counter-example that looks like a bug being fixed elsewhere is named as such', () => {
   const history = goodHistory();
-  history.final.invoices[ORDER] = { ...history.final.invoices[ORDER], status: 'cancelled', refundable: null };
+  history.final.invoices[ORDER] = {
+    ...history.final.invoices[ORDER]!,
+    status: 'cancelled',
+    refundable: null,
+  };
   const third = check(history)[2];
   expect(third.violations[0].known).toMatch(/issue 29/);
 });
