@@ -12,6 +12,8 @@ export type CallbackFate = 'pass' | 'duplicate' | 'delay' | 'drop' | 'kill';
 export interface CallbackRelay {
   url: string;
   fates: Record<CallbackFate, number>;
+  /** Each callback's fate, by the foreign_id and status it carried. */
+  log: Array<{ subject: string; status: string; fate: CallbackFate }>;
   /** Settles once every delayed callback has been delivered or given up. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -24,6 +26,7 @@ export async function startCallbackRelay(
 ): Promise<CallbackRelay> {
   const fates: Record<CallbackFate, number> = { pass: 0, duplicate: 0, delay: 0, drop: 0, kill: 0 };
   const attempts = new Map<string, number>();
+  const log: CallbackRelay['log'] = [];
   const pending = new Set<Promise<void>>();
   let closed = false;
 
@@ -51,6 +54,8 @@ export async function startCallbackRelay(
       attempts.set(text, attempt);
       const { fate, delayMs, killAfter } = decide(text, attempt);
       fates[fate]++;
+      const { foreign_id: subject = '', status = '' } = readFields(text);
+      log.push({ subject, status, fate });
       const headers: Record<string, string> = {
         'content-type': 'application/json',
         'content-length': String(body.length),
@@ -82,6 +87,7 @@ export async function startCallbackRelay(
   return {
     url: listening.url,
     fates,
+    log,
     idle: async () => {
       while (pending.size > 0) await Promise.all(pending);
     },
@@ -90,6 +96,14 @@ export async function startCallbackRelay(
       await listening.close();
     },
   };
+}
+
+function readFields(text: string): { foreign_id?: string; status?: string } {
+  try {
+    return JSON.parse(text) as { foreign_id?: string; status?: string };
+  } catch {
+    return {};
+  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

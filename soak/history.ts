@@ -87,6 +87,8 @@ export interface History {
   orders: string[];
   calls: ApiCall[];
   deliveries: ShopDelivery[];
+  /** What befell each callback the service sent (soak/callback-relay.ts), by its foreign_id. */
+  callbacks?: Array<{ subject: string; status: string; fate: string }>;
   /** The plugin's views at the end: null where it answers 404. */
   final: { invoices: Record<string, InvoiceView | null>; refunds: Record<string, RefundView | null> };
   upstream: {

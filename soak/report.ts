@@ -10,7 +10,7 @@ const KEPT = 50;
 export function summary({ figures, results }: SoakResult): string[] {
   const { faults } = figures;
   const lines = [
-    `seed ${figures.seed}: ${figures.orders} orders, ${figures.calls} API calls (${figures.retries} retries), ${figures.events} webhook events (${figures.webhookAttempts} attempts), ${figures.seconds} s`,
+    `seed ${figures.seed}: ${figures.orders} orders, ${figures.calls} API calls (${figures.retries} retries), ${figures.events} webhook events (${figures.webhookAttempts} attempts), ${figures.seconds} s (${figures.cpuSeconds} s of CPU)`,
     `faults: service ${text(faults.service)}; DynamoDB ${text(faults.store)}; callbacks ${text(faults.callbacks)}; killed ${text(faults.kills)}; shop ${text(faults.shop)}`,
     `outcomes: ${text(figures.outcomes)}`,
   ];
@@ -43,6 +43,7 @@ export function writeReport(result: SoakResult, folder: string): string {
         {
           calls: history.calls.filter((call) => call.order === subject),
           events: history.deliveries.filter((delivery) => delivery.subject === subject),
+          callbacks: (history.callbacks ?? []).filter((c) => c.subject.split('~')[0] === subject),
           view: history.final.invoices[subject],
           upstream: history.upstream.invoices.filter(
             (invoice) => invoice.foreign_id.split('~')[0] === subject,

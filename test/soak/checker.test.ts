@@ -273,3 +273,35 @@ test('a counter-example that looks like a bug being fixed elsewhere is named as 
   const third = check(history)[2];
   expect(third.violations[0].known).toMatch(/issue 29/);
 });
+
+test('late money hidden on a final invoice whose callback was dropped is named, in the view and in the balance', () => {
+  const history = goodHistory();
+  history.upstream.invoices[0] = {
+    ...history.upstream.invoices[0],
+    status: 'failed',
+    error: 'Timer expired. User not paid.',
+  };
+  history.final.invoices[ORDER] = {
+    ...history.final.invoices[ORDER]!,
+    status: 'expired',
+    paid_amount: '0',
+    net_amount: '0',
+    refundable: null,
+  };
+  history.final.refunds = {};
+  history.upstream.withdrawals = [];
+  history.upstream.withdrawalsAccepted = [];
+  history.upstream.balancesAfter.EUR = '1024.75';
+  history.callbacks = [{ subject: ORDER, status: 'failed', fate: 'drop' }];
+
+  const results = check(history);
+
+  expect(results[2].violations.map((v) => v.known)).toEqual([
+    expect.stringMatching(/late money/),
+    expect.stringMatching(/late money/),
+    expect.stringMatching(/late money/),
+  ]);
+  expect(results[3].violations).toEqual([
+    expect.objectContaining({ subject: 'EUR', known: expect.stringMatching(/late money/) }),
+  ]);
+});
