@@ -438,7 +438,7 @@ const TIMER_TEXTS = new Set(['Timer expired. User not paid.', 'Timer expired. Us
 function hiddenPaymentKnown(view: InvoiceView, live: UpstreamInvoice, fates: string[]): string | undefined {
   if (view.status === 'cancelled') return ISSUE_29_CANCEL_RACE;
   const lateOnFinal = view.final && live.status === 'failed' && TIMER_TEXTS.has(live.error);
-  return lateOnFinal && fates.includes('drop') ? LOST_LATE_PAYMENT : undefined;
+  return lateOnFinal && (fates.includes('drop') || fates.includes('kill')) ? LOST_LATE_PAYMENT : undefined;
 }
 const ISSUE_29_CLEARED_EXCEPTION = 'issue 29 #8: no event when an exception clears';
 const ISSUE_30_ITEM_SIZE = "issue 30: an item past DynamoDB's 400 KB limit";

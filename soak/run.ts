@@ -209,7 +209,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       }
     })();
 
-    const workload = new Workload(seed, api, sandbox.url, shop, orders, refundIds);
+    const workload = new Workload(seed, api, sandbox.url, shop, orders, refundIds, rates.kills);
     let next = 0;
     const concurrency = options.concurrency ?? 16;
     await Promise.all(
@@ -483,11 +483,9 @@ class Workload {
     private readonly shop: Shop,
     private readonly orders: string[],
     private readonly refundIds: Set<string>,
+    /** How often a write's invocation is killed. */
+    private readonly killRate: number,
   ) {}
-
-  private get killRate(): number {
-    return 0.05;
-  }
 
   async order(index: number): Promise<void> {
     const rng = Rng.for(this.seed, 'order', index);

@@ -5,7 +5,7 @@ import { captureOutput } from '../support/output';
 // The short soak of issue 31: a few hundred orders with every class of fault on, then the nine invariants. A
 // failure prints the seed and the counter-examples; `npm run soak -- --seed <seed> --orders <n>` replays it.
 const SEED = Number(process.env.SOAK_SEED ?? 31);
-const ORDERS = Number(process.env.SOAK_ORDERS ?? 300);
+const ORDERS = Number(process.env.SOAK_ORDERS ?? 200);
 
 let result: SoakResult;
 beforeAll(async () => {
