@@ -7,7 +7,7 @@ const SHOWN = 5;
 const KEPT = 50;
 
 /** The run's figures and each invariant's count and counter-examples, as printed lines. */
-export function summary({ figures, results }: SoakResult): string[] {
+export function summary({ figures, results }: Pick<SoakResult, 'figures' | 'results'>): string[] {
   const { faults } = figures;
   const lines = [
     `seed ${figures.seed}: ${figures.orders} orders, ${figures.calls} API calls (${figures.retries} retries), ${figures.events} webhook events (${figures.webhookAttempts} attempts), ${figures.seconds} s (${figures.cpuSeconds} s of CPU)`,

@@ -39,6 +39,8 @@ export const DEFAULT_RATES: FaultRates = {
 export interface SoakOptions {
   seed: number;
   orders: number;
+  /** Runs only the orders whose index is `index` modulo `count`: one of `count` processes that share a run. */
+  shard?: { index: number; count: number };
   /** Orders in flight at once. */
   concurrency?: number;
   rates?: FaultRates;
@@ -210,14 +212,16 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     })();
 
     const workload = new Workload(seed, api, sandbox.url, shop, orders, refundIds, rates.kills);
+    const { index: shard, count: shards } = options.shard ?? { index: 0, count: 1 };
+    const indexes = Array.from({ length: options.orders }, (_, index) => index).filter(
+      (i) => i % shards === shard,
+    );
     let next = 0;
-    const concurrency = options.concurrency ?? 16;
     await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next < options.orders) {
-          const index = next++;
-          await workload.order(index);
-          if ((index + 1) % 500 === 0) log(`${index + 1} orders`);
+      Array.from({ length: options.concurrency ?? 16 }, async () => {
+        while (next < indexes.length) {
+          await workload.order(indexes[next++]);
+          if (next % 500 === 0) log(`${next} orders`);
         }
       }),
     );
