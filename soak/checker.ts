@@ -258,9 +258,9 @@ const moneyAddsUp: Check = (facts) => {
   const hiddenByKnownBug = new Map<string, { amount: Decimal; known: string }>();
   for (const order of history.orders) {
     const [view, live] = [facts.view(order), facts.live(order)];
-    if (!view || !live?.credited) continue;
+    if (!view || !live?.credited_amount) continue;
     const known = hiddenPaymentKnown(view, live, facts.callbackFates(order));
-    const missing = dec(live.credited).minus(view.net_amount ?? 0);
+    const missing = dec(live.credited_amount).minus(view.net_amount ?? 0);
     if (!known || missing.isZero()) continue;
     const sofar = hiddenByKnownBug.get(live.currency)?.amount ?? new Decimal(0);
     hiddenByKnownBug.set(live.currency, { amount: sofar.plus(missing), known });
