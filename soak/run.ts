@@ -216,12 +216,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const indexes = Array.from({ length: options.orders }, (_, index) => index).filter(
       (i) => i % shards === shard,
     );
-    let next = 0;
+    let [next, done] = [0, 0];
     await Promise.all(
       Array.from({ length: options.concurrency ?? 16 }, async () => {
         while (next < indexes.length) {
           await workload.order(indexes[next++]);
-          if (next % 500 === 0) log(`${next} orders`);
+          if (++done % 500 === 0) log(`${done} orders`);
         }
       }),
     );
