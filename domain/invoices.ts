@@ -20,14 +20,7 @@ import type {
 } from './model';
 import { failedOnItsOwn, SERVICE_FAILURES } from './outcome';
 import { creditGrows, paysMore, recordedPayment } from './payment';
-import type {
-  ClientSecrets,
-  InvoiceStore,
-  PreparedCreate,
-  PreparedSecret,
-  ProcessingApi,
-  VersionedStore,
-} from './ports';
+import type { ClientSecrets, InvoiceStore, ProcessingApi, VersionedStore } from './ports';
 import { ClaimedRecords, mayHaveBeenSent, readRecord, type ClaimTiming } from './records';
 import { MAX_REFUNDS_PER_ORDER, refundableAmount, refundEnded, reservation } from './refund-bound';
 import { isFinal, isInvoiceStatus, movesForward } from './status';
@@ -149,46 +142,19 @@ export class InvoiceService implements RefundReservations {
 
   /**
    * Creates the order's invoice once; a repeat of the same request answers the same invoice. With the invoice
-   * comes its client secret (see `clientSecretOf`). `answer` makes the caller's answer of the checkout: for a new
-   * invoice, while its record is written, and again only if another write won.
+   * comes its client secret (see `clientSecretOf`).
    */
-  async checkout<T = Checkout>(
-    request: CheckoutRequest,
-    answer: (checkout: Checkout) => T = (checkout) => checkout as T,
-  ): Promise<T> {
-    // Most checkouts claim a new order and send its first attempt: that send is readied while the claim is written.
-    // So is its client secret.
-    const firstUpstreamId = upstreamForeignId({ foreignId: request.foreignId, attempt: 1 });
-    const createdAt = this.timing.now();
-    const first = {
-      upstreamForeignId: firstUpstreamId,
-      create: this.processing.prepareInvoice(firstUpstreamId, request),
-      createdAt,
-      secret: this.clientSecrets?.prepare({ foreignId: request.foreignId, createdAt }, clientSecretHash),
-    };
-    const claimed = await this.invoices.claim(
-      request,
-      (existing) => ({
-        // After an unknown outcome the same upstream id is tried again; a duplicate answer tells us it was created.
-        attempt: existing.phase === 'abandoned' ? existing.attempt + 1 : existing.attempt,
-      }),
-      createdAt,
-    );
+  async checkout(request: CheckoutRequest): Promise<Checkout> {
+    const claimed = await this.invoices.claim(request, (existing) => ({
+      // After an unknown outcome the same upstream id is tried again; a duplicate answer tells us it was created.
+      attempt: existing.phase === 'abandoned' ? existing.attempt + 1 : existing.attempt,
+    }));
     if (!claimed.owned) {
       const record = claimed.record;
-      return answer({ record, created: false, clientSecret: await this.clientSecretOf(record) });
+      return { record, created: false, clientSecret: await this.clientSecretOf(record) };
     }
-    const resumed = mayHaveBeenSent(claimed.previous);
-    // Readied while the answered record was written: the answer, if that write won, as most do.
-    const readied: { checkout?: Checkout; answer?: T } = {};
-    const made = await this.createUpstream(claimed.record, resumed, first, (writing) => {
-      const checkout = { ...writing, created: true };
-      readied.answer = answer(checkout);
-      readied.checkout = checkout;
-    });
-    const early = readied.checkout;
-    if (early?.record === made.record && early.clientSecret === made.clientSecret) return readied.answer as T;
-    return answer({ ...made, created: true });
+    const made = await this.createUpstream(claimed.record, mayHaveBeenSent(claimed.previous));
+    return { ...made, created: true };
   }
 
   /**
@@ -369,58 +335,30 @@ export class InvoiceService implements RefundReservations {
     });
   }
 
-  /**
-   * `resumed`: an earlier attempt with this upstream id may have been created without our hearing back.
-   * `prepared`: a create of `claimed.request` readied for one upstream foreign_id (an owned claim's request is
-   * always the checkout's own), sent if the loop's first send is under that id; and the client secret readied for
-   * an invoice created at `createdAt`, issued if the claim is a new record made then. `whileWriting` gets what
-   * the invoice's first answered write would answer, while that write is in flight.
-   */
-  private async createUpstream(
-    claimed: InvoiceRecord,
-    resumed: boolean,
-    prepared?: {
-      upstreamForeignId: string;
-      create: PreparedCreate;
-      createdAt: number;
-      secret?: PreparedSecret;
-    },
-    whileWriting?: (writing: Omit<Checkout, 'created'>) => void,
-  ): Promise<Omit<Checkout, 'created'>> {
+  /** `resumed`: an earlier attempt with this upstream id may have been created without our hearing back. */
+  private async createUpstream(claimed: InvoiceRecord, resumed: boolean): Promise<Omit<Checkout, 'created'>> {
     let record = claimed;
     let mayBeOurs = resumed;
     // Before the send: a secret that could not be had after it would leave a created invoice unrecorded.
-    const readied =
-      prepared?.createdAt === claimed.createdAt
-        ? prepared.secret
-        : this.clientSecrets?.prepare(claimed, clientSecretHash);
-    let issued: Awaited<ReturnType<PreparedSecret['issue']>> | undefined;
+    let secret: string | undefined;
     try {
-      issued = await readied?.issue();
+      secret = await this.clientSecrets?.secretFor(claimed);
     } catch (error) {
       await (mayBeOurs ? this.invoices.release(claimed, undefined) : this.invoices.releaseUnsent(claimed));
       throw error;
     }
-    const own = issued === undefined ? {} : { clientSecretHash: issued.hash };
+    const own = secret === undefined ? {} : { clientSecretHash: clientSecretHash(secret) };
     for (;;) {
       try {
-        const upstreamId = upstreamForeignId(record);
-        const create =
-          prepared?.upstreamForeignId === upstreamId
-            ? prepared.create
-            : this.processing.prepareInvoice(upstreamId, record.request);
-        prepared = undefined;
-        const created = await create.send();
+        const created = await this.processing.createInvoice(upstreamForeignId(record), record.request);
         const answered = this.invoices.answered(record, created, 'create', {
           invoice: created.details,
           ...own,
         });
-        const saved = await this.invoices.save(record, answered, (writing) =>
-          whileWriting?.({ record: writing, clientSecret: issued?.secret ?? null }),
-        );
+        const saved = await this.invoices.save(record, answered);
         // The secret whose hash this write stored; a record someone else wrote is checked against its own.
         return saved.won
-          ? { record: saved.record, clientSecret: issued?.secret ?? null }
+          ? { record: saved.record, clientSecret: secret ?? null }
           : { record: saved.record, clientSecret: await this.clientSecretOf(saved.record) };
       } catch (error) {
         // "foreign_id taken" proves a lost answer only after a send of ours whose outcome was unknown; otherwise

@@ -24,11 +24,11 @@ import type {
 
 /** The payment service. Every method throws ServiceError (domain/errors.ts) when the service does not do it. */
 export interface ProcessingApi {
-  /**
-   * The create of the checkout's invoice under `upstreamForeignId`, the foreign_id the service knows it by, readied
-   * now and sent by `send` (never without it): readying it costs CPU while the caller's own I/O is in flight.
-   */
-  prepareInvoice(upstreamForeignId: string, request: CheckoutRequest): PreparedCreate;
+  /** Creates the checkout's invoice under `upstreamForeignId`, the foreign_id the service knows it by. */
+  createInvoice(
+    upstreamForeignId: string,
+    request: CheckoutRequest,
+  ): Promise<Created<InvoiceDetails, InvoiceStatus>>;
   cancelInvoice(upstreamForeignId: string): Promise<void>;
   /** The invoice's status and payment now; undefined when the service has no such invoice. */
   invoiceNews(invoiceId: number): Promise<InvoiceNews | undefined>;
@@ -54,11 +54,6 @@ export interface DepositNews {
   invoice?: InvoiceNews;
   /** The money the deposits brought, in the one currency they share; a deposit's status is its own. */
   payment?: Payment;
-}
-
-export interface PreparedCreate {
-  /** Sends the create; once only, a second call rejects. */
-  send(): Promise<Created<InvoiceDetails, InvoiceStatus>>;
 }
 
 export interface ProcessingKeys {
@@ -142,22 +137,12 @@ export interface TokenSource {
  */
 export interface ClientSecrets {
   secretFor(invoice: SecretHolder): Promise<string>;
-  /**
-   * The secret of an invoice about to be created, with `hash` of it (what its record keeps), worked out while the
-   * caller's own I/O is in flight: with the key the last secret was made with, reading no keys itself; `issue`
-   * reads the keys and makes them again if the keys have changed since.
-   */
-  prepare(invoice: SecretHolder, hash: (secret: string) => string): PreparedSecret;
 }
 
 /** What a client secret is issued for: one invoice, made at one time. */
 export interface SecretHolder {
   foreignId: string;
   createdAt: number;
-}
-
-export interface PreparedSecret {
-  issue(): Promise<{ secret: string; hash: string }>;
 }
 
 /** Remembers callback deliveries so a repeated one has no second effect. */

@@ -86,41 +86,17 @@ export async function claim<T extends Claimable>(
 /** What a record's write adds to it: the webhook events its change from `previous` makes (domain/webhooks.ts). */
 type Announce<T> = (record: T, previous?: T) => T;
 
-/**
- * Writes the next version of a record; on a lost race returns what won instead. `whileWriting` gets the record
- * written once the write has left the process, unless it has been answered by then: work for after the write,
- * done while it is in flight.
- */
+/** Writes the next version of a record; on a lost race returns what won instead. */
 export async function save<T extends { foreignId: string; version: number }>(
   store: VersionedStore<T>,
   current: T,
   next: Omit<T, 'version'>,
   announce: Announce<T> = (record) => record,
-  whileWriting?: (record: T) => void,
 ): Promise<{ record: T; won: boolean }> {
   const record = announce({ ...next, version: current.version + 1 } as T, current);
-  const writing = store.update(record, current.version, current);
-  // Immediates run after the I/O callbacks and promise jobs in hand: the write is on its socket by then.
-  const meanwhile = whileWriting && setImmediate(() => guarded(() => whileWriting(record)));
-  let won: boolean;
-  try {
-    won = await writing;
-  } finally {
-    // Answered (or failed) before it ran: it must not run after the invocation's answer.
-    clearImmediate(meanwhile);
-  }
-  if (won) return { record, won: true };
+  if (await store.update(record, current.version, current)) return { record, won: true };
   const latest = await store.get(current.foreignId);
   return { record: latest ?? record, won: false };
-}
-
-/** Work whose caller does it again if it has not been done: an error here must not end the process. */
-function guarded(work: () => void): void {
-  try {
-    work();
-  } catch {
-    // Left undone.
-  }
 }
 
 /**
@@ -168,14 +144,14 @@ export class ClaimedRecords<T extends AnyRecord> {
     this.events ? withEvents(this.events, record, this.timing.now(), previous) : record;
 
   /**
-   * Claims the request's foreign_id with a new record made `now`, or takes over one whose send ended without an
+   * Claims the request's foreign_id with a new record made now, or takes over one whose send ended without an
    * answer (keeping its `createdAt`; `takeOver` may carry some of its own fields on).
    */
   claim(
     request: T['request'],
     takeOver: (existing: T) => Partial<OwnFields<T>> = () => ({}),
-    now = this.timing.now(),
   ): Promise<Claim<T>> {
+    const now = this.timing.now();
     const fresh = {
       foreignId: request.foreignId,
       version: 1,
@@ -210,12 +186,8 @@ export class ClaimedRecords<T extends AnyRecord> {
   }
 
   /** Writes the next version of `current`; on a lost race answers what won instead (see `save`). */
-  save(
-    current: T,
-    next: Omit<T, 'version'>,
-    whileWriting?: (record: T) => void,
-  ): Promise<{ record: T; won: boolean }> {
-    return save(this.store, current, next, this.announce, whileWriting);
+  save(current: T, next: Omit<T, 'version'>): Promise<{ record: T; won: boolean }> {
+    return save(this.store, current, next, this.announce);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { InvoiceService } from '../domain/invoices';
 import { checkoutInput } from '../http/inputs';
-import { apiRoute, serialisedAhead } from '../http/route';
+import { apiRoute } from '../http/route';
 import { invoiceView, type CheckoutView } from '../http/views';
 import { checkoutRoute } from '../lib/routes';
 import { processing } from '../runtime/processing';
@@ -15,15 +15,12 @@ const invoices = new InvoiceService(invoiceStore, processing, claimTiming, {
   announce: announceEvents,
 });
 
-/**
- * POST /checkout: 201 with a new invoice, 200 with the same one for a repeated request. A new invoice's answer is
- * made while its record is written.
- */
+/** POST /checkout: 201 with a new invoice, 200 with the same one for a repeated request. */
 export const handler = apiRoute(
   { route: checkoutRoute, tokens: bearerTokens, input: checkoutInput },
-  (request) =>
-    invoices.checkout(request, ({ record, created, clientSecret }) => {
-      const body: CheckoutView = { ...invoiceView(record, Date.now()), client_secret: clientSecret };
-      return serialisedAhead({ status: created ? 201 : 200, body });
-    }),
+  async (request) => {
+    const { record, created, clientSecret } = await invoices.checkout(request);
+    const body: CheckoutView = { ...invoiceView(record, Date.now()), client_secret: clientSecret };
+    return { status: created ? 201 : 200, body };
+  },
 );

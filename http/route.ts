@@ -21,19 +21,9 @@ export interface ApiRequest {
 
 export interface ApiResponse {
   status: number;
-  /** Serialised as JSON, unless it already is (`serialisedAhead`). */
+  /** Serialised as JSON. */
   body: unknown;
   headers?: Record<string, string>;
-}
-
-/** A body already serialised as JSON. */
-class JsonText {
-  constructor(readonly text: string) {}
-}
-
-/** The response with its body serialised now: in work done while a write is in flight, rather than after it. */
-export function serialisedAhead(response: ApiResponse): ApiResponse {
-  return { ...response, body: new JsonText(JSON.stringify(response.body)) };
 }
 
 type Event = APIGatewayProxyEventV2;
@@ -264,6 +254,6 @@ function json({ status, body, headers }: ApiResponse): Result {
   return {
     statusCode: status,
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
-    body: body instanceof JsonText ? body.text : JSON.stringify(body),
+    body: JSON.stringify(body),
   };
 }

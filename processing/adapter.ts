@@ -27,15 +27,11 @@ import { isWithdrawalFor, withdrawalFromTransaction } from './withdrawal';
 export class ProcessingAdapter implements ProcessingApi {
   constructor(private readonly client: ProcessingClient) {}
 
-  prepareInvoice(upstreamForeignId: string, request: CheckoutRequest) {
-    const create = this.client.prepareInvoice(invoiceRequest(upstreamForeignId, request));
-    return {
-      send: () =>
-        translated(async () => {
-          const invoice = await create.send();
-          return { status: invoice.status, details: invoiceDetails(invoice) };
-        }),
-    };
+  createInvoice(upstreamForeignId: string, request: CheckoutRequest) {
+    return translated(async () => {
+      const invoice = await this.client.createInvoice(invoiceRequest(upstreamForeignId, request));
+      return { status: invoice.status, details: invoiceDetails(invoice) };
+    });
   }
 
   cancelInvoice(upstreamForeignId: string) {

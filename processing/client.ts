@@ -7,7 +7,7 @@ import {
   ProcessingValidationError,
 } from './errors';
 import { toAmount8 } from './money';
-import { RequestSender, type Endpoint, type PreparedCall, type RequestSenderOptions } from './request-sender';
+import { RequestSender, type Endpoint, type RequestSenderOptions } from './request-sender';
 import type {
   AccountBalance,
   CreateInvoiceRequest,
@@ -31,16 +31,9 @@ export class ProcessingClient {
     this.sender = new RequestSender(options);
   }
 
-  createInvoice(request: CreateInvoiceRequest): Promise<Invoice> {
-    return this.prepareInvoice(request).send();
-  }
-
-  /** The create, readied for a send soon after (RequestSender.prepare); a request it refuses, `send` refuses. */
-  prepareInvoice(request: CreateInvoiceRequest): PreparedCall<Invoice> {
-    return this.sender.prepare(CREATE_INVOICE, () => ({
-      ...request,
-      amount: toAmount8(request.amount, 'amount', { operation: 'createInvoice' }),
-    }));
+  async createInvoice(request: CreateInvoiceRequest): Promise<Invoice> {
+    const amount = toAmount8(request.amount, 'amount', { operation: 'createInvoice' });
+    return this.sender.send({ ...CREATE_INVOICE, body: { ...request, amount } });
   }
 
   async cancelInvoice(foreignId: string): Promise<void> {

@@ -36,11 +36,6 @@ export interface ServiceCall {
 /** A request without its body: the endpoint it calls, and how the sender treats it. */
 export type Endpoint = Omit<ServiceCall, 'body'>;
 
-/** A request readied ahead of its send (RequestSender.prepare). */
-export interface PreparedCall<T> {
-  send(): Promise<T>;
-}
-
 export interface RequestSenderOptions {
   /** May carry a path prefix and a trailing slash, e.g. `https://host/api/`. */
   baseUrl: string;
@@ -73,8 +68,6 @@ export class RequestSender {
   private readonly keys: KeySource;
   private readonly maxRetries: number;
   private readonly deadline: () => number | undefined;
-  /** The keys the last send read, which a prepared call signs with ahead of its send. */
-  private lastKeys: ProcessingKeys | undefined;
 
   constructor(options: RequestSenderOptions) {
     const base = new URL(options.baseUrl);
@@ -91,47 +84,10 @@ export class RequestSender {
     });
   }
 
-  send<T>(request: ServiceCall): Promise<T> {
-    const { body, ...endpoint } = request;
-    return this.sendReadied<T>(endpoint, async () => ({ payload: serialised(body) }));
-  }
-
-  /**
-   * Readies a request for a send soon after: once the I/O the caller has in flight has left this process (the
-   * checkout's claim), its body is built, serialised and signed with the keys the last send read, so that the send
-   * after that I/O's answer costs little CPU of its own. It reads no keys itself (a fetch left running could outlive
-   * the invocation): the send reads them, and signs again if they changed. Sends only on `send`, and once; what
-   * `body` throws, `send` rejects with.
-   */
-  prepare<T>(endpoint: Endpoint, body: () => object): PreparedCall<T> {
-    let readying: Promise<Readied> | undefined;
-    const ready = () => {
-      if (!readying) {
-        readying = this.readied(body);
-        // A failure is the send's to report; unsent, it is dropped.
-        readying.catch(() => undefined);
-      }
-      return readying;
-    };
-    // Immediates run after the I/O callbacks and promise jobs in hand: a request being sent is on its socket by then.
-    const deferred = setImmediate(ready);
-    let sent = false;
-    return {
-      send: () => {
-        // A second send could create a second invoice: refused, not guarded by the caller alone.
-        if (sent)
-          return Promise.reject(new Error(`${endpoint.operation}: a prepared call is sent once only`));
-        sent = true;
-        clearImmediate(deferred);
-        return this.sendReadied<T>(endpoint, ready);
-      },
-    };
-  }
-
-  private async sendReadied<T>(request: Endpoint, ready: () => Promise<Readied>): Promise<T> {
+  async send<T>(request: ServiceCall): Promise<T> {
     if (!this.timeForAnAttempt(0)) throw notSent(request.operation);
-    const { payload, signed: ahead } = await ready();
-    let signed = this.signedWithKeysRead(await this.keys.get(), payload, ahead);
+    const payload = Buffer.from(JSON.stringify(request.body), 'utf8');
+    let signed = signedWith(await this.keys.get(), payload);
     // Reading the keys may have fetched them (a cold start, an expired cache) and taken the time an attempt needs.
     if (!this.timeForAnAttempt(0)) throw notSent(request.operation);
     let refreshed = false;
@@ -154,7 +110,7 @@ export class RequestSender {
         if (!this.timeForAnAttempt(wait)) throw error;
         if (wait > 0) await sleep(wait);
         // Each attempt reads the keys it signs with, so that a rotation between attempts is taken up.
-        signed = this.signedWithKeysRead(refreshedKeys ?? (await this.keys.get()), payload, signed);
+        signed = signedWith(refreshedKeys ?? (await this.keys.get()), payload);
         if (!this.timeForAnAttempt(0)) throw error;
       }
     }
@@ -162,21 +118,6 @@ export class RequestSender {
 
   close(): Promise<void> {
     return this.transport.close();
-  }
-
-  /** The body as sent, signed ahead with the keys the last send read, if there was one. */
-  private async readied(body: () => object): Promise<Readied> {
-    const payload = serialised(body());
-    return { payload, signed: this.lastKeys && signedWith(this.lastKeys, payload) };
-  }
-
-  /**
-   * `payload` under the keys an attempt has just read, which a prepared call then signs with ahead: the signature in
-   * hand if it was made with them, else a new one.
-   */
-  private signedWithKeysRead(keys: ProcessingKeys, payload: Buffer, inHand: Signed | undefined): Signed {
-    this.lastKeys = keys;
-    return inHand?.keys === keys ? inHand : signedWith(keys, payload);
   }
 
   private async attempt(request: Endpoint, { payload, keys, headers: signature }: Signed): Promise<unknown> {
@@ -199,21 +140,11 @@ export class RequestSender {
   }
 }
 
-/** A prepared body, and its signature when it could be signed ahead. */
-interface Readied {
-  payload: Buffer;
-  signed?: Signed;
-}
-
 /** A request's body and its signature headers under `keys`. */
 interface Signed {
   payload: Buffer;
   keys: ProcessingKeys;
   headers: Record<string, string>;
-}
-
-function serialised(body: object): Buffer {
-  return Buffer.from(JSON.stringify(body), 'utf8');
 }
 
 function signedWith(keys: ProcessingKeys, payload: Buffer): Signed {

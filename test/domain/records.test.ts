@@ -2,9 +2,8 @@
 import { createHash } from 'node:crypto';
 import { ConflictError, InProgressError, NotFoundError } from '../../domain/errors';
 import type { ClaimedRecord } from '../../domain/model';
-import { ClaimedRecords, save, type ClaimTiming } from '../../domain/records';
+import { ClaimedRecords, type ClaimTiming } from '../../domain/records';
 import { MemoryStore } from '../support/memory-store';
-import { answeredAfterImmediates } from '../support/wait';
 
 interface NoteRequest {
   foreignId: string;
@@ -209,54 +208,5 @@ describe('reading and the sweep', () => {
 
     expect(await store.get('held')).toEqual(record);
     expect((await notes.save(record, { ...record, phase: 'sent' })).won).toBe(true);
-  });
-});
-
-describe('save, with work for while the write is in flight', () => {
-  const afterIo = () => new Promise((resolve) => setImmediate(resolve));
-
-  /** The test's store, its writes answered after the work readied while they are in flight, as DynamoDB's are. */
-  function slowWrites(): MemoryStore<NoteRecord> {
-    const slow = Object.create(store) as MemoryStore<NoteRecord>;
-    slow.update = async (next, expected) => {
-      await answeredAfterImmediates();
-      return store.update(next, expected);
-    };
-    return slow;
-  }
-
-  test('gets the record written once the write has left, before its answer', async () => {
-    const { record } = await notes.claim(note('n-1'));
-    const slow = slowWrites();
-    const seen: NoteRecord[] = [];
-    const saved = await save(
-      slow,
-      record,
-      { ...record, text: 'x' } as Omit<NoteRecord, 'version'>,
-      undefined,
-      (writing) => seen.push(writing),
-    );
-    expect(seen).toEqual([saved.record]);
-    expect(saved.won).toBe(true);
-  });
-
-  test('a write that fails before that work has run leaves it unrun, after the invocation too', async () => {
-    const { record } = await notes.claim(note('n-1'));
-    const failing = Object.create(store) as MemoryStore<NoteRecord>;
-    failing.update = () => Promise.reject(new Error('write failed'));
-    const whileWriting = jest.fn();
-    await expect(save(failing, record, record, undefined, whileWriting)).rejects.toThrow('write failed');
-    await afterIo();
-    expect(whileWriting).not.toHaveBeenCalled();
-  });
-
-  test('an error in that work does not end the process, and the write still answers', async () => {
-    const { record } = await notes.claim(note('n-1'));
-    const slow = slowWrites();
-    const whileWriting = jest.fn(() => {
-      throw new Error('view failed');
-    });
-    await expect(save(slow, record, record, undefined, whileWriting)).resolves.toMatchObject({ won: true });
-    expect(whileWriting).toHaveBeenCalledTimes(1);
   });
 });

@@ -81,16 +81,11 @@ test("the sweep's look at a claim it listed before a retry took it over leaves t
   const sending = new Promise<void>((resolve) => (claimed = resolve));
   const adapter = new ProcessingAdapter(rig.client);
   const held: ProcessingApi = Object.assign(Object.create(adapter), {
-    prepareInvoice: (id: string, ask: CheckoutRequest) => {
-      const create = adapter.prepareInvoice(id, ask);
-      return {
-        send: async () => {
-          claimed();
-          const created = await create.send();
-          await swept;
-          return created;
-        },
-      };
+    createInvoice: async (id: string, ask: CheckoutRequest) => {
+      claimed();
+      const created = await adapter.createInvoice(id, ask);
+      await swept;
+      return created;
     },
   });
   const timing = { now: () => rig.clock.ms, leaseMs: 45_000, waitMs: 5_000, pollMs: 100 };

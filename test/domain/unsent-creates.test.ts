@@ -105,8 +105,8 @@ test('after a lost answer, the next attempt left unsent is not taken for ours ei
   const cancelsOnly = new InvoiceService(
     rig.invoiceStore,
     Object.assign(Object.create(new ProcessingAdapter(rig.client)), {
-      prepareInvoice: (id: string, request: CheckoutRequest) =>
-        new ProcessingAdapter(id === 'unsent-4' ? rig.client : unreachable).prepareInvoice(id, request),
+      createInvoice: (id: string, request: CheckoutRequest) =>
+        new ProcessingAdapter(id === 'unsent-4' ? rig.client : unreachable).createInvoice(id, request),
     }),
     timing(),
   );
@@ -126,7 +126,6 @@ test('after a lost answer, the next attempt left unsent is not taken for ours ei
 test('a client secret that cannot be had before the send takes the claim back too', async () => {
   const failing: ClientSecrets = {
     secretFor: () => Promise.reject(new Error('The keys are out of reach')),
-    prepare: () => ({ issue: () => Promise.reject(new Error('The keys are out of reach')) }),
   };
   const invoices = new InvoiceService(rig.invoiceStore, new ProcessingAdapter(rig.client), timing(), {
     clientSecrets: failing,

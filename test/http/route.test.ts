@@ -1,7 +1,7 @@
 // The route's JSON body reading, through the one middleware chain, with a real event and context.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { isLosslessNumber } from 'lossless-json';
-import { apiRoute, serialisedAhead, type ApiResponse } from '../../http/route';
+import { apiRoute } from '../../http/route';
 import { lambdaContext } from '../../local/lambda-context';
 import { captureOutput, type CapturedOutput } from '../support/output';
 
@@ -123,29 +123,4 @@ describe('size and depth', () => {
     expect((await post(levels(32))).status).toBe(200);
     expect((await post(levels(33))).status).toBe(400);
   });
-});
-
-test('a response serialised ahead is sent as it was serialised, with the same headers', async () => {
-  const body = { amount: '25.50000000', list: [1, 2] };
-  const route = (response: ApiResponse) =>
-    apiRoute(
-      {
-        route: { access: 'storefront' },
-        tokens: { get: async () => TOKENS, refresh: async () => TOKENS },
-        input: () => undefined,
-      },
-      async () => response,
-    );
-  const event = {
-    routeKey: 'POST /echo',
-    headers: { authorization: `Bearer ${STOREFRONT_TOKEN}` },
-    isBase64Encoded: false,
-  } as unknown as APIGatewayProxyEventV2;
-  const context = lambdaContext('echo', 10_000);
-
-  const ahead = await route(serialisedAhead({ status: 201, body }))(event, context);
-  const after = await route({ status: 201, body })(event, context);
-
-  expect(ahead).toEqual(after);
-  expect(JSON.parse((ahead as APIGatewayProxyStructuredResultV2).body as string)).toEqual(body);
 });

@@ -47,21 +47,19 @@ const refusing = new Set<string>();
 
 /** Creates every invoice at once and answers a status at once: what the drills need of the service. */
 const service = {
-  prepareInvoice: (upstreamForeignId: string) => ({
-    send: async () => ({
-      status: 'pending',
-      details: {
-        id: Math.floor(Math.random() * 1e9),
-        url: `https://pay.example/${upstreamForeignId}`,
-        address: 'bc1qdrill',
-        tag: null,
-        amount: '10.00000000',
-        senderCurrency: null,
-        senderAmount: null,
-        fixedAt: null,
-        releaseAt: null,
-      },
-    }),
+  createInvoice: async (upstreamForeignId: string) => ({
+    status: 'pending',
+    details: {
+      id: Math.floor(Math.random() * 1e9),
+      url: `https://pay.example/${upstreamForeignId}`,
+      address: 'bc1qdrill',
+      tag: null,
+      amount: '10.00000000',
+      senderCurrency: null,
+      senderAmount: null,
+      fixedAt: null,
+      releaseAt: null,
+    },
   }),
 } as unknown as ProcessingApi;
 
