@@ -1,9 +1,10 @@
+import middy from '@middy/core';
 import { InvoiceService } from '../domain/invoices';
 import { sweep, type SweepReport } from '../domain/reconcile';
 import { RefundService } from '../domain/refunds';
 import { log } from '../observability/log';
 import { remainingMs } from '../runtime/deadline';
-import { withInvocation } from '../runtime/invocation';
+import { invocation } from '../runtime/invocation';
 import { numberEnv } from '../runtime/env';
 import { invoiceLookupNotFound } from '../runtime/invoice-lookups';
 import { processing } from '../runtime/processing';
@@ -31,8 +32,8 @@ const options = {
 };
 
 /** Scheduled: refreshes open refunds and closes out what the service reports final. */
-export const handler = withInvocation(async (): Promise<SweepReport> => {
+export const handler = middy(async (): Promise<SweepReport> => {
   const report = await sweep(invoices, refunds, options);
   log.info('reconciliation sweep done', { ...report });
   return report;
-});
+}).use(invocation());

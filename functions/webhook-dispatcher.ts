@@ -1,9 +1,10 @@
+import middy from '@middy/core';
 import { WebhookDispatcher, type DispatchReport } from '../domain/webhooks';
 import { webhookPayload } from '../http/webhook-views';
 import { log } from '../observability/log';
 import { countMetric } from '../observability/metrics';
 import { remainingMs } from '../runtime/deadline';
-import { withInvocation } from '../runtime/invocation';
+import { invocation } from '../runtime/invocation';
 import { invoiceStore, refundStore } from '../runtime/stores';
 import { deliveryStore, dispatcherWake, dispatchTiming, webhookSender } from '../runtime/webhooks';
 
@@ -36,11 +37,11 @@ const dispatcher =
  * on a schedule (retries that came due, should a wake be lost).
  * The trigger's event says nothing it needs: each run does what the `deliveries-due` index says is due.
  */
-export const handler = withInvocation(async (): Promise<DispatchReport | { configured: false }> => {
+export const handler = middy(async (): Promise<DispatchReport | { configured: false }> => {
   if (!dispatcher) return { configured: false };
   const report = await dispatcher.run();
   if (report.moved + report.delivered + report.retrying + report.failed > 0) {
     log.info('webhook dispatch done', { ...report });
   }
   return report;
-});
+}).use(invocation());

@@ -1,3 +1,4 @@
+import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { hash, timingSafeEqual } from 'node:crypto';
 import { parse as parseLosslessly } from 'lossless-json';
@@ -5,7 +6,7 @@ import { CallbackSignatureError, serviceFailure } from '../domain/errors';
 import type { Tokens, TokenSource } from '../domain/ports';
 import { addLogContext, describeError, log } from '../observability/log';
 import { countMetric } from '../observability/metrics';
-import { withInvocation } from '../runtime/invocation';
+import { invocation } from '../runtime/invocation';
 import { HttpError, toErrorResponse } from './errors';
 import { FOREIGN_ID } from './validate';
 
@@ -28,6 +29,9 @@ export interface ApiResponse {
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
+/** The event once the body middleware has read it. */
+type RouteEvent = Event & { apiRequest?: ApiRequest };
+type RouteMiddleware = MiddlewareObj<RouteEvent, Result>;
 
 /** A route's entry in lib/routes.ts says who may call it; a bearer route needs the tokens to check. */
 type Guard =
@@ -40,30 +44,52 @@ export type RouteOptions<T> = Guard & {
 };
 
 /**
- * The one chain every route uses: auth by scope, body parsing, input validation and error mapping, all under the
- * invocation's deadline, from which every call to the service budgets its time, and with its log context. A plain
- * function rather than a middleware framework: these steps are all a route needs, and each invocation pays for
- * every layer and promise on the way.
+ * The one chain every route uses, as middy middlewares: the invocation's deadline and log context, error mapping,
+ * auth by scope and body parsing; then the input is validated, `run` answers, and the answer is serialised.
+ * Middy's own early timeout is off: every call to the service budgets its time from the invocation's deadline.
  */
 export function apiRoute<T>(options: RouteOptions<T>, run: (input: T) => Promise<ApiResponse>) {
-  const handler = async (event: Event): Promise<Result> => {
-    try {
-      await authorize(options, event);
-      const request = toApiRequest(event, options.route.access !== 'service');
+  const handler = middy(
+    async (event: RouteEvent): Promise<Result> => {
+      const request = event.apiRequest as ApiRequest;
       const input = options.input(request);
       addLogContext({ foreignId: foreignIdOf(request) });
       return json(await run(input));
-    } catch (error) {
-      return errorResponse(error);
-    }
+    },
+    { timeoutEarlyInMillis: 0 },
+  );
+  if (options.route.access === 'customer') handler.use(fromAnyOrigin);
+  return handler
+    .use(invocation<RouteEvent, Result>((event) => event.routeKey))
+    .use(errorAnswers)
+    .use(bearerAuth(options))
+    .use(body(options.route.access !== 'service'));
+}
+
+/** Any error becomes its JSON answer (http/errors.ts), logged and counted. */
+const errorAnswers: RouteMiddleware = {
+  onError: (request) => {
+    request.response = errorResponse(request.error);
+  },
+};
+
+function bearerAuth(guard: Guard): RouteMiddleware {
+  return { before: ({ event }) => authorize(guard, event) };
+}
+
+/** The request as routes read it; a JSON body parsed losslessly unless `parseJson` is false (signed callbacks). */
+function body(parseJson: boolean): RouteMiddleware {
+  return {
+    before: (request) => {
+      request.event.apiRequest = toApiRequest(request.event, parseJson);
+    },
   };
-  const served = options.route.access === 'customer' ? fromAnyOrigin(handler) : handler;
-  return withInvocation(served, (event) => event.routeKey);
 }
 
 /**
  * A customer route is read by the widget on the shop's page, whatever its origin: every answer may be read there,
  * its ETag included, and the preflight allows the headers the widget sends. No credentials: it holds no token.
+ * The preflight is answered before the invocation starts, as it runs none of the route.
  */
 const ANY_ORIGIN = {
   'access-control-allow-origin': '*',
@@ -80,13 +106,17 @@ const PREFLIGHT: Result = {
   },
 };
 
-function fromAnyOrigin(handler: (event: Event) => Promise<Result>) {
-  return async (event: Event): Promise<Result> => {
-    if (event.requestContext.http.method === 'OPTIONS') return PREFLIGHT;
-    const result = await handler(event);
-    return { ...result, headers: { ...result.headers, ...ANY_ORIGIN } };
-  };
-}
+const withAnyOrigin: RouteMiddleware['after'] = (request) => {
+  if (request.response) {
+    request.response = { ...request.response, headers: { ...request.response.headers, ...ANY_ORIGIN } };
+  }
+};
+
+const fromAnyOrigin: RouteMiddleware = {
+  before: ({ event }) => (event.requestContext.http.method === 'OPTIONS' ? PREFLIGHT : undefined),
+  after: withAnyOrigin,
+  onError: withAnyOrigin,
+};
 
 /** The foreign_id a valid request names in its path, body or query; only text of that form reaches a log. */
 function foreignIdOf({ path, body, query }: ApiRequest): string | undefined {

@@ -1,7 +1,8 @@
 import type { Context } from 'aws-lambda';
 import { apiRoute } from '../../http/route';
 import { ANSWER_MARGIN_MS, deadlineAt, remainingMs, runWithDeadline } from '../../runtime/deadline';
-import { withInvocation } from '../../runtime/invocation';
+import middy from '@middy/core';
+import { invocation } from '../../runtime/invocation';
 
 const NOW = 1_700_000_000_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -16,7 +17,7 @@ it('outside any invocation there is no deadline', () => {
 
 it("an invocation's deadline is the function's remaining time less the margin for writing and answering", async () => {
   jest.spyOn(Date, 'now').mockReturnValue(NOW);
-  const handler = withInvocation(async () => ({ deadline: deadlineAt(), left: remainingMs() }));
+  const handler = middy(async () => ({ deadline: deadlineAt(), left: remainingMs() })).use(invocation());
 
   await expect(handler({}, contextWith(25_000))).resolves.toEqual({
     deadline: NOW + 25_000 - ANSWER_MARGIN_MS,

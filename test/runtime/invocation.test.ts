@@ -2,7 +2,8 @@ import type { Context } from 'aws-lambda';
 import { lambdaContext } from '../../local/lambda-context';
 import { log } from '../../observability/log';
 import { ANSWER_MARGIN_MS, deadlineAt } from '../../runtime/deadline';
-import { withInvocation } from '../../runtime/invocation';
+import middy from '@middy/core';
+import { invocation } from '../../runtime/invocation';
 
 let lines: Array<Record<string, unknown>>;
 beforeEach(() => {
@@ -17,13 +18,10 @@ const context = (functionName: string, requestId: string): Context => ({
 });
 
 test("every line an invocation logs names its request, function and route; the function's first is the cold start", async () => {
-  const handler = withInvocation(
-    async (event: { routeKey: string }) => {
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      log.info('working', { on: event.routeKey });
-    },
-    (event) => event.routeKey,
-  );
+  const handler = middy(async (event: { routeKey: string }) => {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    log.info('working', { on: event.routeKey });
+  }).use(invocation<{ routeKey: string }>((event) => event.routeKey));
 
   await handler({ routeKey: 'GET /a' }, context('fn-cold', 'r-1'));
   await handler({ routeKey: 'GET /a' }, context('fn-cold', 'r-2'));
@@ -51,7 +49,7 @@ test("every line an invocation logs names its request, function and route; the f
 });
 
 test('a job has no route; each function has its own first invocation, as each has its own container in AWS', async () => {
-  const job = withInvocation(async () => log.info('job done'));
+  const job = middy(async () => log.info('job done')).use(invocation());
 
   await job({}, context('job-a', 'r-1'));
   await job({}, context('job-b', 'r-2'));
@@ -66,7 +64,7 @@ test('a job has no route; each function has its own first invocation, as each ha
 
 test('the invocation runs under its deadline', async () => {
   jest.spyOn(Date, 'now').mockReturnValue(1_700_000_000_000);
-  const handler = withInvocation(async () => deadlineAt());
+  const handler = middy(async () => deadlineAt()).use(invocation());
 
   await expect(
     handler({}, { ...context('fn-deadline', 'r-1'), getRemainingTimeInMillis: () => 10_000 }),
