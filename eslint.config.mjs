@@ -56,7 +56,16 @@ const LAYERS = [
       STACK,
     ],
   },
-  { files: ['functions/**', 'observability/**', 'sandbox/**'], patterns: [STACK] },
+  {
+    files: ['observability/**'],
+    patterns: [
+      {
+        regex: String.raw`^\.\./`,
+        message: 'observability/ imports only observability/: every other folder may log.',
+      },
+    ],
+  },
+  { files: ['functions/**', 'sandbox/**'], patterns: [STACK] },
 ];
 
 export default tseslint.config(

@@ -1,4 +1,4 @@
-import { currentContext, runInContext } from '../runtime/context';
+import { currentContext } from './context';
 
 /**
  * One JSON line per event, with the invocation's context first. Fields whose names could carry credentials are
@@ -7,14 +7,6 @@ import { currentContext, runInContext } from '../runtime/context';
 const SENSITIVE = /token|secret|password|authorization|signature|api[-_]?key|processing[-_]?key/i;
 
 export type Fields = Record<string, unknown>;
-
-/**
- * Runs `work` with `fields` on every line it logs, and on every line of what it starts. What every line of an
- * invocation carries: its request id, function, route, foreign_id...
- */
-export function runWithLogContext<T>(fields: Fields, work: () => T): T {
-  return runInContext({ deadline: currentContext()?.deadline, fields }, work);
-}
 
 /** Adds to the current invocation's context once a field is known, such as a validated foreign_id. */
 export function addLogContext(fields: Fields): void {

@@ -1,7 +1,7 @@
 // The invocation's deadline, set once per invocation and read by the processing client (async context, so no
 // domain signature has to carry it).
 import type { Context } from 'aws-lambda';
-import { currentContext, runInContext } from './context';
+import { currentContext, runInContext } from '../observability/context';
 
 /**
  * Kept back from the function's timeout for what comes after the last call to the service: writing the record

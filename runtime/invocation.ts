@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { endContext, enterContext } from './context';
+import { endContext, enterContext } from '../observability/context';
 import { invocationDeadline } from './deadline';
 
 /** The functions this process has run: Lambda gives a container one function, the local stack runs all in one. */

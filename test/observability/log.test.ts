@@ -1,4 +1,8 @@
-import { addLogContext, describeError, log, runWithLogContext } from '../../observability/log';
+import { runInContext } from '../../observability/context';
+import { addLogContext, describeError, log } from '../../observability/log';
+
+/** Runs `work` as an invocation with `fields` on its lines would. */
+const withFields = <T>(fields: Record<string, unknown>, work: () => T) => runInContext({ fields }, work);
 
 let lines: Array<{ stream: 'out' | 'err'; line: Record<string, unknown> }>;
 beforeEach(() => {
@@ -53,7 +57,7 @@ test('fields that could carry credentials are dropped at any depth, in objects a
 });
 
 test("an invocation's context is on every line it logs, after awaits too, and on no line outside it", async () => {
-  await runWithLogContext({ requestId: 'r-1', route: 'GET /x' }, async () => {
+  await withFields({ requestId: 'r-1', route: 'GET /x' }, async () => {
     log.info('first');
     await new Promise((resolve) => setTimeout(resolve, 1));
     addLogContext({ foreignId: 'order-1' });
@@ -77,7 +81,7 @@ test("an invocation's context is on every line it logs, after awaits too, and on
 
 test('concurrent invocations keep their own contexts', async () => {
   const invocation = (requestId: string, foreignId: string, waitMs: number) =>
-    runWithLogContext({ requestId }, async () => {
+    withFields({ requestId }, async () => {
       addLogContext({ foreignId });
       await new Promise((resolve) => setTimeout(resolve, waitMs));
       log.info('answered');
@@ -99,7 +103,7 @@ test('adding context outside an invocation changes nothing', () => {
 });
 
 test('context fields are redacted like any other', () => {
-  runWithLogContext({ requestId: 'r-1', token: 't' }, () => log.info('line'));
+  withFields({ requestId: 'r-1', token: 't' }, () => log.info('line'));
 
   expect(only()).toEqual({ level: 'info', message: 'line', time: expect.any(String), requestId: 'r-1' });
 });

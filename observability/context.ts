@@ -1,4 +1,4 @@
-// What an invocation carries through every call it makes: its deadline and its log fields. One AsyncLocalStorage
+// What an invocation carries through every call it makes: its log fields and its deadline. One AsyncLocalStorage
 // holds both, because each storage puts a hook on every promise the process makes, the SDK's included.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
