@@ -100,7 +100,7 @@ export async function readInvoiceForCustomer(
 export interface InvoiceServiceOptions {
   /** Told when the service does not find an invoice we created by its id (the spec does not promise it will). */
   onLookupNotFound?: (foreignId: string) => void;
-  /** Only the checkout creates invoices, and so only it issues their client secrets. */
+  /** Issues each invoice's client secret, which the checkout answers. */
   clientSecrets?: ClientSecrets;
   /** False when no webhook endpoint is set: then no change makes an event, and records keep no outbox. */
   announce?: boolean;

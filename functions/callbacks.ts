@@ -1,21 +1,13 @@
 import { CallbackService } from '../domain/callbacks';
-import { InvoiceService } from '../domain/invoices';
-import { RefundService } from '../domain/refunds';
 import { apiRoute } from '../http/route';
 import { callbacksRoute } from '../lib/routes';
 import { verifyCallback } from '../processing/callbacks';
-import { processing } from '../runtime/processing';
+import { invoices } from '../runtime/invoices';
 import { processingKeys } from '../runtime/processing-keys';
-import { invoiceStore, receiptStore, refundStore } from '../runtime/stores';
-import { claimTiming } from '../runtime/timing';
-import { announceEvents } from '../runtime/webhook-events';
+import { refunds } from '../runtime/refunds';
+import { receiptStore } from '../runtime/stores';
 
-const invoices = new InvoiceService(invoiceStore, processing, claimTiming, { announce: announceEvents });
-const callbacks = new CallbackService(
-  receiptStore,
-  invoices,
-  new RefundService(refundStore, processing, claimTiming, invoices, { announce: announceEvents }),
-);
+const callbacks = new CallbackService(receiptStore, invoices, refunds);
 
 /** POST /callbacks: signed by the service over the raw body; 200 unless a retry could succeed. */
 export const handler = apiRoute(

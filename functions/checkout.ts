@@ -1,19 +1,9 @@
-import { InvoiceService } from '../domain/invoices';
 import { checkoutInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { invoiceView, type CheckoutView } from '../http/views';
 import { checkoutRoute } from '../lib/routes';
-import { processing } from '../runtime/processing';
 import { bearerTokens } from '../runtime/bearer-tokens';
-import { clientSecrets } from '../runtime/client-secrets';
-import { invoiceStore } from '../runtime/stores';
-import { claimTiming } from '../runtime/timing';
-import { announceEvents } from '../runtime/webhook-events';
-
-const invoices = new InvoiceService(invoiceStore, processing, claimTiming, {
-  clientSecrets,
-  announce: announceEvents,
-});
+import { invoices } from '../runtime/invoices';
 
 /** POST /checkout: 201 with a new invoice, 200 with the same one for a repeated request. */
 export const handler = apiRoute(

@@ -1,24 +1,12 @@
 import middy from '@middy/core';
-import { InvoiceService } from '../domain/invoices';
 import { sweep, type SweepReport } from '../domain/reconcile';
-import { RefundService } from '../domain/refunds';
 import { log } from '../observability/log';
 import { remainingMs } from '../runtime/deadline';
 import { invocation } from '../runtime/invocation';
 import { numberEnv } from '../runtime/env';
-import { invoiceLookupNotFound } from '../runtime/invoice-lookups';
-import { processing } from '../runtime/processing';
-import { invoiceStore, refundStore } from '../runtime/stores';
-import { claimTiming, sweepTiming } from '../runtime/timing';
-import { announceEvents } from '../runtime/webhook-events';
-
-const invoices = new InvoiceService(invoiceStore, processing, claimTiming, {
-  announce: announceEvents,
-  onLookupNotFound: invoiceLookupNotFound,
-});
-const refunds = new RefundService(refundStore, processing, claimTiming, invoices, {
-  announce: announceEvents,
-});
+import { invoices } from '../runtime/invoices';
+import { refunds } from '../runtime/refunds';
+import { sweepTiming } from '../runtime/timing';
 
 /** A record's lookup (or cancel) and writes take well under a second from a healthy service; this leaves room. */
 const RECORD_RESERVE_MS = 5_000;
