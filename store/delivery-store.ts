@@ -4,7 +4,7 @@ import type { DeliveryStore, DueWork } from '../domain/ports';
 import { createdKeys } from './created-index';
 import { DUE_PK, DUE_SK, dueKeys, duePartitions, type DueList } from './due-index';
 import { DELIVERIES_DUE_INDEX, TABLE_SCHEMA } from './schema';
-import { isConditionFailure, num, sortableTime, str, ttlAfter, type Item, type Table } from './table';
+import { conditionalWrite, num, sortableTime, str, ttlAfter, type Item, type Table } from './table';
 import { recordFromItem, recordKey } from './record-item';
 
 const SUBJECTS: Record<string, WebhookSubject> = { INVOICE: 'invoice', REFUND: 'refund' };
@@ -52,26 +52,21 @@ export class DynamoDeliveryStore implements DeliveryStore {
 
   /** The whole item, so that the index keys always follow the state; small enough that a put costs no more. */
   private async put(delivery: Delivery, condition: string, values: Item): Promise<boolean> {
-    try {
-      await this.table.client.send(
-        new PutItemCommand({
-          TableName: this.table.name,
-          Item: {
-            ...recordKey('WEBHOOK', delivery.id),
-            data: str(JSON.stringify(delivery)),
-            version: num(delivery.version),
-            ...createdKeys('WEBHOOK', { createdAt: delivery.createdAt, foreignId: delivery.id }),
-            ...this.stateKeys(delivery),
-          },
-          ConditionExpression: condition,
-          ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return conditionalWrite(
+      this.table,
+      new PutItemCommand({
+        TableName: this.table.name,
+        Item: {
+          ...recordKey('WEBHOOK', delivery.id),
+          data: str(JSON.stringify(delivery)),
+          version: num(delivery.version),
+          ...createdKeys('WEBHOOK', { createdAt: delivery.createdAt, foreignId: delivery.id }),
+          ...this.stateKeys(delivery),
+        },
+        ConditionExpression: condition,
+        ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
+      }),
+    );
   }
 
   private stateKeys(delivery: Delivery): Item {

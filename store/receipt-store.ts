@@ -1,7 +1,7 @@
 import { DeleteItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { ReceiptStore } from '../domain/ports';
 import { TABLE_SCHEMA } from './schema';
-import { isConditionFailure, itemKey, num, str, ttlAfter, type Table } from './table';
+import { conditionalWrite, itemKey, num, str, ttlAfter, type Table } from './table';
 
 /**
  * A receipt is `pending` while its delivery is applied and `done` after. A pending receipt whose lease ran out
@@ -17,25 +17,20 @@ export class DynamoReceiptStore implements ReceiptStore {
 
   async claim(receiptId: string): Promise<boolean> {
     const now = this.now();
-    try {
-      await this.table.client.send(
-        new PutItemCommand({
-          TableName: this.table.name,
-          Item: {
-            ...key(receiptId),
-            receipt_state: str('pending'),
-            lease_until: num(now + this.leaseMs),
-            [TABLE_SCHEMA.timeToLive]: num(ttlAfter(now, this.retentionDays)),
-          },
-          ConditionExpression: `attribute_not_exists(${TABLE_SCHEMA.partitionKey}) OR (receipt_state = :pending AND lease_until < :now)`,
-          ExpressionAttributeValues: { ':pending': str('pending'), ':now': num(now) },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return conditionalWrite(
+      this.table,
+      new PutItemCommand({
+        TableName: this.table.name,
+        Item: {
+          ...key(receiptId),
+          receipt_state: str('pending'),
+          lease_until: num(now + this.leaseMs),
+          [TABLE_SCHEMA.timeToLive]: num(ttlAfter(now, this.retentionDays)),
+        },
+        ConditionExpression: `attribute_not_exists(${TABLE_SCHEMA.partitionKey}) OR (receipt_state = :pending AND lease_until < :now)`,
+        ExpressionAttributeValues: { ':pending': str('pending'), ':now': num(now) },
+      }),
+    );
   }
 
   async complete(receiptId: string): Promise<void> {

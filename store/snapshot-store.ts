@@ -2,7 +2,7 @@ import { PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import type { BalanceSnapshot } from '../domain/model';
 import type { SnapshotStore } from '../domain/ports';
 import { TABLE_SCHEMA } from './schema';
-import { isConditionFailure, itemKey, num, str, ttlAfter, type Item, type Table } from './table';
+import { conditionalWrite, itemKey, num, str, ttlAfter, type Item, type Table } from './table';
 
 const { partitionKey: PK, sortKey: SK } = TABLE_SCHEMA;
 
@@ -30,20 +30,15 @@ export class DynamoSnapshotStore implements SnapshotStore {
   }
 
   async claimLiveSlot(at: number, everyMs: number): Promise<boolean> {
-    try {
-      await this.table.client.send(
-        new PutItemCommand({
-          TableName: this.table.name,
-          Item: { ...LIVE_SLOT, takenAt: num(at) },
-          ConditionExpression: `attribute_not_exists(${PK}) OR takenAt <= :cutoff`,
-          ExpressionAttributeValues: { ':cutoff': num(at - everyMs) },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return conditionalWrite(
+      this.table,
+      new PutItemCommand({
+        TableName: this.table.name,
+        Item: { ...LIVE_SLOT, takenAt: num(at) },
+        ConditionExpression: `attribute_not_exists(${PK}) OR takenAt <= :cutoff`,
+        ExpressionAttributeValues: { ':cutoff': num(at - everyMs) },
+      }),
+    );
   }
 
   async latest(): Promise<BalanceSnapshot | undefined> {

@@ -1,4 +1,10 @@
-import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type {
+  AttributeValue,
+  DeleteItemCommand,
+  DynamoDBClient,
+  PutItemCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
 import { TABLE_SCHEMA } from './schema';
 
 /** The one table, as store/schema.ts describes it. */
@@ -17,8 +23,18 @@ export function itemKey(partition: string, sort: string): Item {
   return { [TABLE_SCHEMA.partitionKey]: str(partition), [TABLE_SCHEMA.sortKey]: str(sort) };
 }
 
-export function isConditionFailure(error: unknown): boolean {
-  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
+/** Sends a write whose condition may not hold: false when it does not (another write came first), true when written. */
+export async function conditionalWrite(
+  table: Table,
+  command: PutItemCommand | UpdateItemCommand | DeleteItemCommand,
+): Promise<boolean> {
+  try {
+    await table.client.send(command as PutItemCommand);
+    return true;
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
 }
 
 /** Epoch seconds for DynamoDB's TTL, `days` from `nowMs`. */
