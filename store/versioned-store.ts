@@ -67,14 +67,13 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
       this.table,
       new PutItemCommand({
         TableName: this.table.name,
-        // Onto the key's own new object: five spreads into a literal cost a checkout 10 µs more.
-        Item: Object.assign(
-          recordKey(this.kind, record.foreignId),
-          this.attributes(record),
-          this.openKeys(record),
-          this.outboxKeys(record),
-          createdKeys(this.kind, record),
-        ),
+        Item: {
+          ...recordKey(this.kind, record.foreignId),
+          ...this.attributes(record),
+          ...this.openKeys(record),
+          ...this.outboxKeys(record),
+          ...createdKeys(this.kind, record),
+        },
         ConditionExpression: `attribute_not_exists(${TABLE_SCHEMA.partitionKey})`,
       }),
     );
