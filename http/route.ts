@@ -21,19 +21,24 @@ export interface ApiRequest {
 
 export interface ApiResponse {
   status: number;
-  /** Serialised as JSON, unless it already is (`serialisedAhead`). */
+  /** Serialised as JSON, unless it already is (`serialisedAhead`) or is text of another type (`asText`). */
   body: unknown;
   headers?: Record<string, string>;
 }
 
-/** A body already serialised as JSON. */
-class JsonText {
+/** A body already serialised: as JSON, or in the format the answer's `content-type` header names. */
+class SerialisedBody {
   constructor(readonly text: string) {}
 }
 
 /** The response with its body serialised now: in work done while a write is in flight, rather than after it. */
 export function serialisedAhead(response: ApiResponse): ApiResponse {
-  return { ...response, body: new JsonText(JSON.stringify(response.body)) };
+  return { ...response, body: new SerialisedBody(JSON.stringify(response.body)) };
+}
+
+/** A body sent as it is, such as a CSV export; its answer's headers give its `content-type`. */
+export function asText(text: string): SerialisedBody {
+  return new SerialisedBody(text);
 }
 
 type Event = APIGatewayProxyEventV2;
@@ -264,6 +269,6 @@ function json({ status, body, headers }: ApiResponse): Result {
   return {
     statusCode: status,
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
-    body: body instanceof JsonText ? body.text : JSON.stringify(body),
+    body: body instanceof SerialisedBody ? body.text : JSON.stringify(body),
   };
 }

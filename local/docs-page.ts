@@ -89,7 +89,11 @@ function operationSection(
   const body = operation.requestBody?.content['application/json'].schema;
   const responses = Object.entries(operation.responses).map(([status, listed]) => {
     const { description, content } = '$ref' in listed ? shared[refName(listed.$ref)] : listed;
-    return `<tr><td>${status}</td><td>${content ? typeOf(content['application/json'].schema) : 'no body'}</td><td>${escape(description)}</td></tr>`;
+    const [mediaType, body] = Object.entries(content ?? {})[0] ?? [];
+    const shown = body
+      ? `${typeOf(body.schema)}${mediaType === 'application/json' ? '' : ` (${mediaType})`}`
+      : 'no body';
+    return `<tr><td>${status}</td><td>${shown}</td><td>${escape(description)}</td></tr>`;
   });
   return [
     `<h2 id="${method}-${escape(path)}"><code>${method.toUpperCase()} ${escape(path)}</code> ${escape(operation.summary)}</h2>`,

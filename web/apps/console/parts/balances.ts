@@ -191,7 +191,7 @@ function snapshotTable(snapshots: Snapshot[], currencies: string[]): HTMLTableEl
       words(snapshot.source),
       ...currencies.map((currency) => {
         const balance = balanceOf(snapshot, currency);
-        return balance === undefined ? '—' : el('span', { class: 'amount' }, amount(balance));
+        return balance === undefined ? '—' : el('span', { class: 'amount' }, amount(balance, currency));
       }),
     ]),
   );
@@ -206,7 +206,7 @@ function showBalances(container: HTMLElement, what: string, snapshot: Snapshot):
       snapshot.balances.map((b) => [
         b.currency,
         words(b.type),
-        el('span', { class: 'amount' }, amount(b.balance)),
+        el('span', { class: 'amount' }, amount(b.balance, b.currency)),
       ]),
     ),
   );

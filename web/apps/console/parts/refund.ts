@@ -3,7 +3,7 @@
 // and the customer receives the currency they paid in unless the operator names another.
 import { el, show } from '../../shared/dom';
 import { invoicePath, type Api, type InvoiceView } from './api';
-import { money, time, words } from './format';
+import { money, plainAmount, refundWords, time } from './format';
 import { confirmDialog, facts, table } from './page';
 
 type Refundable = NonNullable<InvoiceView['refundable']>;
@@ -51,7 +51,7 @@ export function refundsSection(
             refund.foreign_id,
             el('span', { class: 'amount' }, money(refund.debited_amount, refund.debited_currency)),
             refund.currency,
-            words(refund.status),
+            refundWords(refund.status),
             time(refund.created_at),
           ]),
         )
@@ -69,7 +69,7 @@ function refundDialog(
   const amount = field(
     'refund-amount',
     `Amount (${refundable.currency})`,
-    pending?.form.amount ?? refundable.amount,
+    pending?.form.amount ?? plainAmount(refundable.amount, refundable.currency),
     { inputmode: 'decimal' },
   );
   const currency = field(
@@ -101,16 +101,13 @@ function refundDialog(
     title: `Refund invoice ${invoice.foreign_id}`,
     body: [
       el('p', {}, `Up to ${money(refundable.amount, refundable.currency)} can be refunded.`),
-      facts([
-        ['Refundable', `${refundable.amount} ${refundable.currency}`],
-        ['Refund id', refundId],
-      ]),
+      facts([['Refund id', refundId]]),
       amount.wrapper,
       currency.wrapper,
       address.wrapper,
     ],
     confirm: 'Send refund',
-    dismiss: 'Keep the money',
+    dismiss: 'Close',
     destructive: true,
     action: async () => {
       const sent = form();
