@@ -32,7 +32,19 @@ describe('refunds from the console', () => {
     await expect(refunds.locator('tbody tr').count()).resolves.toBe(1);
     await expect(refunds.textContent()).resolves.toContain('10.00 EUR');
     await page.getByText('Refundable: 15.245 EUR').waitFor();
+    // One word for a refund being sent, as in every view; the sandbox can end it as the payment service would.
+    const row = refunds.locator('tbody tr').first();
+    await row.getByText('Sending').waitFor();
     await expectAccessibleState(page, 'refunded');
+    await row.getByRole('button', { name: /^Complete refund \S+ \(sandbox\)$/ }).click();
+    await page.getByRole('status').filter({ hasText: 'sent in the sandbox.' }).waitFor();
+    await page
+      .getByRole('table', { name: 'Refunds of this invoice' })
+      .locator('tbody tr')
+      .first()
+      .getByText('Sent', { exact: true })
+      .waitFor();
+    await page.getByText('Refundable: 15.245 EUR').waitFor();
     expect(errors).toEqual([]);
   });
 

@@ -59,6 +59,12 @@ test('the operator cancels an unpaid order after confirming its amount', async (
   await page.getByRole('status').filter({ hasText: 'Invoice console-cancel is cancelled.' }).waitFor();
   await expect(page.locator('.invoice-head .badge').textContent()).resolves.toBe('Cancelled');
   await expect(page.getByRole('button', { name: 'Cancel invoice…' }).count()).resolves.toBe(0);
+  // Nothing is owed on a cancelled invoice, and its history says what the shop did, in the shop's words.
+  await expect(page.getByRole('region', { name: 'Payment' }).textContent()).resolves.not.toContain(
+    'Still to pay',
+  );
+  const history = page.getByRole('table', { name: 'What happened, oldest first' });
+  await expect(history.textContent()).resolves.toMatch(/Cancelled.*Your cancel/);
   await expectAccessibleState(page, 'invoice-cancelled');
   expect(await suite.invoiceStatus('console-cancel', 'cancelled')).toBe('cancelled');
   expect(errors).toEqual([]);
