@@ -70,8 +70,7 @@ test('no page scrolls sideways at 390 px', async () => {
   await page.getByRole('link', { name: 'narrow-order' }).click();
   await page.getByRole('status').filter({ hasText: 'Invoice narrow-order loaded.' }).waitFor();
   await expectNoSidewaysScroll(page, 'console-invoice');
-  await page.goto(`${url}/console/#balances`);
-  await signIn(page, harness.stack.adminToken);
+  await page.getByRole('link', { name: 'Balances' }).click();
   await page.getByRole('heading', { level: 1, name: 'Balances' }).waitFor();
   await expectNoSidewaysScroll(page, 'console-balances');
   await page.getByRole('link', { name: 'Webhooks' }).click();
