@@ -45,3 +45,27 @@ export async function listNewest<T extends ListPosition>(
 function at({ createdAt, foreignId }: ListPosition): ListPosition {
   return { createdAt, foreignId };
 }
+
+/**
+ * Records newest first from `query` on, FILTER_BATCH at a time, handed to `take` one by one until it says the
+ * page is full: an export's page, sized by what it writes rather than by a count of records. `next` is where the
+ * page stopped, null when no record is left.
+ */
+export async function listUntilFull<T extends ListPosition>(
+  store: NewestFirst<T>,
+  query: Omit<CreatedQuery, 'limit'>,
+  take: (record: T) => 'more' | 'full',
+): Promise<{ next: ListPosition | null }> {
+  let after = query.after;
+  for (;;) {
+    const batch = await store.listNewest({ ...query, after, limit: FILTER_BATCH });
+    for (const [index, record] of batch.records.entries()) {
+      if (take(record) === 'more') continue;
+      const last = index === batch.records.length - 1;
+      return { next: last && !batch.more ? null : at(record) };
+    }
+    const lastRead = batch.records.at(-1);
+    if (!batch.more || !lastRead) return { next: null };
+    after = at(lastRead);
+  }
+}

@@ -2,7 +2,7 @@ import type { InvoiceStatusName } from '../domain/outcome';
 import type { CreatedQuery } from '../domain/ports';
 import type { CursorPosition } from './cursor';
 import type { ApiRequest } from './route';
-import { historyQuery, invoiceListQuery, LIST_LIMIT, refundListQuery } from './schemas/inputs';
+import { exportQuery, historyQuery, invoiceListQuery, LIST_LIMIT, refundListQuery } from './schemas/inputs';
 import { readFields } from './validate';
 
 /** GET /invoices: `status`, `created_after`, `created_before`, `limit`, `cursor`. */
@@ -18,6 +18,18 @@ export function invoiceListInput({ query }: ApiRequest): {
 /** GET /refunds: `created_after`, `created_before`, `limit`, `cursor`. */
 export function refundListInput({ query }: ApiRequest): CreatedQuery {
   return createdQuery(readFields(refundListQuery, query, 'query'));
+}
+
+/** GET /exports/*.csv: `created_after`, `created_before`, `cursor`; the period as given, for the next page's link. */
+export function exportInput({ query }: ApiRequest): {
+  query: Omit<CreatedQuery, 'limit'>;
+  period: { created_after?: string; created_before?: string };
+} {
+  const { limit: _pageSize, ...created } = createdQuery(readFields(exportQuery, query, 'query'));
+  return {
+    query: created,
+    period: { created_after: query.created_after, created_before: query.created_before },
+  };
 }
 
 /** GET /balances/history: `since` (taken at or after), `limit`, `cursor`; oldest first. */

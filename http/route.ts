@@ -22,9 +22,18 @@ export interface ApiRequest {
 
 export interface ApiResponse {
   status: number;
-  /** Serialised as JSON. */
+  /** Serialised as JSON, unless it is text of another type (`asText`). */
   body: unknown;
   headers?: Record<string, string>;
+}
+
+/** A body sent as it is, in the format the answer's `content-type` header names (such as a CSV export). */
+class TextBody {
+  constructor(readonly text: string) {}
+}
+
+export function asText(text: string): TextBody {
+  return new TextBody(text);
 }
 
 type Event = APIGatewayProxyEventV2;
@@ -284,6 +293,6 @@ function json({ status, body, headers }: ApiResponse): Result {
   return {
     statusCode: status,
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
-    body: JSON.stringify(body),
+    body: body instanceof TextBody ? body.text : JSON.stringify(body),
   };
 }

@@ -145,6 +145,17 @@ export const listRefundsRoute = route('GET /refunds', 'list-refunds', 'admin', {
   secrets: ['tokens'],
 });
 
+// Accounting exports: CSV pages of the same lists, a `Link` header to the next.
+export const exportInvoicesRoute = route('GET /exports/invoices.csv', 'export-invoices', 'admin', {
+  data: { table: ['BatchGetItem'], queriedIndexes: ['created'] },
+  secrets: ['tokens'],
+});
+
+export const exportRefundsRoute = route('GET /exports/refunds.csv', 'export-refunds', 'admin', {
+  data: { table: ['BatchGetItem'], queriedIndexes: ['created'] },
+  secrets: ['tokens'],
+});
+
 export const ratesRoute = route('GET /rates', 'rates', 'storefront', {
   data: { table: [] },
   secrets: ['tokens', 'processingKeys'],
@@ -224,6 +235,8 @@ export const routes = [
   createRefundRoute,
   listRefundsRoute,
   getRefundRoute,
+  exportInvoicesRoute,
+  exportRefundsRoute,
   lookupTransactionRoute,
   callbacksRoute,
   openapiRoute,

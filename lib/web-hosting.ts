@@ -32,6 +32,7 @@ import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deplo
 import type { Construct } from 'constructs';
 import { webApps, WEB_APPS_DIR } from '../web/build';
 import { webHeaders } from '../web/headers';
+import { HOME_PATH } from '../web/paths';
 import { PROJECT_ROOT } from './plugin-function';
 import { responseHeadersPolicyProps } from './response-headers';
 import { routes } from './routes';
@@ -248,10 +249,16 @@ function consoleApiBehaviors(api: IOrigin): Record<string, BehaviorOptions> {
   return Object.fromEntries([...new Set(bearerPaths)].map((pattern) => [pattern, behavior]));
 }
 
-/** CloudFront Functions' JavaScript: `/<app>/` is its index.html, and `/<app>` is redirected there. */
+/**
+ * CloudFront Functions' JavaScript: `/<app>/` is its index.html, `/<app>` is redirected there, and `/` to the API
+ * reference (web/paths.ts), as `npm start` does.
+ */
 const INDEX_PAGES = `function handler(event) {
   var request = event.request;
   var uri = request.uri;
+  if (uri === '/') {
+    return { statusCode: 301, statusDescription: 'Moved Permanently', headers: { location: { value: '${HOME_PATH}' } } };
+  }
   if (uri.endsWith('/')) {
     request.uri = uri + 'index.html';
     return request;

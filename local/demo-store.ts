@@ -32,11 +32,22 @@ const WALLET_ACTIONS: Record<string, Array<[action: string, body?: object]>> = {
 const ORDER =
   /^\/demo\/api\/orders\/(demo-[A-Za-z0-9-]+)\/(pay-full|pay-under|pay-over|pay-late|expire|events)$/;
 
+/** A refund's end, as the payment service would bring it: the sandbox completes or fails the withdrawal. */
+const REFUND = /^\/demo\/api\/refunds\/([A-Za-z0-9._:-]{1,100})\/(complete|fail)$/;
+const REFUND_ENDS: Record<string, object> = {
+  complete: { status: 'confirmed' },
+  fail: { status: 'failed', error: 'Failed in the sandbox' },
+};
+
 export function demoStore(options: DemoStoreOptions): LocalBackend {
   return async (path, { method, body }) => {
     const order = ORDER.exec(path);
     if (method === 'GET' && order?.[2] === 'events') return orderEvents(options.events, order[1]);
+    // Whether the wallet and refund controls work here; the console asks before it offers them.
+    if (method === 'GET' && path === '/demo/api/sandbox') return json(200, { sandbox: !!options.sandboxUrl });
     if (method !== 'POST') return undefined;
+    const refund = REFUND.exec(path);
+    if (refund && options.sandboxUrl) return endRefund(options.sandboxUrl, refund[1], refund[2]);
     if (path === '/demo/api/checkout') return checkout(options, body);
     if (order && order[2] !== 'events' && options.sandboxUrl) {
       return wallet(options.sandboxUrl, order[1], order[2]);
@@ -155,6 +166,17 @@ async function wallet(sandboxUrl: string, foreignId: string, control: string): P
     }
   }
   return json(200, { done: control });
+}
+
+async function endRefund(sandboxUrl: string, foreignId: string, end: string): Promise<LocalPage> {
+  const answer = await fetch(`${sandboxUrl}/_sandbox/withdrawals/${encodeURIComponent(foreignId)}/complete`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(REFUND_ENDS[end]),
+  });
+  if (answer.ok) return json(200, { done: end });
+  const refused = readJson(await answer.text());
+  return json(409, { error: { message: String(refused.error ?? 'The sandbox refused that step') } });
 }
 
 function json(status: number, body: object): LocalPage {

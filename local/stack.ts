@@ -11,11 +11,11 @@ import { newWebhookSecret } from '../webhooks/signing';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { serveDocument } from '../functions/openapi';
 import { openApiDocument } from '../http/schemas/openapi';
-import { docsPage } from './docs-page';
 import { createPluginTable, LOCAL_CREDENTIALS, startLocalDynamo, type LocalDynamo } from './dynamodb';
 import { demoStore, type OrderEvents } from './demo-store';
 import { startGateway, type AccessLog, type HttpHandler, type LocalPages } from './gateway';
-import { buildWebAssets, webApps, type WebAsset } from '../web/build';
+import { buildWebApp, webApps, type WebAsset } from '../web/build';
+import { canonicalPath } from '../web/paths';
 import { webHeaders } from '../web/headers';
 import { invokeWithTimeout } from './lambda-context';
 import { startLocalSecretsManager, type LocalSecretsManager } from './secrets-manager';
@@ -153,7 +153,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     gatewayPort,
     {
       accessLog: options.accessLog,
-      pages: localPages(docsPage(document)),
+      pages: localPages(),
       backend: demoStore({
         apiUrl: () => gatewayUrl,
         storefrontToken,
@@ -212,16 +212,21 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 }
 
 /**
- * The reference page at /docs, and the browser apps of web/apps with the headers CloudFront gives them. The apps
- * are built at their first request, so that a stack started only for the API never pays for it.
+ * The browser apps of web/apps with the headers CloudFront gives them, and its redirects: `/<app>` to `/<app>/`,
+ * and `/` to the API reference. Each app is built at its first request, so that a stack started only for the API
+ * never pays for it, nor a test of the console for the reference.
  */
-function localPages(docs: string): LocalPages {
-  let assets: Promise<Map<string, WebAsset>> | undefined;
+function localPages(): LocalPages {
+  const built = new Map<string, Promise<Map<string, WebAsset>>>();
+  const apps = webApps();
   return async (path) => {
-    if (path === '/docs') return { contentType: 'text/html; charset=utf-8', body: docs };
-    if (!webApps().some((app) => path.startsWith(`/${app}/`))) return undefined;
-    assets ??= buildWebAssets();
-    const asset = (await assets).get(path);
+    const redirect = canonicalPath(path, apps);
+    if (redirect)
+      return { status: 301, contentType: 'text/plain', body: '', headers: { location: redirect } };
+    const app = apps.find((name) => path.startsWith(`/${name}/`));
+    if (!app) return undefined;
+    if (!built.has(app)) built.set(app, buildWebApp(app));
+    const asset = (await built.get(app)!).get(path);
     return asset && { ...asset, headers: webHeaders(path) };
   };
 }

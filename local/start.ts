@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   });
   const lines = [
     'Payments plugin running locally.',
-    `  API:              ${stack.url}  (reference: ${stack.url}/docs, document: ${stack.url}/openapi.json)`,
+    `  API:              ${stack.url}  (reference: ${stack.url}/docs/, document: ${stack.url}/openapi.json)`,
     `  STOREFRONT_TOKEN=${stack.storefrontToken}`,
     `  ADMIN_TOKEN=${stack.adminToken}`,
     `  Demo store:       ${stack.url}/demo/  (a shop with the checkout widget)`,

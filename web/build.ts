@@ -34,11 +34,17 @@ export function webApps(): string[] {
 /** Every app's files by URL path, `/<app>/<file>`; an app's index.html also answers `/<app>/`. */
 export async function buildWebAssets(): Promise<Map<string, WebAsset>> {
   const assets = new Map<string, WebAsset>();
-  for (const app of webApps()) {
-    for (const [file, asset] of await buildApp(app)) {
-      assets.set(`/${app}/${file}`, asset);
-      if (file === 'index.html') assets.set(`/${app}/`, asset);
-    }
+  for (const app of webApps())
+    for (const [urlPath, asset] of await buildWebApp(app)) assets.set(urlPath, asset);
+  return assets;
+}
+
+/** One app's files, as buildWebAssets gives them: `npm start` builds each app at its first request. */
+export async function buildWebApp(app: string): Promise<Map<string, WebAsset>> {
+  const assets = new Map<string, WebAsset>();
+  for (const [file, asset] of await buildApp(app)) {
+    assets.set(`/${app}/${file}`, asset);
+    if (file === 'index.html') assets.set(`/${app}/`, asset);
   }
   return assets;
 }

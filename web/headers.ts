@@ -30,9 +30,20 @@ export const CROSS_ORIGIN_HEADERS: Readonly<Record<string, string>> = {
   'cross-origin-resource-policy': 'cross-origin',
 };
 
+/**
+ * The API reference (web/apps/docs) is drawn by Scalar, which sets inline styles as it renders: its page alone
+ * allows them. Its scripts are still only its own, and it holds no token or secret.
+ */
+export const REFERENCE_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
+  "style-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+);
+
 /** The headers of the file at `/<app>/...`. */
 export function webHeaders(path: string): Readonly<Record<string, string>> {
   const app = path.split('/')[1];
+  if (app === 'docs')
+    return { ...WEB_SECURITY_HEADERS, 'content-security-policy': REFERENCE_CONTENT_SECURITY_POLICY };
   return CROSS_ORIGIN_APPS.includes(app)
     ? { ...WEB_SECURITY_HEADERS, ...CROSS_ORIGIN_HEADERS }
     : WEB_SECURITY_HEADERS;

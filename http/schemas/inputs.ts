@@ -167,6 +167,16 @@ export const invoiceListQuery = v.pipe(
 
 export const refundListQuery = v.pipe(fields(recordList), createdRange());
 
+/** An export's period; its pages follow the `Link` header, whose cursor is the list's own. */
+export const exportQuery = v.pipe(
+  fields({
+    created_after: recordList.created_after,
+    created_before: recordList.created_before,
+    cursor: recordList.cursor,
+  }),
+  createdRange(),
+);
+
 export const deliveryListQuery = fields({
   limit: limit('deliveries'),
   cursor: cursor((value) => EVENT_ID.test(value)),

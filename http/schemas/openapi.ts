@@ -178,22 +178,25 @@ function queryParameters(query: FieldsSchema | undefined) {
 }
 
 function responses(route: Route, operation: Operation) {
-  const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
-  const answers = Object.entries(operation.answers).map(([status, { description, schema, headers }]) => [
-    status,
-    {
-      description,
-      ...(headers && {
-        headers: Object.fromEntries(
-          Object.entries(headers).map(([name, about]) => [
-            name,
-            { description: about, schema: { type: 'string' } },
-          ]),
-        ),
-      }),
-      ...(schema && { content: json(componentOf(schema) ?? jsonSchema(schema)) }),
-    },
-  ]);
+  const content = (schema: JsonSchema, mediaType = 'application/json') => ({ [mediaType]: { schema } });
+  const answers = Object.entries(operation.answers).map(([status, answer]) => {
+    const { description, schema, mediaType, headers } = answer;
+    return [
+      status,
+      {
+        description,
+        ...(headers && {
+          headers: Object.fromEntries(
+            Object.entries(headers).map(([name, about]) => [
+              name,
+              { description: about, schema: { type: 'string' } },
+            ]),
+          ),
+        }),
+        ...(schema && { content: content(componentOf(schema) ?? jsonSchema(schema), mediaType) }),
+      },
+    ];
+  });
   const errors = errorStatuses(route, operation)
     .filter((status) => !(status in operation.answers))
     .map((status) => [String(status), { $ref: `#/components/responses/${ERRORS[status].name}` }]);

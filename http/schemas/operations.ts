@@ -1,7 +1,7 @@
 // Each route's page in the OpenAPI document: its input and answer schemas, and the refusals its domain may give.
 // Method, path, access and whether it calls the service come from its entry in lib/routes.ts; a route in the
 // table without an entry here does not compile.
-import type * as v from 'valibot';
+import * as v from 'valibot';
 import type { RouteFunctionName } from '../../lib/routes';
 import type { FieldsSchema } from '../validate';
 import {
@@ -13,6 +13,7 @@ import {
   orderRefundBody,
   pairQuery,
   deliveryListQuery,
+  exportQuery,
   refundBody,
   refundListQuery,
   transactionQuery,
@@ -51,7 +52,16 @@ export interface Operation {
   headers?: Record<string, string>;
   /** An answer without `schema` has no body; `headers` are the response headers it sets, each described. */
   answers: Partial<
-    Record<AnswerStatus, { description: string; schema?: v.GenericSchema; headers?: Record<string, string> }>
+    Record<
+      AnswerStatus,
+      {
+        description: string;
+        schema?: v.GenericSchema;
+        /** The body's media type; JSON unless given. */
+        mediaType?: 'text/csv';
+        headers?: Record<string, string>;
+      }
+    >
   >;
   errors?: readonly DomainErrorStatus[];
 }
@@ -69,6 +79,21 @@ const madeOnce = (schema: v.GenericSchema, made: string) => ({
 const IF_NONE_MATCH = 'The `ETag` of an answer before; 304 while the invoice has not changed.';
 const invoiceEtag = { ETag: "A strong tag of the invoice's current state." };
 const unchanged = { description: 'Not changed since the `ETag` given in `If-None-Match`; no body.' };
+
+/** An export's answer: a page of CSV, and a `Link` to the next page while there is one. */
+const csvPage = (what: string) => ({
+  200: {
+    description: `A page of ${what} as CSV (RFC 4180): a header row, then one row per record, newest first. The columns are in docs/exports.md.`,
+    schema: v.string(),
+    mediaType: 'text/csv' as const,
+    headers: {
+      Link: 'The next page, as `<url>; rel="next"` (RFC 8288), while there is one; absent on the last page.',
+      'Content-Disposition': 'An attachment, with a file name.',
+    },
+  },
+});
+const EXPORT_PAGING =
+  "A page holds at most 1,000 rows and 1 MB; follow the `Link` header for the next, until an answer has none. A walk never skips or repeats a record that existed when it began. A cell that a spreadsheet would run as a formula (starting with `=`, `+`, `-` or `@`) starts with `'`.";
 
 export const operations: Record<RouteFunctionName, Operation> = {
   checkout: {
@@ -162,6 +187,18 @@ export const operations: Record<RouteFunctionName, Operation> = {
       'A page at a time, as stored, with no call to the service; give `next_cursor` back as `cursor`, with the same filters, for the next page.',
     query: refundListQuery,
     answers: { 200: { description: 'A page of refunds.', schema: refundList } },
+  },
+  'export-invoices': {
+    summary: 'Export orders as CSV',
+    description: `One row per order created in the period (\`created_after\`, \`created_before\`; all when absent): what was asked and paid, the rate, fees, net, refunds and ids. ${EXPORT_PAGING}`,
+    query: exportQuery,
+    answers: csvPage('orders'),
+  },
+  'export-refunds': {
+    summary: 'Export refunds as CSV',
+    description: `One row per refund or payout created in the period (\`created_after\`, \`created_before\`; all when absent): what left the balance, what was sent, the rate and the transaction id. ${EXPORT_PAGING}`,
+    query: exportQuery,
+    answers: csvPage('refunds'),
   },
   'get-refund': {
     summary: 'A refund',

@@ -59,6 +59,12 @@ test('the operator cancels an unpaid order after confirming its amount', async (
   await page.getByRole('status').filter({ hasText: 'Invoice console-cancel is cancelled.' }).waitFor();
   await expect(page.locator('.invoice-head .badge').textContent()).resolves.toBe('Cancelled');
   await expect(page.getByRole('button', { name: 'Cancel invoice…' }).count()).resolves.toBe(0);
+  // Nothing is owed on a cancelled invoice, and its history says what the shop did, in the shop's words.
+  await expect(page.getByRole('region', { name: 'Payment' }).textContent()).resolves.not.toContain(
+    'Still to pay',
+  );
+  const history = page.getByRole('table', { name: 'What happened, oldest first' });
+  await expect(history.textContent()).resolves.toMatch(/Cancelled.*Your cancel/);
   await expectAccessibleState(page, 'invoice-cancelled');
   expect(await suite.invoiceStatus('console-cancel', 'cancelled')).toBe('cancelled');
   expect(errors).toEqual([]);
@@ -125,24 +131,36 @@ test('a title and metadata written as markup show as text', async () => {
   expect(errors).toEqual([]);
 });
 
-test('the balance chart draws a point per snapshot and currency; the live balance comes on demand', async () => {
-  await suite.harness.stack.runJob('snapshot-balances');
-  await suite.harness.control('POST', '/balances', { currency: 'BTC', balance: '2.25' });
+test('a chart per currency with its axes and latest value written; one snapshot shows its point; the live balance comes on demand', async () => {
   await suite.harness.stack.runJob('snapshot-balances');
   const { page, errors } = await suite.open();
   await page.getByRole('link', { name: 'Balances' }).click();
-  const chart = page.getByRole('img', { name: /over 2 snapshots/ });
+  await page.getByText(/^One snapshot so far/).waitFor();
+  await page.getByRole('img', { name: /^BTC balance over 1 snapshots/ }).waitFor();
+  await expectAccessibleState(page, 'balances-one-snapshot');
+
+  await suite.harness.control('POST', '/balances', { currency: 'BTC', balance: '2.25' });
+  await suite.harness.stack.runJob('snapshot-balances');
+  await page.getByLabel('Period').selectOption({ label: 'Last 24 hours' });
+  const chart = page.getByRole('img', { name: /^BTC balance over 2 snapshots/ });
   await chart.waitFor();
-  // The plot's canvas holds the drawn lines and points: count the pixels in BTC's colour.
-  const btcPixels = await chart.locator('canvas').evaluate((canvas: any) => {
+  // Readable without hovering: the latest value is written above its chart, and its name says it too.
+  const caption = page.locator('figure', { has: chart }).locator('figcaption');
+  await expect(caption.textContent()).resolves.toMatch(/^BTC 2\.25 BTC at /);
+  await expect(chart.getAttribute('aria-label')).resolves.toContain('the latest 2.25 BTC.');
+  // The plot's canvas holds the line, the points and both axes: count the pixels in BTC's colour, and the axes' ink.
+  const pixels = await chart.locator('canvas').evaluate((canvas: any) => {
     const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
-    let count = 0;
+    let line = 0;
+    let ink = 0;
     for (let i = 0; i < data.length; i += 4) {
-      if (data[i] === 0x25 && data[i + 1] === 0x63 && data[i + 2] === 0xeb && data[i + 3] === 255) count++;
+      if (data[i] === 0x25 && data[i + 1] === 0x63 && data[i + 2] === 0xeb && data[i + 3] === 255) line++;
+      if (data[i] === 0x33 && data[i + 1] === 0x41 && data[i + 2] === 0x55 && data[i + 3] === 255) ink++;
     }
-    return count;
+    return { line, ink };
   });
-  expect(btcPixels).toBeGreaterThan(50);
+  expect(pixels.line).toBeGreaterThan(50);
+  expect(pixels.ink).toBeGreaterThan(50);
   await page.getByText('The snapshots as a table').click();
   const rows = page.getByRole('table', { name: 'Balance snapshots, oldest first' }).locator('tbody tr');
   await expect(rows.count()).resolves.toBe(2);
@@ -151,7 +169,7 @@ test('the balance chart draws a point per snapshot and currency; the live balanc
 
   await page.getByRole('button', { name: 'Show live balance' }).click();
   await page.getByRole('table', { name: /^Live balance/ }).waitFor();
-  await page.getByRole('img', { name: /over 3 snapshots/ }).waitFor();
+  await page.getByRole('img', { name: /^BTC balance over 3 snapshots/ }).waitFor();
   await expectAccessibleState(page, 'balances-live');
   expect(errors).toEqual([]);
 });

@@ -88,3 +88,21 @@ test('a callback line says what the callback said and what came of it', async ()
     '500 ? ? ?: ?',
   ]);
 });
+
+test('the local gateway serves a page on GET only, beside the routes', async () => {
+  const gateway = await startGateway([], 0, {
+    pages: async (path) =>
+      path === '/docs' ? { contentType: 'text/html; charset=utf-8', body: '<p>hi</p>' } : undefined,
+  });
+  try {
+    const page = await fetch(`${gateway.url}/docs`);
+    expect([page.status, page.headers.get('content-type'), await page.text()]).toEqual([
+      200,
+      'text/html; charset=utf-8',
+      '<p>hi</p>',
+    ]);
+    expect((await fetch(`${gateway.url}/docs`, { method: 'POST' })).status).toBe(404);
+  } finally {
+    await gateway.close();
+  }
+});

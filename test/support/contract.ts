@@ -37,18 +37,11 @@ function validatorFor(template: string, method: string, status: number): Validat
   const shared = listed.$ref?.replace('#/components/responses/', '');
   const response = shared ? sharedResponses[shared] : listed;
   if (!response.content) return null;
+  // JSON, or the one other type a response names (an export's text/csv, whose body is read as text).
+  const [mediaType] = Object.keys(response.content);
   const at = shared
-    ? pointer('components', 'responses', shared, 'content', 'application/json', 'schema')
-    : pointer(
-        'paths',
-        template,
-        method,
-        'responses',
-        String(status),
-        'content',
-        'application/json',
-        'schema',
-      );
+    ? pointer('components', 'responses', shared, 'content', mediaType, 'schema')
+    : pointer('paths', template, method, 'responses', String(status), 'content', mediaType, 'schema');
   let validate = validators.get(at);
   if (!validate) {
     validate = ajv.compile({ $ref: `${BASE}#/${at}` });

@@ -1,4 +1,5 @@
 // Every route against a service that never answers: what each must do, and the records they act on.
+import { CSV_CONTENT_TYPE } from '../../http/csv';
 import { routes, type RouteFunctionName } from '../../lib/routes';
 import { invoiceCallbackBody, signBody } from './callbacks';
 import { checkoutBody, refundBody, type Answer, type ApiCaller, type Harness } from './local-stack';
@@ -15,6 +16,8 @@ export interface RouteCall {
    * for a route called at its bare path: it answers our own JSON in time, whatever it says.
    */
   callsService?: boolean;
+  /** The content type of its usual answer, when it is not JSON (an export's CSV). */
+  answers?: string;
 }
 
 const INVOICE = 'hung-invoice';
@@ -111,6 +114,20 @@ function writtenCalls(harness: Harness): Partial<Record<RouteFunctionName, Route
       callsService: true,
     },
     'list-refunds': { method: 'GET', path: '/refunds', token: 'admin', callsService: false },
+    'export-invoices': {
+      method: 'GET',
+      path: '/exports/invoices.csv',
+      token: 'admin',
+      callsService: false,
+      answers: CSV_CONTENT_TYPE,
+    },
+    'export-refunds': {
+      method: 'GET',
+      path: '/exports/refunds.csv',
+      token: 'admin',
+      callsService: false,
+      answers: CSV_CONTENT_TYPE,
+    },
     'get-refund': { method: 'GET', path: `/refunds/${REFUND}`, token: 'admin', callsService: true },
     'lookup-transaction': {
       method: 'GET',
@@ -157,7 +174,7 @@ export function expectAnsweredInTime(results: Awaited<ReturnType<typeof callEver
   const json = 'application/json';
   const expected = (call: RouteCall, answer: Answer) => {
     if (call.callsService) return { status: 504, type: json, code: 'processor_timeout' };
-    if (call.callsService === false) return { status: 200, type: json, code: undefined };
+    if (call.callsService === false) return { status: 200, type: call.answers ?? json, code: undefined };
     return { ...summary(answer), status: answer.status === 500 ? 'not 500' : answer.status, type: json };
   };
   expect(Object.fromEntries(results.map(({ name, answer }) => [name, summary(answer)]))).toEqual(

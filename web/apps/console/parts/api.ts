@@ -3,7 +3,11 @@
 import type { components, operations } from '../../../../client/api';
 
 type Schemas = components['schemas'];
-type Answer<K extends keyof operations> = operations[K]['responses'][200]['content']['application/json'];
+type Answer<K extends keyof operations> = operations[K]['responses'][200]['content'] extends {
+  'application/json': infer Body;
+}
+  ? Body
+  : never;
 export type InvoiceView = Schemas['InvoiceView'];
 export type InvoiceList = Schemas['InvoiceList'];
 export type InvoiceStatus = InvoiceView['status'];
@@ -27,11 +31,13 @@ export class ApiError extends Error {
 export interface Api {
   get<T>(path: string, query?: Record<string, string | undefined>): Promise<T>;
   post<T>(path: string, body?: unknown): Promise<T>;
+  /** A page of an export: its text, and the URL of the next page that its `Link` header names, if any. */
+  text(url: string): Promise<{ text: string; next: string | null }>;
 }
 
 /** `onRefused` hears of a 401 or 403, so that the console can ask for the token again. */
 export function adminApi(token: string, onRefused: (error: ApiError) => void): Api {
-  const send = async <T>(method: string, url: string, body?: unknown): Promise<T> => {
+  const send = async (method: string, url: string, body?: unknown): Promise<Response> => {
     let response: Response;
     try {
       response = await fetch(url, {
@@ -46,16 +52,26 @@ export function adminApi(token: string, onRefused: (error: ApiError) => void): A
     } catch {
       throw new ApiError(0, 'network_error', 'The API could not be reached. Check the connection and retry.');
     }
-    const answer = await readJson(response);
-    if (response.ok) return answer as T;
-    const error = apiError(response, answer);
+    if (response.ok) return response;
+    const error = apiError(response, await readJson(response));
     if (response.status === 401 || response.status === 403) onRefused(error);
     throw error;
   };
+  const sendJson = async <T>(method: string, url: string, body?: unknown): Promise<T> =>
+    (await readJson(await send(method, url, body))) as T;
   return {
-    get: (path, query = {}) => send('GET', withQuery(path, query)),
-    post: (path, body) => send('POST', path, body),
+    get: (path, query = {}) => sendJson('GET', withQuery(path, query)),
+    post: (path, body) => sendJson('POST', path, body),
+    text: async (url) => {
+      const response = await send('GET', url);
+      return { text: await response.text(), next: nextLink(response.headers.get('link')) };
+    },
   };
+}
+
+/** The `rel="next"` target of a `Link` header (RFC 8288), as our exports write it. */
+function nextLink(header: string | null): string | null {
+  return header ? (/<([^>]*)>\s*;\s*rel="next"/.exec(header)?.[1] ?? null) : null;
 }
 
 /** The path of one invoice's route, its id encoded as one path segment. */
@@ -63,7 +79,8 @@ export function invoicePath(foreignId: string, ...rest: string[]): string {
   return ['/invoices', encodeURIComponent(foreignId), ...rest].join('/');
 }
 
-function withQuery(path: string, query: Record<string, string | undefined>): string {
+/** `path?query`, with the parameters given a value. */
+export function withQuery(path: string, query: Record<string, string | undefined>): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, value);
   const search = params.toString();

@@ -1,4 +1,5 @@
-// Balance snapshots over time, one line per currency, and the live balance on demand.
+// Balance snapshots over time, one small chart per currency with its axes and latest value written, and the live
+// balance on demand.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { el, show } from '../../shared/dom';
@@ -16,7 +17,7 @@ const PAGE_LIMIT = 100;
 /** Enough for 30 days of hourly snapshots and the live ones between; a longer history is cut, and says so. */
 const MAX_PAGES = 20;
 const COLOURS = ['#2563eb', '#d97706', '#059669', '#db2777', '#7c3aed', '#0891b2', '#65a30d', '#dc2626'];
-const CHART_HEIGHT = 300;
+const CHART_HEIGHT = 200;
 /** Whole seconds to whole days between ticks, in seconds: snapshots are an hour apart, live ones a minute. */
 const TICK_STEPS = [
   1,
@@ -109,71 +110,86 @@ async function drawHistory(
     return;
   }
   const currencies = [...new Set(snapshots.flatMap((snapshot) => snapshot.balances.map((b) => b.currency)))];
-  const plot = el('div', {
-    class: 'chart',
-    role: 'img',
-    'aria-label': `Balances of ${currencies.join(', ')} over ${snapshots.length} snapshots, from ${time(snapshots[0].taken_at)} to ${time(snapshots[snapshots.length - 1].taken_at)}.`,
-  });
+  const first = time(snapshots[0].taken_at);
+  const last = time(snapshots[snapshots.length - 1].taken_at);
+  const charts = currencies.map((currency, index) => currencyChart(snapshots, currency, index, first, last));
   show(
     chart,
     el(
-      'figure',
-      {},
-      plot,
-      el(
-        'figcaption',
-        {},
-        'Balance snapshots, one line per currency, each on its own scale: point at the chart to read the values.',
-        cut ? ` Only the first ${snapshots.length} snapshots of the period are shown.` : '',
-      ),
+      'p',
+      { class: 'help' },
+      snapshots.length === 1
+        ? `One snapshot so far (${last}): each chart shows its point, and a line joins the next.`
+        : `${snapshots.length} snapshots from ${first} to ${last}. Each currency has its own chart and scale, so that a small balance is not a flat line beside a large one.`,
+      cut ? ` Only the first ${snapshots.length} snapshots of the period are shown.` : '',
     ),
+    el('div', { class: 'charts' }, ...charts.map(({ figure }) => figure)),
     el('details', {}, el('summary', {}, 'The snapshots as a table'), snapshotTable(snapshots, currencies)),
   );
-  drawChart(plot, snapshots, currencies);
+  for (const { plot, draw } of charts) draw(plot);
   showBalances(latest, 'Latest snapshot', snapshots[snapshots.length - 1]);
   feedback.say(`${snapshots.length} balance snapshots shown.`);
 }
 
-/**
- * uPlot draws numbers, so the decimal strings become numbers here, for drawing only. Each currency gets its own
- * scale: a bitcoin balance and a euro one differ by thousands, and on one scale the smaller would be a flat line.
- */
-function drawChart(container: HTMLElement, snapshots: Snapshot[], currencies: string[]): void {
+/** One currency's chart: its latest balance written as its caption, its axes labelled. */
+function currencyChart(snapshots: Snapshot[], currency: string, index: number, first: string, last: string) {
+  const known = snapshots.filter((snapshot) => balanceOf(snapshot, currency) !== undefined);
+  const newest = known[known.length - 1];
+  const latest = newest ? `${amount(balanceOf(newest, currency)!, currency)} ${currency}` : '—';
+  const plot = el('div', {
+    class: 'chart',
+    role: 'img',
+    'aria-label': `${currency} balance over ${snapshots.length} snapshots, from ${first} to ${last}; the latest ${latest}.`,
+  });
+  const figure = el(
+    'figure',
+    {},
+    el(
+      'figcaption',
+      {},
+      el('span', { class: 'chart-currency' }, currency),
+      ' ',
+      el('span', { class: 'chart-latest' }, `${latest}`),
+      newest ? el('span', { class: 'chart-when' }, ` at ${time(newest.taken_at)}`) : '',
+    ),
+    plot,
+  );
+  return { figure, plot, draw: (container: HTMLElement) => drawChart(container, snapshots, currency, index) };
+}
+
+/** uPlot draws numbers, so the decimal strings become numbers here, for drawing only. */
+function drawChart(container: HTMLElement, snapshots: Snapshot[], currency: string, index: number): void {
+  const colour = COLOURS[index % COLOURS.length];
   const data: uPlot.AlignedData = [
     snapshots.map((snapshot) => Date.parse(snapshot.taken_at) / 1000),
-    ...currencies.map((currency) =>
-      snapshots.map((snapshot) => {
-        const balance = balanceOf(snapshot, currency);
-        return balance === undefined ? null : Number(balance);
-      }),
-    ),
+    snapshots.map((snapshot) => {
+      const balance = balanceOf(snapshot, currency);
+      return balance === undefined ? null : Number(balance);
+    }),
   ];
-  const width = () => Math.max(320, container.clientWidth);
+  const width = () => Math.max(260, container.clientWidth);
+  const axis = { stroke: '#334155', grid: { stroke: '#e2e8f0' }, ticks: { stroke: '#e2e8f0' } };
   const plot = new uPlot(
     {
       width: width(),
       height: CHART_HEIGHT,
+      legend: { show: false },
       scales: { x: { time: true } },
       axes: [
         {
-          stroke: '#475569',
-          grid: { stroke: '#e2e8f0' },
-          ticks: { stroke: '#e2e8f0' },
+          ...axis,
+          label: 'Time (your time zone)',
+          // Room for a whole time under each tick on a small chart.
+          space: 100,
           incrs: TICK_STEPS,
           values: (_: uPlot, ticks: number[], _axis: number, _space: number, step: number) =>
             ticks.map((tick) => tickFormat(step).format(new Date(tick * 1000))),
         },
+        { ...axis, label: currency, size: 70 },
       ],
       series: [
         {},
-        ...currencies.map((currency, index) => ({
-          label: currency,
-          scale: currency,
-          stroke: COLOURS[index % COLOURS.length],
-          width: 2,
-          points: { show: true, size: 7, fill: COLOURS[index % COLOURS.length] },
-          value: (_: uPlot, value: number | null) => (value === null ? '—' : String(value)),
-        })),
+        { label: currency, stroke: colour, width: 2, points: { show: true, size: 7, fill: colour } },
       ],
     },
     data,
@@ -191,7 +207,7 @@ function snapshotTable(snapshots: Snapshot[], currencies: string[]): HTMLTableEl
       words(snapshot.source),
       ...currencies.map((currency) => {
         const balance = balanceOf(snapshot, currency);
-        return balance === undefined ? '—' : el('span', { class: 'amount' }, amount(balance));
+        return balance === undefined ? '—' : el('span', { class: 'amount' }, amount(balance, currency));
       }),
     ]),
   );
@@ -206,7 +222,7 @@ function showBalances(container: HTMLElement, what: string, snapshot: Snapshot):
       snapshot.balances.map((b) => [
         b.currency,
         words(b.type),
-        el('span', { class: 'amount' }, amount(b.balance)),
+        el('span', { class: 'amount' }, amount(b.balance, b.currency)),
       ]),
     ),
   );

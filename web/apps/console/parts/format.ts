@@ -19,15 +19,88 @@ export const EXCEPTION_WORDS: Readonly<Record<string, string>> = {
   paid_late: 'Paid late',
 };
 
-/** "1234.50000000" → "1,234.50": at least two fractional digits, no trailing zeros beyond them. */
-export function amount(value: string): string {
+/** The ISO 4217 currencies the browser knows; anything else (BTC, USDT) is a cryptocurrency here. */
+const ISO_CURRENCIES: ReadonlySet<string> = new Set(
+  (Intl as unknown as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf?.('currency') ?? [
+    'EUR',
+    'USD',
+    'GBP',
+  ],
+);
+
+/** A currency's own places: an ISO currency's minor unit (2 for EUR, 0 for JPY); none for a cryptocurrency. */
+function ownPlaces(currency: string | null): number {
+  if (currency === null || !ISO_CURRENCIES.has(currency)) return 0;
+  return (
+    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().minimumFractionDigits ?? 2
+  );
+}
+
+/**
+ * The one way the console writes an amount: trailing zeros trimmed, down to the currency's own places, never
+ * rounded ("15.24500000" EUR is 15.245, "25.50000000" EUR is 25.50, "0.00046000" BTC is 0.00046).
+ */
+export function plainAmount(value: string, currency: string | null): string {
   const [whole, fraction = ''] = value.split('.');
-  const digits = fraction.replace(/0+$/, '').padEnd(2, '0');
-  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${digits}`;
+  const digits = fraction.replace(/0+$/, '').padEnd(ownPlaces(currency), '0');
+  return digits ? `${whole}.${digits}` : whole;
+}
+
+/** As plainAmount, with thousands separated: "1,234.50". */
+export function amount(value: string, currency: string | null): string {
+  const [whole, fraction] = plainAmount(value, currency).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return fraction === undefined ? grouped : `${grouped}.${fraction}`;
 }
 
 export function money(value: string | null, currency: string | null): string {
-  return value === null || currency === null ? '—' : `${amount(value)} ${currency}`;
+  return value === null || currency === null ? '—' : `${amount(value, currency)} ${currency}`;
+}
+
+/**
+ * One word for where a refund stands, in every view: the order's own record of it (`pending`) and the payment
+ * service's withdrawal status (`processing`) are both still being sent.
+ */
+export const REFUND_WORDS: Readonly<Record<string, string>> = {
+  sending: 'Sending',
+  pending: 'Sending',
+  processing: 'Sending',
+  confirmed: 'Sent',
+  failed: 'Failed',
+  rejected: 'Refused',
+};
+
+export function refundWords(status: string): string {
+  return REFUND_WORDS[status] ?? words(status);
+}
+
+/** What each of the payment service's invoice statuses means to the shop. */
+const HISTORY_WORDS: Readonly<Record<string, string>> = {
+  created: 'Invoice created',
+  pending: 'Waiting for payment',
+  processing: 'Payment received, confirming',
+  partially_paid: 'Part of the payment received',
+  confirmed: 'Paid',
+  failed: 'Did not go through',
+};
+
+/** Where the news came from, in the shop's words. */
+const SOURCE_WORDS: Readonly<Record<string, string>> = {
+  create: 'Checkout',
+  callback: 'Payment service',
+  cancel: 'Your cancel',
+  reconcile: 'Reconcile job',
+  lookup: 'Payment service, asked',
+};
+
+/** A history row's event: a failure that came from our own cancel is the cancel. */
+export function historyWords(status: string, source: string): string {
+  if (status === 'failed' && source === 'cancel') return 'Cancelled';
+  return HISTORY_WORDS[status] ?? words(status);
+}
+
+export function sourceWords(source: string): string {
+  return SOURCE_WORDS[source] ?? words(source);
 }
 
 const TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });

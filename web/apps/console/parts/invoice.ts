@@ -1,7 +1,7 @@
 // One invoice: its amounts, what the customer paid, its history, metadata and refunds; cancel while it is open.
 import { el, show } from '../../shared/dom';
 import { invoicePath, type InvoiceView } from './api';
-import { EXCEPTION_WORDS, money, time, words } from './format';
+import { EXCEPTION_WORDS, historyWords, money, sourceWords, time } from './format';
 import { confirmDialog, facts, statusBadge, table } from './page';
 import { refundsSection } from './refund';
 import { heading, type ViewContext } from './view';
@@ -56,14 +56,14 @@ function draw(context: ViewContext, invoice: InvoiceView): HTMLElement {
     section(
       'History',
       invoice.history.length === 0
-        ? el('p', { class: 'empty' }, 'Nothing heard from the service yet.')
+        ? el('p', { class: 'empty' }, 'Nothing heard from the payment service yet.')
         : table(
-            'Status changes, oldest first',
-            ['Service status', 'When', 'Learnt from'],
+            'What happened, oldest first',
+            ['What happened', 'When', 'Heard from'],
             invoice.history.map((change) => [
-              words(change.service_status),
+              historyWords(change.service_status, change.source),
               time(change.at),
-              words(change.source),
+              sourceWords(change.source),
             ]),
           ),
     ),
@@ -143,7 +143,8 @@ function payment(invoice: InvoiceView): Array<[string, string]> {
   return [
     ['Due', pay(invoice.pay_amount)],
     ['Paid', pay(invoice.paid_amount)],
-    ['Owed', pay(invoice.owed_amount)],
+    // Nothing is owed on an order that is over: a cancelled or expired invoice can no longer be paid.
+    ...(invoice.final ? [] : [['Still to pay', pay(invoice.owed_amount)] as [string, string]]),
     ['Address', invoice.pay_address ?? '—'],
     ...(invoice.pay_tag ? [['Tag or memo', invoice.pay_tag] as [string, string]] : []),
     ['Expires', time(invoice.expires_at)],

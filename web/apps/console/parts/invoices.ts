@@ -1,7 +1,8 @@
-// The invoices list: newest first, filtered by status, a page at a time. The API's cursors only go forward, so
-// the console keeps the cursor of every page it has shown to go back.
+// The invoices list: newest first, filtered by status and by a period of days (UTC), a page at a time. The API's
+// cursors only go forward, so the console keeps the cursor of every page it has shown to go back. Export
+// downloads every order of the period shown as CSV (docs/exports.md).
 import { el, show } from '../../shared/dom';
-import type { InvoiceList, InvoiceStatus } from './api';
+import { withQuery, type Api, type InvoiceList, type InvoiceStatus } from './api';
 import { money, STATUS_WORDS, time } from './format';
 import { pagerControls, statusBadge, table } from './page';
 import { heading, type ViewContext } from './view';
@@ -9,10 +10,25 @@ import { heading, type ViewContext } from './view';
 const PAGE_SIZE = 20;
 
 /** Kept while the console is open, so that coming back from an invoice shows the page it was opened from. */
-const state: { status: InvoiceStatus | ''; cursors: Array<string | undefined> } = {
-  status: '',
-  cursors: [undefined],
-};
+const state: {
+  status: InvoiceStatus | '';
+  /** The period's first and last days, `YYYY-MM-DD` in UTC; open-ended when empty. */
+  from: string;
+  to: string;
+  cursors: Array<string | undefined>;
+} = { status: '', from: '', to: '', cursors: [undefined] };
+
+const DAY_MS = 86_400_000;
+
+/** The period as the API's strict bounds: after the moment before the first day, before the day after the last. */
+function period(): { created_after?: string; created_before?: string } {
+  const day = (date: string, shift: number) =>
+    new Date(Date.parse(`${date}T00:00:00Z`) + shift).toISOString();
+  return {
+    created_after: state.from ? day(state.from, -1) : undefined,
+    created_before: state.to ? day(state.to, DAY_MS) : undefined,
+  };
+}
 
 export async function invoicesView(context: ViewContext): Promise<void> {
   const { root } = context;
@@ -23,21 +39,80 @@ export async function invoicesView(context: ViewContext): Promise<void> {
     ...Object.entries(STATUS_WORDS).map(([value, label]) => el('option', { value }, label)),
   );
   filter.value = state.status;
+  const from = el('input', { id: 'period-from', type: 'date', value: state.from });
+  const to = el('input', { id: 'period-to', type: 'date', value: state.to });
+  const exportButton = el('button', { type: 'button', class: 'button' }, 'Export CSV');
   const results = el('div', { class: 'panel' });
   const pager = el('nav', { 'aria-label': 'Pages', class: 'pager' });
   show(
     root,
     heading('Invoices'),
-    el('div', { class: 'toolbar' }, el('label', { for: 'status-filter' }, 'Status'), filter),
+    el(
+      'div',
+      { class: 'toolbar' },
+      el('label', { for: 'status-filter' }, 'Status'),
+      filter,
+      el('label', { for: 'period-from' }, 'From (UTC)'),
+      from,
+      el('label', { for: 'period-to' }, 'To (UTC)'),
+      to,
+      exportButton,
+    ),
     results,
     pager,
   );
-  filter.addEventListener('change', () => {
+  const refilter = () => {
     state.status = filter.value as InvoiceStatus | '';
+    state.from = from.value;
+    state.to = to.value;
     state.cursors = [undefined];
     void showPage(context, results, pager);
+  };
+  for (const control of [filter, from, to]) control.addEventListener('change', refilter);
+  exportButton.addEventListener('click', async () => {
+    exportButton.disabled = true;
+    const rows = await context.feedback.load(results, 'Exporting the period’s orders…', () =>
+      downloadExport(context.api),
+    );
+    exportButton.disabled = false;
+    if (rows !== undefined) context.feedback.say(`Exported ${rows} orders of the period to invoices.csv.`);
   });
   await showPage(context, results, pager);
+}
+
+/**
+ * Every page of the period's export as one file: the first page's header row, then each page's rows, following
+ * the `Link` header. Every order of the period, whatever the status filter: an accounting file leaves none out.
+ */
+async function downloadExport(api: Api): Promise<number> {
+  const parts: string[] = [];
+  let url: string | null = withQuery('/exports/invoices.csv', period());
+  let rows = 0;
+  while (url) {
+    const page: { text: string; next: string | null } = await api.text(url);
+    const body = parts.length === 0 ? page.text : page.text.slice(page.text.indexOf('\r\n') + 2);
+    parts.push(body);
+    rows += countRows(body) - (parts.length === 1 ? 1 : 0);
+    url = page.next;
+  }
+  const link = el('a', {
+    href: URL.createObjectURL(new Blob(parts, { type: 'text/csv' })),
+    download: 'invoices.csv',
+  });
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+  return rows;
+}
+
+/** The records of a CSV text: CRLFs outside quotes. */
+function countRows(text: string): number {
+  let rows = 0;
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    if (text[i] === '"') quoted = !quoted;
+    else if (!quoted && text[i] === '\r' && text[i + 1] === '\n') rows += 1;
+  }
+  return rows;
 }
 
 async function showPage(context: ViewContext, results: HTMLElement, pager: HTMLElement): Promise<void> {
@@ -46,6 +121,7 @@ async function showPage(context: ViewContext, results: HTMLElement, pager: HTMLE
   const list = await feedback.load(results, 'Loading invoices…', () =>
     api.get<InvoiceList>('/invoices', {
       status: state.status || undefined,
+      ...period(),
       limit: String(PAGE_SIZE),
       cursor: state.cursors[page - 1],
     }),

@@ -3,7 +3,7 @@
 // and the customer receives the currency they paid in unless the operator names another.
 import { el, show } from '../../shared/dom';
 import { invoicePath, type Api, type InvoiceView } from './api';
-import { money, time, words } from './format';
+import { money, plainAmount, refundWords, time } from './format';
 import { confirmDialog, facts, table } from './page';
 
 type Refundable = NonNullable<InvoiceView['refundable']>;
@@ -51,12 +51,63 @@ export function refundsSection(
             refund.foreign_id,
             el('span', { class: 'amount' }, money(refund.debited_amount, refund.debited_currency)),
             refund.currency,
-            words(refund.status),
+            refundStatus(refund, api, onRefunded),
             time(refund.created_at),
           ]),
         )
       : el('p', { class: 'empty' }, 'No refunds yet.'),
   );
+}
+
+type RefundEntry = InvoiceView['refunds'][number];
+
+/**
+ * The refund's status; in the sandbox, while it is being sent, buttons that end it as the payment service would
+ * (docs/sandbox.md), through the demo store's backend, which alone reaches the sandbox.
+ */
+function refundStatus(
+  refund: RefundEntry,
+  api: Api,
+  onRefunded: (message: string) => Promise<HTMLElement>,
+): HTMLElement {
+  const cell = el('span', {}, refundWords(refund.status));
+  if (refund.status !== 'pending') return cell;
+  void inSandbox().then((sandbox) => {
+    if (!sandbox) return;
+    const end = (how: 'complete' | 'fail', label: string) => {
+      const button = el(
+        'button',
+        { type: 'button', class: 'button', 'aria-label': `${label} refund ${refund.foreign_id} (sandbox)` },
+        label,
+      );
+      button.addEventListener('click', async () => {
+        button.disabled = true;
+        const path = `/demo/api/refunds/${encodeURIComponent(refund.foreign_id)}/${how}`;
+        const answer = await fetch(path, { method: 'POST' }).catch(() => undefined);
+        // The refund's own route asks the payment service at once, rather than waiting for its callback.
+        if (answer?.ok)
+          await api.get(`/refunds/${encodeURIComponent(refund.foreign_id)}`).catch(() => undefined);
+        await onRefunded(
+          answer?.ok
+            ? `Refund ${refund.foreign_id} ${how === 'complete' ? 'sent' : 'failed'} in the sandbox.`
+            : `The sandbox could not end refund ${refund.foreign_id}.`,
+        );
+      });
+      return button;
+    };
+    cell.append(' ', end('complete', 'Complete'), ' ', end('fail', 'Fail'));
+  });
+  return cell;
+}
+
+let sandboxKnown: Promise<boolean> | undefined;
+
+/** Whether `npm start` runs the payment service's sandbox here; asked once. Never in AWS, which has no store server. */
+function inSandbox(): Promise<boolean> {
+  sandboxKnown ??= fetch('/demo/api/sandbox', { cache: 'no-store' })
+    .then(async (answer) => answer.ok && ((await answer.json()) as { sandbox?: boolean }).sandbox === true)
+    .catch(() => false);
+  return sandboxKnown;
 }
 
 function refundDialog(
@@ -69,7 +120,7 @@ function refundDialog(
   const amount = field(
     'refund-amount',
     `Amount (${refundable.currency})`,
-    pending?.form.amount ?? refundable.amount,
+    pending?.form.amount ?? plainAmount(refundable.amount, refundable.currency),
     { inputmode: 'decimal' },
   );
   const currency = field(
@@ -101,16 +152,13 @@ function refundDialog(
     title: `Refund invoice ${invoice.foreign_id}`,
     body: [
       el('p', {}, `Up to ${money(refundable.amount, refundable.currency)} can be refunded.`),
-      facts([
-        ['Refundable', `${refundable.amount} ${refundable.currency}`],
-        ['Refund id', refundId],
-      ]),
+      facts([['Refund id', refundId]]),
       amount.wrapper,
       currency.wrapper,
       address.wrapper,
     ],
     confirm: 'Send refund',
-    dismiss: 'Keep the money',
+    dismiss: 'Close',
     destructive: true,
     action: async () => {
       const sent = form();

@@ -1,0 +1,13 @@
+import { csvAnswer, invoiceExportPage } from '../http/exports';
+import { exportInput } from '../http/list-inputs';
+import { apiRoute } from '../http/route';
+import { exportInvoicesRoute } from '../lib/routes';
+import { bearerTokens } from '../runtime/bearer-tokens';
+import { invoiceList } from '../runtime/lists';
+
+/** GET /exports/invoices.csv: one row per order created in the period, newest first; a `Link` to the next page. */
+export const handler = apiRoute(
+  { route: exportInvoicesRoute, tokens: bearerTokens, input: exportInput },
+  async ({ query, period }) =>
+    csvAnswer(await invoiceExportPage(invoiceList, query), exportInvoicesRoute.path, period, 'invoices.csv'),
+);

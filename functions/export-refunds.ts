@@ -1,0 +1,13 @@
+import { csvAnswer, refundExportPage } from '../http/exports';
+import { exportInput } from '../http/list-inputs';
+import { apiRoute } from '../http/route';
+import { exportRefundsRoute } from '../lib/routes';
+import { bearerTokens } from '../runtime/bearer-tokens';
+import { refundList } from '../runtime/lists';
+
+/** GET /exports/refunds.csv: one row per refund created in the period, newest first; a `Link` to the next page. */
+export const handler = apiRoute(
+  { route: exportRefundsRoute, tokens: bearerTokens, input: exportInput },
+  async ({ query, period }) =>
+    csvAnswer(await refundExportPage(refundList, query), exportRefundsRoute.path, period, 'refunds.csv'),
+);

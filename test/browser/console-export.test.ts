@@ -1,0 +1,83 @@
+// The console's Export button: it downloads, as CSV, every order of the period the list shows, and those rows are
+// the list's rows for that period.
+import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { ConsoleSuite, expectAccessibleState } from '../support/console-page';
+
+const suite = new ConsoleSuite();
+const ids = ['export-1', 'export-2', 'export-3', 'export-4', 'export-5'];
+
+beforeAll(async () => {
+  for (const id of ids) await suite.checkout(id);
+  // A title a spreadsheet would run as a formula, to see it neutralised in the file.
+  await suite.checkout('export-formula', { title: '=1+2' });
+  expect((await suite.harness.api('POST', '/invoices/export-2/cancel', { token: 'admin' })).status).toBe(200);
+});
+
+const pageSays = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text }).waitFor();
+
+/** The list's rows as the table shows them: order, title, amount, status. */
+const shownRows = (page: Page) =>
+  page
+    .locator('tbody tr')
+    .evaluateAll((rows) =>
+      rows.map((row) => [...row.querySelectorAll('td')].slice(0, 4).map((cell) => cell.textContent ?? '')),
+    );
+
+/** RFC 4180 records of a small file whose cells hold no line breaks. */
+function csvRecords(text: string): string[][] {
+  expect(text.endsWith('\r\n')).toBe(true);
+  return text
+    .slice(0, -2)
+    .split('\r\n')
+    .map((line) => [...line.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)].map(([, cell]) => unquote(cell)));
+}
+
+const unquote = (cell: string) => (cell.startsWith('"') ? cell.slice(1, -1).replace(/""/g, '"') : cell);
+
+async function exportFile(page: Page): Promise<string[][]> {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export CSV' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('invoices.csv');
+  return csvRecords(await readFile(await download.path(), 'utf8'));
+}
+
+test("Export downloads the period's orders as CSV, the same rows as the list shows", async () => {
+  const { page, errors } = await suite.open();
+  await pageSays(page, 'Page 1: 6 invoices.');
+  const today = new Date().toISOString().slice(0, 10);
+  await page.getByLabel('From (UTC)').fill(today);
+  await page.getByLabel('To (UTC)').fill(today);
+  await pageSays(page, 'Page 1: 6 invoices.');
+  await expectAccessibleState(page, 'invoices-period');
+  const shown = await shownRows(page);
+
+  const [header, ...rows] = await exportFile(page);
+  await pageSays(page, 'Exported 6 orders of the period to invoices.csv.');
+  const column = (name: string) => header.indexOf(name);
+  expect(rows.map((row) => row[column('order_id')])).toEqual(shown.map(([order]) => order));
+  for (const [index, row] of rows.entries()) {
+    const [, title, amount, status] = shown[index];
+    // A formula title is shown as it is on the page, and with a leading apostrophe in the file.
+    expect(row[column('title')]).toBe(title.startsWith('=') ? `'${title}` : title);
+    // Every order is 25.50 EUR: exact in the file, trimmed to the currency's places on the page.
+    expect([row[column('amount')], row[column('currency')], amount]).toEqual([
+      '25.50000000',
+      'EUR',
+      '25.50 EUR',
+    ]);
+    expect(row[column('status')].replace('_', ' ')).toBe(status.toLowerCase());
+  }
+  expect(rows.find((row) => row[column('order_id')] === 'export-2')?.[column('status')]).toBe('cancelled');
+
+  // A period that ends before today: the list and the file are both empty.
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  await page.getByLabel('From (UTC)').fill(yesterday);
+  await page.getByLabel('To (UTC)').fill(yesterday);
+  await pageSays(page, 'Page 1: 0 invoices.');
+  expect(await exportFile(page)).toEqual([header]);
+  await expectAccessibleState(page, 'invoices-empty-period');
+  expect(errors).toEqual([]);
+});

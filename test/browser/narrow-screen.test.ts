@@ -1,0 +1,84 @@
+// Every page on a 390 px phone: nothing scrolls sideways, the demo's order events table and the console's tables
+// included (a wide table scrolls within its own box).
+import type { Browser, Page } from 'playwright-core';
+import { startDemoWebhookEndpoint, type DemoWebhookEndpoint } from '../../local/demo-store';
+import { newWebhookSecret } from '../../webhooks/signing';
+import { launchBrowser, openPage, screenshot } from '../support/browser';
+import { signIn } from '../support/console-page';
+import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
+import { captureOutput, type CapturedOutput } from '../support/output';
+
+let endpoint: DemoWebhookEndpoint;
+let harness: Harness;
+let browser: Browser;
+let output: CapturedOutput;
+
+beforeAll(async () => {
+  output = captureOutput();
+  const secret = newWebhookSecret();
+  endpoint = await startDemoWebhookEndpoint(secret);
+  harness = await startHarness({
+    webhooks: { url: endpoint.url, secret, intervalMs: 200 },
+    demoEvents: endpoint.events,
+  });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await harness?.close();
+  await endpoint?.close();
+  output.restore();
+});
+
+const PHONE_WIDTH = 390;
+
+/** How far the page reaches past the screen's right edge, in CSS pixels; 0 when nothing scrolls sideways. */
+const overflow = (page: Page) =>
+  page.evaluate(
+    (width) => (globalThis as any).document.documentElement.scrollWidth - width,
+    PHONE_WIDTH,
+  ) as Promise<number>;
+
+async function expectNoSidewaysScroll(page: Page, name: string): Promise<void> {
+  await screenshot(page, `narrow-${name}`);
+  expect({ name, overflow: await overflow(page) }).toEqual({ name, overflow: 0 });
+}
+
+test('no page scrolls sideways at 390 px', async () => {
+  const { page, errors } = await openPage(browser);
+  await page.setViewportSize({ width: PHONE_WIDTH, height: 844 });
+  const url = harness.stack.url;
+
+  await page.goto(`${url}/demo/`);
+  await page.getByRole('button', { name: 'Pay with crypto' }).waitFor();
+  await expectNoSidewaysScroll(page, 'demo');
+  await page.getByRole('button', { name: 'Pay with crypto' }).click();
+  const events = page.getByRole('region', { name: 'Order events' });
+  await events.getByRole('cell', { name: 'invoice.awaiting_payment' }).waitFor({ timeout: 90_000 });
+  await expectNoSidewaysScroll(page, 'demo-events');
+
+  const { status } = await harness.api('POST', '/checkout', {
+    token: 'storefront',
+    body: checkoutBody('narrow-order', { title: 'A long title for a narrow screen' }),
+  });
+  expect(status).toBe(201);
+  await page.goto(`${url}/console/`);
+  await signIn(page, harness.stack.adminToken);
+  await page.getByRole('link', { name: 'narrow-order' }).waitFor();
+  await expectNoSidewaysScroll(page, 'console-invoices');
+  await page.getByRole('link', { name: 'narrow-order' }).click();
+  await page.getByRole('status').filter({ hasText: 'Invoice narrow-order loaded.' }).waitFor();
+  await expectNoSidewaysScroll(page, 'console-invoice');
+  await page.getByRole('link', { name: 'Balances' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Balances' }).waitFor();
+  await expectNoSidewaysScroll(page, 'console-balances');
+  await page.getByRole('link', { name: 'Webhooks' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Webhook deliveries' }).waitFor();
+  await expectNoSidewaysScroll(page, 'console-webhooks');
+
+  await page.goto(`${url}/docs/`);
+  await page.getByRole('heading', { name: 'Merchant payments plugin' }).first().waitFor();
+  await expectNoSidewaysScroll(page, 'docs');
+  expect(errors).toEqual([]);
+});
