@@ -41,7 +41,7 @@ export class CallbackService {
 
   private async apply(event: CallbackEvent): Promise<CallbackOutcome> {
     if (event.kind === 'invoice') {
-      const { upstreamForeignId, status, error, payment, settlement, depositIds } = event;
+      const { upstreamForeignId, status, error, payment, settlement, depositIds, expiresAt } = event;
       if (!isInvoiceStatus(status)) return 'ignored';
       const updated = await this.invoices.applyStatus({
         upstreamForeignId,
@@ -51,6 +51,7 @@ export class CallbackService {
         payment,
         settlement,
         depositIds,
+        expiresAt,
       });
       return updated ? 'applied' : 'ignored';
     }

@@ -24,6 +24,7 @@ interface CallbackPayload {
   currency_received?: { currency?: unknown; amount?: unknown };
   fees?: unknown;
   transactions?: unknown;
+  expires_at?: unknown;
 }
 
 /**

@@ -89,15 +89,19 @@ export function paymentOf(sent: Reported): Payment | undefined {
   };
 }
 
-/** The payment and the settlement a transaction record or an invoice's callback reports. */
+/** The payment, the settlement and the expiry a transaction record or an invoice's callback reports. */
 export function moneyNews(reported: {
   currency_sent?: Reported;
   currency_received?: Reported;
   fees?: unknown;
-}): { payment?: Payment; settlement?: Settlement } {
+  expires_at?: unknown;
+}): { payment?: Payment; settlement?: Settlement; expiresAt?: number } {
+  const { expires_at: expiresAt } = reported;
   return {
     payment: paymentOf(reported.currency_sent),
     settlement: settlementOf(reported.currency_received, reported.fees),
+    // Unix seconds; the service extends it to 24 hours once a payment is seen.
+    ...(Number.isSafeInteger(expiresAt) && (expiresAt as number) > 0 && { expiresAt: expiresAt as number }),
   };
 }
 
