@@ -63,6 +63,34 @@ test('a sandbox payment reaches the receiver as a verified invoice.paid, with th
   );
 });
 
+test('an exception cleared by the rest of the payment is pushed as invoice.exception, as setting it was', async () => {
+  answer = () => 200;
+  const body = checkoutBody('hook-cleared', { type: 'good_until_expired' });
+  expect((await harness.api('POST', '/checkout', { token: 'storefront', body })).status).toBe(201);
+  await harness.control('POST', '/invoices/hook-cleared/pay', { kind: 'partial' });
+  await waitFor(
+    async () => eventsOf('hook-cleared'),
+    (found) => found.some((event) => event.type === 'invoice.exception'),
+    30_000,
+  );
+  await harness.control('POST', '/invoices/hook-cleared/pay', { kind: 'full' });
+  const events = await waitFor(
+    async () => eventsOf('hook-cleared'),
+    (found) =>
+      found.some((event) => event.type === 'invoice.paid') &&
+      found.filter((event) => event.type === 'invoice.exception').length >= 2,
+    30_000,
+  );
+  const exceptions = events
+    .filter((event) => event.type === 'invoice.exception')
+    .map((event) => JSON.parse(event.body).data.exception);
+  expect(exceptions).toEqual(['paid_partial', null]);
+  expect((await harness.api('GET', '/invoices/hook-cleared', { token: 'storefront' })).body).toMatchObject({
+    status: 'paid',
+    exception: null,
+  });
+});
+
 test('an endpoint that answers 500 to the first 3 attempts of each event gets every event, acknowledged once, in seq order', async () => {
   // Refused by count, not for a while: however slow the run, each event is refused 3 times, then acknowledged.
   const refused = new Map<string, number>();
