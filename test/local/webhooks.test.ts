@@ -168,3 +168,17 @@ test('an admin re-sends one event: the same id and body arrive again', async () 
   const none = await harness.api('POST', '/webhooks/deliveries/resend-failed', { token: 'admin' });
   expect(none.body).toEqual({ resent: 0, more: false });
 });
+
+test('the re-send of every failed event refuses a body with fields, naming them, as every route does', async () => {
+  const resendFailed = (body?: unknown) =>
+    harness.api('POST', '/webhooks/deliveries/resend-failed', { token: 'admin', body });
+  const refused = await resendFailed({ limit: 5 });
+  expect(refused.status).toBe(400);
+  expect(refused.body.error).toMatchObject({
+    code: 'invalid_request',
+    fields: { limit: 'is not a known field' },
+  });
+  expect((await resendFailed([])).status).toBe(400);
+  expect((await resendFailed({})).status).toBe(200);
+  expect((await resendFailed()).status).toBe(200);
+});
