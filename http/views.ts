@@ -42,9 +42,9 @@ export interface InvoiceView {
   /** Received from the customer so far, and still owed, in `pay_currency`. */
   paid_amount: string | null;
   owed_amount: string | null;
-  /** What the service credited the store, net of its fees, in `net_currency`; zero, in the order's currency, until then. */
-  net_amount: string;
-  net_currency: string;
+  /** What the service credited the store, net of its fees, in `net_currency`; null until it reports a credit. */
+  net_amount: string | null;
+  net_currency: string | null;
   fees: Array<{ currency: string; amount: string }>;
   /** When the quote behind `pay_amount` was fixed. */
   fixed_at: string | null;
@@ -174,8 +174,8 @@ export function invoiceView(record: InvoiceRecord, nowMs: number): InvoiceView {
     pay_tag: invoice?.tag ?? null,
     paid_amount: payment?.amount ?? (payCurrency === null ? null : ZERO),
     owed_amount: payment ? (payment.owed ?? null) : payAmount,
-    net_amount: settlement?.net ?? ZERO,
-    net_currency: settlement?.currency ?? request.currency,
+    net_amount: settlement?.net ?? null,
+    net_currency: settlement?.currency ?? null,
     fees: settlement?.fees ?? [],
     fixed_at: isoFromSeconds(invoice?.fixedAt),
     expires_at: isoFromSeconds(releaseAt),
@@ -239,7 +239,7 @@ function paymentUri({ pay_currency, pay_address, pay_tag, owed_amount }: Invoice
 }
 
 /** Bumped whenever the invoice view's shape changes, so that no ETag from before answers 304 after. */
-const VIEW_REVISION = 3;
+const VIEW_REVISION = 2;
 
 /** A strong ETag from the record's version, which every change bumps: no second read, no hashing of the view. */
 export function invoiceEtag(record: InvoiceRecord): string {

@@ -84,8 +84,7 @@ describe('amounts', () => {
       pay_address: 'bc1qaddress',
       paid_amount: '0.00000000',
       owed_amount: '0.00046000',
-      net_amount: '0.00000000',
-      net_currency: 'EUR',
+      net_amount: null,
       fees: [],
     });
   });
