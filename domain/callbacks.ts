@@ -14,8 +14,20 @@ export class CallbackService {
     private readonly refunds: RefundService,
   ) {}
 
+  /**
+   * A copy is answered 200 only once its news is in the record. A copy that finds another copy's receipt still
+   * pending applies the news itself rather than trust a holder that may have died mid-way: applying is idempotent
+   * (statuses only move forward, payments only grow, every write is compare-and-set), and the spec promises no
+   * retry that a 503 could count on (issue 29).
+   */
   async receive({ receiptId, event }: Callback): Promise<CallbackOutcome> {
-    if (!(await this.receipts.claim(receiptId))) return 'duplicate';
+    if (!(await this.receipts.claim(receiptId))) {
+      if (await this.receipts.isDone(receiptId)) return 'duplicate';
+      const outcome = await this.apply(event);
+      await this.receipts.complete(receiptId);
+      // Nothing new: the holder had already applied it.
+      return outcome === 'applied' ? 'applied' : 'duplicate';
+    }
     let outcome: CallbackOutcome;
     try {
       outcome = await this.apply(event);
@@ -29,7 +41,7 @@ export class CallbackService {
 
   private async apply(event: CallbackEvent): Promise<CallbackOutcome> {
     if (event.kind === 'invoice') {
-      const { upstreamForeignId, status, error, payment, settlement, depositIds } = event;
+      const { upstreamForeignId, status, error, payment, settlement, depositIds, expiresAt } = event;
       if (!isInvoiceStatus(status)) return 'ignored';
       const updated = await this.invoices.applyStatus({
         upstreamForeignId,
@@ -39,6 +51,7 @@ export class CallbackService {
         payment,
         settlement,
         depositIds,
+        expiresAt,
       });
       return updated ? 'applied' : 'ignored';
     }

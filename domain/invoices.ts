@@ -47,6 +47,7 @@ export interface StatusUpdate {
   settlement?: Settlement;
   /** Deposit transaction ids the service named for the invoice. */
   depositIds?: number[];
+  expiresAt?: number;
 }
 
 /** Deposit ids an invoice keeps for its lookups: enough for a payment in many parts, bounded for the item's size. */
@@ -233,6 +234,7 @@ export class InvoiceService implements RefundReservations {
         payment: news.payment,
         settlement: news.settlement,
         depositIds: news.depositIds,
+        expiresAt: news.expiresAt,
       })) ?? this.invoices.read(record.foreignId)
     );
   }
@@ -271,11 +273,14 @@ export class InvoiceService implements RefundReservations {
       // A credit that grows is news even when nothing else moves: money confirmed after a cancel, say.
       const credited = update.settlement && creditGrows(update.settlement, current.settlement);
       const depositIds = withDepositIds(current.depositIds, update.depositIds);
-      if (!advances && !paid && !credited && depositIds === current.depositIds) return undefined;
+      const invoice = extendedExpiry(current.invoice, update.expiresAt);
+      if (!advances && !paid && !credited && depositIds === current.depositIds && invoice === current.invoice)
+        return undefined;
       const at = this.timing.now();
       const settlement = update.settlement ?? current.settlement;
       return {
         ...current,
+        invoice,
         ...(depositIds && { depositIds }),
         status: advances ? update.status : current.status,
         payment: paid ?? current.payment,
@@ -412,6 +417,19 @@ export class InvoiceService implements RefundReservations {
 function mayBeOurCancel(reason: string | null, outcomeUnknown: boolean): boolean {
   if (failedOnItsOwn(reason)) return false;
   return outcomeUnknown || reason === null || reason === SERVICE_FAILURES.cancelled;
+}
+
+/**
+ * The invoice with the later expiry the service names, which it sets once a payment is seen; the same object when
+ * there is none. Never earlier than one already shown, and none for an invoice without a timer.
+ */
+function extendedExpiry(
+  invoice: InvoiceRecord['invoice'],
+  expiresAt: number | undefined,
+): InvoiceRecord['invoice'] {
+  const releaseAt = invoice?.releaseAt;
+  if (!invoice || releaseAt == null || expiresAt === undefined || expiresAt <= releaseAt) return invoice;
+  return { ...invoice, releaseAt: expiresAt };
 }
 
 /** Why an invoice may not be cancelled now, if it may not. */

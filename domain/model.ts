@@ -123,7 +123,10 @@ export interface InvoiceDetails {
   senderAmount: string | null;
   /** Epoch seconds, once the service has fixed the rate. */
   fixedAt: number | null;
-  /** Epoch seconds at which an unpaid timer invoice runs out. */
+  /**
+   * Epoch seconds at which an unpaid timer invoice runs out: the create's answer, moved later when the service's
+   * news extends it (never earlier).
+   */
   releaseAt: number | null;
 }
 
@@ -248,6 +251,8 @@ export interface InvoiceNews extends StatusNews {
   settlement?: Settlement;
   /** Transaction ids of the deposits a callback names (`transactions[].id`): the lookups the spec promises. */
   depositIds?: number[];
+  /** Epoch seconds at which the service now says the invoice runs out: it extends it once a payment is seen. */
+  expiresAt?: number;
 }
 
 /**

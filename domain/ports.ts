@@ -149,6 +149,8 @@ export interface SecretHolder {
 export interface ReceiptStore {
   /** True the first time a receipt id is seen, or when the delivery that claimed it died before finishing. */
   claim(receiptId: string): Promise<boolean>;
+  /** Whether a delivery of this receipt id was applied; false while one is pending, or when none was seen. */
+  isDone(receiptId: string): Promise<boolean>;
   /** Records that the delivery was applied: from now on a repeat is a duplicate for good. */
   complete(receiptId: string): Promise<void>;
   /** Forgets a receipt whose processing failed, so that the retried delivery is applied. */

@@ -6,6 +6,7 @@ export interface SweepReport {
   refundsChecked: number;
   invoicesChecked: number;
   invoicesAbandoned: number;
+  /** Records whose look failed: each is pushed back in the queue, behind the others, and looked at again later. */
   failures: number;
   /** Due records left for the next run because this one's time ran low. */
   deferred: number;
@@ -17,6 +18,8 @@ export interface SweepTiming {
   /** How long the service's callback gets before the sweep looks an invoice up: after creation, after expiry. */
   expiryGraceMs: number;
 }
+
+type Marker = (foreignId: string) => Promise<void>;
 
 export interface SweepOptions extends SweepTiming {
   now: () => number;
@@ -74,8 +77,10 @@ function nextInvoiceLook(record: InvoiceRecord, timing: SweepTiming): number {
 
 /**
  * Refreshes refunds that are not final, closes out invoices the service reports final, and gives up on creates
- * whose outcome stayed unknown. One record's failure does not stop the others; the sweep throws at the end so
- * that the scheduler retries it. When its time runs low it takes no more records: they stay due for the next run.
+ * whose outcome stayed unknown. A record whose look fails is marked looked at all the same, which pushes it back
+ * in the queue as its schedule says (at least a couple of minutes, longer as it ages): a batch of records that
+ * always fail never keeps the sweep from the others. The caller counts the failures. When its time runs low it
+ * takes no more records: they stay due for the next run.
  */
 export async function sweep(
   invoices: InvoiceService,
@@ -97,6 +102,18 @@ export async function sweep(
       report.failures++;
     }
   };
+  /** Looks at a record, then marks it looked at whether or not the look failed: one failure at most per record. */
+  const look = async (foreignId: string, work: () => Promise<unknown>, mark: Marker) => {
+    let failed = false;
+    for (const step of [work, () => mark(foreignId)]) {
+      try {
+        await step();
+      } catch {
+        failed = true;
+      }
+    }
+    if (failed) report.failures++;
+  };
   function* whileTimeLasts<T>(records: T[]): Generator<T> {
     for (const [index, record] of records.entries()) {
       if (options.timeLeftMs() < options.recordReserveMs) {
@@ -109,10 +126,11 @@ export async function sweep(
 
   for (const refund of whileTimeLasts(await refunds.listDue(options.batch, now))) {
     report.refundsChecked++;
-    await attempt(async () => {
-      await refunds.refresh(refund, 'reconcile');
-      await refunds.markSwept(refund.foreignId);
-    });
+    await look(
+      refund.foreignId,
+      () => refunds.refresh(refund, 'reconcile'),
+      (id) => refunds.markSwept(id),
+    );
   }
   for (const invoice of whileTimeLasts(await invoices.listDue(options.batch, now))) {
     if (invoice.phase !== 'sent' && !isStale(invoice, now, options)) {
@@ -124,12 +142,12 @@ export async function sweep(
       await attempt(() => invoices.abandon(invoice));
     } else {
       report.invoicesChecked++;
-      await attempt(async () => {
-        await invoices.refresh(invoice, 'reconcile');
-        await invoices.markSwept(invoice.foreignId);
-      });
+      await look(
+        invoice.foreignId,
+        () => invoices.refresh(invoice, 'reconcile'),
+        (id) => invoices.markSwept(id),
+      );
     }
   }
-  if (report.failures > 0) throw new Error(`Reconciliation sweep: ${report.failures} records failed`);
   return report;
 }

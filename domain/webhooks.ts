@@ -24,7 +24,10 @@ export interface EventKind<T> {
   types(before: Announced, after: Announced): string[];
 }
 
-/** `invoice.<status>` on every change of status (but to `creating`); `invoice.exception` on one of `exception`. */
+/**
+ * `invoice.<status>` on every change of status (but to `creating`); `invoice.exception` on every change of
+ * `exception`, a cleared one too (README: every change of status or exception is pushed).
+ */
 export const invoiceEvents: EventKind<InvoiceRecord> = {
   subject: 'invoice',
   announced: (record) => {
@@ -34,9 +37,7 @@ export const invoiceEvents: EventKind<InvoiceRecord> = {
   types: (before, after) => {
     const statusChanged = before.status !== after.status;
     const types = statusChanged && after.status !== 'creating' ? [`invoice.${after.status}`] : [];
-    // An exception cleared by a new status is told by that status's event.
-    const exceptionChanged = (before.exception ?? null) !== after.exception;
-    if (exceptionChanged && (after.exception !== null || !statusChanged)) types.push('invoice.exception');
+    if ((before.exception ?? null) !== after.exception) types.push('invoice.exception');
     return types;
   },
 };

@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import { sweep, type SweepReport } from '../domain/reconcile';
 import { log } from '../observability/log';
+import { countMetric } from '../observability/metrics';
 import { remainingMs } from '../runtime/deadline';
 import { invocation } from '../runtime/invocation';
 import { numberEnv } from '../runtime/env';
@@ -19,9 +20,13 @@ const options = {
   recordReserveMs: RECORD_RESERVE_MS,
 };
 
-/** Scheduled: refreshes open refunds and closes out what the service reports final. */
+/**
+ * Scheduled: refreshes open refunds and closes out what the service reports final. Records whose look failed are
+ * counted, and wait their turn to be looked at again: the run itself succeeds, so the scheduler does not repeat it.
+ */
 export const handler = middy(async (): Promise<SweepReport> => {
   const report = await sweep(invoices, refunds, options);
-  log.info('reconciliation sweep done', { ...report });
+  if (report.failures > 0) countMetric('ReconcileLookFailures', report.failures);
+  (report.failures > 0 ? log.warn : log.info)('reconciliation sweep done', { ...report });
   return report;
 }).use(invocation());

@@ -14,6 +14,7 @@ import {
   checkoutBody,
   deliveryListQuery,
   LIST_LIMIT,
+  noBody,
   noQuery,
   orderRefundBody,
   pairQuery,
@@ -133,8 +134,11 @@ export function healthInput({ query }: ApiRequest): void {
   readFields(noQuery, query, 'query');
 }
 
-/** The re-send of every failed webhook takes none either. */
-export const resendFailedInput = healthInput;
+/** The re-send of every failed webhook takes no parameters, and a body, if any, with no fields. */
+export function resendFailedInput({ query, body }: ApiRequest): void {
+  readFields(noQuery, query, 'query');
+  if (body !== undefined) readFields(noBody, body);
+}
 
 /** A static document ignores any query (a cache buster, say), and so its bundle needs no validation library. */
 export function noInput(): void {}

@@ -42,7 +42,7 @@ export interface InvoiceView {
   /** Received from the customer so far, and still owed, in `pay_currency`. */
   paid_amount: string | null;
   owed_amount: string | null;
-  /** What the service credited the store, net of its fees, in `net_currency`. */
+  /** What the service credited the store, net of its fees, in `net_currency`; null until it reports a credit. */
   net_amount: string | null;
   net_currency: string | null;
   fees: Array<{ currency: string; amount: string }>;
@@ -186,8 +186,9 @@ export function invoiceView(record: InvoiceRecord, nowMs: number): InvoiceView {
       at: iso(at),
       source,
     })),
-    // Every refund was reserved against the settlement.
-    refunds: (settlement ? (record.refunds ?? []) : []).map((entry) => ({
+    // Every refund was reserved against the settlement. Oldest first: a refund retried after a refusal keeps the
+    // time it was first asked for, though it is reserved again after the others.
+    refunds: (settlement ? [...(record.refunds ?? [])].sort(byCreatedAt) : []).map((entry) => ({
       foreign_id: entry.foreignId,
       debited_amount: entry.debitedAmount,
       debited_currency: settlement!.currency,
@@ -205,6 +206,8 @@ export function invoiceView(record: InvoiceRecord, nowMs: number): InvoiceView {
 }
 
 const ZERO = '0.00000000';
+
+const byCreatedAt = (a: RefundEntry, b: RefundEntry) => a.createdAt - b.createdAt;
 
 export function publicInvoiceView(record: InvoiceRecord, nowMs: number): PublicInvoiceView {
   const view = invoiceView(record, nowMs);

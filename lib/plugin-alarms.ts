@@ -43,6 +43,7 @@ export const CUSTOM_METRICS: Record<MetricName, string> = {
   WebhookDeliveryFailures: "A webhook to the shop failed for 3 days; re-send it from the admin's routes",
   InvoiceLookupNotFound:
     'The payment service did not find an invoice we created by its id: the reconcile job cannot see invoices there (docs/operations.md)',
+  ReconcileLookFailures: 'The reconcile job could not look records up; it retries each later',
 };
 
 export interface PluginAlarmsProps {

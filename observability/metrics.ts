@@ -10,15 +10,20 @@ export function metricDimensions(stage: string): { Service: string; Stage: strin
 /** `UpstreamServerErrors`: a request failed on a 5xx or unreadable answer from the service, or on no answer in time. */
 /** `WebhookDeliveryFailures`: a webhook ran out of retries (3 days) and waits for an admin's re-send. */
 /** `InvoiceLookupNotFound`: the service did not find an invoice we created by its id (runtime/invoice-lookups.ts). */
+/** `ReconcileLookFailures`: the reconcile job could not look at a record; it looks again later. */
 export type MetricName =
-  'UpstreamServerErrors' | 'CallbackSignatureFailures' | 'WebhookDeliveryFailures' | 'InvoiceLookupNotFound';
+  | 'UpstreamServerErrors'
+  | 'CallbackSignatureFailures'
+  | 'WebhookDeliveryFailures'
+  | 'InvoiceLookupNotFound'
+  | 'ReconcileLookFailures';
 
 /**
  * Emits one count in CloudWatch Embedded Metric Format: a log line that CloudWatch turns into a metric. It goes
  * to stdout as a raw JSON line, not through `console`, which the Lambda runtime wraps (in a text prefix, or in the
  * `message` of its JSON log format): CloudWatch only extracts a metric from a log event that is the EMF object.
  */
-export function countMetric(name: MetricName): void {
+export function countMetric(name: MetricName, count = 1): void {
   process.stdout.write(
     `${JSON.stringify({
       _aws: {
@@ -32,7 +37,7 @@ export function countMetric(name: MetricName): void {
         ],
       },
       ...metricDimensions(process.env[STAGE_ENV] ?? 'local'),
-      [name]: 1,
+      [name]: count,
     })}\n`,
   );
 }

@@ -24,6 +24,7 @@ interface CallbackPayload {
   currency_received?: { currency?: unknown; amount?: unknown };
   fees?: unknown;
   transactions?: unknown;
+  expires_at?: unknown;
 }
 
 /**
@@ -45,9 +46,13 @@ export async function verifyCallback(
   return { receiptId: createHash('sha256').update(rawBody).digest('hex'), event: eventOf(payload) };
 }
 
+/** Ours are at most 64 characters and an attempt suffix: a longer one names nothing of ours, and is no key to look up. */
+const FOREIGN_ID_MAX_LENGTH = 128;
+
 function eventOf(payload: CallbackPayload): CallbackEvent {
   const { foreign_id: foreignId, type, status } = payload;
   if (typeof foreignId !== 'string' || typeof status !== 'string') return { kind: 'other' };
+  if (foreignId.length > FOREIGN_ID_MAX_LENGTH) return { kind: 'other' };
   const error = errorText(payload.error);
   if (type === 'invoice') {
     return {

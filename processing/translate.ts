@@ -55,11 +55,11 @@ export function withdrawalRequest(request: RefundRequest): WithdrawalRequest {
 export function invoiceDetails(invoice: Invoice): InvoiceDetails {
   return {
     id: invoice.id,
-    url: invoice.url,
-    address: invoice.address,
-    tag: invoice.tag ?? null,
+    url: boundedText(invoice.url, URL_MAX_BYTES),
+    address: boundedOrNull(invoice.address, ADDRESS_MAX_BYTES),
+    tag: boundedOrNull(invoice.tag ?? null, ADDRESS_MAX_BYTES),
     amount: invoice.amount,
-    senderCurrency: invoice.sender_currency,
+    senderCurrency: boundedOrNull(invoice.sender_currency, CURRENCY_MAX_BYTES),
     senderAmount: invoice.sender_amount,
     fixedAt: invoice.fixed_at,
     releaseAt: invoice.release_at,
@@ -83,21 +83,25 @@ type Reported = { currency?: unknown; amount?: unknown; remaining_amount?: unkno
 export function paymentOf(sent: Reported): Payment | undefined {
   if (!isReported(sent)) return undefined;
   return {
-    currency: sent.currency,
+    currency: boundedText(sent.currency, CURRENCY_MAX_BYTES),
     amount: sent.amount,
     remainingAmount: isAmount(sent.remaining_amount) ? sent.remaining_amount : undefined,
   };
 }
 
-/** The payment and the settlement a transaction record or an invoice's callback reports. */
+/** The payment, the settlement and the expiry a transaction record or an invoice's callback reports. */
 export function moneyNews(reported: {
   currency_sent?: Reported;
   currency_received?: Reported;
   fees?: unknown;
-}): { payment?: Payment; settlement?: Settlement } {
+  expires_at?: unknown;
+}): { payment?: Payment; settlement?: Settlement; expiresAt?: number } {
+  const { expires_at: expiresAt } = reported;
   return {
     payment: paymentOf(reported.currency_sent),
     settlement: settlementOf(reported.currency_received, reported.fees),
+    // Unix seconds; the service extends it to 24 hours once a payment is seen.
+    ...(Number.isSafeInteger(expiresAt) && (expiresAt as number) > 0 && { expiresAt: expiresAt as number }),
   };
 }
 
@@ -105,13 +109,21 @@ export function moneyNews(reported: {
 export function settlementOf(received: Reported, fees: unknown): Settlement | undefined {
   if (!isReported(received)) return undefined;
   const sums = new Map<string, Decimal>();
+  // Each entry is summed as it comes, so a list of any length costs one pass and the record keeps a few sums.
   for (const fee of Array.isArray(fees) ? (fees as Reported[]) : []) {
     if (isReported(fee)) sums.set(fee.currency, (sums.get(fee.currency) ?? new Decimal(0)).plus(fee.amount));
   }
   return {
-    currency: received.currency,
+    currency: boundedText(received.currency, CURRENCY_MAX_BYTES),
     net: fixed8(new Decimal(received.amount)),
-    fees: [...sums.keys()].sort().map((currency) => ({ currency, amount: fixed8(sums.get(currency)!) })),
+    // Cut short only once summed, so that no two currencies that differ past the bound are added together.
+    fees: [...sums.keys()]
+      .sort()
+      .slice(0, MAX_FEE_CURRENCIES)
+      .map((currency) => ({
+        currency: boundedText(currency, CURRENCY_MAX_BYTES),
+        amount: fixed8(sums.get(currency)!),
+      })),
   };
 }
 
@@ -128,11 +140,45 @@ function isAmount(value: unknown): value is string {
   return typeof value === 'string' && PLAIN_DECIMAL.test(value);
 }
 
-/** Longest text of the service's we store: a signed 1 MB `error` must not push a record past DynamoDB's item limit. */
-export const SERVICE_TEXT_MAX = 500;
+// Bounds on what we keep of the service's texts and lists, in UTF-8 bytes as DynamoDB sizes an item: a signed
+// callback with a 1 MB `error` or a 20 KB currency name must not push a record past the item limit and fail on
+// every retry. Past a bound a text is kept cut short (ending in "…"), and the news is recorded all the same.
+
+/** The service's reasons (`error`). */
+export const SERVICE_TEXT_MAX_BYTES = 1_000;
+/** Currency codes: real ones are a few letters. */
+export const CURRENCY_MAX_BYTES = 64;
+/** Deposit addresses and tags: real ones are at most about a hundred characters. */
+export const ADDRESS_MAX_BYTES = 256;
+/** The payment page's URL, as long as a URL a browser is sure to open. */
+export const URL_MAX_BYTES = 2_048;
+/** Fees are summed per currency; an invoice's fees come in one currency or two, and past this many the first are kept. */
+export const MAX_FEE_CURRENCIES = 8;
+
+const ELLIPSIS = '…';
+const ELLIPSIS_BYTES = Buffer.byteLength(ELLIPSIS);
+
+/** `text` if it fits in `maxBytes` of UTF-8, else its longest prefix of whole characters that fits with "…". */
+export function boundedText(text: string, maxBytes: number): string {
+  // Each UTF-16 unit is at most 3 UTF-8 bytes: most texts are measured without a pass over them.
+  if (text.length * 3 <= maxBytes || Buffer.byteLength(text) <= maxBytes) return text;
+  let bytes = 0;
+  let end = 0;
+  for (const char of text) {
+    const size = Buffer.byteLength(char);
+    if (bytes + size > maxBytes - ELLIPSIS_BYTES) break;
+    bytes += size;
+    end += char.length;
+  }
+  return `${text.slice(0, end)}${ELLIPSIS}`;
+}
+
+function boundedOrNull(text: string | null, maxBytes: number): string | null {
+  return text === null ? null : boundedText(text, maxBytes);
+}
 
 function bounded(text: string): string {
-  return text.length <= SERVICE_TEXT_MAX ? text : `${text.slice(0, SERVICE_TEXT_MAX - 1)}…`;
+  return boundedText(text, SERVICE_TEXT_MAX_BYTES);
 }
 
 /** The service's `error` field, which is an empty string when there is none. */

@@ -104,6 +104,8 @@ export interface TransactionRecord {
   fees: Array<{ type: string; currency: string; amount: string }>;
   error: string;
   status: string;
+  /** Not in the spec's record; the service's callbacks carry it (docs/payment-outcomes-notes.md). */
+  expires_at?: unknown;
 }
 
 export type TransactionKey = { id: number } | { foreign_id: string };

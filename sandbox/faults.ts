@@ -62,11 +62,15 @@ export class FaultTable {
     return fault;
   }
 
-  /** The first fault that applies to this request, counting the use. */
-  take(method: string, path: string): Fault | undefined {
+  /**
+   * The first fault that applies to this request, counting the use. A fault whose path has a query (`?id=7`)
+   * matches only requests with that query, so that one record's lookups fail while others' do not.
+   */
+  take(method: string, path: string, search = ''): Fault | undefined {
     const fault = this.faults.find(
       (candidate) =>
-        pathMatches(candidate.path, path) && (candidate.method === null || candidate.method === method),
+        pathMatches(candidate.path, candidate.path.includes('?') ? `${path}${search}` : path) &&
+        (candidate.method === null || candidate.method === method),
     );
     if (fault?.remaining != null && --fault.remaining === 0) {
       this.faults = this.faults.filter((f) => f !== fault);

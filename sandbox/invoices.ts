@@ -18,6 +18,8 @@ export interface PaymentSpec {
 }
 
 export const LIFETIME_SECONDS = 15 * 60;
+/** Once a payment is seen, the service gives it this long to confirm (docs/payment-outcomes-notes.md). */
+export const CONFIRMATION_SECONDS = 24 * 60 * 60;
 export const DEPOSIT_FEE_RATE = '0.01';
 export const CONFIRMATIONS = 6;
 export const EXPIRED_ERROR = 'Timer expired. User not paid.';
@@ -130,6 +132,8 @@ export class InvoiceDesk {
       this.transition(invoice, 'pending');
       return invoice;
     }
+    // The payment is seen: the timer is extended for its confirmation, and the callback says until when.
+    if (invoice.releaseAt !== null) invoice.releaseAt = this.state.nowSeconds() + CONFIRMATION_SECONDS;
     this.transition(invoice, 'processing');
     if (!spec.hold) this.settle(foreignId);
     return invoice;

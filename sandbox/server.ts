@@ -129,7 +129,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       at: state.nowMs(),
       body: rawBody.toString('utf8'),
     });
-    const fault = faults.take(method, path);
+    const fault = faults.take(method, path, url.search);
     if (fault) entry.fault = fault.kind;
     if (fault?.kind === 'hang') return log(`${method} ${path} left hanging (fault)`);
     const answer =

@@ -1,4 +1,9 @@
-import { DeleteItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteItemCommand,
+  GetItemCommand,
+  PutItemCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
 import type { ReceiptStore } from '../domain/ports';
 import { TABLE_SCHEMA } from './schema';
 import { conditionalWrite, itemKey, num, str, ttlAfter, type Table } from './table';
@@ -31,6 +36,13 @@ export class DynamoReceiptStore implements ReceiptStore {
         ExpressionAttributeValues: { ':pending': str('pending'), ':now': num(now) },
       }),
     );
+  }
+
+  async isDone(receiptId: string): Promise<boolean> {
+    const { Item } = await this.table.client.send(
+      new GetItemCommand({ TableName: this.table.name, Key: key(receiptId), ConsistentRead: true }),
+    );
+    return Item?.receipt_state?.S === 'done';
   }
 
   async complete(receiptId: string): Promise<void> {

@@ -140,9 +140,15 @@ const isWholeNumber = (value: unknown) => {
 export const amount = (description: string) =>
   v.pipe(
     v.unknown(),
-    v.metadata({ type: 'string', pattern: '^\\d+(\\.\\d+)?$', maxLength: 64, examples: ['25.50'] }),
+    v.metadata({
+      oneOf: [
+        { type: 'string', pattern: '^\\d+(\\.\\d+)?$', maxLength: 64 },
+        { type: 'number', exclusiveMinimum: 0 },
+      ],
+      examples: ['25.50', 25.5],
+    }),
     v.description(
-      `${description} A decimal string, greater than zero, with at most 30 integer and 8 fractional digits. An exact JSON number is read as written.`,
+      `${description} A decimal string, greater than zero, with at most 30 integer and 8 fractional digits; or an exact JSON number, read as written (never through a float).`,
     ),
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
       try {

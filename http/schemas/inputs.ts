@@ -87,6 +87,9 @@ export const refundBody = fields({
   end_user_reference: endUserReference,
 });
 
+/** A route that takes no fields: a body, if any, is `{}`. */
+export const noBody = fields({});
+
 export const pairQuery = fields({
   from: currency('The currency to convert from.'),
   to: currency('The currency to convert to.'),

@@ -12,7 +12,8 @@ import type * as v from 'valibot';
 import { routes, type Access, type Route } from '../../lib/routes';
 import type { FieldsSchema } from '../validate';
 import { foreignId } from './fields';
-import { checkoutBody, refundBody } from './inputs';
+import { callbackBody } from './callback-body';
+import { checkoutBody, orderRefundBody, refundBody } from './inputs';
 import { operations, type Operation } from './operations';
 import {
   callbackOutcome,
@@ -33,7 +34,9 @@ import {
 
 const SCHEMAS = {
   CheckoutBody: checkoutBody,
+  OrderRefundBody: orderRefundBody,
   RefundBody: refundBody,
+  CallbackBody: callbackBody,
   InvoiceView: invoiceView,
   CheckoutView: checkoutView,
   PublicInvoiceView: publicInvoiceView,
@@ -218,10 +221,10 @@ function operationOf(route: Route) {
     tags: [route.access],
     security: SECURITY[route.access],
     ...(params.length > 0 && { parameters: params }),
-    ...(operation.body && {
+    ...((operation.body ?? operation.rawBody) && {
       requestBody: {
         required: true,
-        content: { 'application/json': { schema: componentOf(operation.body) } },
+        content: { 'application/json': { schema: componentOf((operation.body ?? operation.rawBody)!) } },
       },
     }),
     responses: responses(route, operation),

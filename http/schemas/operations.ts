@@ -18,6 +18,7 @@ import {
   refundListQuery,
   transactionQuery,
 } from './inputs';
+import { callbackBody } from './callback-body';
 import {
   callbackOutcome,
   checkoutView,
@@ -47,6 +48,8 @@ export interface Operation {
   summary: string;
   description?: string;
   body?: FieldsSchema;
+  /** A body the route reads as bytes (a signed callback): documented here, checked by its signature alone. */
+  rawBody?: v.GenericSchema;
   query?: FieldsSchema;
   /** Request headers the route reads, each with what it does. */
   headers?: Record<string, string>;
@@ -215,7 +218,8 @@ export const operations: Record<RouteFunctionName, Operation> = {
   callbacks: {
     summary: "The service's payment callbacks",
     description:
-      'Signed by the service over the raw body with its keys. Answers 200 unless a retry by the service could succeed.',
+      "Signed by the service over the raw body with its keys. Answers 200 only once the callback's news is recorded (`applied`, or `duplicate` when it already was), and `ignored` for news of nothing the plugin keeps; a 503 when a retry by the service could succeed.",
+    rawBody: callbackBody,
     answers: { 200: { description: 'Received.', schema: callbackOutcome } },
     errors: [503],
   },
@@ -246,7 +250,8 @@ export const operations: Record<RouteFunctionName, Operation> = {
   },
   'resend-failed-webhooks': {
     summary: 'Re-send every failed webhook event',
-    description: 'Up to 100 a call, longest failed first; call again while `more` is true.',
+    description:
+      'Up to 100 a call, longest failed first; call again while `more` is true. Takes no parameters; a body, if sent, must be `{}`.',
     query: noQuery,
     answers: { 200: { description: 'How many were set to be re-sent.', schema: resendReport } },
     errors: [409],

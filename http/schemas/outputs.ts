@@ -58,7 +58,9 @@ export const invoiceView = v.strictObject({
   pay_tag: nullableText('The destination tag or memo the address needs, if any.'),
   paid_amount: nullableDecimal('Received from the customer so far, in `pay_currency`.'),
   owed_amount: nullableDecimal('Still owed, in `pay_currency`.'),
-  net_amount: nullableDecimal('What the service credited the store, net of its fees, in `net_currency`.'),
+  net_amount: nullableDecimal(
+    'What the service credited the store, net of its fees, in `net_currency`; null until it reports a credit.',
+  ),
   net_currency: nullableText('The currency of `net_amount`.'),
   fees: described(
     v.array(v.strictObject({ currency: v.string(), amount: decimal('The fees in this currency.') })),

@@ -30,6 +30,8 @@ interface Shop {
   /** Every request the browser made: its URL and headers. */
   requests: Array<{ url: string; headers: Record<string, string> }>;
   clientSecret: string;
+  /** The order the demo store checked out. */
+  foreignId: string;
   widget: ReturnType<Page['getByRole']>;
 }
 
@@ -71,13 +73,13 @@ async function checkout({ title, publicInvoice }: CheckoutOptions = {}): Promise
   await page.getByRole('heading', { level: 1, name: 'Espresso machine' }).waitFor();
   if (title !== undefined) await page.getByLabel('Order title, as the payment shows it').fill(title);
   await page.getByRole('button', { name: 'Pay with crypto' }).click();
-  const { client_secret: clientSecret } = await (await answered).json();
+  const { client_secret: clientSecret, foreign_id: foreignId } = await (await answered).json();
   const widget = page.getByRole('region', { name: 'Payment' });
   await widget
     .getByRole('status')
     .filter({ hasText: 'Waiting for your payment' })
     .waitFor({ timeout: STATE_TIMEOUT });
-  return { page, errors, requests, clientSecret, widget };
+  return { page, errors, requests, clientSecret, foreignId, widget };
 }
 
 async function expectState(shop: Shop, words: string, name: string): Promise<void> {
@@ -134,6 +136,16 @@ test('pay in full: the widget shows what to pay, then paid, then takes the custo
   await page.getByRole('heading', { name: 'Thank you for your order' }).waitFor();
   await screenshot(page, 'demo-paid-page');
   expectNoSecretInUrls(shop);
+  expect(shop.errors).toEqual([]);
+});
+
+test("a payment seen: while it confirms, the countdown follows the service's extended expiry", async () => {
+  const shop = await checkout();
+  // The service sees the payment and holds it for confirmation: it extends the timer to 24 hours.
+  const seen = await harness.control('POST', `/invoices/${shop.foreignId}/pay`, { kind: 'full', hold: true });
+  expect(seen.status).toBe(200);
+  await expectState(shop, 'Payment received, waiting for confirmation', 'widget-confirming');
+  await shop.widget.getByText(/^2[34]:\d\d:\d\d$/).waitFor({ timeout: STATE_TIMEOUT });
   expect(shop.errors).toEqual([]);
 });
 

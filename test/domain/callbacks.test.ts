@@ -14,6 +14,9 @@ class MemoryReceipts implements ReceiptStore {
     this.states.set(receiptId, 'pending');
     return true;
   }
+  async isDone(receiptId: string) {
+    return this.states.get(receiptId) === 'done';
+  }
   async complete(receiptId: string) {
     this.states.set(receiptId, 'done');
   }
@@ -98,6 +101,26 @@ test('an invoice moves forward once per delivery; a repeat of it is a duplicate'
     version: 2,
   });
   expect(receipts.states.get('r-1')).toBe('done');
+});
+
+test('a copy that finds the receipt held by another copy applies the news itself; nothing new is a duplicate', async () => {
+  await invoices.create(invoice('order-1'));
+  const news = invoiceNews('processing');
+  // Another copy claimed the receipt and died before applying anything.
+  await receipts.claim('r-1');
+
+  expect(await callbacks.receive(delivery('r-1', news))).toBe('applied');
+  expect((await invoices.get('order-1'))?.status).toBe('processing');
+  expect(receipts.states.get('r-1')).toBe('done');
+
+  // A holder still alive has applied it already: the copy finds nothing new.
+  await callbacks.receive(delivery('r-2', invoiceNews('confirmed')));
+  receipts.states.set('r-2', 'pending');
+  expect(await callbacks.receive(delivery('r-2', invoiceNews('confirmed')))).toBe('duplicate');
+  expect((await invoices.get('order-1'))?.history.map((change) => change.status)).toEqual([
+    'processing',
+    'confirmed',
+  ]);
 });
 
 test('news of a later upstream attempt reaches its order; news that goes nowhere is ignored', async () => {

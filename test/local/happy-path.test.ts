@@ -32,6 +32,9 @@ test('checkout with timer and sender_currency, payment, signed callback, poll sh
     foreign_id: 'happy-1',
     status: 'awaiting_payment',
     pay_currency: 'BTC',
+    // README: null until the payment is confirmed.
+    net_amount: null,
+    net_currency: null,
   });
   expect(created.data?.pay_address).toEqual(expect.any(String));
   expect(created.data?.pay_amount).toMatch(/^\d+\.\d{8}$/);

@@ -160,6 +160,32 @@ test('a refund that fails at the service no longer counts against the order', as
   expect(failed.body).toMatchObject({ status: 'failed', final: true, invoice_foreign_id: 'oref-fail' });
 });
 
+test('refunds are listed oldest first, a refund retried after the service refused it too', async () => {
+  await paidOrder('oref-order');
+  const { body: balances } = await harness.control('GET', '/balances');
+  const eur = balances.data.find((entry: { currency: string }) => entry.currency === 'EUR').balance;
+  // The service refuses the first refund (insufficient funds); it is asked for again once the balance is back.
+  await harness.control('POST', '/balances', { currency: 'EUR', balance: '0' });
+  const refused = await refund('oref-order', { foreign_id: 'oref-order-early', debited_amount: '1' });
+  expect(refused.status).toBeGreaterThanOrEqual(400);
+  await harness.control('POST', '/balances', { currency: 'EUR', balance: eur });
+  expect((await refund('oref-order', { foreign_id: 'oref-order-late', debited_amount: '1' })).status).toBe(
+    201,
+  );
+  expect((await refund('oref-order', { foreign_id: 'oref-order-early', debited_amount: '1' })).status).toBe(
+    201,
+  );
+
+  const { body } = await harness.api('GET', '/invoices/oref-order', { token: 'storefront' });
+  const times = body.refunds.map((entry: { created_at: string }) => entry.created_at);
+  expect(times).toEqual([...times].sort());
+  expect(body.refunds.map((entry: { foreign_id: string }) => entry.foreign_id)).toEqual([
+    'oref-order-early',
+    'oref-order-early',
+    'oref-order-late',
+  ]);
+});
+
 test('20 refunds of one order at once never take more than it netted; the rest get the 409 naming what is left', async () => {
   const order = await paidOrder('oref-race');
   const net = new Decimal(order.net_amount);

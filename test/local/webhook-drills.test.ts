@@ -1,6 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { InvoiceService } from '../../domain/invoices';
@@ -22,7 +21,6 @@ import {
   startLambdaProcess,
   type LambdaProcess,
 } from '../../local/lambda-process';
-import { listen } from '../../local/listen';
 import { startWebhookReceiver, type ReceivedEvent, type WebhookReceiver } from '../../local/webhook-receiver';
 import { DynamoDeliveryStore } from '../../store/delivery-store';
 import { TABLE_SCHEMA } from '../../store/schema';
@@ -32,6 +30,7 @@ import { HttpWebhookSender } from '../../webhooks/sender';
 import { newWebhookSecret } from '../../webhooks/signing';
 import { noWake } from '../../webhooks/wake';
 import { invoiceCallbackBody, signedHeaders as callbackHeaders } from '../support/callbacks';
+import { startKillingProxy } from '../support/killing-proxy';
 import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
 
 // Crash drills that kill processes, the retry wake, and a load of 1,000 orders, on dynalite (it serialises writes to
@@ -358,53 +357,4 @@ function paidWrite(target: string, body: string): boolean {
   const data = request.ExpressionAttributeValues?.[':data']?.S;
   const isInvoice = request.Key[TABLE_SCHEMA.partitionKey]?.S?.startsWith('INVOICE#') ?? false;
   return isInvoice && data !== undefined && (JSON.parse(data) as InvoiceRecord).status === 'confirmed';
-}
-
-interface KillingProxy {
-  url: string;
-  /** How many matching writes DynamoDB has answered with success. */
-  answered: number;
-  /** Called once the answer to a matching write has gone back to the caller. */
-  onAnswered: () => void;
-  close(): Promise<void>;
-}
-
-/**
- * An HTTP proxy in front of DynamoDB: forwards every request, and after passing on a successful answer to a
- * request that `matches`, calls `onAnswered` (which kills the caller): the write has landed, nothing after it runs.
- */
-async function startKillingProxy(
-  target: string,
-  matches: (amzTarget: string, body: string) => boolean,
-): Promise<KillingProxy> {
-  const proxy: Omit<KillingProxy, 'url' | 'close'> = { answered: 0, onAnswered: () => undefined };
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const upstream = httpRequest(`${target}${request.url ?? '/'}`, {
-        method: request.method,
-        headers: request.headers,
-      });
-      upstream.on('response', (answer) => {
-        const parts: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => parts.push(chunk));
-        answer.on('end', () => {
-          const matched =
-            answer.statusCode === 200 && matches(String(request.headers['x-amz-target']), body.toString());
-          response.writeHead(answer.statusCode ?? 502, answer.headers);
-          response.end(Buffer.concat(parts), () => {
-            if (!matched) return;
-            proxy.answered += 1;
-            proxy.onAnswered();
-          });
-        });
-      });
-      upstream.on('error', () => response.destroy());
-      upstream.end(body);
-    });
-  });
-  const listening = await listen(server, 0);
-  return Object.assign(proxy, listening);
 }

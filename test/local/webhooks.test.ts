@@ -63,6 +63,34 @@ test('a sandbox payment reaches the receiver as a verified invoice.paid, with th
   );
 });
 
+test('an exception cleared by the rest of the payment is pushed as invoice.exception, as setting it was', async () => {
+  answer = () => 200;
+  const body = checkoutBody('hook-cleared', { type: 'good_until_expired' });
+  expect((await harness.api('POST', '/checkout', { token: 'storefront', body })).status).toBe(201);
+  await harness.control('POST', '/invoices/hook-cleared/pay', { kind: 'partial' });
+  await waitFor(
+    async () => eventsOf('hook-cleared'),
+    (found) => found.some((event) => event.type === 'invoice.exception'),
+    30_000,
+  );
+  await harness.control('POST', '/invoices/hook-cleared/pay', { kind: 'full' });
+  const events = await waitFor(
+    async () => eventsOf('hook-cleared'),
+    (found) =>
+      found.some((event) => event.type === 'invoice.paid') &&
+      found.filter((event) => event.type === 'invoice.exception').length >= 2,
+    30_000,
+  );
+  const exceptions = events
+    .filter((event) => event.type === 'invoice.exception')
+    .map((event) => JSON.parse(event.body).data.exception);
+  expect(exceptions).toEqual(['paid_partial', null]);
+  expect((await harness.api('GET', '/invoices/hook-cleared', { token: 'storefront' })).body).toMatchObject({
+    status: 'paid',
+    exception: null,
+  });
+});
+
 test('an endpoint that answers 500 to the first 3 attempts of each event gets every event, acknowledged once, in seq order', async () => {
   // Refused by count, not for a while: however slow the run, each event is refused 3 times, then acknowledged.
   const refused = new Map<string, number>();
@@ -139,4 +167,18 @@ test('an admin re-sends one event: the same id and body arrive again', async () 
   ).toBe(404);
   const none = await harness.api('POST', '/webhooks/deliveries/resend-failed', { token: 'admin' });
   expect(none.body).toEqual({ resent: 0, more: false });
+});
+
+test('the re-send of every failed event refuses a body with fields, naming them, as every route does', async () => {
+  const resendFailed = (body?: unknown) =>
+    harness.api('POST', '/webhooks/deliveries/resend-failed', { token: 'admin', body });
+  const refused = await resendFailed({ limit: 5 });
+  expect(refused.status).toBe(400);
+  expect(refused.body.error).toMatchObject({
+    code: 'invalid_request',
+    fields: { limit: 'is not a known field' },
+  });
+  expect((await resendFailed([])).status).toBe(400);
+  expect((await resendFailed({})).status).toBe(200);
+  expect((await resendFailed()).status).toBe(200);
 });

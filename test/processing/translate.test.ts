@@ -11,7 +11,10 @@ import {
 import {
   errorText,
   paymentOf,
-  SERVICE_TEXT_MAX,
+  boundedText,
+  CURRENCY_MAX_BYTES,
+  MAX_FEE_CURRENCIES,
+  SERVICE_TEXT_MAX_BYTES,
   settlementOf,
   toServiceError,
 } from '../../processing/translate';
@@ -185,7 +188,8 @@ test('a settlement sums the fees per currency and keeps the net as credited', ()
 
 test("the service's texts are stored bounded: a signed 1 MB error cannot push a record past the item limit", () => {
   const huge = 'x'.repeat(1_000_000);
-  expect(errorText(huge)?.length).toBe(SERVICE_TEXT_MAX);
+  expect(Buffer.byteLength(errorText(huge)!)).toBeLessThanOrEqual(SERVICE_TEXT_MAX_BYTES);
+  expect(errorText(huge)).toMatch(/^x+…$/);
   expect(errorText('Timer expired. User not paid.')).toBe('Timer expired. User not paid.');
   const refused = new ProcessingInvalidStateError({
     operation: 'cancelInvoice',
@@ -193,7 +197,38 @@ test("the service's texts are stored bounded: a signed 1 MB error cannot push a 
     message: 'cancelInvoice: refused (HTTP 400)',
     rawBody: JSON.stringify({ error: huge }),
   });
-  expect((toServiceError(refused) as ServiceError).reason?.length).toBe(SERVICE_TEXT_MAX);
+  expect(Buffer.byteLength((toServiceError(refused) as ServiceError).reason!)).toBeLessThanOrEqual(
+    SERVICE_TEXT_MAX_BYTES,
+  );
+});
+
+test('texts are bounded in UTF-8 bytes and cut between whole characters, 4-byte ones too', () => {
+  const emoji = '\u{1F4B0}'.repeat(5_000);
+  const cut = boundedText(emoji, CURRENCY_MAX_BYTES);
+  expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(CURRENCY_MAX_BYTES);
+  expect(cut).toBe(`${'\u{1F4B0}'.repeat(15)}…`);
+  expect(boundedText('é'.repeat(32), CURRENCY_MAX_BYTES)).toBe('é'.repeat(32));
+  expect(boundedText('é'.repeat(33), CURRENCY_MAX_BYTES)).toBe(`${'é'.repeat(30)}…`);
+  expect(boundedText('BTC', CURRENCY_MAX_BYTES)).toBe('BTC');
+});
+
+test('a payment and a settlement keep bounded currencies and a bounded fee list, with every amount', () => {
+  const long = '\u{1F4B0}'.repeat(5_000);
+  expect(paymentOf({ currency: long, amount: '1.5' })).toEqual({
+    currency: `${'\u{1F4B0}'.repeat(15)}…`,
+    amount: '1.5',
+    remainingAmount: undefined,
+  });
+  const fees = Array.from({ length: 4_000 }, (_, index) => ({
+    type: 'x'.repeat(1_000),
+    currency: `C${String(index % 100).padStart(3, '0')}`,
+    amount: '0.01',
+  }));
+  const settlement = settlementOf({ currency: long, amount: '25.245' }, fees)!;
+  expect(settlement.net).toBe('25.24500000');
+  expect(Buffer.byteLength(settlement.currency)).toBeLessThanOrEqual(CURRENCY_MAX_BYTES);
+  expect(settlement.fees).toHaveLength(MAX_FEE_CURRENCIES);
+  expect(settlement.fees[0]).toEqual({ currency: 'C000', amount: '0.40000000' });
 });
 
 test('fees of an 18-decimal token add up to every digit, not rounded to 20 significant digits', () => {

@@ -35,6 +35,10 @@ describe('payment simulation', () => {
     const [processing, confirmed] = await callbacks(2);
     expect(processing.status).toBe('processing');
     expect(processing.transactions[0].confirmations).toBe(0);
+    // Once the payment is seen, the timer runs 24 hours from then for its confirmation.
+    const createdAt = invoice.release_at - 15 * 60;
+    expect(processing.expires_at - createdAt).toBeGreaterThanOrEqual(24 * 60 * 60);
+    expect(processing.expires_at - createdAt).toBeLessThan(24 * 60 * 60 + 60);
     expect(confirmed).toEqual({
       id: invoice.id,
       foreign_id: invoice.foreign_id,
@@ -59,7 +63,7 @@ describe('payment simulation', () => {
       error: '',
       status: 'confirmed',
       fixed_at: invoice.fixed_at,
-      expires_at: invoice.release_at,
+      expires_at: processing.expires_at,
     });
     expect(receiver.received[1].body).toContain(
       '"currency_received":{"currency":"USD","amount":99.00000000}',

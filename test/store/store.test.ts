@@ -610,6 +610,15 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
       expect(await receipts.claim('finished')).toBe(false);
     });
 
+    test('isDone: only once a delivery was completed', async () => {
+      const receipts = new DynamoReceiptStore(table, 30, now);
+      expect(await receipts.isDone('delivery-9')).toBe(false);
+      await receipts.claim('delivery-9');
+      expect(await receipts.isDone('delivery-9')).toBe(false);
+      await receipts.complete('delivery-9');
+      expect(await receipts.isDone('delivery-9')).toBe(true);
+    });
+
     test('receipts carry a TTL of the retention period', async () => {
       await new DynamoReceiptStore(table, 30, now).claim('delivery-1');
       const [item] = await scan();
