@@ -271,7 +271,10 @@ export class InvoiceService implements RefundReservations {
       // A credit that grows is news even when nothing else moves: money confirmed after a cancel, say.
       const credited = update.settlement && creditGrows(update.settlement, current.settlement);
       const depositIds = withDepositIds(current.depositIds, update.depositIds);
-      if (!advances && !paid && !credited && depositIds === current.depositIds) return undefined;
+      // Our cancel is news even when its own callback already recorded the `failed`: the sweep then watches it.
+      const cancelled = current.cancelled || (update.source === 'cancel' && update.status === 'failed');
+      const moves = advances || paid || credited || cancelled !== current.cancelled;
+      if (!moves && depositIds === current.depositIds) return undefined;
       const at = this.timing.now();
       const settlement = update.settlement ?? current.settlement;
       return {
@@ -284,7 +287,7 @@ export class InvoiceService implements RefundReservations {
         ...(current.refunds &&
           settlement && { refundable: refundableAmount(settlement.net, current.refunds) }),
         error: update.error ?? current.error,
-        cancelled: current.cancelled || (update.source === 'cancel' && update.status === 'failed'),
+        cancelled,
         history: advances
           ? [...current.history, { status: update.status, at, source: update.source }]
           : current.history,
