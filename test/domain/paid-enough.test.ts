@@ -211,3 +211,29 @@ test('an underpaid order stays unrefundable when more money, still too little, c
   expect(invoiceOutcome(stored)).toMatchObject({ status: 'underpaid', exception: 'paid_late' });
   expect(isRefundable(stored)).toBe(false);
 });
+
+test.each([
+  ['cancelled', 'failed', SERVICE_FAILURES.cancelled],
+  ['expired', 'failed', SERVICE_FAILURES.expiredUnpaid],
+] as const)(
+  'money short of what was due that lands on an invoice already %s is shown, and never refundable',
+  async (shown, status, error) => {
+    // Less than was set: the payment service e-mails the customer a full refund (spec 2.1, `email_user`).
+    const store = new MemoryStore<InvoiceRecord>(() => NOW);
+    await store.create(record('fill_or_kill'));
+    const invoices = new InvoiceService(store, {} as ProcessingApi, {
+      now: () => NOW,
+      leaseMs: 1,
+      waitMs: 1,
+      pollMs: 1,
+    });
+    const news = { upstreamForeignId: 'order-1', status, error, source: 'callback' as const };
+    await invoices.applyStatus(news);
+    await invoices.applyStatus({ ...news, payment: sent('fill_or_kill', AMOUNTS.under), settlement: CREDIT });
+
+    const stored = (await store.get('order-1'))!;
+    expect(stored.payment).toMatchObject({ coverage: 'short', late: true });
+    expect(invoiceOutcome(stored)).toMatchObject({ status: shown, exception: 'paid_late' });
+    expect(isRefundable(stored)).toBe(false);
+  },
+);
