@@ -274,8 +274,10 @@ export class InvoiceService implements RefundReservations {
       const credited = update.settlement && creditGrows(update.settlement, current.settlement);
       const depositIds = withDepositIds(current.depositIds, update.depositIds);
       const invoice = extendedExpiry(current.invoice, update.expiresAt);
-      if (!advances && !paid && !credited && depositIds === current.depositIds && invoice === current.invoice)
-        return undefined;
+      // Our cancel is news even when its own callback already recorded the `failed`: the sweep then watches it.
+      const cancelled = current.cancelled || (update.source === 'cancel' && update.status === 'failed');
+      const moves = advances || paid || credited || cancelled !== current.cancelled;
+      if (!moves && depositIds === current.depositIds && invoice === current.invoice) return undefined;
       const at = this.timing.now();
       const settlement = update.settlement ?? current.settlement;
       return {
@@ -289,7 +291,7 @@ export class InvoiceService implements RefundReservations {
         ...(current.refunds &&
           settlement && { refundable: refundableAmount(settlement.net, current.refunds) }),
         error: update.error ?? current.error,
-        cancelled: current.cancelled || (update.source === 'cancel' && update.status === 'failed'),
+        cancelled,
         history: advances
           ? [...current.history, { status: update.status, at, source: update.source }]
           : current.history,

@@ -57,11 +57,13 @@ export function invoiceOutcome(facts: OutcomeFacts): InvoiceOutcome {
 
 /**
  * Whether the order may be refunded: paid (over or not), or paid late, and credited as the service reported. The
- * order's refunds (domain/refund-bound.ts) then share what it netted.
+ * order's refunds (domain/refund-bound.ts) then share what it netted. Never an underpaid order, nor money short of
+ * what was due, late or not: the payment service returns a payment of less itself (the spec's `email_user`).
  */
 export function isRefundable(facts: OutcomeFacts & Pick<InvoiceRecord, 'settlement'>): boolean {
   const { status, exception } = invoiceOutcome(facts);
-  return !!facts.settlement && (status === 'paid' || exception === 'paid_late');
+  if (!facts.settlement || status === 'underpaid' || !coversDue(facts.payment)) return false;
+  return status === 'paid' || exception === 'paid_late';
 }
 
 function statusOf({ phase, status, error, cancelled, payment }: OutcomeFacts): InvoiceStatusName {

@@ -116,6 +116,29 @@ test('money paid after a cancel shows on the invoice with what was credited, and
   expect(errors).toEqual([]);
 });
 
+test("less than was due paid after a cancel is shown as the payment service's to return, with no refund", async () => {
+  await suite.checkout('console-short-after-cancel', { timer: true });
+  const cancelled = await suite.harness.api('POST', '/invoices/console-short-after-cancel/cancel', {
+    token: 'admin',
+  });
+  expect(cancelled.status).toBe(200);
+  await suite.harness.control('POST', '/invoices/console-short-after-cancel/pay', { kind: 'under' });
+  await waitFor(
+    () => suite.harness.api('GET', '/invoices/console-short-after-cancel', { token: 'admin' }),
+    ({ body }) => body.exception === 'paid_late',
+    60_000,
+  );
+  const { page, errors } = await suite.open();
+  await openInvoice(page, 'console-short-after-cancel');
+
+  const notice = page.locator('.notice-warning');
+  await expect(notice.textContent()).resolves.toContain(
+    'the payment service returns it to the customer itself',
+  );
+  await expect(page.getByRole('button', { name: 'Refund…' }).count()).resolves.toBe(0);
+  expect(errors).toEqual([]);
+});
+
 test('a title and metadata written as markup show as text', async () => {
   const title = '<img src=x onerror=alert(1)><b>Mug</b>';
   const note = '<script>alert(2)</script><i>fragile</i>';

@@ -122,3 +122,55 @@ describe('when the service cannot find the invoice by its id', () => {
     expect(stored.settlement).toEqual(settlement);
   });
 });
+
+test("a cancel whose callback is recorded before the cancel's answer still marks the invoice cancelled and watched", async () => {
+  // The service may send its `failed` callback as it answers the cancel: that callback can be written first.
+  const NOW = Date.UTC(2030, 0, 1);
+  const store = new MemoryStore<InvoiceRecord>(() => NOW);
+  const request = checkoutRequest('order-1');
+  await store.create({
+    foreignId: 'order-1',
+    version: 1,
+    phase: 'sent',
+    request,
+    claimedAt: NOW,
+    status: 'pending',
+    error: null,
+    history: [],
+    createdAt: NOW,
+    updatedAt: NOW,
+    attempt: 1,
+    invoice: {
+      id: 7,
+      url: 'https://pay.example/7',
+      address: 'bc1q',
+      tag: null,
+      amount: '25.50000000',
+      senderCurrency: 'BTC',
+      senderAmount: '0.00045900',
+      fixedAt: NOW / 1000,
+      releaseAt: NOW / 1000 + 900,
+    },
+    payment: null,
+    cancelled: false,
+  });
+  const processing = {
+    invoiceNews: async () => ({ status: 'pending' }),
+    cancelInvoice: async (upstreamForeignId: string) => {
+      await invoices.applyStatus({ upstreamForeignId, status: 'failed', source: 'callback', error: '' });
+    },
+  } as unknown as ProcessingApi;
+  const invoices = new InvoiceService(store, processing, {
+    now: () => NOW,
+    leaseMs: 1,
+    waitMs: 1,
+    pollMs: 1,
+  });
+
+  const answered = await invoices.cancel('order-1');
+
+  expect(invoiceOutcome(answered).status).toBe('cancelled');
+  const stored = (await store.get('order-1'))!;
+  expect(stored.cancelled).toBe(true);
+  expect(isOpen(stored)).toBe(true);
+});

@@ -1,5 +1,6 @@
 import type { InvoiceRecord, RefundRecord } from '../../domain/model';
 import { nextSweepAt } from '../../domain/reconcile';
+import { CANCELLED_WATCH_MS, isOpen } from '../../domain/status';
 
 const timing = { staleAfterMs: 300_000, expiryGraceMs: 60_000 };
 
@@ -70,4 +71,26 @@ describe('nextSweepAt', () => {
     expect(nextSweepAt(refund({}), timing)).toBe(2_000);
     expect(nextSweepAt(refund({ sweptAt: 10_000 }), timing)).toBe(310_000);
   });
+});
+
+test("a cancelled invoice's day of watching costs a handful of lookups, the first soon after the cancel", () => {
+  // Callbacks bring news of money sent as the cancel went through; the watch only backs them up.
+  const cancelledAt = 600_000;
+  let record = invoice({
+    createdAt: 0,
+    status: 'failed',
+    cancelled: true,
+    updatedAt: cancelledAt,
+    sweptAt: 300_000,
+    invoice: { releaseAt: 900 } as InvoiceRecord['invoice'],
+  });
+  const looks: number[] = [];
+  while (isOpen(record) && looks.length < 100) {
+    const at = nextSweepAt(record, timing);
+    looks.push(at - cancelledAt);
+    record = { ...record, sweptAt: at };
+  }
+  expect(looks[0]).toBeLessThanOrEqual(10 * 60_000);
+  expect(looks.at(-1)).toBe(CANCELLED_WATCH_MS);
+  expect(looks.length).toBeLessThanOrEqual(6);
 });

@@ -132,7 +132,7 @@ const TABLE: Array<[ServiceSays, Record<Paid, [string, string | null, boolean]>]
       under: ['underpaid', null, false],
       exact: ['underpaid', null, false],
       over: ['underpaid', 'paid_over', false],
-      late: ['underpaid', 'paid_late', true],
+      late: ['underpaid', 'paid_late', false],
     },
   ],
   [
@@ -141,7 +141,7 @@ const TABLE: Array<[ServiceSays, Record<Paid, [string, string | null, boolean]>]
       under: ['underpaid', null, false],
       exact: ['underpaid', null, false],
       over: ['underpaid', 'paid_over', false],
-      late: ['underpaid', 'paid_late', true],
+      late: ['underpaid', 'paid_late', false],
     },
   ],
   [
@@ -179,3 +179,61 @@ test('the table covers every service status, each amount and both invoice types'
   expect([...statuses].sort()).toEqual(['confirmed', 'created', 'failed', 'pending', 'processing']);
   expect(CASES).toHaveLength(TABLE.length * 2 * 4);
 });
+
+test('an underpaid order stays unrefundable when more money, still too little, comes after it was final', async () => {
+  // The payment service returns an underpaid order's money itself: a late part must not open the refund route.
+  const store = new MemoryStore<InvoiceRecord>(() => NOW);
+  await store.create(record('fill_or_kill'));
+  const invoices = new InvoiceService(store, {} as ProcessingApi, {
+    now: () => NOW,
+    leaseMs: 1,
+    waitMs: 1,
+    pollMs: 1,
+  });
+  const confirmed = {
+    upstreamForeignId: 'order-1',
+    status: 'confirmed' as const,
+    source: 'callback' as const,
+  };
+  await invoices.applyStatus({
+    ...confirmed,
+    payment: sent('fill_or_kill', AMOUNTS.under),
+    settlement: CREDIT,
+  });
+  await invoices.applyStatus({
+    ...confirmed,
+    payment: sent('fill_or_kill', '0.00080000'),
+    settlement: { ...CREDIT, net: '95.04000000' },
+  });
+
+  const stored = (await store.get('order-1'))!;
+  expect(stored.payment).toMatchObject({ amount: '0.00080000', coverage: 'short', late: true });
+  expect(invoiceOutcome(stored)).toMatchObject({ status: 'underpaid', exception: 'paid_late' });
+  expect(isRefundable(stored)).toBe(false);
+});
+
+test.each([
+  ['cancelled', 'failed', SERVICE_FAILURES.cancelled],
+  ['expired', 'failed', SERVICE_FAILURES.expiredUnpaid],
+] as const)(
+  'money short of what was due that lands on an invoice already %s is shown, and never refundable',
+  async (shown, status, error) => {
+    // Less than was set: the payment service e-mails the customer a full refund (spec 2.1, `email_user`).
+    const store = new MemoryStore<InvoiceRecord>(() => NOW);
+    await store.create(record('fill_or_kill'));
+    const invoices = new InvoiceService(store, {} as ProcessingApi, {
+      now: () => NOW,
+      leaseMs: 1,
+      waitMs: 1,
+      pollMs: 1,
+    });
+    const news = { upstreamForeignId: 'order-1', status, error, source: 'callback' as const };
+    await invoices.applyStatus(news);
+    await invoices.applyStatus({ ...news, payment: sent('fill_or_kill', AMOUNTS.under), settlement: CREDIT });
+
+    const stored = (await store.get('order-1'))!;
+    expect(stored.payment).toMatchObject({ coverage: 'short', late: true });
+    expect(invoiceOutcome(stored)).toMatchObject({ status: shown, exception: 'paid_late' });
+    expect(isRefundable(stored)).toBe(false);
+  },
+);

@@ -81,15 +81,20 @@ function draw(context: ViewContext, invoice: InvoiceView): HTMLElement {
 /** Money that came as or after the invoice was cancelled: the operator must see it and decide what to do. */
 function paidAfterCancel(invoice: InvoiceView): HTMLElement | null {
   if (invoice.status !== 'cancelled' || invoice.exception !== 'paid_late') return null;
+  // Less than was due is the payment service's to return (it e-mails the customer); the refund route refuses it.
+  const short = invoice.owed_amount !== null && /[1-9]/.test(invoice.owed_amount);
   const credited =
     invoice.net_amount !== null && /[1-9]/.test(invoice.net_amount)
       ? ` The payment service credited ${money(invoice.net_amount, invoice.net_currency)}: refund it below, or fulfil the order.`
       : ' The payment service has not credited it yet; this page shows the credit once it does.';
+  const next = short
+    ? ' It is less than was due: the payment service returns it to the customer itself, so it is not refunded here.'
+    : credited;
   return el(
     'p',
     { class: 'notice notice-warning' },
     `The customer paid ${money(invoice.paid_amount, invoice.pay_currency)} after this invoice was cancelled.`,
-    credited,
+    next,
   );
 }
 
