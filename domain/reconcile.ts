@@ -1,7 +1,7 @@
 import type { InvoiceService } from './invoices';
 import type { InvoiceRecord, RefundRecord } from './model';
 import type { RefundService } from './refunds';
-import { CANCELLED_WATCH_MS, isFinal } from './status';
+import { awaitsLateMoney, isFinal, LATE_MONEY_WATCH_MS } from './status';
 
 export interface SweepReport {
   refundsChecked: number;
@@ -65,18 +65,18 @@ function isStale(record: InvoiceRecord, now: number, timing: SweepTiming): boole
   return now - record.claimedAt >= timing.staleAfterMs;
 }
 
-// A cancelled invoice is watched for a day in case money sent as the cancel went through is credited. Its
+// A final invoice that late money may reach is watched for a day in case such money is credited. Its
 // callbacks bring that news; the sweep only backs them up: 10 minutes after the last change, then each look four
 // times further from it (40 minutes, under 3 hours, under 11 hours), and the last a day after it.
-const CANCELLED_FIRST_LOOK_MS = 600_000;
-const CANCELLED_SPREAD = 4;
+const LATE_MONEY_FIRST_LOOK_MS = 600_000;
+const LATE_MONEY_SPREAD = 4;
 
 function nextInvoiceLook(record: InvoiceRecord, timing: SweepTiming): number {
   const { createdAt, sweptAt } = record;
-  if (record.cancelled && isFinal(record.status)) {
+  if (isFinal(record.status) && awaitsLateMoney(record)) {
     const since = Math.max((sweptAt ?? 0) - record.updatedAt, 0);
-    const wait = Math.max(since * CANCELLED_SPREAD, CANCELLED_FIRST_LOOK_MS);
-    return record.updatedAt + Math.min(wait, CANCELLED_WATCH_MS);
+    const wait = Math.max(since * LATE_MONEY_SPREAD, LATE_MONEY_FIRST_LOOK_MS);
+    return record.updatedAt + Math.min(wait, LATE_MONEY_WATCH_MS);
   }
   if (sweptAt === undefined) return createdAt + timing.expiryGraceMs;
   const wait = Math.min(Math.max((sweptAt - createdAt) / AGE_FRACTION, MIN_WAIT_MS), MAX_WAIT_MS);

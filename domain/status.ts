@@ -1,4 +1,5 @@
 import type { InvoiceStatus } from './model';
+import { SERVICE_FAILURES } from './outcome';
 
 const INVOICE_RANK: Record<InvoiceStatus, number> = {
   created: 0,
@@ -30,27 +31,39 @@ export function movesForward(current: string | null, next: string): boolean {
 }
 
 /**
- * How long after its last change a cancelled invoice stays on the sweep's list: money sent as the cancel went
- * through may still be confirmed and credited, and the service takes up to 24 hours to confirm a payment.
+ * How long after its last change a final invoice that late money may still reach stays on the sweep's list: money
+ * sent as the cancel went through, or just after the timer ran out, may still be confirmed and credited, and the
+ * service takes up to 24 hours to confirm a payment.
  */
-export const CANCELLED_WATCH_MS = 24 * 3_600_000;
+export const LATE_MONEY_WATCH_MS = 24 * 3_600_000;
 
 interface OpenFacts {
   phase: string;
   status: string | null;
+  /** An invoice's: the service's reason for a `failed` status. */
+  error?: string | null;
   /** An invoice's: cancelled by the store. */
   cancelled?: boolean;
   updatedAt?: number;
   sweptAt?: number;
 }
 
+/** A final invoice that late money may still reach: cancelled by the store, or expired with nothing paid. */
+export function awaitsLateMoney(record: OpenFacts): boolean {
+  return (
+    record.cancelled === true ||
+    (record.status === 'failed' && record.error === SERVICE_FAILURES.expiredUnpaid)
+  );
+}
+
 /**
- * Open records are the sweep's work: a create not yet answered, a status not yet final, or a cancelled invoice
- * until the sweep has looked at it once a watch period after its last change (so that no late money is missed).
+ * Open records are the sweep's work: a create not yet answered, a status not yet final, or a final invoice that
+ * late money may still reach, until the sweep has looked at it a watch period after its last change (issue 31: a
+ * late payment whose callback is lost is never hidden).
  */
 export function isOpen(record: OpenFacts): boolean {
   if (record.phase === 'sending' || record.phase === 'unknown') return true;
   if (record.phase !== 'sent') return false;
   if (!isFinal(record.status)) return true;
-  return record.cancelled === true && (record.sweptAt ?? 0) < (record.updatedAt ?? 0) + CANCELLED_WATCH_MS;
+  return awaitsLateMoney(record) && (record.sweptAt ?? 0) < (record.updatedAt ?? 0) + LATE_MONEY_WATCH_MS;
 }

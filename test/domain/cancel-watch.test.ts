@@ -4,7 +4,7 @@ import { InvoiceService } from '../../domain/invoices';
 import type { InvoiceRecord } from '../../domain/model';
 import { invoiceOutcome, isRefundable } from '../../domain/outcome';
 import type { DepositNews, ProcessingApi } from '../../domain/ports';
-import { CANCELLED_WATCH_MS, isOpen } from '../../domain/status';
+import { LATE_MONEY_WATCH_MS, isOpen } from '../../domain/status';
 import { MemoryStore } from '../support/memory-store';
 import { checkoutRequest, startDomainRig, type DomainRig } from '../support/domain-rig';
 
@@ -34,11 +34,43 @@ describe('a cancelled invoice, through the sandbox with every callback lost', ()
     // The shop is told: the exception's event is in the write that set it.
     expect(found.outbox?.pending.map((event) => event.type)).toContain('invoice.exception');
 
-    rig.clock.ms += CANCELLED_WATCH_MS;
+    rig.clock.ms += LATE_MONEY_WATCH_MS;
     await rig.sweep();
     const after = (await rig.invoiceStore.get('watch-1'))!;
     expect(isOpen(after)).toBe(false);
-    expect(await rig.invoiceStore.listOpen(100, rig.clock.ms + CANCELLED_WATCH_MS)).toEqual([]);
+    expect(await rig.invoiceStore.listOpen(100, rig.clock.ms + LATE_MONEY_WATCH_MS)).toEqual([]);
+  });
+});
+
+describe('an invoice whose timer ran out unpaid, through the sandbox with every callback lost', () => {
+  let rig: DomainRig;
+  beforeEach(async () => {
+    rig = await startDomainRig();
+  });
+  afterEach(() => rig.close());
+
+  // Found by the soak (issue 31): a late payment on an expired invoice, its callback lost, stayed hidden.
+  test('the sweep finds money paid after the expiry, and stops looking a day after the last news', async () => {
+    await rig.invoices.checkout(checkoutRequest('expired-watch-1'));
+    await rig.control('POST', '/invoices/expired-watch-1/expire');
+    rig.clock.ms += 60 * 60_000;
+    await rig.sweep();
+    const expired = (await rig.invoiceStore.get('expired-watch-1'))!;
+    expect(invoiceOutcome(expired)).toMatchObject({ status: 'expired', exception: null });
+    expect(isOpen(expired)).toBe(true);
+
+    const paid = await rig.control('POST', '/invoices/expired-watch-1/pay', { kind: 'full' });
+    rig.clock.ms += 10 * 60_000;
+    await rig.sweep();
+
+    const found = (await rig.invoiceStore.get('expired-watch-1'))!;
+    expect(invoiceOutcome(found)).toMatchObject({ status: 'expired', exception: 'paid_late' });
+    expect(found.settlement?.net).toBe(paid.credited_amount);
+    expect(isRefundable(found)).toBe(true);
+
+    rig.clock.ms += LATE_MONEY_WATCH_MS;
+    await rig.sweep();
+    expect(isOpen((await rig.invoiceStore.get('expired-watch-1'))!)).toBe(false);
   });
 });
 

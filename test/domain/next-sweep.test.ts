@@ -1,6 +1,6 @@
 import type { InvoiceRecord, RefundRecord } from '../../domain/model';
 import { nextSweepAt } from '../../domain/reconcile';
-import { CANCELLED_WATCH_MS, isOpen } from '../../domain/status';
+import { LATE_MONEY_WATCH_MS, isOpen } from '../../domain/status';
 
 const timing = { staleAfterMs: 300_000, expiryGraceMs: 60_000 };
 
@@ -91,6 +91,6 @@ test("a cancelled invoice's day of watching costs a handful of lookups, the firs
     record = { ...record, sweptAt: at };
   }
   expect(looks[0]).toBeLessThanOrEqual(10 * 60_000);
-  expect(looks.at(-1)).toBe(CANCELLED_WATCH_MS);
+  expect(looks.at(-1)).toBe(LATE_MONEY_WATCH_MS);
   expect(looks.length).toBeLessThanOrEqual(6);
 });
