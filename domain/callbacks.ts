@@ -41,7 +41,8 @@ export class CallbackService {
 
   private async apply(event: CallbackEvent): Promise<CallbackOutcome> {
     if (event.kind === 'invoice') {
-      const { upstreamForeignId, status, error, payment, settlement, depositIds, expiresAt } = event;
+      const { upstreamForeignId, status, error, payment, settlement, depositIds, expiresAt, confirmations } =
+        event;
       if (!isInvoiceStatus(status)) return 'ignored';
       const updated = await this.invoices.applyStatus({
         upstreamForeignId,
@@ -52,6 +53,7 @@ export class CallbackService {
         settlement,
         depositIds,
         expiresAt,
+        confirmations,
       });
       return updated ? 'applied' : 'ignored';
     }

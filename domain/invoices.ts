@@ -48,6 +48,7 @@ export interface StatusUpdate {
   /** Deposit transaction ids the service named for the invoice. */
   depositIds?: number[];
   expiresAt?: number;
+  confirmations?: number;
 }
 
 /** Deposit ids an invoice keeps for its lookups: enough for a payment in many parts, bounded for the item's size. */
@@ -235,6 +236,7 @@ export class InvoiceService implements RefundReservations {
         settlement: news.settlement,
         depositIds: news.depositIds,
         expiresAt: news.expiresAt,
+        confirmations: news.confirmations,
       })) ?? this.invoices.read(record.foreignId)
     );
   }
@@ -274,16 +276,21 @@ export class InvoiceService implements RefundReservations {
       const credited = update.settlement && creditGrows(update.settlement, current.settlement);
       const depositIds = withDepositIds(current.depositIds, update.depositIds);
       const invoice = extendedExpiry(current.invoice, update.expiresAt);
+      // Only more: older news delivered late never takes the count the customer has seen back.
+      const confirmations = Math.max(update.confirmations ?? -1, current.confirmations ?? -1);
+      const confirms = confirmations > (current.confirmations ?? -1);
       // Our cancel is news even when its own callback already recorded the `failed`: the sweep then watches it.
       const cancelled = current.cancelled || (update.source === 'cancel' && update.status === 'failed');
       const moves = advances || paid || credited || cancelled !== current.cancelled;
-      if (!moves && depositIds === current.depositIds && invoice === current.invoice) return undefined;
+      if (!moves && !confirms && depositIds === current.depositIds && invoice === current.invoice)
+        return undefined;
       const at = this.timing.now();
       const settlement = update.settlement ?? current.settlement;
       return {
         ...current,
         invoice,
         ...(depositIds && { depositIds }),
+        ...(confirms && { confirmations }),
         status: advances ? update.status : current.status,
         payment: paid ?? current.payment,
         settlement,

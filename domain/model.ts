@@ -173,6 +173,8 @@ export interface InvoiceRecord extends ClaimedRecord<CheckoutRequest, InvoiceSta
    * when the service does not find the invoice by its own id.
    */
   depositIds?: number[];
+  /** The most confirmations the service has reported for the payment (see InvoiceNews); absent before any. */
+  confirmations?: number;
   /** `settlement.net` less the refunds that are not failed, kept when either changes; absent with no refunds. */
   refundable?: string;
   /**
@@ -253,6 +255,8 @@ export interface InvoiceNews extends StatusNews {
   depositIds?: number[];
   /** Epoch seconds at which the service now says the invoice runs out: it extends it once a payment is seen. */
   expiresAt?: number;
+  /** The fewest confirmations among the deposits the service reports; the spec never says how many it needs. */
+  confirmations?: number;
 }
 
 /**

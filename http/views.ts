@@ -14,6 +14,7 @@ import {
 } from '../domain/outcome';
 import { isOrderRefund, withdrawalOf } from '../domain/refunds';
 import { isFinal } from '../domain/status';
+import { Decimal } from '../domain/decimal';
 
 // The shapes of every answer, as exported types so that the OpenAPI document can mirror them. Times are ISO 8601
 // UTC with milliseconds; amounts are decimal strings with 8 fractional digits.
@@ -100,6 +101,10 @@ export const CUSTOMER_VIEW_FIELDS = [
 export type PublicInvoiceView = Pick<InvoiceView, (typeof CUSTOMER_VIEW_FIELDS)[number]> & {
   /** A wallet link (BIP 21 style) for what is still owed, where the currency has a scheme; null once final. */
   payment_uri: string | null;
+  /** What one unit of `pay_currency` costs in `currency` at this invoice's price, rounded; null without one. */
+  rate: string | null;
+  /** The fewest confirmations the service reported among the payment's deposits; null before it reported any. */
+  confirmations: number | null;
   url_success: string;
   url_failed: string;
 };
@@ -215,9 +220,23 @@ export function publicInvoiceView(record: InvoiceRecord, nowMs: number): PublicI
   return {
     ...(shown as Pick<InvoiceView, (typeof CUSTOMER_VIEW_FIELDS)[number]>),
     payment_uri: view.final ? null : paymentUri(view),
+    rate: rateOf(view),
+    confirmations: record.confirmations ?? null,
     url_success: record.request.urlSuccess,
     url_failed: record.request.urlFailed,
   };
+}
+
+/**
+ * The price of one unit of the currency paid in, in the order's currency: to cents from 1 up, else to four
+ * significant digits, so that a cheap coin's rate is not rounded to nothing.
+ */
+function rateOf({ amount, currency, pay_amount, pay_currency }: InvoiceView): string | null {
+  if (pay_amount === null || pay_currency === null || pay_currency === currency) return null;
+  const paid = new Decimal(pay_amount);
+  if (paid.lte(0)) return null;
+  const rate = new Decimal(amount).div(paid);
+  return rate.gte(1) ? rate.toFixed(2) : rate.toSignificantDigits(4).toFixed();
 }
 
 /** The URI schemes of the currencies whose wallets read `<scheme>:<address>?amount=<decimal>`. */
@@ -239,7 +258,7 @@ function paymentUri({ pay_currency, pay_address, pay_tag, owed_amount }: Invoice
 }
 
 /** Bumped whenever the invoice view's shape changes, so that no ETag from before answers 304 after. */
-const VIEW_REVISION = 2;
+const VIEW_REVISION = 3;
 
 /** A strong ETag from the record's version, which every change bumps: no second read, no hashing of the view. */
 export function invoiceEtag(record: InvoiceRecord): string {

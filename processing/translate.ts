@@ -95,14 +95,32 @@ export function moneyNews(reported: {
   currency_received?: Reported;
   fees?: unknown;
   expires_at?: unknown;
-}): { payment?: Payment; settlement?: Settlement; expiresAt?: number } {
+  transactions?: unknown;
+}): { payment?: Payment; settlement?: Settlement; expiresAt?: number; confirmations?: number } {
   const { expires_at: expiresAt } = reported;
+  const confirmations = confirmationsOf(reported.transactions);
   return {
     payment: paymentOf(reported.currency_sent),
     settlement: settlementOf(reported.currency_received, reported.fees),
     // Unix seconds; the service extends it to 24 hours once a payment is seen.
     ...(Number.isSafeInteger(expiresAt) && (expiresAt as number) > 0 && { expiresAt: expiresAt as number }),
+    ...(confirmations !== undefined && { confirmations }),
   };
+}
+
+/**
+ * The fewest confirmations among the deposits (`transactions[].confirmations`): the one the order still waits on.
+ * The spec gives each deposit's count, never how many the service needs.
+ */
+export function confirmationsOf(transactions: unknown): number | undefined {
+  if (!Array.isArray(transactions)) return undefined;
+  let fewest: number | undefined;
+  for (const entry of transactions as unknown[]) {
+    const count = (entry as { confirmations?: unknown } | null)?.confirmations;
+    if (typeof count === 'number' && Number.isSafeInteger(count) && count >= 0)
+      fewest = Math.min(fewest ?? count, count);
+  }
+  return fewest;
 }
 
 /** What was credited (`currency_received`) and the fees charged (`fees[]`); none without a readable amount. */

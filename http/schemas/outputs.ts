@@ -115,6 +115,15 @@ export const publicInvoiceView = v.strictObject({
   payment_uri: nullableText(
     'A wallet link (`bitcoin:<address>?amount=<owed>` and the like) where the currency has one; null once final.',
   ),
+  rate: nullableDecimal(
+    'What one unit of `pay_currency` costs in `currency` at this price: to cents from 1 up, else to four significant digits; null until the currency to pay in is known.',
+  ),
+  confirmations: v.nullable(
+    described(
+      v.pipe(v.number(), v.integer(), v.minValue(0)),
+      "The fewest confirmations among the payment's deposits, as the payment service last reported them (it never says how many it needs); null before it reported any.",
+    ),
+  ),
   url_success: described(v.string(), 'Where to send the customer once the invoice is paid.'),
   url_failed: described(v.string(), 'Where to send the customer once it is final unpaid.'),
 });

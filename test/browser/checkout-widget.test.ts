@@ -40,6 +40,8 @@ interface CheckoutOptions {
   title?: string;
   /** Stands in for the API's customer view, as the browser receives it. */
   publicInvoice?: object;
+  /** The first status the widget shows; `Waiting for your payment` unless given. */
+  firstStatus?: string;
 }
 
 /**
@@ -50,7 +52,11 @@ interface CheckoutOptions {
 const REDIRECT_AFTER_MS = 600_000;
 
 /** Opens the demo store, checks out, and waits for the widget to wait for the payment. */
-async function checkout({ title, publicInvoice }: CheckoutOptions = {}): Promise<Shop> {
+async function checkout({
+  title,
+  publicInvoice,
+  firstStatus = 'Waiting for your payment',
+}: CheckoutOptions = {}): Promise<Shop> {
   const { page, errors } = await openPage(browser);
   const requests: Shop['requests'] = [];
   page.on('request', (request) => requests.push({ url: request.url(), headers: request.headers() }));
@@ -75,15 +81,15 @@ async function checkout({ title, publicInvoice }: CheckoutOptions = {}): Promise
   await page.getByRole('button', { name: 'Pay with crypto' }).click();
   const { client_secret: clientSecret, foreign_id: foreignId } = await (await answered).json();
   const widget = page.getByRole('region', { name: 'Payment' });
-  await widget
-    .getByRole('status')
-    .filter({ hasText: 'Waiting for your payment' })
-    .waitFor({ timeout: STATE_TIMEOUT });
+  await widget.getByRole('status').filter({ hasText: firstStatus }).waitFor({ timeout: STATE_TIMEOUT });
   return { page, errors, requests, clientSecret, foreignId, widget };
 }
 
-async function expectState(shop: Shop, words: string, name: string): Promise<void> {
-  await shop.widget.getByRole('status').filter({ hasText: words }).waitFor({ timeout: STATE_TIMEOUT });
+/** Waits for the status to say `words` and, for a final one, what the customer should do now (`next`). */
+async function expectState(shop: Shop, words: string, name: string, next?: string): Promise<void> {
+  const status = shop.widget.getByRole('status').filter({ hasText: words });
+  await status.waitFor({ timeout: STATE_TIMEOUT });
+  if (next !== undefined) await expect(status.textContent()).resolves.toBe(`${words} ${next}`);
   await screenshot(shop.page, name);
   expect(await axeViolations(shop.page)).toEqual([]);
 }
@@ -104,6 +110,10 @@ test('pay in full: the widget shows what to pay, then paid, then takes the custo
   const shop = await checkout();
   const { page, widget } = shop;
   await expect(widget.getByRole('heading', { name: 'Espresso machine' }).isVisible()).resolves.toBe(true);
+  // Whom the customer pays, what the order costs in its own currency, and the rate the crypto amount implies.
+  await expect(widget.getByText('Northwind Coffee', { exact: true }).isVisible()).resolves.toBe(true);
+  await expect(definition(widget, 'Order total')).resolves.toMatch(/^\d+\.\d\d EUR$/);
+  await expect(definition(widget, 'Exchange rate')).resolves.toMatch(/^1 BTC = \d{1,3}(,\d{3})*\.\d\d EUR$/);
   await expect(widget.getByRole('img', { name: /QR code/ }).isVisible()).resolves.toBe(true);
   await expect(widget.getByRole('button', { name: 'Copy address' }).isVisible()).resolves.toBe(true);
   await expect(widget.getByText(/^\d+\.\d+ BTC$/).isVisible()).resolves.toBe(true);
@@ -127,7 +137,12 @@ test('pay in full: the widget shows what to pay, then paid, then takes the custo
   expect(await axeViolations(page)).toEqual([]);
 
   await page.getByRole('button', { name: 'Pay in full' }).click();
-  await expectState(shop, 'Payment complete. Thank you!', 'widget-paid');
+  await expectState(
+    shop,
+    'Payment complete. Thank you!',
+    'widget-paid',
+    'Your order is paid. You can close this page.',
+  );
   await expect(widget.getByText(/^Taking you back to the shop in \d{3} s\.$/).isVisible()).resolves.toBe(
     true,
   );
@@ -146,13 +161,23 @@ test("a payment seen: while it confirms, the countdown follows the service's ext
   expect(seen.status).toBe(200);
   await expectState(shop, 'Payment received, waiting for confirmation', 'widget-confirming');
   await shop.widget.getByText(/^2[34]:\d\d:\d\d$/).waitFor({ timeout: STATE_TIMEOUT });
+  // The service's callback reports the deposit with no confirmation yet; nothing asks the customer to pay again.
+  await expect(definition(shop.widget, 'Network confirmations')).resolves.toBe('0');
+  await expect(definition(shop.widget, 'Time left to confirm')).resolves.toMatch(/^2[34]:\d\d:\d\d$/);
+  await expect(shop.widget.getByText('Amount to pay').count()).resolves.toBe(0);
+  await expect(shop.widget.getByRole('img', { name: /QR code/ }).count()).resolves.toBe(0);
   expect(shop.errors).toEqual([]);
 });
 
 test('pay too little: underpaid, in words, and back to the shop page for a failed payment', async () => {
   const shop = await checkout();
   await shop.page.getByRole('button', { name: 'Pay too little' }).click();
-  await expectState(shop, 'Less than the amount due arrived', 'widget-underpaid');
+  await expectState(
+    shop,
+    'Less than the amount due arrived, so your order did not go through.',
+    'widget-underpaid',
+    'The payment service will e-mail you how to get your money back. To buy, go back to the shop and order again.',
+  );
   await shop.widget.getByRole('link', { name: 'Continue now' }).click();
   await shop.page.waitForURL(/\/demo\/\?order=demo-[\w-]+&outcome=unpaid$/, { timeout: STATE_TIMEOUT });
   await shop.page.getByRole('heading', { name: 'Your payment was not completed' }).waitFor();
@@ -163,14 +188,100 @@ test('pay too little: underpaid, in words, and back to the shop page for a faile
 test('the timer runs out: expired', async () => {
   const shop = await checkout();
   await shop.page.getByRole('button', { name: 'Let the timer run out' }).click();
-  await expectState(shop, 'The time to pay has run out.', 'widget-expired');
+  await expectState(
+    shop,
+    'The time to pay has run out.',
+    'widget-expired',
+    'Your order did not go through. Do not send money to this address now. To buy, go back to the shop and order again.',
+  );
   expect(shop.errors).toEqual([]);
 });
 
 test('paid late: expired, and the late payment said in words', async () => {
   const shop = await checkout();
   await shop.page.getByRole('button', { name: 'Pay late' }).click();
-  await expectState(shop, 'Your payment arrived after the time ran out', 'widget-paid-late');
+  await expectState(
+    shop,
+    'The time to pay has run out. Your payment arrived after the time ran out.',
+    'widget-paid-late',
+    'Your order did not go through on its own. The shop has been told of your payment and will contact you to complete the order or return your money.',
+  );
+  expect(shop.errors).toEqual([]);
+});
+
+test('pay too much: paid, and the extra said in words', async () => {
+  const shop = await checkout();
+  await shop.page.getByRole('button', { name: 'Pay too much' }).click();
+  await expectState(
+    shop,
+    'Payment complete. Thank you! You sent more than was due.',
+    'widget-paid-over',
+    'Your order is paid. The shop has been told of the extra and can send it back: contact the shop if you do not hear from it.',
+  );
+  expect(shop.errors).toEqual([]);
+});
+
+test('the shop cancels: cancelled, and the customer told not to send money', async () => {
+  const shop = await checkout();
+  const cancelled = await harness.api('POST', `/invoices/${shop.foreignId}/cancel`, { token: 'admin' });
+  expect(cancelled.status).toBe(200);
+  await expectState(
+    shop,
+    'This payment was cancelled by the shop.',
+    'widget-cancelled',
+    'Your order did not go through. Do not send money to this address. If you already sent some, contact the shop.',
+  );
+  expect(shop.errors).toEqual([]);
+});
+
+/** The customer's view of an invoice waiting for 0.00045900 BTC for a 25.50 EUR order, as the API answers it. */
+const AWAITING_BTC = {
+  foreign_id: 'order-1',
+  status: 'awaiting_payment',
+  final: false,
+  exception: null,
+  title: 'Espresso machine',
+  amount: '25.50000000',
+  currency: 'EUR',
+  pay_currency: 'BTC',
+  pay_amount: '0.00045900',
+  paid_amount: null,
+  owed_amount: '0.00045900',
+  pay_address: 'bc1qexampleaddress0000000000000000000000',
+  pay_tag: null,
+  payment_url: null,
+  payment_uri: 'bitcoin:bc1qexampleaddress0000000000000000000000?amount=0.000459',
+  rate: '55555.56',
+  confirmations: null,
+  expires_at: null,
+  seconds_left: null,
+  url_success: 'https://shop.example/paid',
+  url_failed: 'https://shop.example/failed',
+};
+
+test('while the payment confirms, the confirmations the service reported are shown as they are', async () => {
+  const shop = await checkout({
+    publicInvoice: { ...AWAITING_BTC, status: 'confirming', paid_amount: '0.00045900', confirmations: 2 },
+    firstStatus: 'Payment received, waiting for confirmation',
+  });
+  await expectState(shop, 'Payment received, waiting for confirmation', 'widget-confirmations');
+  await expect(definition(shop.widget, 'Network confirmations')).resolves.toBe('2');
+  await expect(definition(shop.widget, 'Payment seen')).resolves.toBe('0.000459 BTC');
+  await expect(definition(shop.widget, 'Exchange rate')).resolves.toBe('1 BTC = 55,555.56 EUR');
+  expect(shop.errors).toEqual([]);
+});
+
+test('failed: the customer told that the order did not go through and what to do', async () => {
+  const shop = await checkout({
+    publicInvoice: { ...AWAITING_BTC, status: 'failed', final: true, payment_uri: null },
+    firstStatus: 'The payment could not be completed.',
+  });
+  await expectState(
+    shop,
+    'The payment could not be completed.',
+    'widget-failed',
+    'Your order did not go through. If you sent money, contact the shop. To buy, go back to the shop and try again.',
+  );
   expect(shop.errors).toEqual([]);
 });
 
@@ -198,6 +309,8 @@ test('a payment page the service names is a link only when it is a web page', as
     pay_address: null,
     pay_tag: null,
     payment_uri: null,
+    rate: null,
+    confirmations: null,
     expires_at: null,
     url_success: 'https://shop.example/paid',
     url_failed: 'https://shop.example/failed',
@@ -247,3 +360,8 @@ test('with no store backend, as in AWS (S3 answers 403 in XML), "Pay with crypto
   await screenshot(page, 'demo-no-backend');
   expect(await axeViolations(page)).toEqual([]);
 });
+
+/** The text of the definition a term names in the widget's list of facts. */
+function definition(widget: Shop['widget'], term: string): Promise<string | null> {
+  return widget.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd[1]').textContent();
+}

@@ -210,3 +210,27 @@ describe('money that came after the timer ran out', () => {
     expect(invoiceOutcome(settled)).toMatchObject({ status: 'underpaid', exception: null });
   });
 });
+
+describe('confirmations', () => {
+  const news = (foreignId: string, confirmations?: number) =>
+    rig.invoices.applyStatus({
+      upstreamForeignId: foreignId,
+      status: 'processing',
+      source: 'callback',
+      payment: { currency: 'BTC', amount: '0.00046000', remainingAmount: '0' },
+      ...(confirmations !== undefined && { confirmations }),
+    });
+
+  test('more confirmations are news; fewer, from older news delivered late, never take the count back', async () => {
+    await rig.invoices.checkout(checkout('order-conf'));
+    await news('order-conf', 0);
+    expect((await stored('order-conf')).confirmations).toBe(0);
+
+    const counted = await news('order-conf', 2);
+    expect(counted?.confirmations).toBe(2);
+
+    expect(await news('order-conf', 1)).toBeUndefined();
+    expect(await news('order-conf')).toBeUndefined();
+    expect((await stored('order-conf')).confirmations).toBe(2);
+  });
+});

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import type { InvoiceDetails, InvoiceRecord, RefundRecord } from '../../domain/model';
-import { etagMatches, invoiceEtag, invoiceView, refundView, snapshotView } from '../../http/views';
+import {
+  etagMatches,
+  invoiceEtag,
+  invoiceView,
+  publicInvoiceView,
+  refundView,
+  snapshotView,
+} from '../../http/views';
 
 const RELEASE_AT = 1_900_000_900;
 const PAST_RELEASE_MS = (RELEASE_AT + 60) * 1000;
@@ -216,4 +223,39 @@ test('every time in a view is written as toISOString writes it, whatever the yea
       new Date(ms).toISOString(),
     );
   }
+});
+
+describe("the customer's view", () => {
+  const request = {
+    title: 'Order',
+    currency: 'EUR',
+    amount: '25.50000000',
+    urlSuccess: 'https://shop.example/paid',
+    urlFailed: 'https://shop.example/failed',
+  } as InvoiceRecord['request'];
+  const view = (overrides: Partial<InvoiceRecord>) =>
+    publicInvoiceView(invoice({ request, invoice: quoted, ...overrides }), PAST_RELEASE_MS - 120_000);
+
+  test('the rate is the order amount over the crypto amount, in exact decimals, to cents from 1 up', () => {
+    // 25.50 / 0.00046 = 55434.7826...: a float would not round it differently here, but no float is asked.
+    expect(view({}).rate).toBe('55434.78');
+  });
+
+  test("a cheap coin's rate keeps four significant digits", () => {
+    const doge = { ...quoted, senderCurrency: 'DOGE', senderAmount: '170000.00000000' };
+    expect(view({ invoice: doge }).rate).toBe('0.00015');
+  });
+
+  test('no rate before the currency to pay in is known, nor when it is the order currency', () => {
+    const unquoted = { id: 7, url: 'https://pay.example/7', releaseAt: RELEASE_AT } as InvoiceDetails;
+    expect(view({ invoice: unquoted }).rate).toBeNull();
+    const same = { ...quoted, senderCurrency: 'EUR', senderAmount: '25.50000000' };
+    expect(view({ invoice: same }).rate).toBeNull();
+  });
+
+  test('the confirmations the service reported, or null before any', () => {
+    expect(view({}).confirmations).toBeNull();
+    expect(view({ confirmations: 0 }).confirmations).toBe(0);
+    expect(view({ confirmations: 3 }).confirmations).toBe(3);
+  });
 });

@@ -12,6 +12,7 @@ import {
   errorText,
   paymentOf,
   boundedText,
+  confirmationsOf,
   CURRENCY_MAX_BYTES,
   MAX_FEE_CURRENCIES,
   SERVICE_TEXT_MAX_BYTES,
@@ -249,4 +250,18 @@ test('an amount written as a string is read only as long as one written as a num
   expect(
     settlementOf({ currency: 'ETH', amount: '1' }, [{ currency: 'ETH', amount: `0.${'1'.repeat(41)}` }]),
   ).toEqual({ currency: 'ETH', net: '1.00000000', fees: [] });
+});
+
+describe("the confirmations a callback's or lookup's transactions report", () => {
+  test('the fewest among the deposits: the one the order still waits on', () => {
+    expect(confirmationsOf([{ confirmations: 3 }, { confirmations: 1 }])).toBe(1);
+    expect(confirmationsOf([{ id: 1, confirmations: 0 }])).toBe(0);
+  });
+
+  test('none without a readable count: no list, no counts, or counts that are not whole and at least 0', () => {
+    expect(confirmationsOf(undefined)).toBeUndefined();
+    expect(confirmationsOf([])).toBeUndefined();
+    expect(confirmationsOf([{ id: 1 }, null, { confirmations: -1 }, { confirmations: 1.5 }])).toBeUndefined();
+    expect(confirmationsOf([{ confirmations: '2' }, { confirmations: 4 }])).toBe(4);
+  });
 });

@@ -18,6 +18,8 @@ interface DemoCheckout {
 // Loaded as a shop loads it, not bundled into this page.
 const WIDGET_MODULE = new URL('/widget/widget.js', window.location.href).href;
 
+/** The shop's name, as its page heads it; the widget shows it too, so that the customer knows whom they pay. */
+const STORE_NAME = 'Northwind Coffee';
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 async function payWithCrypto(button: HTMLButtonElement): Promise<void> {
@@ -29,7 +31,11 @@ async function payWithCrypto(button: HTMLButtonElement): Promise<void> {
     const order = await storeRequest<DemoCheckout>('/demo/api/checkout', 'POST', { title });
     const { mount } = (await import(WIDGET_MODULE)) as typeof Widget;
     byId('checkout').hidden = false;
-    mount(byId('widget'), { invoiceUrl: order.invoice_url, clientSecret: order.client_secret });
+    mount(byId('widget'), {
+      invoiceUrl: order.invoice_url,
+      clientSecret: order.client_secret,
+      merchantName: STORE_NAME,
+    });
     const events = watchOrderEvents(byId('events-panel'), order.foreign_id);
     if (order.sandbox) showWallet(order.foreign_id, events);
   } catch (error) {
@@ -59,7 +65,7 @@ function showOutcome(foreignId: string, outcome: string): void {
   byId('product').hidden = true;
   const shown = byId(outcome);
   shown.hidden = false;
-  document.title = `Northwind Coffee · ${shown.querySelector('h1')!.textContent}`;
+  document.title = `${STORE_NAME} · ${shown.querySelector('h1')!.textContent}`;
   watchOrderEvents(byId('events-panel'), foreignId);
 }
 

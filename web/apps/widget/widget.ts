@@ -13,6 +13,8 @@ export interface MountOptions {
   invoiceUrl: string;
   /** The checkout's `client_secret` for this invoice. */
   clientSecret: string;
+  /** The shop's name, shown above the order so that the customer knows whom they pay. */
+  merchantName?: string;
   /** Another language: a table with the keys of `EN`. */
   strings?: Strings;
   /** How long the final status shows before the customer is sent back to the shop; 5 s unless given. */
@@ -26,6 +28,7 @@ export interface Mounted {
 
 type Status = keyof Strings['status'];
 type Exception = keyof Strings['exception'];
+type Next = keyof Strings['next'];
 
 /** GET /public/invoices/{foreign_id}'s answer (PublicInvoiceView in openapi.json). */
 interface PublicInvoice {
@@ -42,6 +45,8 @@ interface PublicInvoice {
   pay_tag: string | null;
   payment_uri: string | null;
   payment_url: string | null;
+  rate: string | null;
+  confirmations: number | null;
   expires_at: string | null;
   url_success: string;
   url_failed: string;
@@ -64,6 +69,7 @@ export function mount(element: Element, options: MountOptions): Mounted {
   const root = el(
     'section',
     { class: 'pw-widget', 'aria-label': text.region, 'data-state': 'loading' },
+    options.merchantName && el('p', { class: 'pw-merchant' }, options.merchantName),
     heading,
     statusLine,
     details,
@@ -130,16 +136,56 @@ export function mount(element: Element, options: MountOptions): Mounted {
     show(heading, current.title);
     const words = current.exception
       ? `${text.status[current.status]} ${text.exception[current.exception]}`
-      : '';
-    show(statusLine, words || text.status[current.status]);
+      : text.status[current.status];
+    // A final status says what happened, then what the customer should do now.
+    const next = current.final && text.next[(current.exception ?? current.status) as Next];
+    show(statusLine, el('strong', {}, words), next && ' ', next && el('span', { class: 'pw-next' }, next));
     // Focus stays on the button the customer is on when the details are drawn again.
     const focused = document.activeElement?.getAttribute('data-copy');
-    show(details, ...(current.final ? [orderTotal(current)] : payment(current)));
+    const confirming = current.status === 'confirming' && current.exception !== 'paid_partial';
+    show(details, ...(current.final ? [orderTotal(current)] : confirming ? seen(current) : payment(current)));
     if (focused) details.querySelector<HTMLElement>(`[data-copy="${focused}"]`)?.focus();
   }
 
   function orderTotal(current: PublicInvoice): HTMLElement {
     return el('p', { class: 'pw-total' }, `${text.orderTotal}: ${short(current.amount)} ${current.currency}`);
+  }
+
+  /** The order's amount in its own currency and the rate the crypto amount was priced at. */
+  function price(current: PublicInvoice): HTMLElement[] {
+    const total = `${short(current.amount)} ${current.currency}`;
+    return [
+      el('dt', {}, text.orderTotal),
+      el('dd', {}, el('span', { class: 'pw-value' }, total)),
+      ...(current.rate && current.pay_currency
+        ? [
+            el('dt', {}, text.rate),
+            el('dd', {}, `1 ${current.pay_currency} = ${grouped(current.rate)} ${current.currency}`),
+          ]
+        : []),
+    ];
+  }
+
+  /** While the payment confirms: what was seen, the confirmations the service reported, and the time it has. */
+  function seen(current: PublicInvoice): Node[] {
+    const { pay_amount, pay_currency, confirmations } = current;
+    const facts = el(
+      'dl',
+      { class: 'pw-facts' },
+      ...(pay_amount && pay_currency
+        ? [el('dt', {}, text.paymentSeen), el('dd', {}, `${short(pay_amount)} ${pay_currency}`)]
+        : []),
+      el('dt', {}, text.confirmations),
+      el(
+        'dd',
+        { class: 'pw-confirmations' },
+        confirmations === null ? text.noConfirmations : `${confirmations}`,
+      ),
+      ...(current.expires_at ? [el('dt', {}, text.timeToConfirm), el('dd', {}, countdown)] : []),
+      ...price(current),
+    );
+    tick();
+    return [facts, el('p', { class: 'pw-total' }, text.confirmationsNote)];
   }
 
   function payment(current: PublicInvoice): Node[] {
@@ -161,14 +207,14 @@ export function mount(element: Element, options: MountOptions): Mounted {
       ...fact(text.address, pay_address, pay_address, text.copyAddress, 'address'),
       ...(pay_tag ? fact(text.tag, pay_tag, pay_tag, text.copyTag, 'tag') : []),
       ...(current.expires_at ? [el('dt', {}, text.timeLeft), el('dd', {}, countdown)] : []),
+      ...price(current),
     );
     tick();
     const qrText = payment_uri ?? pay_address;
     return [
       el('div', { class: 'pw-pay' }, qrSvg(qrText, text.qrLabel), facts),
-      orderTotal(current),
-      payment_uri && isWalletLink(payment_uri) ? link(payment_uri, text.openWallet, 'pw-button') : null,
-    ].filter((node): node is HTMLElement => Boolean(node));
+      ...(payment_uri && isWalletLink(payment_uri) ? [link(payment_uri, text.openWallet, 'pw-button')] : []),
+    ];
   }
 
   /** A term, its value as text, and a button that copies `value`; the button's name says what it copies. */
@@ -261,6 +307,11 @@ function isWalletLink(uri: string): boolean {
 /** An exact decimal without the zeros past its second fractional digit, as text: `25.50000000` is `25.50`. */
 function short(amount: string): string {
   return amount.replace(/(\.\d\d\d*?)0+$/, '$1');
+}
+
+/** A decimal string's whole part in groups of three: `55555.56` is `55,555.56`. */
+function grouped(amount: string): string {
+  return amount.replace(/^\d+/, (whole) => whole.replace(/\B(?=(\d{3})+$)/g, ','));
 }
 
 /** `m:ss`, or `h:mm:ss` from an hour up. */

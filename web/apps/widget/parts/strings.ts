@@ -3,6 +3,13 @@
 export const EN = {
   region: 'Payment',
   orderTotal: 'Order total',
+  rate: 'Exchange rate',
+  paymentSeen: 'Payment seen',
+  confirmations: 'Network confirmations',
+  noConfirmations: 'None reported yet',
+  confirmationsNote:
+    'Your payment is on the network, waiting for confirmations. The shop is told once the payment service counts it as confirmed.',
+  timeToConfirm: 'Time left to confirm',
   amountToPay: 'Amount to pay',
   address: 'Send to this address',
   tag: 'Destination tag or memo (required)',
@@ -27,15 +34,31 @@ export const EN = {
     awaiting_payment: 'Waiting for your payment',
     confirming: 'Payment received, waiting for confirmation',
     paid: 'Payment complete. Thank you!',
-    underpaid: 'Less than the amount due arrived. You will receive an e-mail about the difference.',
+    underpaid: 'Less than the amount due arrived, so your order did not go through.',
     expired: 'The time to pay has run out.',
     cancelled: 'This payment was cancelled by the shop.',
     failed: 'The payment could not be completed.',
   },
   exception: {
     paid_partial: 'Part of the amount has arrived. Please send the rest.',
-    paid_over: 'You sent more than was due. You will be told how to get the difference back.',
-    paid_late: 'Your payment arrived after the time ran out. The shop has been told.',
+    paid_over: 'You sent more than was due.',
+    paid_late: 'Your payment arrived after the time ran out.',
+  },
+  /** What the customer should do now, once the status is final: an exception's words, where it has them, first. */
+  next: {
+    paid: 'Your order is paid. You can close this page.',
+    underpaid:
+      'The payment service will e-mail you how to get your money back. To buy, go back to the shop and order again.',
+    expired:
+      'Your order did not go through. Do not send money to this address now. To buy, go back to the shop and order again.',
+    cancelled:
+      'Your order did not go through. Do not send money to this address. If you already sent some, contact the shop.',
+    failed:
+      'Your order did not go through. If you sent money, contact the shop. To buy, go back to the shop and try again.',
+    paid_over:
+      'Your order is paid. The shop has been told of the extra and can send it back: contact the shop if you do not hear from it.',
+    paid_late:
+      'Your order did not go through on its own. The shop has been told of your payment and will contact you to complete the order or return your money.',
   },
 };
 
