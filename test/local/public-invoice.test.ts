@@ -19,6 +19,7 @@ afterAll(async () => {
 
 const PUBLIC_FIELDS = [
   'amount',
+  'confirmations',
   'currency',
   'exception',
   'expires_at',
@@ -32,6 +33,7 @@ const PUBLIC_FIELDS = [
   'pay_tag',
   'payment_uri',
   'payment_url',
+  'rate',
   'seconds_left',
   'status',
   'title',
@@ -79,6 +81,9 @@ test('with its secret: the reduced view, no e-mail, metadata or history, readabl
     status: 'awaiting_payment',
     final: false,
     pay_currency: 'BTC',
+    // Nothing seen yet; the rate is the order amount over the crypto amount, to cents.
+    confirmations: null,
+    rate: expect.stringMatching(/^\d+\.\d\d$/),
     url_success: 'https://shop.example/ok',
     url_failed: 'https://shop.example/failed',
   });
