@@ -138,7 +138,7 @@ export function mount(element: Element, options: MountOptions): Mounted {
       ? `${text.status[current.status]} ${text.exception[current.exception]}`
       : text.status[current.status];
     // A final status says what happened, then what the customer should do now.
-    const next = current.final && text.next[(current.exception ?? current.status) as Next];
+    const next = current.final && (text.next[current.exception as Next] ?? text.next[current.status as Next]);
     show(statusLine, el('strong', {}, words), next && ' ', next && el('span', { class: 'pw-next' }, next));
     // Focus stays on the button the customer is on when the details are drawn again.
     const focused = document.activeElement?.getAttribute('data-copy');
