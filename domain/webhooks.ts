@@ -5,13 +5,15 @@ import { InProgressError, NotFoundError } from './errors';
 import type {
   ClaimedRecord,
   Delivery,
+  EventState,
   InvoiceRecord,
   Outbox,
   OutboxEvent,
   RefundRecord,
+  WebhookEventType,
   WebhookSubject,
 } from './model';
-import { invoiceOutcome } from './outcome';
+import { invoiceOutcome, type InvoiceStatusName } from './outcome';
 import type { DeliveryStore, DispatcherWake, DueWork, OutboxSource, WebhookSender } from './ports';
 import { isFinal } from './status';
 
@@ -21,8 +23,29 @@ type Announced = Outbox['announced'];
 export interface EventKind<T> {
   subject: WebhookSubject;
   announced(record: T): Announced;
-  types(before: Announced, after: Announced): string[];
+  types(before: Announced, after: Announced): WebhookEventType[];
 }
+
+/** The event each invoice status is announced by; `creating` is announced by none. */
+export const INVOICE_STATUS_EVENTS = {
+  creating: undefined,
+  awaiting_payment: 'invoice.awaiting_payment',
+  confirming: 'invoice.confirming',
+  paid: 'invoice.paid',
+  underpaid: 'invoice.underpaid',
+  expired: 'invoice.expired',
+  cancelled: 'invoice.cancelled',
+  failed: 'invoice.failed',
+} as const satisfies Record<InvoiceStatusName, WebhookEventType | undefined>;
+
+/** The event each refund stage is announced by. */
+export const REFUND_STAGE_EVENTS = {
+  sent: 'refund.sent',
+  confirmed: 'refund.confirmed',
+  failed: 'refund.failed',
+} as const satisfies Record<string, WebhookEventType>;
+
+type RefundStage = keyof typeof REFUND_STAGE_EVENTS;
 
 /**
  * `invoice.<status>` on every change of status (but to `creating`); `invoice.exception` on every change of
@@ -36,7 +59,8 @@ export const invoiceEvents: EventKind<InvoiceRecord> = {
   },
   types: (before, after) => {
     const statusChanged = before.status !== after.status;
-    const types = statusChanged && after.status !== 'creating' ? [`invoice.${after.status}`] : [];
+    const statusEvent = statusChanged ? INVOICE_STATUS_EVENTS[after.status as InvoiceStatusName] : undefined;
+    const types: WebhookEventType[] = statusEvent ? [statusEvent] : [];
     if ((before.exception ?? null) !== after.exception) types.push('invoice.exception');
     return types;
   },
@@ -47,10 +71,12 @@ export const refundEvents: EventKind<RefundRecord> = {
   subject: 'refund',
   announced: (record) => ({ status: refundStage(record) }),
   types: (before, after) =>
-    before.status !== after.status && after.status !== null ? [`refund.${after.status}`] : [],
+    before.status !== after.status && after.status !== null
+      ? [REFUND_STAGE_EVENTS[after.status as RefundStage]]
+      : [],
 };
 
-function refundStage(record: RefundRecord): string | null {
+function refundStage(record: RefundRecord): RefundStage | null {
   if (record.phase === 'rejected') return 'failed';
   if (record.phase !== 'sent' || record.status === null) return null;
   if (!isFinal(record.status)) return 'sent';
@@ -59,6 +85,16 @@ function refundStage(record: RefundRecord): string | null {
 
 /** Before any event: what a new record would announce, which makes none. */
 const NOTHING_ANNOUNCED: Announced = { status: 'creating', exception: null };
+
+/**
+ * Events an outbox holds at most. Every change of status or exception makes at most two, status only moves forward,
+ * and a claim takes a record over only while it waits for few: with these the largest item stays well under
+ * DynamoDB's 400 KB (test/store/item-bounds.test.ts). A write past it answers "in progress" until the dispatcher has moved some out.
+ */
+export const OUTBOX_CAP = 16;
+
+/** Events a claim carries over when it takes a record over; with more waiting, it waits for the dispatcher. */
+export const OUTBOX_CAP_AT_TAKEOVER = 2;
 
 /**
  * `record` with the events its state makes since the last ones it announced, appended to its outbox. The one
@@ -77,15 +113,50 @@ export function withEvents<T extends ClaimedRecord<unknown>>(
   const announced = kind.announced(record);
   const types = kind.types(outbox.announced, announced);
   if (types.length === 0 && sameAnnounced(outbox.announced, announced)) return record;
-  const { outbox: _drop, ...subject } = record;
+  // Waits for the dispatcher to move events out: a callback answers 503 and comes again, the sweep looks again.
+  if (outbox.pending.length + types.length > OUTBOX_CAP) throw new InProgressError(1);
+  const state = eventState(record);
   const events: OutboxEvent[] = types.map((type, index) => {
     const seq = outbox.seq + index + 1;
-    return { id: eventId(kind.subject, record.foreignId, record.createdAt, seq), type, seq, at, subject };
+    return { id: eventId(kind.subject, record.foreignId, record.createdAt, seq), type, seq, at, state };
   });
   return {
     ...record,
     outbox: { seq: outbox.seq + events.length, announced, pending: [...outbox.pending, ...events] },
   };
+}
+
+/** What an event keeps of its record: all but what stays put while it waits (model.ts, `EventState`). */
+function eventState(record: ClaimedRecord<unknown>): EventState {
+  const { request: _request, history, outbox: _outbox, version: _version, ...changing } = record;
+  return { ...changing, historyLength: history.length };
+}
+
+/**
+ * The outbox a claim carries over when it takes `existing` over: its waiting events keep the request and the
+ * history they were made with, which the claim replaces.
+ */
+export function carriedOutbox(existing: ClaimedRecord<unknown>): Outbox | undefined {
+  const { outbox } = existing;
+  if (!outbox || outbox.pending.length === 0) return outbox;
+  if (outbox.pending.length > OUTBOX_CAP_AT_TAKEOVER) throw new InProgressError(1);
+  const pending = outbox.pending.map((event) =>
+    'request' in event.state
+      ? event
+      : { ...event, state: { ...event.state, request: existing.request, history: existing.history } },
+  );
+  return { ...outbox, pending };
+}
+
+/** The record as it stood when `event` was made: what the event kept, with the request and history it left out. */
+export function recordAsOf<T extends ClaimedRecord<unknown>>(record: T, event: OutboxEvent): T {
+  const { historyLength, request, history, ...kept } = event.state;
+  return {
+    ...kept,
+    request: request ?? record.request,
+    history: ((history as T['history'] | undefined) ?? record.history).slice(0, historyLength),
+    version: record.version,
+  } as unknown as T;
 }
 
 function sameAnnounced(a: Announced, b: Announced): boolean {
@@ -157,8 +228,12 @@ export interface DispatchReport {
   failed: number;
 }
 
-/** The JSON body for an event: `{id, type, created_at, sequence, data}` with `data` the record's view. */
-export type PayloadOf = (subject: WebhookSubject, event: OutboxEvent) => string;
+/** The JSON body for an event: `{id, type, created_at, sequence, data}` with `data` the view of `record` then. */
+export type PayloadOf = (
+  subject: WebhookSubject,
+  record: ClaimedRecord<unknown>,
+  event: OutboxEvent,
+) => string;
 
 type Sources = Record<WebhookSubject, OutboxSource>;
 
@@ -242,7 +317,7 @@ export class WebhookDispatcher {
       subject,
       foreignId: record.foreignId,
       recordCreatedAt: record.createdAt,
-      body: this.payloadOf(subject, event),
+      body: this.payloadOf(subject, recordAsOf(record, event), event),
       createdAt: event.at,
       state: 'pending',
       attempts: 0,

@@ -1,17 +1,28 @@
-import type { Delivery, InvoiceRecord, OutboxEvent, RefundRecord, WebhookSubject } from '../domain/model';
+import type {
+  ClaimedRecord,
+  Delivery,
+  InvoiceRecord,
+  OutboxEvent,
+  RefundRecord,
+  WebhookSubject,
+} from '../domain/model';
 import { invoiceView, refundView } from './views';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /**
- * An event's JSON body: `data` is the view the shop reads with GET, as the change left the record (nothing the
- * shop could not read already), `sequence` grows per order.
+ * An event's JSON body: `data` is the view the shop reads with GET of `record` as the event's change left it
+ * (domain/webhooks.ts, `recordAsOf`), so nothing the shop could not read already; `sequence` grows per order.
  */
-export function webhookPayload(subject: WebhookSubject, event: OutboxEvent): string {
+export function webhookPayload(
+  subject: WebhookSubject,
+  record: ClaimedRecord<unknown>,
+  event: OutboxEvent,
+): string {
   const data =
     subject === 'invoice'
-      ? invoiceView(event.subject as InvoiceRecord, event.at)
-      : refundView(event.subject as RefundRecord);
+      ? invoiceView(record as InvoiceRecord, event.at)
+      : refundView(record as RefundRecord);
   return JSON.stringify({
     id: event.id,
     type: event.type,

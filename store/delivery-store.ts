@@ -5,7 +5,7 @@ import { createdKeys } from './created-index';
 import { DUE_PK, DUE_SK, dueKeys, duePartitions, type DueList } from './due-index';
 import { DELIVERIES_DUE_INDEX, TABLE_SCHEMA } from './schema';
 import { conditionalWrite, num, sortableTime, str, ttlAfter, type Item, type Table } from './table';
-import { recordFromItem, recordKey } from './record-item';
+import { recordAttributes, recordFromItem, recordKey } from './record-item';
 
 const SUBJECTS: Record<string, WebhookSubject> = { INVOICE: 'invoice', REFUND: 'refund' };
 
@@ -39,7 +39,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
     const { Item: item } = await this.table.client.send(
       new GetItemCommand({ TableName: this.table.name, Key: recordKey('WEBHOOK', id), ConsistentRead: true }),
     );
-    return item ? recordFromItem<Delivery>('WEBHOOK', item) : undefined;
+    return item ? recordFromItem<Delivery>(item) : undefined;
   }
 
   create(delivery: Delivery): Promise<boolean> {
@@ -58,8 +58,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
         TableName: this.table.name,
         Item: {
           ...recordKey('WEBHOOK', delivery.id),
-          data: str(JSON.stringify(delivery)),
-          version: num(delivery.version),
+          ...recordAttributes(delivery),
           ...createdKeys('WEBHOOK', { createdAt: delivery.createdAt, foreignId: delivery.id }),
           ...this.stateKeys(delivery),
         },
