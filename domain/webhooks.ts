@@ -87,14 +87,18 @@ function refundStage(record: RefundRecord): RefundStage | null {
 const NOTHING_ANNOUNCED: Announced = { status: 'creating', exception: null };
 
 /**
- * Events an outbox holds at most. Every change of status or exception makes at most two, status only moves forward,
- * and a claim takes a record over only while it waits for few: with these the largest item stays well under
- * DynamoDB's 400 KB (test/store/item-bounds.test.ts). A write past it answers "in progress" until the dispatcher has moved some out.
+ * Events an outbox holds at most: a record's life makes a handful (status only moves forward), and with these the
+ * largest item stays well under DynamoDB's 400 KB (test/store/item-bounds.test.ts). A write that would pass it
+ * answers "in progress" until the dispatcher has moved some out: a callback answers 503 and comes again, and the
+ * sweep looks again, so nothing is lost.
  */
-export const OUTBOX_CAP = 16;
+export const OUTBOX_CAP = 12;
 
-/** Events a claim carries over when it takes a record over; with more waiting, it waits for the dispatcher. */
-export const OUTBOX_CAP_AT_TAKEOVER = 2;
+/**
+ * Events a claim carries over when it takes a record over, each keeping the request it was made with; with more
+ * waiting, the claim answers "in progress" until the dispatcher has moved them out.
+ */
+export const OUTBOX_CAP_AT_TAKEOVER = 1;
 
 /**
  * `record` with the events its state makes since the last ones it announced, appended to its outbox. The one
@@ -126,37 +130,46 @@ export function withEvents<T extends ClaimedRecord<unknown>>(
   };
 }
 
-/** What an event keeps of its record: all but what stays put while it waits (model.ts, `EventState`). */
+/**
+ * What stays put while a record's events wait, so that an event need not keep it: the request, the history (it
+ * only grows: an event keeps its length) and an invoice's details (set once, by the create's answer). Only a claim
+ * that takes the record over changes them, and it keeps them in the events it carries.
+ */
+const STAYS_PUT = ['request', 'history', 'invoice'] as const;
+
+/** What an event keeps of its record: all but what stays put (model.ts, `EventState`). */
 function eventState(record: ClaimedRecord<unknown>): EventState {
-  const { request: _request, history, outbox: _outbox, version: _version, ...changing } = record;
-  return { ...changing, historyLength: history.length };
+  const changing: Record<string, unknown> = { ...record };
+  for (const field of [...STAYS_PUT, 'outbox', 'version']) delete changing[field];
+  return { ...changing, historyLength: record.history.length };
 }
 
 /**
- * The outbox a claim carries over when it takes `existing` over: its waiting events keep the request and the
- * history they were made with, which the claim replaces.
+ * The outbox a claim carries over when it takes `existing` over: its waiting events keep what stayed put, which
+ * the claim replaces. With more than a few waiting, the claim waits for the dispatcher instead ("in progress").
  */
 export function carriedOutbox(existing: ClaimedRecord<unknown>): Outbox | undefined {
   const { outbox } = existing;
   if (!outbox || outbox.pending.length === 0) return outbox;
   if (outbox.pending.length > OUTBOX_CAP_AT_TAKEOVER) throw new InProgressError(1);
+  const stayed = existing as unknown as Record<string, unknown>;
+  const kept = Object.fromEntries(STAYS_PUT.map((field) => [field, stayed[field]]));
   const pending = outbox.pending.map((event) =>
-    'request' in event.state
-      ? event
-      : { ...event, state: { ...event.state, request: existing.request, history: existing.history } },
+    'request' in event.state ? event : { ...event, state: { ...event.state, ...kept } },
   );
   return { ...outbox, pending };
 }
 
-/** The record as it stood when `event` was made: what the event kept, with the request and history it left out. */
+/** The record as it stood when `event` was made: what the event kept, and what stayed put from the record now. */
 export function recordAsOf<T extends ClaimedRecord<unknown>>(record: T, event: OutboxEvent): T {
-  const { historyLength, request, history, ...kept } = event.state;
-  return {
-    ...kept,
-    request: request ?? record.request,
-    history: ((history as T['history'] | undefined) ?? record.history).slice(0, historyLength),
-    version: record.version,
-  } as unknown as T;
+  const { historyLength, ...kept } = event.state;
+  const now = record as unknown as Record<string, unknown>;
+  const asOf: Record<string, unknown> = { ...kept, version: record.version };
+  for (const field of STAYS_PUT) asOf[field] = field in kept ? kept[field] : now[field];
+  asOf.history = (asOf.history as unknown[]).slice(0, historyLength);
+  // An undefined field is left out, as JSON leaves it: a refund has no invoice.
+  for (const field in asOf) if (asOf[field] === undefined) delete asOf[field];
+  return asOf as T;
 }
 
 function sameAnnounced(a: Announced, b: Announced): boolean {
