@@ -105,8 +105,13 @@ export interface Delivery {
   attempts: number;
   /** Retries run for the retry window from here; an admin's re-send starts a new window. */
   retryFrom: number;
-  /** When the next attempt is due; while one is under way, when its lease ends. */
+  /** When the next attempt is due (or was, while one is under way): its place in the `deliveries-due` index. */
   nextAttemptAt: number;
+  /**
+   * While an attempt is under way, when its lease ends: until then no other run, and no re-send, starts one. A run
+   * that died leaves it to run out.
+   */
+  attemptUntil: number | null;
   lastAttempt: DeliveryAttempt | null;
   deliveredAt: number | null;
   version: number;

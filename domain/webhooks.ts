@@ -271,8 +271,9 @@ export class WebhookDispatcher {
       const progressed = await inParallel([...bySubject.values()], this.options.parallel, (queue) =>
         this.deliverInOrder(queue, report, wakes),
       );
-      // What is due is leased by another run, or waits for an earlier event: the next run takes it.
-      if (!progressed.some(Boolean)) break;
+      // What is due is leased by another run, or waits for an earlier event: the next run takes it. A batch not
+      // full was all that was due: what comes due since wakes a run of its own.
+      if (!progressed.some(Boolean) || due.length < this.options.batch) break;
     }
     if (wakes.size > 0) await this.options.wake.at([...wakes].sort((a, b) => a - b));
     return report;
@@ -336,6 +337,7 @@ export class WebhookDispatcher {
       attempts: 0,
       retryFrom: event.at,
       nextAttemptAt: event.at,
+      attemptUntil: null,
       lastAttempt: null,
       deliveredAt: null,
       version: 1,
@@ -366,11 +368,13 @@ export class WebhookDispatcher {
   ): Promise<'delivered' | 'retrying' | 'failed' | 'skipped'> {
     const now = this.options.now();
     if (delivery.state !== 'pending' || delivery.nextAttemptAt > now) return 'skipped';
+    if (delivery.attemptUntil !== null && delivery.attemptUntil > now) return 'skipped';
     if (await this.waitsForEarlier(delivery, now, wakes)) return 'skipped';
+    // Its place in the due index stays: the claim writes the item alone, and the lease keeps other runs off it.
     const claimed: Delivery = {
       ...delivery,
       attempts: delivery.attempts + 1,
-      nextAttemptAt: now + this.options.leaseMs,
+      attemptUntil: now + this.options.leaseMs,
       version: delivery.version + 1,
     };
     // Another run holds it (its lease), or it moved on since it was read.
@@ -382,6 +386,7 @@ export class WebhookDispatcher {
     const outOfTime = at - claimed.retryFrom >= this.options.schedule.windowMs * this.options.schedule.scale;
     const settled: Delivery = {
       ...claimed,
+      attemptUntil: null,
       lastAttempt,
       version: claimed.version + 1,
       ...(ok
@@ -411,7 +416,7 @@ export class WebhookDispatcher {
       eventId(delivery.subject, delivery.foreignId, delivery.recordCreatedAt, delivery.seq - 1),
     );
     if (previous?.state !== 'pending') return false;
-    const after = Math.max(previous.nextAttemptAt, now) + 1;
+    const after = Math.max(previous.attemptUntil ?? previous.nextAttemptAt, now) + 1;
     const waits = await this.deliveries.update(
       { ...delivery, nextAttemptAt: after, version: delivery.version + 1 },
       delivery.version,
@@ -429,11 +434,17 @@ function wakeAt(wakes: Set<number>, at: number): void {
 /** Compare-and-set tries of a re-send before it answers "in progress": the dispatcher may be attempting it. */
 const RESEND_TRIES = 5;
 
-/** Resends one delivery now, with a new retry window; NotFoundError when there is none. */
+/**
+ * Resends one delivery now, with a new retry window; NotFoundError when there is none. While an attempt is under
+ * way it answers "in progress" instead: a second send of the same event would run beside it.
+ */
 export async function resend(deliveries: DeliveryStore, id: string, now: number): Promise<Delivery> {
   for (let tries = 0; tries < RESEND_TRIES; tries++) {
     const current = await deliveries.get(id);
     if (!current) throw new NotFoundError('Delivery');
+    if (current.attemptUntil !== null && current.attemptUntil > now) {
+      throw new InProgressError(Math.ceil((current.attemptUntil - now) / 1000));
+    }
     const next: Delivery = {
       ...current,
       state: 'pending',

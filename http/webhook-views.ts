@@ -62,7 +62,8 @@ export function deliveryView(delivery: Delivery): DeliveryView {
     state: delivery.state,
     attempts: delivery.attempts,
     created_at: iso(delivery.createdAt),
-    next_attempt_at: delivery.state === 'pending' ? iso(delivery.nextAttemptAt) : null,
+    next_attempt_at:
+      delivery.state === 'pending' ? iso(delivery.attemptUntil ?? delivery.nextAttemptAt) : null,
     last_attempt_at: lastAttempt && iso(lastAttempt.at),
     last_status: lastAttempt?.status ?? null,
     last_error: lastAttempt?.error ?? null,

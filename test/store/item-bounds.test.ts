@@ -231,6 +231,7 @@ const refund = withFullOutbox(refundEvents, largestRefund());
     attempts: 999_999,
     retryFrom: AT,
     nextAttemptAt: AT,
+    attemptUntil: AT,
     lastAttempt: { at: AT, status: 599, error: 'connection failed' },
     deliveredAt: AT,
     version: 999_999,
