@@ -1,12 +1,12 @@
 // One webhook per order, measured in a process of its own: the handler modules read WEBHOOK_EVENTS and WEBHOOK_URL
 // when they load, and the bench's own process runs them with webhooks off. Forked by bench/webhooks.ts, with its
 // own backends; the shop's endpoint (a receiver answering 200) runs in the bench's process.
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DispatchReport } from '../domain/webhooks';
 import { routes } from '../lib/routes';
 import { startGateway } from '../local/gateway';
 import { SECRET_ENV, WEBHOOK_SECRET_FIELDS } from '../secrets/fields';
-import { TABLE_SCHEMA } from '../store/schema';
+import { DELIVERIES_DUE_INDEX, TABLE_SCHEMA } from '../store/schema';
 import { CapacityMeter, type Units } from './capacity';
 import { checkoutByHandler, idSequence, pollByHandler } from './calls';
 import { sandboxControl, until } from './lifecycle';
@@ -47,25 +47,36 @@ const RECORD_KEY = /^(INVOICE|REFUND)#/;
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand']);
 
 /**
- * Writes of invoice and refund records that landed: in AWS each is a stream record that wakes the dispatcher
- * (lib/webhook-trigger.ts filters on these keys), one run each at a shop's pace (no batching window).
+ * Writes of invoice and refund records that landed and left events waiting: in AWS each is a stream record that
+ * wakes the dispatcher (lib/webhook-trigger.ts filters on these keys and on the new image's due-index key), one run
+ * each at a shop's pace (no batching window). The item is read after the write with a client of its own.
  */
-function recordWrites(client: DynamoDBClient): () => number {
+function recordWrites(client: DynamoDBClient, tableName: string): { count: () => number; close: () => void } {
   let count = 0;
+  const reader = new DynamoDBClient({});
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const output = await next(args);
       const input = args.input as {
-        Key?: Record<string, { S?: string }>;
-        Item?: Record<string, { S?: string }>;
+        Key?: Record<string, { S: string }>;
+        Item?: Record<string, { S: string }>;
       };
-      const key = (input.Key ?? input.Item)?.[TABLE_SCHEMA.partitionKey]?.S ?? '';
-      if (WRITES.has(context.commandName ?? '') && RECORD_KEY.test(key)) count++;
+      const item = input.Key ?? input.Item;
+      const key = item?.[TABLE_SCHEMA.partitionKey]?.S ?? '';
+      if (!WRITES.has(context.commandName ?? '') || !RECORD_KEY.test(key)) return output;
+      const Key = {
+        [TABLE_SCHEMA.partitionKey]: item![TABLE_SCHEMA.partitionKey],
+        [TABLE_SCHEMA.sortKey]: item![TABLE_SCHEMA.sortKey],
+      };
+      const { Item: written } = await reader.send(
+        new GetItemCommand({ TableName: tableName, Key, ConsistentRead: true }),
+      );
+      if (written?.[DELIVERIES_DUE_INDEX.partitionKey]) count++;
       return output;
     },
     { step: 'initialize', name: 'benchStreamWakes' },
   );
-  return () => count;
+  return { count: () => count, close: () => reader.destroy() };
 }
 
 function add(total: Units, units: Units): void {
@@ -77,7 +88,8 @@ function add(total: Units, units: Units): void {
 
 async function measure(plugin: PluginUnderTest, orders: number): Promise<WebhookMeasured> {
   const meter = new CapacityMeter(plugin.dynamo);
-  const wakes = recordWrites(plugin.dynamo);
+  const streamWakes = recordWrites(plugin.dynamo, plugin.backends.tableName);
+  const wakes = streamWakes.count;
   const dynamoCalls = () => reads(plugin.commands) + writes(plugin.commands);
   let pass: WebhookPass;
   let metered = false;
@@ -168,6 +180,7 @@ async function measure(plugin: PluginUnderTest, orders: number): Promise<Webhook
     };
   } finally {
     meter.close();
+    streamWakes.close();
     await gateway.close();
   }
 }
