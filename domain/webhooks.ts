@@ -262,29 +262,32 @@ export class WebhookDispatcher {
 
   async run(): Promise<DispatchReport> {
     const report: DispatchReport = { moved: 0, delivered: 0, retrying: 0, failed: 0 };
-    // Whole seconds: retries put off to the same second share one wake.
-    const wakes = new Set<number>();
+    const run: RunState = { wakes: new Set(), taken: new Set(), delivered: new Set() };
     while (this.options.timeLeftMs() > this.options.sendTimeoutMs) {
       const due = await this.deliveries.listDue(this.options.now(), this.options.batch);
       if (due.length === 0) break;
-      const bySubject = await this.gather(due, report);
+      const bySubject = await this.gather(due, report, run);
       const progressed = await inParallel([...bySubject.values()], this.options.parallel, (queue) =>
-        this.deliverInOrder(queue, report, wakes),
+        this.deliverInOrder(queue, report, run),
       );
       // What is due is leased by another run, or waits for an earlier event: the next run takes it. A batch not
       // full was all that was due: what comes due since wakes a run of its own.
       if (!progressed.some(Boolean) || due.length < this.options.batch) break;
     }
-    if (wakes.size > 0) await this.options.wake.at([...wakes].sort((a, b) => a - b));
+    if (run.wakes.size > 0) await this.options.wake.at([...run.wakes].sort((a, b) => a - b));
     return report;
   }
 
   /** The due deliveries, outboxes moved out first, grouped by record in seq order. */
-  private async gather(due: DueWork[], report: DispatchReport): Promise<Map<string, Delivery[]>> {
+  private async gather(
+    due: DueWork[],
+    report: DispatchReport,
+    run: RunState,
+  ): Promise<Map<string, Delivery[]>> {
     const found = await Promise.all(
       due.map(async (work) => {
         if ('record' in work) {
-          const moved = await this.moveOut(work.record, work.foreignId);
+          const moved = await this.moveOut(work.record, work.foreignId, run);
           report.moved += moved.length;
           return moved;
         }
@@ -305,22 +308,36 @@ export class WebhookDispatcher {
 
   /**
    * Writes each event of the record's outbox as a delivery (create-if-absent, so a repeat is harmless), and only
-   * then drops them from the outbox: a crash in between leaves them there, to be moved again.
+   * then drops them from the outbox: a crash in between leaves them there, to be moved again. The first is
+   * created taken for its attempt, under its lease, unless the event before it still waits: its create is its claim.
    */
-  private async moveOut(subject: WebhookSubject, foreignId: string): Promise<Delivery[]> {
+  private async moveOut(subject: WebhookSubject, foreignId: string, run: RunState): Promise<Delivery[]> {
     const source = this.sources[subject];
     const record = await source.get(foreignId);
     const pending = record?.outbox?.pending ?? [];
     if (!record || pending.length === 0) return [];
     const moved: Delivery[] = [];
-    for (const event of pending) {
-      const delivery = this.newDelivery(subject, record, event);
+    for (const [index, event] of pending.entries()) {
+      const fresh = this.newDelivery(subject, record, event);
+      const takes = index === 0 && (await this.earlierPending(fresh, run)) === undefined;
+      const delivery = takes ? this.taken(fresh) : fresh;
       const created = await this.deliveries.create(delivery);
+      if (created && takes) run.taken.add(delivery.id);
       const stored = created ? delivery : await this.deliveries.get(event.id);
       if (stored) moved.push(stored);
     }
     await source.dropOutbox(record, pending[pending.length - 1].seq);
     return moved;
+  }
+
+  /** `delivery` taken for an attempt now, under its lease. */
+  private taken(delivery: Delivery): Delivery {
+    return {
+      ...delivery,
+      attempts: delivery.attempts + 1,
+      attemptUntil: this.options.now() + this.options.leaseMs,
+      version: delivery.version + 1,
+    };
   }
 
   private newDelivery(subject: WebhookSubject, record: ClaimedRecord<unknown>, event: OutboxEvent): Delivery {
@@ -345,15 +362,11 @@ export class WebhookDispatcher {
   }
 
   /** Attempts a record's due deliveries in seq order, stopping at the first not delivered; true if any was tried. */
-  private async deliverInOrder(
-    queue: Delivery[],
-    report: DispatchReport,
-    wakes: Set<number>,
-  ): Promise<boolean> {
+  private async deliverInOrder(queue: Delivery[], report: DispatchReport, run: RunState): Promise<boolean> {
     let tried = false;
     for (const delivery of queue) {
       if (this.options.timeLeftMs() <= this.options.sendTimeoutMs) break;
-      const outcome = await this.attempt(delivery, wakes);
+      const outcome = await this.attempt(delivery, run);
       if (outcome === 'skipped') break;
       tried = true;
       report[outcome] += 1;
@@ -364,21 +377,11 @@ export class WebhookDispatcher {
 
   private async attempt(
     delivery: Delivery,
-    wakes: Set<number>,
+    run: RunState,
   ): Promise<'delivered' | 'retrying' | 'failed' | 'skipped'> {
-    const now = this.options.now();
-    if (delivery.state !== 'pending' || delivery.nextAttemptAt > now) return 'skipped';
-    if (delivery.attemptUntil !== null && delivery.attemptUntil > now) return 'skipped';
-    if (await this.waitsForEarlier(delivery, now, wakes)) return 'skipped';
-    // Its place in the due index stays: the claim writes the item alone, and the lease keeps other runs off it.
-    const claimed: Delivery = {
-      ...delivery,
-      attempts: delivery.attempts + 1,
-      attemptUntil: now + this.options.leaseMs,
-      version: delivery.version + 1,
-    };
-    // Another run holds it (its lease), or it moved on since it was read.
-    if (!(await this.deliveries.update(claimed, delivery.version))) return 'skipped';
+    const { wakes } = run;
+    const claimed = run.taken.has(delivery.id) ? delivery : await this.claim(delivery, run);
+    if (!claimed) return 'skipped';
     const answer = await this.sender.send(claimed, this.options.sendTimeoutMs);
     const at = this.options.now();
     const lastAttempt = { at, ...answer };
@@ -400,6 +403,7 @@ export class WebhookDispatcher {
     };
     // Lost only if the attempt outlived its lease and another run took it over; that run records its own.
     if (!(await this.deliveries.update(settled, claimed.version))) return 'skipped';
+    if (settled.state === 'delivered') run.delivered.add(settled.id);
     if (settled.state === 'failed') this.options.onGaveUp(settled);
     if (settled.state === 'pending') wakeAt(wakes, settled.nextAttemptAt);
     return ok ? 'delivered' : settled.state === 'failed' ? 'failed' : 'retrying';
@@ -410,20 +414,48 @@ export class WebhookDispatcher {
    * only after its own previous one, so checking one back is enough. This one then waits until that one's next
    * attempt, so that it is not read again before.
    */
-  private async waitsForEarlier(delivery: Delivery, now: number, wakes: Set<number>): Promise<boolean> {
-    if (delivery.seq <= 1) return false;
-    const previous = await this.deliveries.get(
-      eventId(delivery.subject, delivery.foreignId, delivery.recordCreatedAt, delivery.seq - 1),
-    );
-    if (previous?.state !== 'pending') return false;
+  private async waitsForEarlier(delivery: Delivery, now: number, run: RunState): Promise<boolean> {
+    const previous = await this.earlierPending(delivery, run);
+    if (!previous) return false;
     const after = Math.max(previous.attemptUntil ?? previous.nextAttemptAt, now) + 1;
     const waits = await this.deliveries.update(
       { ...delivery, nextAttemptAt: after, version: delivery.version + 1 },
       delivery.version,
     );
-    if (waits) wakeAt(wakes, after);
+    if (waits) wakeAt(run.wakes, after);
     return true;
   }
+
+  /** The record's previous event, when it is still to be delivered; not read again once this run delivered it. */
+  private async earlierPending(delivery: Delivery, run: RunState): Promise<Delivery | undefined> {
+    if (delivery.seq <= 1) return undefined;
+    const id = eventId(delivery.subject, delivery.foreignId, delivery.recordCreatedAt, delivery.seq - 1);
+    if (run.delivered.has(id)) return undefined;
+    const previous = await this.deliveries.get(id);
+    return previous?.state === 'pending' ? previous : undefined;
+  }
+
+  /** Takes `delivery` for an attempt now, if it is due and nothing holds it; undefined when it is not to be tried. */
+  private async claim(delivery: Delivery, run: RunState): Promise<Delivery | undefined> {
+    const now = this.options.now();
+    if (delivery.state !== 'pending' || delivery.nextAttemptAt > now) return undefined;
+    if (delivery.attemptUntil !== null && delivery.attemptUntil > now) return undefined;
+    if (await this.waitsForEarlier(delivery, now, run)) return undefined;
+    // Its place in the due index stays: the claim writes the item alone, and the lease keeps other runs off it.
+    const claimed = this.taken(delivery);
+    // Another run holds it (its lease), or it moved on since it was read.
+    return (await this.deliveries.update(claimed, delivery.version)) ? claimed : undefined;
+  }
+}
+
+/**
+ * What one run knows: the times to be woken at (whole seconds, so that retries put off to the same second share
+ * one), the deliveries it created already taken for their attempt, and those it delivered.
+ */
+interface RunState {
+  wakes: Set<number>;
+  taken: Set<string>;
+  delivered: Set<string>;
 }
 
 /** Rounded up to the whole second, so that the run it asks for finds the retry due. */
