@@ -260,11 +260,16 @@ export class WebhookDispatcher {
     private readonly options: DispatchOptions,
   ) {}
 
-  async run(): Promise<DispatchReport> {
+  /**
+   * `woken`: the records whose writes left events waiting, as the table's stream names them. Such a run moves out
+   * and delivers those alone, reading no index: retries come due through the wake queue and the schedule's runs.
+   */
+  async run(woken: DueWork[] = []): Promise<DispatchReport> {
     const report: DispatchReport = { moved: 0, delivered: 0, retrying: 0, failed: 0 };
     const run: RunState = { wakes: new Set(), taken: new Set(), delivered: new Set() };
     while (this.options.timeLeftMs() > this.options.sendTimeoutMs) {
-      const due = await this.deliveries.listDue(this.options.now(), this.options.batch);
+      const byStream = woken.length > 0;
+      const due = byStream ? woken : await this.deliveries.listDue(this.options.now(), this.options.batch);
       if (due.length === 0) break;
       const bySubject = await this.gather(due, report, run);
       const progressed = await inParallel([...bySubject.values()], this.options.parallel, (queue) =>
@@ -272,7 +277,7 @@ export class WebhookDispatcher {
       );
       // What is due is leased by another run, or waits for an earlier event: the next run takes it. A batch not
       // full was all that was due: what comes due since wakes a run of its own.
-      if (!progressed.some(Boolean) || due.length < this.options.batch) break;
+      if (byStream || !progressed.some(Boolean) || due.length < this.options.batch) break;
     }
     if (run.wakes.size > 0) await this.options.wake.at([...run.wakes].sort((a, b) => a - b));
     return report;

@@ -9,6 +9,27 @@ import { recordAttributes, recordFromItem, recordKey } from './record-item';
 
 const SUBJECTS: Record<string, WebhookSubject> = { INVOICE: 'invoice', REFUND: 'refund' };
 
+/** The work an item's partition key names: a record's outbox, or a delivery. */
+export function dueWorkOf(key: string): DueWork {
+  const [kind, ...rest] = key.split('#');
+  const id = rest.join('#');
+  return kind === 'WEBHOOK' ? { delivery: id } : { record: SUBJECTS[kind], foreignId: id };
+}
+
+interface StreamEvent {
+  Records?: Array<{ eventSource?: string; dynamodb?: { Keys?: Record<string, { S?: string }> } }>;
+}
+
+/** The records a stream event names (lib/webhook-trigger.ts lets through only writes that left events waiting). */
+export function streamWork(event: unknown): DueWork[] {
+  const records = (event as StreamEvent | undefined)?.Records ?? [];
+  const keys = records
+    .filter((record) => record.eventSource === 'aws:dynamodb')
+    .map((record) => record.dynamodb?.Keys?.[TABLE_SCHEMA.partitionKey]?.S)
+    .filter((key): key is string => key !== undefined);
+  return [...new Set(keys)].map(dueWorkOf).filter((work) => 'record' in work && work.record !== undefined);
+}
+
 /**
  * Webhook deliveries, one item each under `WEBHOOK#<event id>`, written with single-item conditional writes. A
  * pending one is listed in `deliveries-due` at its next attempt, a failed one under `FAILED`; every one is in the
@@ -22,11 +43,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
 
   async listDue(now: number, limit: number): Promise<DueWork[]> {
     const keys = await this.query('DUE', `${DUE_SK} <= :until`, { ':until': str(sortableTime(now)) }, limit);
-    return keys.map((key) => {
-      const [kind, ...rest] = key.split('#');
-      const id = rest.join('#');
-      return kind === 'WEBHOOK' ? { delivery: id } : { record: SUBJECTS[kind], foreignId: id };
-    });
+    return keys.map(dueWorkOf);
   }
 
   async listFailed(limit: number): Promise<Delivery[]> {
