@@ -12,6 +12,7 @@ import type {
   RefundRecord,
   StatusChange,
 } from '../../domain/model';
+import { MAX_DEPOSIT_IDS } from '../../domain/invoices';
 import { MAX_REFUNDS_PER_ORDER } from '../../domain/refund-bound';
 import {
   carriedOutbox,
@@ -143,6 +144,7 @@ function largestInvoice(): InvoiceRecord {
       fees: Array.from({ length: FEE_CURRENCIES }, () => ({ currency: CURRENCY, amount: amount() })),
     },
     cancelled: true,
+    depositIds: Array.from({ length: MAX_DEPOSIT_IDS }, () => Number.MAX_SAFE_INTEGER),
     refunds,
     refundable: amount(),
     clientSecretHash: 'h'.repeat(43),
