@@ -88,7 +88,8 @@ export async function webhookCosts(
       }),
       figure({
         id: 'webhooks.dispatcherRuns',
-        label: 'webhook dispatcher runs per order, one per record write that left events waiting (stream wake)',
+        label:
+          'webhook dispatcher runs per order, one per record write that left events waiting (stream wake)',
         value: costs.runs,
         unit: '',
         detail: `${costs.deliveringRuns.toFixed(2)} found work`,
