@@ -92,7 +92,7 @@ const NOTHING_ANNOUNCED: Announced = { status: 'creating', exception: null };
  * answers "in progress" until the dispatcher has moved some out: a callback answers 503 and comes again, and the
  * sweep looks again, so nothing is lost.
  */
-export const OUTBOX_CAP = 12;
+export const OUTBOX_CAP = 8;
 
 /**
  * Events a claim carries over when it takes a record over, each keeping the request it was made with; with more
