@@ -212,10 +212,9 @@ function recordSizes(sent: InvoiceRecord): { claimed: number; sent: number } {
     history: [],
     clientSecretHash: undefined,
   };
-  const request = JSON.stringify(sent.request).length;
   return {
-    claimed: storedData('INVOICE', claimed).length + request,
-    sent: storedData('INVOICE', sent).length,
+    claimed: storedData(claimed).length,
+    sent: storedData(sent).length,
   };
 }
 

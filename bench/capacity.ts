@@ -7,36 +7,9 @@ import {
   type AttributeValue,
   type GetItemCommandInput,
 } from '@aws-sdk/client-dynamodb';
+import { itemSize } from '../store/item-size';
 
 type Item = Record<string, AttributeValue>;
-
-/** Bytes DynamoDB counts for an item: each attribute's name (UTF-8) plus its value. */
-export function itemSize(item: Item): number {
-  return Object.entries(item).reduce(
-    (sum, [name, value]) => sum + Buffer.byteLength(name) + valueSize(value),
-    0,
-  );
-}
-
-function valueSize(value: AttributeValue): number {
-  if (value.S !== undefined) return Buffer.byteLength(value.S);
-  if (value.N !== undefined) return numberSize(value.N);
-  if (value.B !== undefined) return value.B.length;
-  if (value.BOOL !== undefined || value.NULL !== undefined) return 1;
-  if (value.SS !== undefined) return value.SS.reduce((sum, s) => sum + Buffer.byteLength(s), 0);
-  if (value.NS !== undefined) return value.NS.reduce((sum, n) => sum + numberSize(n), 0);
-  if (value.BS !== undefined) return value.BS.reduce((sum, b) => sum + b.length, 0);
-  // Maps and lists: 3 bytes, plus 1 per element, plus the elements (a map's keys too).
-  if (value.L !== undefined) return 3 + value.L.reduce((sum, element) => sum + 1 + valueSize(element), 0);
-  if (value.M !== undefined) return 3 + Object.keys(value.M).length + itemSize(value.M);
-  return 0;
-}
-
-/** About one byte per two significant digits, plus one. */
-function numberSize(text: string): number {
-  const digits = text.replace(/^[-+]?0*|[eE].*$|\./g, '').replace(/0+$/, '').length;
-  return Math.ceil(Math.max(digits, 1) / 2) + 1;
-}
 
 export const writeUnits = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
 /** Strongly consistent; an eventually consistent read costs half. */

@@ -111,21 +111,20 @@ function price(usage: Usage, readUnits: number, writeUnits: number, ms: number) 
 }
 
 /**
- * The dispatcher's runs an order (one per write of the record, as the table's stream wakes it at a shop's pace,
- * the sweep's marks included), and what webhooks add to the status writes: the event in the record's outbox until
- * it is drained, and its `deliveries-due` key.
+ * The dispatcher's runs an order (one per write of the record that leaves events waiting, as the table's stream
+ * wakes it at a shop's pace; a sweep's mark leaves none), and what webhooks add to the status writes: the event in
+ * the record's outbox until it is drained, and its `deliveries-due` key.
  */
-function webhookUsage(inputs: CostInputs, looks: number): Usage {
+function webhookUsage(inputs: CostInputs): Usage {
   const { webhook } = inputs;
-  const runs = webhook.runs + looks;
+  const { runs } = webhook;
   const perRun = (value: number) => value / runs;
   // Beside the same calls with webhooks off: a checkout, and the order's callbacks.
   const added = (key: 'readUnits' | 'writeUnits' | 'indexWriteUnits') =>
     webhook.checkout[key] -
     inputs.checkout.units[key] +
     ORDER.callbacksPerOrder * (webhook.callback[key] - inputs.callback.units[key]);
-  const dispatched = (key: 'readUnits' | 'writeUnits' | 'indexWriteUnits') =>
-    webhook.dispatcher.units[key] + looks * webhook.emptyRun.units[key];
+  const dispatched = (key: 'readUnits' | 'writeUnits' | 'indexWriteUnits') => webhook.dispatcher.units[key];
   const total = (key: 'readUnits' | 'writeUnits' | 'indexWriteUnits') => perRun(dispatched(key) + added(key));
   const outboxWrites = added('writeUnits') + added('indexWriteUnits');
   return {
@@ -138,16 +137,16 @@ function webhookUsage(inputs: CostInputs, looks: number): Usage {
         indexWriteUnits: total('indexWriteUnits'),
         largestItem: webhook.dispatcher.units.largestItem,
       },
-      dynamoCalls: perRun(webhook.dispatcher.dynamoCalls + looks * webhook.emptyRun.dynamoCalls),
+      dynamoCalls: perRun(webhook.dispatcher.dynamoCalls),
       upstreamCalls: 0,
-      ms: perRun(webhook.dispatcher.ms + looks * webhook.emptyRun.ms),
+      ms: perRun(webhook.dispatcher.ms),
     },
     endpointCalls: perRun(webhook.events),
     // Per event: the due query and the record's read; the drain, and the due entry put and removed.
     least: [perRun(webhook.events * 1.5), perRun(webhook.events * 3)],
     viaApi: false,
     note:
-      `${+webhook.events.toFixed(2)} events an order, ${+webhook.runs.toFixed(2)} runs (+${looks} sweep marks), ` +
+      `${+webhook.events.toFixed(2)} events an order, ${+webhook.runs.toFixed(2)} runs, ` +
       `${+webhook.deliveringRuns.toFixed(2)} with work; outbox +${outboxWrites.toFixed(2)} WRU an order`,
   };
 }
@@ -229,7 +228,7 @@ export function costOfOrders(inputs: CostInputs): {
       viaApi: false,
       note: settings.snapshotRate,
     },
-    webhookUsage(inputs, looks),
+    webhookUsage(inputs),
   ];
   const invocations = usages.reduce((sum, usage) => sum + usage.perOrder, 0);
   const coldStarts = invocations * ORDER.coldStartShare;

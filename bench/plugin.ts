@@ -64,6 +64,8 @@ export interface PluginUnderTest {
   snapshotBalances: JobHandler;
   /** Does nothing unless WEBHOOK_URL is set (bench/webhooks.ts sets it in a process of its own). */
   webhookDispatcher: JobHandler;
+  /** The dispatcher as the table's stream invokes it, for writes of these partition keys. */
+  webhookDispatcherWoken: (keys: string[]) => Promise<unknown>;
   /** The store the handlers keep invoices in (runtime/stores.ts). */
   invoices: InvoiceStore;
   /** The handlers' shared DynamoDB client (runtime/table.ts). */
@@ -106,6 +108,13 @@ export async function startPlugin(env: Record<string, string> = {}): Promise<Plu
     reconcile: scheduled('reconcile', reconcile.handler as never),
     snapshotBalances: scheduled('snapshot-balances', snapshotBalances.handler as never),
     webhookDispatcher: scheduled('webhook-dispatcher', webhookDispatcher.handler as never),
+    webhookDispatcherWoken: (keys) =>
+      (webhookDispatcher.handler as (event: unknown, context: Context) => Promise<unknown>)(
+        {
+          Records: keys.map((pk) => ({ eventSource: 'aws:dynamodb', dynamodb: { Keys: { pk: { S: pk } } } })),
+        },
+        lambdaContext('webhook-dispatcher', JOB_FUNCTION_TIMEOUT_SECONDS * 1000),
+      ),
     invoices: invoiceStore,
     dynamo: table.client,
     commands: countCommands(table.client),

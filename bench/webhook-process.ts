@@ -1,12 +1,12 @@
 // One webhook per order, measured in a process of its own: the handler modules read WEBHOOK_EVENTS and WEBHOOK_URL
 // when they load, and the bench's own process runs them with webhooks off. Forked by bench/webhooks.ts, with its
 // own backends; the shop's endpoint (a receiver answering 200) runs in the bench's process.
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DispatchReport } from '../domain/webhooks';
 import { routes } from '../lib/routes';
 import { startGateway } from '../local/gateway';
 import { SECRET_ENV, WEBHOOK_SECRET_FIELDS } from '../secrets/fields';
-import { TABLE_SCHEMA } from '../store/schema';
+import { DELIVERIES_DUE_INDEX, TABLE_SCHEMA } from '../store/schema';
 import { CapacityMeter, type Units } from './capacity';
 import { checkoutByHandler, idSequence, pollByHandler } from './calls';
 import { sandboxControl, until } from './lifecycle';
@@ -47,25 +47,36 @@ const RECORD_KEY = /^(INVOICE|REFUND)#/;
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand']);
 
 /**
- * Writes of invoice and refund records that landed: in AWS each is a stream record that wakes the dispatcher
- * (lib/webhook-trigger.ts filters on these keys), one run each at a shop's pace (no batching window).
+ * Writes of invoice and refund records that landed and left events waiting: in AWS each is a stream record that
+ * wakes the dispatcher (lib/webhook-trigger.ts filters on these keys and on the new image's due-index key), one run
+ * each at a shop's pace (no batching window). The item is read after the write with a client of its own.
  */
-function recordWrites(client: DynamoDBClient): () => number {
-  let count = 0;
+function recordWrites(client: DynamoDBClient, tableName: string): { woken: string[]; close: () => void } {
+  const woken: string[] = [];
+  const reader = new DynamoDBClient({});
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const output = await next(args);
       const input = args.input as {
-        Key?: Record<string, { S?: string }>;
-        Item?: Record<string, { S?: string }>;
+        Key?: Record<string, { S: string }>;
+        Item?: Record<string, { S: string }>;
       };
-      const key = (input.Key ?? input.Item)?.[TABLE_SCHEMA.partitionKey]?.S ?? '';
-      if (WRITES.has(context.commandName ?? '') && RECORD_KEY.test(key)) count++;
+      const item = input.Key ?? input.Item;
+      const key = item?.[TABLE_SCHEMA.partitionKey]?.S ?? '';
+      if (!WRITES.has(context.commandName ?? '') || !RECORD_KEY.test(key)) return output;
+      const Key = {
+        [TABLE_SCHEMA.partitionKey]: item![TABLE_SCHEMA.partitionKey],
+        [TABLE_SCHEMA.sortKey]: item![TABLE_SCHEMA.sortKey],
+      };
+      const { Item: written } = await reader.send(
+        new GetItemCommand({ TableName: tableName, Key, ConsistentRead: true }),
+      );
+      if (written?.[DELIVERIES_DUE_INDEX.partitionKey]) woken.push(key);
       return output;
     },
     { step: 'initialize', name: 'benchStreamWakes' },
   );
-  return () => count;
+  return { woken, close: () => reader.destroy() };
 }
 
 function add(total: Units, units: Units): void {
@@ -77,7 +88,7 @@ function add(total: Units, units: Units): void {
 
 async function measure(plugin: PluginUnderTest, orders: number): Promise<WebhookMeasured> {
   const meter = new CapacityMeter(plugin.dynamo);
-  const wakes = recordWrites(plugin.dynamo);
+  const streamWakes = recordWrites(plugin.dynamo, plugin.backends.tableName);
   const dynamoCalls = () => reads(plugin.commands) + writes(plugin.commands);
   let pass: WebhookPass;
   let metered = false;
@@ -91,16 +102,16 @@ async function measure(plugin: PluginUnderTest, orders: number): Promise<Webhook
       : ((value = await work()), NO_UNITS);
     return { value: value!, units };
   };
-  /** A handler's call, then the dispatcher runs its record writes wake, and the runs their own writes wake. */
+  /** A handler's call, then a dispatcher run for each record write it made that the stream lets through. */
   const withWakes = async <T>(kind: 'checkout' | 'callback', call: () => Promise<T>): Promise<T> => {
-    const before = wakes();
     const { value, units } = await run(call);
     add(pass[kind], units);
     pass[kind === 'checkout' ? 'checkouts' : 'callbacks'] += 1;
-    for (let due = wakes() - before; due > 0; due--) {
-      const [woken, calls, begin] = [wakes(), dynamoCalls(), performance.now()];
+    for (let key = streamWakes.woken.shift(); key !== undefined; key = streamWakes.woken.shift()) {
+      const [calls, begin] = [dynamoCalls(), performance.now()];
+      const woken = key;
       const { value: report, units: runUnits } = await run(
-        () => plugin.webhookDispatcher() as Promise<DispatchReport>,
+        () => plugin.webhookDispatcherWoken([woken]) as Promise<DispatchReport>,
       );
       const ms = performance.now() - begin;
       const found = report.moved + report.delivered + report.retrying + report.failed > 0;
@@ -111,7 +122,6 @@ async function measure(plugin: PluginUnderTest, orders: number): Promise<Webhook
         total.ms += ms;
       }
       pass.dispatcher.delivered += report.delivered;
-      due += wakes() - woken;
     }
     return value;
   };
@@ -168,6 +178,7 @@ async function measure(plugin: PluginUnderTest, orders: number): Promise<Webhook
     };
   } finally {
     meter.close();
+    streamWakes.close();
     await gateway.close();
   }
 }

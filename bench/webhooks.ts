@@ -10,14 +10,12 @@ import type { WebhookMeasured, WebhookRequest } from './webhook-process';
 export interface WebhookCosts {
   /** Events delivered per order. */
   events: number;
-  /** Dispatcher runs per order, each woken by a write of the record (its own drains included). */
+  /** Dispatcher runs per order, each woken by a write of the record that left events waiting. */
   runs: number;
   /** Of which found something to move or deliver. */
   deliveringRuns: number;
   /** The dispatcher's units, DynamoDB calls and time, per order. */
   dispatcher: { units: Units; dynamoCalls: number; ms: number };
-  /** A run that finds nothing due: what each further wake costs (a sweep's mark, say). */
-  emptyRun: { units: Units; dynamoCalls: number; ms: number };
   /** Per checkout and per callback with webhooks on: the outbox in the status writes, and the due index's keys. */
   checkout: Units;
   callback: Units;
@@ -72,11 +70,6 @@ export async function webhookCosts(
       dynamoCalls: metered.dispatcher.dynamoCalls / orders,
       ms: timed.dispatcher.ms / orders,
     },
-    emptyRun: {
-      units: per(metered.empty, metered.empty.runs),
-      dynamoCalls: metered.empty.dynamoCalls / metered.empty.runs,
-      ms: timed.empty.ms / timed.empty.runs,
-    },
     checkout: per(metered.checkout, metered.checkouts),
     callback: per(metered.callback, metered.callbacks),
   };
@@ -95,10 +88,11 @@ export async function webhookCosts(
       }),
       figure({
         id: 'webhooks.dispatcherRuns',
-        label: 'webhook dispatcher runs per order, one per record write (stream wake, drains included)',
+        label:
+          'webhook dispatcher runs per order, one per record write that left events waiting (stream wake)',
         value: costs.runs,
         unit: '',
-        detail: `${costs.deliveringRuns.toFixed(2)} found work; an empty run reads ${costs.emptyRun.units.readUnits} units in ${costs.emptyRun.dynamoCalls} queries`,
+        detail: `${costs.deliveringRuns.toFixed(2)} found work`,
       }),
       figure({
         id: 'webhooks.perEvent.units',

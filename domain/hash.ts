@@ -1,5 +1,3 @@
-import { hash } from 'node:crypto';
-
 /** A request in one form whatever the order of its keys, so that a retry can be told apart from another request. */
 export function canonicalRequest(request: object): string {
   const entries = Object.entries(request)
@@ -8,10 +6,7 @@ export function canonicalRequest(request: object): string {
   return JSON.stringify(entries);
 }
 
-/** Whether `given` is the request a record holds: by its digest in a record that kept one (earlier versions). */
-export function isSameRequest(record: { request: object; requestHash?: string }, given: object): boolean {
-  const canonical = canonicalRequest(given);
-  return record.requestHash === undefined
-    ? canonicalRequest(record.request) === canonical
-    : record.requestHash === hash('sha256', canonical, 'hex');
+/** Whether `given` is the request a record holds, whatever the order of its keys. */
+export function isSameRequest(record: { request: object }, given: object): boolean {
+  return canonicalRequest(record.request) === canonicalRequest(given);
 }

@@ -28,8 +28,6 @@ export interface ClaimedRecord<Request, Status extends string = string> {
   foreignId: string;
   version: number;
   phase: Phase;
-  /** Written by earlier versions, which compared a repeat's digest with it; a repeat is now compared with `request`. */
-  requestHash?: string;
   /** Never changed in place: another request is another object (the store sends a request it has not seen). */
   request: Request;
   claimedAt: number;
@@ -48,13 +46,39 @@ export interface ClaimedRecord<Request, Status extends string = string> {
 export interface OutboxEvent {
   /** Derived from the record's kind, foreign_id, `createdAt` and `seq`: a replayed write cannot make a second id. */
   id: string;
-  type: string;
+  type: WebhookEventType;
   /** Per record, only grows: a receiver drops an event older than one it has. */
   seq: number;
   at: number;
-  /** The record as the change left it, without its outbox: the payload's `data` is its view. */
-  subject: object;
+  /** What the record held then beyond what it still holds (domain/webhooks.ts, `eventState`): its view is rendered from both. */
+  state: EventState;
 }
+
+/**
+ * The record as the change left it, less what stays the same while its events wait: its request, and its history
+ * but for its length (the history only grows). A claim that takes the record over keeps both in its waiting events.
+ */
+export interface EventState {
+  historyLength: number;
+  [field: string]: unknown;
+}
+
+/** Every webhook event type, as the code makes them, the OpenAPI document lists them and the docs name them. */
+export const WEBHOOK_EVENT_TYPES = [
+  'invoice.awaiting_payment',
+  'invoice.confirming',
+  'invoice.paid',
+  'invoice.underpaid',
+  'invoice.expired',
+  'invoice.cancelled',
+  'invoice.failed',
+  'invoice.exception',
+  'refund.sent',
+  'refund.confirmed',
+  'refund.failed',
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** A record's webhook state: the last seq given out, what the events so far announced, and those not yet moved out. */
 export interface Outbox {
@@ -68,7 +92,7 @@ export type WebhookSubject = 'invoice' | 'refund';
 /** One event's delivery to the shop's endpoint, kept apart from its record once the dispatcher moved it out. */
 export interface Delivery {
   id: string;
-  type: string;
+  type: WebhookEventType;
   seq: number;
   subject: WebhookSubject;
   foreignId: string;
@@ -81,8 +105,13 @@ export interface Delivery {
   attempts: number;
   /** Retries run for the retry window from here; an admin's re-send starts a new window. */
   retryFrom: number;
-  /** When the next attempt is due; while one is under way, when its lease ends. */
+  /** When the next attempt is due (or was, while one is under way): its place in the `deliveries-due` index. */
   nextAttemptAt: number;
+  /**
+   * While an attempt is under way, when its lease ends: until then no other run, and no re-send, starts one. A run
+   * that died leaves it to run out.
+   */
+  attemptUntil: number | null;
   lastAttempt: DeliveryAttempt | null;
   deliveredAt: number | null;
   version: number;

@@ -4,7 +4,7 @@ import { ConflictError, InProgressError, NotFoundError } from './errors';
 import { isSameRequest } from './hash';
 import type { ClaimedRecord, Phase, StatusChange, StatusNews } from './model';
 import type { OpenItems, VersionedStore } from './ports';
-import { withEvents, type EventKind } from './webhooks';
+import { carriedOutbox, withEvents, type EventKind } from './webhooks';
 
 /** The part of an invoice or refund record that the claim protocol reads. */
 export interface Claimable {
@@ -12,7 +12,6 @@ export interface Claimable {
   version: number;
   phase: Phase;
   request: object;
-  requestHash?: string;
   claimedAt: number;
 }
 
@@ -173,7 +172,7 @@ export class ClaimedRecords<T extends AnyRecord> {
           version: existing.version + 1,
           createdAt: existing.createdAt,
           // Events not yet moved out, and the seq, live on: none is lost and no id is given twice.
-          outbox: existing.outbox,
+          outbox: carriedOutbox(existing),
         },
         existing,
       ),

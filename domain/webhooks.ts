@@ -5,13 +5,15 @@ import { InProgressError, NotFoundError } from './errors';
 import type {
   ClaimedRecord,
   Delivery,
+  EventState,
   InvoiceRecord,
   Outbox,
   OutboxEvent,
   RefundRecord,
+  WebhookEventType,
   WebhookSubject,
 } from './model';
-import { invoiceOutcome } from './outcome';
+import { invoiceOutcome, type InvoiceStatusName } from './outcome';
 import type { DeliveryStore, DispatcherWake, DueWork, OutboxSource, WebhookSender } from './ports';
 import { isFinal } from './status';
 
@@ -21,8 +23,29 @@ type Announced = Outbox['announced'];
 export interface EventKind<T> {
   subject: WebhookSubject;
   announced(record: T): Announced;
-  types(before: Announced, after: Announced): string[];
+  types(before: Announced, after: Announced): WebhookEventType[];
 }
+
+/** The event each invoice status is announced by; `creating` is announced by none. */
+export const INVOICE_STATUS_EVENTS = {
+  creating: undefined,
+  awaiting_payment: 'invoice.awaiting_payment',
+  confirming: 'invoice.confirming',
+  paid: 'invoice.paid',
+  underpaid: 'invoice.underpaid',
+  expired: 'invoice.expired',
+  cancelled: 'invoice.cancelled',
+  failed: 'invoice.failed',
+} as const satisfies Record<InvoiceStatusName, WebhookEventType | undefined>;
+
+/** The event each refund stage is announced by. */
+export const REFUND_STAGE_EVENTS = {
+  sent: 'refund.sent',
+  confirmed: 'refund.confirmed',
+  failed: 'refund.failed',
+} as const satisfies Record<string, WebhookEventType>;
+
+type RefundStage = keyof typeof REFUND_STAGE_EVENTS;
 
 /**
  * `invoice.<status>` on every change of status (but to `creating`); `invoice.exception` on every change of
@@ -36,7 +59,8 @@ export const invoiceEvents: EventKind<InvoiceRecord> = {
   },
   types: (before, after) => {
     const statusChanged = before.status !== after.status;
-    const types = statusChanged && after.status !== 'creating' ? [`invoice.${after.status}`] : [];
+    const statusEvent = statusChanged ? INVOICE_STATUS_EVENTS[after.status as InvoiceStatusName] : undefined;
+    const types: WebhookEventType[] = statusEvent ? [statusEvent] : [];
     if ((before.exception ?? null) !== after.exception) types.push('invoice.exception');
     return types;
   },
@@ -47,10 +71,12 @@ export const refundEvents: EventKind<RefundRecord> = {
   subject: 'refund',
   announced: (record) => ({ status: refundStage(record) }),
   types: (before, after) =>
-    before.status !== after.status && after.status !== null ? [`refund.${after.status}`] : [],
+    before.status !== after.status && after.status !== null
+      ? [REFUND_STAGE_EVENTS[after.status as RefundStage]]
+      : [],
 };
 
-function refundStage(record: RefundRecord): string | null {
+function refundStage(record: RefundRecord): RefundStage | null {
   if (record.phase === 'rejected') return 'failed';
   if (record.phase !== 'sent' || record.status === null) return null;
   if (!isFinal(record.status)) return 'sent';
@@ -59,6 +85,20 @@ function refundStage(record: RefundRecord): string | null {
 
 /** Before any event: what a new record would announce, which makes none. */
 const NOTHING_ANNOUNCED: Announced = { status: 'creating', exception: null };
+
+/**
+ * Events an outbox holds at most: a record's life makes a handful (status only moves forward), and with these the
+ * largest item stays well under DynamoDB's 400 KB (test/store/item-bounds.test.ts). A write that would pass it
+ * answers "in progress" until the dispatcher has moved some out: a callback answers 503 and comes again, and the
+ * sweep looks again, so nothing is lost.
+ */
+export const OUTBOX_CAP = 8;
+
+/**
+ * Events a claim carries over when it takes a record over, each keeping the request it was made with; with more
+ * waiting, the claim answers "in progress" until the dispatcher has moved them out.
+ */
+export const OUTBOX_CAP_AT_TAKEOVER = 1;
 
 /**
  * `record` with the events its state makes since the last ones it announced, appended to its outbox. The one
@@ -77,15 +117,59 @@ export function withEvents<T extends ClaimedRecord<unknown>>(
   const announced = kind.announced(record);
   const types = kind.types(outbox.announced, announced);
   if (types.length === 0 && sameAnnounced(outbox.announced, announced)) return record;
-  const { outbox: _drop, ...subject } = record;
+  // Waits for the dispatcher to move events out: a callback answers 503 and comes again, the sweep looks again.
+  if (outbox.pending.length + types.length > OUTBOX_CAP) throw new InProgressError(1);
+  const state = eventState(record);
   const events: OutboxEvent[] = types.map((type, index) => {
     const seq = outbox.seq + index + 1;
-    return { id: eventId(kind.subject, record.foreignId, record.createdAt, seq), type, seq, at, subject };
+    return { id: eventId(kind.subject, record.foreignId, record.createdAt, seq), type, seq, at, state };
   });
   return {
     ...record,
     outbox: { seq: outbox.seq + events.length, announced, pending: [...outbox.pending, ...events] },
   };
+}
+
+/**
+ * What stays put while a record's events wait, so that an event need not keep it: the request, the history (it
+ * only grows: an event keeps its length) and an invoice's details (set once, by the create's answer). Only a claim
+ * that takes the record over changes them, and it keeps them in the events it carries.
+ */
+const STAYS_PUT = ['request', 'history', 'invoice'] as const;
+
+/** What an event keeps of its record: all but what stays put (model.ts, `EventState`). */
+function eventState(record: ClaimedRecord<unknown>): EventState {
+  const changing: Record<string, unknown> = { ...record };
+  for (const field of [...STAYS_PUT, 'outbox', 'version']) delete changing[field];
+  return { ...changing, historyLength: record.history.length };
+}
+
+/**
+ * The outbox a claim carries over when it takes `existing` over: its waiting events keep what stayed put, which
+ * the claim replaces. With more than a few waiting, the claim waits for the dispatcher instead ("in progress").
+ */
+export function carriedOutbox(existing: ClaimedRecord<unknown>): Outbox | undefined {
+  const { outbox } = existing;
+  if (!outbox || outbox.pending.length === 0) return outbox;
+  if (outbox.pending.length > OUTBOX_CAP_AT_TAKEOVER) throw new InProgressError(1);
+  const stayed = existing as unknown as Record<string, unknown>;
+  const kept = Object.fromEntries(STAYS_PUT.map((field) => [field, stayed[field]]));
+  const pending = outbox.pending.map((event) =>
+    'request' in event.state ? event : { ...event, state: { ...event.state, ...kept } },
+  );
+  return { ...outbox, pending };
+}
+
+/** The record as it stood when `event` was made: what the event kept, and what stayed put from the record now. */
+export function recordAsOf<T extends ClaimedRecord<unknown>>(record: T, event: OutboxEvent): T {
+  const { historyLength, ...kept } = event.state;
+  const now = record as unknown as Record<string, unknown>;
+  const asOf: Record<string, unknown> = { ...kept, version: record.version };
+  for (const field of STAYS_PUT) asOf[field] = field in kept ? kept[field] : now[field];
+  asOf.history = (asOf.history as unknown[]).slice(0, historyLength);
+  // An undefined field is left out, as JSON leaves it: a refund has no invoice.
+  for (const field in asOf) if (asOf[field] === undefined) delete asOf[field];
+  return asOf as T;
 }
 
 function sameAnnounced(a: Announced, b: Announced): boolean {
@@ -157,8 +241,12 @@ export interface DispatchReport {
   failed: number;
 }
 
-/** The JSON body for an event: `{id, type, created_at, sequence, data}` with `data` the record's view. */
-export type PayloadOf = (subject: WebhookSubject, event: OutboxEvent) => string;
+/** The JSON body for an event: `{id, type, created_at, sequence, data}` with `data` the view of `record` then. */
+export type PayloadOf = (
+  subject: WebhookSubject,
+  record: ClaimedRecord<unknown>,
+  event: OutboxEvent,
+) => string;
 
 type Sources = Record<WebhookSubject, OutboxSource>;
 
@@ -172,30 +260,39 @@ export class WebhookDispatcher {
     private readonly options: DispatchOptions,
   ) {}
 
-  async run(): Promise<DispatchReport> {
+  /**
+   * `woken`: the records whose writes left events waiting, as the table's stream names them. Such a run moves out
+   * and delivers those alone, reading no index: retries come due through the wake queue and the schedule's runs.
+   */
+  async run(woken: DueWork[] = []): Promise<DispatchReport> {
     const report: DispatchReport = { moved: 0, delivered: 0, retrying: 0, failed: 0 };
-    // Whole seconds: retries put off to the same second share one wake.
-    const wakes = new Set<number>();
+    const run: RunState = { wakes: new Set(), taken: new Set(), delivered: new Set() };
     while (this.options.timeLeftMs() > this.options.sendTimeoutMs) {
-      const due = await this.deliveries.listDue(this.options.now(), this.options.batch);
+      const byStream = woken.length > 0;
+      const due = byStream ? woken : await this.deliveries.listDue(this.options.now(), this.options.batch);
       if (due.length === 0) break;
-      const bySubject = await this.gather(due, report);
+      const bySubject = await this.gather(due, report, run);
       const progressed = await inParallel([...bySubject.values()], this.options.parallel, (queue) =>
-        this.deliverInOrder(queue, report, wakes),
+        this.deliverInOrder(queue, report, run),
       );
-      // What is due is leased by another run, or waits for an earlier event: the next run takes it.
-      if (!progressed.some(Boolean)) break;
+      // What is due is leased by another run, or waits for an earlier event: the next run takes it. A batch not
+      // full was all that was due: what comes due since wakes a run of its own.
+      if (byStream || !progressed.some(Boolean) || due.length < this.options.batch) break;
     }
-    if (wakes.size > 0) await this.options.wake.at([...wakes].sort((a, b) => a - b));
+    if (run.wakes.size > 0) await this.options.wake.at([...run.wakes].sort((a, b) => a - b));
     return report;
   }
 
   /** The due deliveries, outboxes moved out first, grouped by record in seq order. */
-  private async gather(due: DueWork[], report: DispatchReport): Promise<Map<string, Delivery[]>> {
+  private async gather(
+    due: DueWork[],
+    report: DispatchReport,
+    run: RunState,
+  ): Promise<Map<string, Delivery[]>> {
     const found = await Promise.all(
       due.map(async (work) => {
         if ('record' in work) {
-          const moved = await this.moveOut(work.record, work.foreignId);
+          const moved = await this.moveOut(work.record, work.foreignId, run);
           report.moved += moved.length;
           return moved;
         }
@@ -216,22 +313,36 @@ export class WebhookDispatcher {
 
   /**
    * Writes each event of the record's outbox as a delivery (create-if-absent, so a repeat is harmless), and only
-   * then drops them from the outbox: a crash in between leaves them there, to be moved again.
+   * then drops them from the outbox: a crash in between leaves them there, to be moved again. The first is
+   * created taken for its attempt, under its lease, unless the event before it still waits: its create is its claim.
    */
-  private async moveOut(subject: WebhookSubject, foreignId: string): Promise<Delivery[]> {
+  private async moveOut(subject: WebhookSubject, foreignId: string, run: RunState): Promise<Delivery[]> {
     const source = this.sources[subject];
     const record = await source.get(foreignId);
     const pending = record?.outbox?.pending ?? [];
     if (!record || pending.length === 0) return [];
     const moved: Delivery[] = [];
-    for (const event of pending) {
-      const delivery = this.newDelivery(subject, record, event);
+    for (const [index, event] of pending.entries()) {
+      const fresh = this.newDelivery(subject, record, event);
+      const takes = index === 0 && (await this.earlierPending(fresh, run)) === undefined;
+      const delivery = takes ? this.taken(fresh) : fresh;
       const created = await this.deliveries.create(delivery);
+      if (created && takes) run.taken.add(delivery.id);
       const stored = created ? delivery : await this.deliveries.get(event.id);
       if (stored) moved.push(stored);
     }
     await source.dropOutbox(record, pending[pending.length - 1].seq);
     return moved;
+  }
+
+  /** `delivery` taken for an attempt now, under its lease. */
+  private taken(delivery: Delivery): Delivery {
+    return {
+      ...delivery,
+      attempts: delivery.attempts + 1,
+      attemptUntil: this.options.now() + this.options.leaseMs,
+      version: delivery.version + 1,
+    };
   }
 
   private newDelivery(subject: WebhookSubject, record: ClaimedRecord<unknown>, event: OutboxEvent): Delivery {
@@ -242,12 +353,13 @@ export class WebhookDispatcher {
       subject,
       foreignId: record.foreignId,
       recordCreatedAt: record.createdAt,
-      body: this.payloadOf(subject, event),
+      body: this.payloadOf(subject, recordAsOf(record, event), event),
       createdAt: event.at,
       state: 'pending',
       attempts: 0,
       retryFrom: event.at,
       nextAttemptAt: event.at,
+      attemptUntil: null,
       lastAttempt: null,
       deliveredAt: null,
       version: 1,
@@ -255,15 +367,11 @@ export class WebhookDispatcher {
   }
 
   /** Attempts a record's due deliveries in seq order, stopping at the first not delivered; true if any was tried. */
-  private async deliverInOrder(
-    queue: Delivery[],
-    report: DispatchReport,
-    wakes: Set<number>,
-  ): Promise<boolean> {
+  private async deliverInOrder(queue: Delivery[], report: DispatchReport, run: RunState): Promise<boolean> {
     let tried = false;
     for (const delivery of queue) {
       if (this.options.timeLeftMs() <= this.options.sendTimeoutMs) break;
-      const outcome = await this.attempt(delivery, wakes);
+      const outcome = await this.attempt(delivery, run);
       if (outcome === 'skipped') break;
       tried = true;
       report[outcome] += 1;
@@ -274,19 +382,11 @@ export class WebhookDispatcher {
 
   private async attempt(
     delivery: Delivery,
-    wakes: Set<number>,
+    run: RunState,
   ): Promise<'delivered' | 'retrying' | 'failed' | 'skipped'> {
-    const now = this.options.now();
-    if (delivery.state !== 'pending' || delivery.nextAttemptAt > now) return 'skipped';
-    if (await this.waitsForEarlier(delivery, now, wakes)) return 'skipped';
-    const claimed: Delivery = {
-      ...delivery,
-      attempts: delivery.attempts + 1,
-      nextAttemptAt: now + this.options.leaseMs,
-      version: delivery.version + 1,
-    };
-    // Another run holds it (its lease), or it moved on since it was read.
-    if (!(await this.deliveries.update(claimed, delivery.version))) return 'skipped';
+    const { wakes } = run;
+    const claimed = run.taken.has(delivery.id) ? delivery : await this.claim(delivery, run);
+    if (!claimed) return 'skipped';
     const answer = await this.sender.send(claimed, this.options.sendTimeoutMs);
     const at = this.options.now();
     const lastAttempt = { at, ...answer };
@@ -294,6 +394,7 @@ export class WebhookDispatcher {
     const outOfTime = at - claimed.retryFrom >= this.options.schedule.windowMs * this.options.schedule.scale;
     const settled: Delivery = {
       ...claimed,
+      attemptUntil: null,
       lastAttempt,
       version: claimed.version + 1,
       ...(ok
@@ -307,6 +408,7 @@ export class WebhookDispatcher {
     };
     // Lost only if the attempt outlived its lease and another run took it over; that run records its own.
     if (!(await this.deliveries.update(settled, claimed.version))) return 'skipped';
+    if (settled.state === 'delivered') run.delivered.add(settled.id);
     if (settled.state === 'failed') this.options.onGaveUp(settled);
     if (settled.state === 'pending') wakeAt(wakes, settled.nextAttemptAt);
     return ok ? 'delivered' : settled.state === 'failed' ? 'failed' : 'retrying';
@@ -317,20 +419,48 @@ export class WebhookDispatcher {
    * only after its own previous one, so checking one back is enough. This one then waits until that one's next
    * attempt, so that it is not read again before.
    */
-  private async waitsForEarlier(delivery: Delivery, now: number, wakes: Set<number>): Promise<boolean> {
-    if (delivery.seq <= 1) return false;
-    const previous = await this.deliveries.get(
-      eventId(delivery.subject, delivery.foreignId, delivery.recordCreatedAt, delivery.seq - 1),
-    );
-    if (previous?.state !== 'pending') return false;
-    const after = Math.max(previous.nextAttemptAt, now) + 1;
+  private async waitsForEarlier(delivery: Delivery, now: number, run: RunState): Promise<boolean> {
+    const previous = await this.earlierPending(delivery, run);
+    if (!previous) return false;
+    const after = Math.max(previous.attemptUntil ?? previous.nextAttemptAt, now) + 1;
     const waits = await this.deliveries.update(
       { ...delivery, nextAttemptAt: after, version: delivery.version + 1 },
       delivery.version,
     );
-    if (waits) wakeAt(wakes, after);
+    if (waits) wakeAt(run.wakes, after);
     return true;
   }
+
+  /** The record's previous event, when it is still to be delivered; not read again once this run delivered it. */
+  private async earlierPending(delivery: Delivery, run: RunState): Promise<Delivery | undefined> {
+    if (delivery.seq <= 1) return undefined;
+    const id = eventId(delivery.subject, delivery.foreignId, delivery.recordCreatedAt, delivery.seq - 1);
+    if (run.delivered.has(id)) return undefined;
+    const previous = await this.deliveries.get(id);
+    return previous?.state === 'pending' ? previous : undefined;
+  }
+
+  /** Takes `delivery` for an attempt now, if it is due and nothing holds it; undefined when it is not to be tried. */
+  private async claim(delivery: Delivery, run: RunState): Promise<Delivery | undefined> {
+    const now = this.options.now();
+    if (delivery.state !== 'pending' || delivery.nextAttemptAt > now) return undefined;
+    if (delivery.attemptUntil !== null && delivery.attemptUntil > now) return undefined;
+    if (await this.waitsForEarlier(delivery, now, run)) return undefined;
+    // Its place in the due index stays: the claim writes the item alone, and the lease keeps other runs off it.
+    const claimed = this.taken(delivery);
+    // Another run holds it (its lease), or it moved on since it was read.
+    return (await this.deliveries.update(claimed, delivery.version)) ? claimed : undefined;
+  }
+}
+
+/**
+ * What one run knows: the times to be woken at (whole seconds, so that retries put off to the same second share
+ * one), the deliveries it created already taken for their attempt, and those it delivered.
+ */
+interface RunState {
+  wakes: Set<number>;
+  taken: Set<string>;
+  delivered: Set<string>;
 }
 
 /** Rounded up to the whole second, so that the run it asks for finds the retry due. */
@@ -341,11 +471,17 @@ function wakeAt(wakes: Set<number>, at: number): void {
 /** Compare-and-set tries of a re-send before it answers "in progress": the dispatcher may be attempting it. */
 const RESEND_TRIES = 5;
 
-/** Resends one delivery now, with a new retry window; NotFoundError when there is none. */
+/**
+ * Resends one delivery now, with a new retry window; NotFoundError when there is none. While an attempt is under
+ * way it answers "in progress" instead: a second send of the same event would run beside it.
+ */
 export async function resend(deliveries: DeliveryStore, id: string, now: number): Promise<Delivery> {
   for (let tries = 0; tries < RESEND_TRIES; tries++) {
     const current = await deliveries.get(id);
     if (!current) throw new NotFoundError('Delivery');
+    if (current.attemptUntil !== null && current.attemptUntil > now) {
+      throw new InProgressError(Math.ceil((current.attemptUntil - now) / 1000));
+    }
     const next: Delivery = {
       ...current,
       state: 'pending',

@@ -6,7 +6,13 @@ import { countMetric } from '../observability/metrics';
 import { remainingMs } from '../runtime/deadline';
 import { invocation } from '../runtime/invocation';
 import { invoiceStore, refundStore } from '../runtime/stores';
-import { deliveryStore, dispatcherWake, dispatchTiming, webhookSender } from '../runtime/webhooks';
+import {
+  deliveryStore,
+  dispatcherWake,
+  dispatchTiming,
+  streamWork,
+  webhookSender,
+} from '../runtime/webhooks';
 
 const sender = webhookSender();
 
@@ -33,13 +39,13 @@ const dispatcher =
   );
 
 /**
- * Triggered by the table's stream (a record changed: maybe new events), by its wake queue (a retry came due) and
- * on a schedule (retries that came due, should a wake be lost).
- * The trigger's event says nothing it needs: each run does what the `deliveries-due` index says is due.
+ * Triggered by the table's stream (a write left events waiting in a record's outbox: those records are the run's
+ * work), by its wake queue (a retry came due) and on a schedule (retries that came due, should a wake be lost):
+ * those do what the `deliveries-due` index says is due.
  */
-export const handler = middy(async (): Promise<DispatchReport | { configured: false }> => {
+export const handler = middy(async (event: unknown): Promise<DispatchReport | { configured: false }> => {
   if (!dispatcher) return { configured: false };
-  const report = await dispatcher.run();
+  const report = await dispatcher.run(streamWork(event));
   if (report.moved + report.delivered + report.retrying + report.failed > 0) {
     log.info('webhook dispatch done', { ...report });
   }

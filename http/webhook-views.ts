@@ -1,17 +1,28 @@
-import type { Delivery, InvoiceRecord, OutboxEvent, RefundRecord, WebhookSubject } from '../domain/model';
+import type {
+  ClaimedRecord,
+  Delivery,
+  InvoiceRecord,
+  OutboxEvent,
+  RefundRecord,
+  WebhookSubject,
+} from '../domain/model';
 import { invoiceView, refundView } from './views';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /**
- * An event's JSON body: `data` is the view the shop reads with GET, as the change left the record (nothing the
- * shop could not read already), `sequence` grows per order.
+ * An event's JSON body: `data` is the view the shop reads with GET of `record` as the event's change left it
+ * (domain/webhooks.ts, `recordAsOf`), so nothing the shop could not read already; `sequence` grows per order.
  */
-export function webhookPayload(subject: WebhookSubject, event: OutboxEvent): string {
+export function webhookPayload(
+  subject: WebhookSubject,
+  record: ClaimedRecord<unknown>,
+  event: OutboxEvent,
+): string {
   const data =
     subject === 'invoice'
-      ? invoiceView(event.subject as InvoiceRecord, event.at)
-      : refundView(event.subject as RefundRecord);
+      ? invoiceView(record as InvoiceRecord, event.at)
+      : refundView(record as RefundRecord);
   return JSON.stringify({
     id: event.id,
     type: event.type,
@@ -51,7 +62,8 @@ export function deliveryView(delivery: Delivery): DeliveryView {
     state: delivery.state,
     attempts: delivery.attempts,
     created_at: iso(delivery.createdAt),
-    next_attempt_at: delivery.state === 'pending' ? iso(delivery.nextAttemptAt) : null,
+    next_attempt_at:
+      delivery.state === 'pending' ? iso(delivery.attemptUntil ?? delivery.nextAttemptAt) : null,
     last_attempt_at: lastAttempt && iso(lastAttempt.at),
     last_status: lastAttempt?.status ?? null,
     last_error: lastAttempt?.error ?? null,

@@ -49,8 +49,9 @@ export class PaymentsPluginStack extends Stack {
       timeToLiveAttribute: TABLE_SCHEMA.timeToLive,
       removalPolicy: RemovalPolicy.RETAIN,
       deletionProtection: settings.stage !== 'sandbox',
-      // Keys only: the stream only wakes the webhook dispatcher, which reads what is due from the table.
-      dynamoStream: settings.webhookUrl === undefined ? undefined : StreamViewType.KEYS_ONLY,
+      // The new image, only so that the trigger wakes the webhook dispatcher for writes that leave events waiting
+      // (lib/webhook-trigger.ts); the dispatcher reads what is due from the table.
+      dynamoStream: settings.webhookUrl === undefined ? undefined : StreamViewType.NEW_IMAGE,
       globalSecondaryIndexes: SECONDARY_INDEXES.map((index) => ({
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },

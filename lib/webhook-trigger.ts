@@ -5,7 +5,7 @@ import { FilterCriteria, FilterRule, StartingPosition, type Function } from 'aws
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { TABLE_SCHEMA } from '../store/schema';
+import { DELIVERIES_DUE_INDEX, TABLE_SCHEMA } from '../store/schema';
 
 export interface WebhookTriggerProps {
   table: TableV2;
@@ -18,13 +18,13 @@ export interface WebhookTriggerProps {
 const WAKE_RETENTION = Duration.hours(1);
 
 /**
- * Wakes the webhook dispatcher when an invoice or a refund record changes, through the table's stream (keys only),
- * so that a new event goes out within about a second; and when a retry comes due, through a queue of delayed
- * messages the dispatcher sends itself (webhooks/wake.ts), so that the first retries come in seconds. Neither
- * carries work: the dispatcher reads what is due from the `deliveries-due` index, so a lost or failed trigger loses
- * nothing, and the schedule's next run, or the next change, picks it up. Its deliveries are filtered out of the
- * stream, but its outbox drops are record writes: each run that moves events out is followed by one more, mostly
- * empty.
+ * Wakes the webhook dispatcher when a write leaves events waiting in an invoice's or a refund's outbox, through the
+ * table's stream, so that a new event goes out within about a second; and when a retry comes due, through a queue of
+ * delayed messages the dispatcher sends itself (webhooks/wake.ts), so that the first retries come in seconds.
+ * Neither carries work: the dispatcher reads what is due from the `deliveries-due` index, so a lost or failed
+ * trigger loses nothing, and the schedule's next run, or the next change, picks it up. The filter keeps only record
+ * writes whose new image holds the index's keys (events waiting): the dispatcher's own deliveries and outbox drops,
+ * and writes that make no event (a sweep's mark), wake nothing.
  */
 export class WebhookTrigger extends Construct {
   readonly wakeQueue: Queue;
@@ -32,9 +32,12 @@ export class WebhookTrigger extends Construct {
   constructor(scope: Construct, id: string, props: WebhookTriggerProps) {
     super(scope, id);
     const { dispatcher, deadLetterQueue } = props;
-    const keyPrefix = (prefix: string) =>
+    const eventsWaitingIn = (prefix: string) =>
       FilterCriteria.filter({
-        dynamodb: { Keys: { [TABLE_SCHEMA.partitionKey]: { S: FilterRule.beginsWith(prefix) } } },
+        dynamodb: {
+          Keys: { [TABLE_SCHEMA.partitionKey]: { S: FilterRule.beginsWith(prefix) } },
+          NewImage: { [DELIVERIES_DUE_INDEX.partitionKey]: { S: FilterRule.exists() } },
+        },
       });
     dispatcher.addEventSource(
       new DynamoEventSource(props.table as never, {
@@ -44,7 +47,7 @@ export class WebhookTrigger extends Construct {
         retryAttempts: 2,
         maxRecordAge: Duration.hours(1),
         onFailure: new SqsDlq(deadLetterQueue),
-        filters: [keyPrefix('INVOICE#'), keyPrefix('REFUND#')],
+        filters: [eventsWaitingIn('INVOICE#'), eventsWaitingIn('REFUND#')],
       }),
     );
 

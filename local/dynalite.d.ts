@@ -57,6 +57,8 @@ declare module 'dynalite/db' {
       table: db.Table,
     ): { puts: db.IndexAction[]; deletes: db.IndexAction[] };
     updateIndexes: db.UpdateIndexes;
+    /** What its writes check against the 400 KB limit (its own counts UTF-16 code units). */
+    itemSize(item: db.Item): number;
   };
   export = db;
 }

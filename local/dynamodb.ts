@@ -1,5 +1,7 @@
 import { CreateTableCommand, DynamoDBClient, type KeySchemaElement } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
+import dynaliteDb from 'dynalite/db';
+import { itemSize } from '../store/item-size';
 import { SECONDARY_INDEXES, TABLE_SCHEMA } from '../store/schema';
 import { flushIndexWrites, pendingIndexWrites, writeIndexEntriesAfterAnswers } from './dynalite-indexes';
 import { listen, type Listening } from './listen';
@@ -12,6 +14,7 @@ export interface LocalDynamo extends Listening {
 /** An in-process DynamoDB-compatible server (dynalite, in memory) that the real SDK reaches over HTTP. */
 export async function startLocalDynamo(port = 0): Promise<LocalDynamo> {
   writeIndexEntriesAfterAnswers();
+  sizeItemsLikeDynamo();
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   let calls = 0;
   // Index entries are written while no request waits for the server, as DynamoDB writes them on none of its
@@ -48,6 +51,14 @@ export async function startLocalDynamo(port = 0): Promise<LocalDynamo> {
       return listening.close();
     },
   };
+}
+
+/**
+ * Has dynalite check writes against the 400 KB limit by DynamoDB's rules (UTF-8 bytes), as AWS refuses them with
+ * ValidationException; its own size counts UTF-16 code units, which lets a write of 4-byte characters through.
+ */
+function sizeItemsLikeDynamo(): void {
+  dynaliteDb.itemSize = itemSize as (item: object) => number;
 }
 
 /** Operations on items by their primary key: none reads an index, so none waits for the index writes pending. */

@@ -59,3 +59,6 @@ export function dispatcherWake(): DispatcherWake {
     (error) => log.warn('webhook wake not queued', describeError(error)),
   );
 }
+
+/** The records a stream event names (store/delivery-store.ts). */
+export { streamWork } from '../store/delivery-store';

@@ -5,9 +5,30 @@ import { createdKeys } from './created-index';
 import { DUE_PK, DUE_SK, dueKeys, duePartitions, type DueList } from './due-index';
 import { DELIVERIES_DUE_INDEX, TABLE_SCHEMA } from './schema';
 import { conditionalWrite, num, sortableTime, str, ttlAfter, type Item, type Table } from './table';
-import { recordFromItem, recordKey } from './record-item';
+import { recordAttributes, recordFromItem, recordKey } from './record-item';
 
 const SUBJECTS: Record<string, WebhookSubject> = { INVOICE: 'invoice', REFUND: 'refund' };
+
+/** The work an item's partition key names: a record's outbox, or a delivery. */
+export function dueWorkOf(key: string): DueWork {
+  const [kind, ...rest] = key.split('#');
+  const id = rest.join('#');
+  return kind === 'WEBHOOK' ? { delivery: id } : { record: SUBJECTS[kind], foreignId: id };
+}
+
+interface StreamEvent {
+  Records?: Array<{ eventSource?: string; dynamodb?: { Keys?: Record<string, { S?: string }> } }>;
+}
+
+/** The records a stream event names (lib/webhook-trigger.ts lets through only writes that left events waiting). */
+export function streamWork(event: unknown): DueWork[] {
+  const records = (event as StreamEvent | undefined)?.Records ?? [];
+  const keys = records
+    .filter((record) => record.eventSource === 'aws:dynamodb')
+    .map((record) => record.dynamodb?.Keys?.[TABLE_SCHEMA.partitionKey]?.S)
+    .filter((key): key is string => key !== undefined);
+  return [...new Set(keys)].map(dueWorkOf).filter((work) => 'record' in work && work.record !== undefined);
+}
 
 /**
  * Webhook deliveries, one item each under `WEBHOOK#<event id>`, written with single-item conditional writes. A
@@ -22,11 +43,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
 
   async listDue(now: number, limit: number): Promise<DueWork[]> {
     const keys = await this.query('DUE', `${DUE_SK} <= :until`, { ':until': str(sortableTime(now)) }, limit);
-    return keys.map((key) => {
-      const [kind, ...rest] = key.split('#');
-      const id = rest.join('#');
-      return kind === 'WEBHOOK' ? { delivery: id } : { record: SUBJECTS[kind], foreignId: id };
-    });
+    return keys.map(dueWorkOf);
   }
 
   async listFailed(limit: number): Promise<Delivery[]> {
@@ -39,7 +56,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
     const { Item: item } = await this.table.client.send(
       new GetItemCommand({ TableName: this.table.name, Key: recordKey('WEBHOOK', id), ConsistentRead: true }),
     );
-    return item ? recordFromItem<Delivery>('WEBHOOK', item) : undefined;
+    return item ? recordFromItem<Delivery>(item) : undefined;
   }
 
   create(delivery: Delivery): Promise<boolean> {
@@ -58,8 +75,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
         TableName: this.table.name,
         Item: {
           ...recordKey('WEBHOOK', delivery.id),
-          data: str(JSON.stringify(delivery)),
-          version: num(delivery.version),
+          ...recordAttributes(delivery),
           ...createdKeys('WEBHOOK', { createdAt: delivery.createdAt, foreignId: delivery.id }),
           ...this.stateKeys(delivery),
         },

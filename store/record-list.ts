@@ -93,7 +93,7 @@ export class DynamoRecordList<T extends { createdAt: number; version: number }> 
         }),
       );
       for (const item of responses?.[this.table.name] ?? []) {
-        const record = recordFromItem<T>(this.kind, item);
+        const record = recordFromItem<T>(item);
         found.set(this.idOf(record), record);
       }
     }

@@ -10,24 +10,15 @@ import type { OpenItems, VersionedStore } from '../domain/ports';
 import { createdKeys } from './created-index';
 import { DUE_PK, DUE_SK, dueKeys } from './due-index';
 import { OPEN_ITEMS_INDEX, TABLE_SCHEMA } from './schema';
-import {
-  recordAttributes,
-  recordFromItem,
-  recordKey,
-  requestAttribute,
-  storedData,
-  type RecordKind,
-} from './record-item';
+import { recordAttributes, recordFromItem, recordKey, storedData, type RecordKind } from './record-item';
 import { conditionalWrite, num, sortableTime, str, type Item, type Table } from './table';
 
 const { partitionKey: OPEN_PK, sortKey: OPEN_SK } = OPEN_ITEMS_INDEX;
-// Both are reserved words in DynamoDB's expressions.
+// A reserved word in DynamoDB's expressions.
 const DATA = { '#data': 'data' };
-const DATA_AND_REQUEST = { '#data': 'data', '#request': 'request' };
 
 interface Keyed {
   foreignId: string;
-  request?: object;
   version: number;
   createdAt: number;
   updatedAt: number;
@@ -37,7 +28,7 @@ interface Keyed {
 
 /**
  * Records of one kind, one item each, written only with single-item conditional writes. The record lives as
- * JSON in `data`, its request apart in `request` (store/record-item.ts); `version` guards every change, and open
+ * JSON in `data` (store/record-item.ts); `version` guards every change, and open
  * records carry the keys of the sparse, keys-only `open-items` index. Every record carries the `created` index's
  * keys from its creation on, and they never change. A record whose outbox holds webhook events carries the
  * `deliveries-due` index's keys, due at the first event.
@@ -59,7 +50,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
         ConsistentRead: true,
       }),
     );
-    return item ? recordFromItem<T>(this.kind, item) : undefined;
+    return item ? recordFromItem<T>(item) : undefined;
   }
 
   async create(record: T): Promise<boolean> {
@@ -69,7 +60,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
         TableName: this.table.name,
         Item: {
           ...recordKey(this.kind, record.foreignId),
-          ...this.attributes(record),
+          ...recordAttributes(record),
           ...this.openKeys(record),
           ...this.outboxKeys(record),
           ...createdKeys(this.kind, record),
@@ -84,8 +75,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
    * status that leaves the next look where it was, writes no open-items entry. The deliveries-due keys are set
    * whenever the outbox holds events: the dispatcher drains it (and removes them) without moving the version, so
    * `previous` may show keys that are gone. An update never removes them: it only adds events (domain/webhooks.ts),
-   * so only the drain empties an outbox, and it takes the keys with them. The request is sent unless `previous`, the
-   * record at `expectedVersion`, holds the same one.
+   * so only the drain empties an outbox, and it takes the keys with them.
    */
   async update(record: T, expectedVersion: number, previous?: T): Promise<boolean> {
     const due = this.openSortKey(record);
@@ -93,18 +83,10 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     const set = ['#data = :data', 'version = :version'];
     const remove: string[] = [];
     const values: Item = {
-      ':data': str(storedData(this.kind, record)),
+      ':data': str(storedData(record)),
       ':version': num(record.version),
       ':expected': num(expectedVersion),
     };
-    const { request } = requestAttribute(
-      record,
-      previous?.version === expectedVersion ? previous : undefined,
-    );
-    if (request) {
-      set.push('#request = :request');
-      values[':request'] = request;
-    }
     if (previous === undefined || this.openSortKey(previous) !== due) {
       if (due === undefined) remove.push(OPEN_PK, OPEN_SK);
       else {
@@ -125,7 +107,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
         Key: recordKey(this.kind, record.foreignId),
         UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
         ConditionExpression: 'version = :expected',
-        ExpressionAttributeNames: request ? DATA_AND_REQUEST : DATA,
+        ExpressionAttributeNames: DATA,
         ExpressionAttributeValues: values,
       }),
     );
@@ -140,7 +122,6 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     const pending = (record.outbox?.pending ?? []).filter((event) => event.seq > seq);
     const drained = { ...record, outbox: record.outbox && { ...record.outbox, pending } };
     const outbox = this.outboxKeys(drained);
-    const { request } = requestAttribute(drained, record);
     return conditionalWrite(
       this.table,
       new UpdateItemCommand({
@@ -148,15 +129,13 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
         Key: recordKey(this.kind, record.foreignId),
         UpdateExpression: [
           'SET #data = :data',
-          request ? ', #request = :request' : '',
           outbox[DUE_PK] ? `, ${DUE_PK} = :duePk, ${DUE_SK} = :dueSk` : ` REMOVE ${DUE_PK}, ${DUE_SK}`,
         ].join(''),
         ConditionExpression: 'version = :expected',
-        ExpressionAttributeNames: request ? DATA_AND_REQUEST : DATA,
+        ExpressionAttributeNames: DATA,
         ExpressionAttributeValues: {
-          ':data': str(storedData(this.kind, drained)),
+          ':data': str(storedData(drained)),
           ':expected': num(record.version),
-          ...(request ? { ':request': request } : {}),
           ...(outbox[DUE_PK] ? { ':duePk': outbox[DUE_PK], ':dueSk': outbox[DUE_SK] } : {}),
         },
       }),
@@ -194,10 +173,6 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
 
   private get openPartition(): string {
     return `OPEN#${this.kind}`;
-  }
-
-  private attributes(record: T): Item {
-    return { ...recordAttributes(this.kind, record), version: num(record.version) };
   }
 
   private openKeys(record: T): Item {

@@ -2,6 +2,7 @@
 // (a field added to a view must be added here, or the end-to-end suites fail); what the service sends through is
 // loose, since the service may add fields.
 import * as v from 'valibot';
+import { WEBHOOK_EVENT_TYPES } from '../../domain/model';
 import { INVOICE_EXCEPTIONS, INVOICE_STATUS_NAMES } from '../../domain/outcome';
 import { CUSTOMER_VIEW_FIELDS } from '../views';
 
@@ -156,7 +157,7 @@ const nullableTime = (description: string) => v.nullable(isoTime(description));
 
 export const deliveryView = v.strictObject({
   id: described(v.string(), "The event's id: the `webhook-id` header and the payload's `id`."),
-  type: described(v.string(), 'Such as `invoice.paid` or `refund.confirmed`.'),
+  type: described(v.picklist(WEBHOOK_EVENT_TYPES), 'Such as `invoice.paid` or `refund.confirmed`.'),
   subject: v.picklist(['invoice', 'refund']),
   foreign_id: v.string(),
   sequence: described(v.pipe(v.number(), v.integer()), 'Per invoice or refund; only grows.'),

@@ -1,5 +1,4 @@
 // The life invoices and refunds share, on a kind of record of the test's own over the in-memory store.
-import { createHash } from 'node:crypto';
 import { ConflictError, InProgressError, NotFoundError } from '../../domain/errors';
 import type { ClaimedRecord } from '../../domain/model';
 import { ClaimedRecords, type ClaimTiming } from '../../domain/records';
@@ -82,16 +81,6 @@ describe('claim', () => {
 
     await leftIn('rejected', 'n-2');
     await expect(notes.claim(note('n-2', 'other'))).resolves.toMatchObject({ owned: true });
-  });
-
-  test('a record that kept the digest of its request (earlier versions) tells a repeat from another request', async () => {
-    const { record } = await notes.claim(note('n-1'));
-    // sha256 of the request's canonical form, [["foreignId","n-1"],["text","hello"]], as those versions wrote it.
-    const digest = createHash('sha256').update('[["foreignId","n-1"],["text","hello"]]').digest('hex');
-    await store.update({ ...record, version: 2, request: note('n-1', 'not read'), requestHash: digest }, 1);
-
-    await expect(notes.claim(note('n-1', 'other'))).rejects.toBeInstanceOf(ConflictError);
-    await expect(recordsWith({ waitMs: 0 }).claim(note('n-1'))).rejects.toBeInstanceOf(InProgressError);
   });
 
   test('the same request with its keys in another order is a repeat, not a conflict', async () => {

@@ -3,8 +3,12 @@ import type { Delivery, InvoiceRecord } from '../../domain/model';
 import type { DeliveryStore } from '../../domain/ports';
 import { ClaimedRecords } from '../../domain/records';
 import {
+  carriedOutbox,
   eventId,
   invoiceEvents,
+  OUTBOX_CAP,
+  OUTBOX_CAP_AT_TAKEOVER,
+  recordAsOf,
   resend,
   retryDelayMs,
   RETRY_SCHEDULE,
@@ -48,7 +52,80 @@ test('each change of status or exception makes one event, with a seq that grows 
     ['invoice.paid', 3, eventId('invoice', 'order-1', 0, 3)],
     ['invoice.exception', 4, eventId('invoice', 'order-1', 0, 4)],
   ]);
-  expect(paidOver.outbox?.pending[2].subject).not.toHaveProperty('outbox');
+  // An event keeps what may change, not the record: no request, no history but its length, no outbox.
+  expect(Object.keys(paidOver.outbox!.pending[2].state)).not.toEqual(
+    expect.arrayContaining(['request', 'history', 'outbox']),
+  );
+});
+
+test('an event gives back the record as its change left it, whatever changed since but the request', () => {
+  const request = { foreignId: 'order-1', title: 'Tea' };
+  const paid = withEvents(
+    invoiceEvents,
+    {
+      ...base,
+      request,
+      status: 'confirmed',
+      payment: { currency: 'BTC', amount: '1', coverage: 'exact' },
+      history: [{ status: 'confirmed', at: 5, source: 'callback' }],
+      updatedAt: 5,
+    } as InvoiceRecord,
+    5,
+  );
+  const [event] = paid.outbox!.pending;
+  const later: InvoiceRecord = {
+    ...paid,
+    payment: { currency: 'BTC', amount: '1.5', coverage: 'over', late: true },
+    history: [...paid.history, { status: 'confirmed', at: 9, source: 'lookup' }],
+    refunds: [{ foreignId: 'r-1', debitedAmount: '1', currency: 'BTC', state: 'pending', createdAt: 9 }],
+    updatedAt: 9,
+  };
+  const { outbox: _outbox, ...asPaid } = paid;
+  expect(recordAsOf(later, event)).toEqual(asPaid);
+});
+
+test('a claim that takes a record over keeps the request and history its waiting events were made with', async () => {
+  const store = new MemoryStore<InvoiceRecord>((record) => record.updatedAt);
+  const timing = { now: () => 10, leaseMs: 45_000, waitMs: 0, pollMs: 100 };
+  const own = { attempt: 1, invoice: null, payment: null, cancelled: false };
+  const invoices = new ClaimedRecords(store, timing, 'Invoice', own, invoiceEvents);
+  const first = { foreignId: 'order-1', title: 'First' } as unknown as InvoiceRecord['request'];
+  const { record } = await invoices.claim(first);
+  await invoices.save(record, { ...record, phase: 'rejected', error: 'No', history: [] });
+  const refused = (await store.get('order-1'))!;
+  const [failed] = refused.outbox!.pending;
+  expect(failed.type).toBe('invoice.failed');
+
+  const second = { foreignId: 'order-1', title: 'Second' } as unknown as InvoiceRecord['request'];
+  const taken = await invoices.claim(second);
+  expect(taken.owned).toBe(true);
+  const carried = taken.record.outbox!.pending[0];
+  expect(carried.id).toBe(failed.id);
+  expect(recordAsOf(taken.record, carried)).toMatchObject({ request: first, phase: 'rejected', error: 'No' });
+});
+
+test('an outbox holds at most OUTBOX_CAP events: past it a change waits for the dispatcher, and so does a takeover past a few', () => {
+  const announced = { status: 'awaiting_payment', exception: null };
+  let record: InvoiceRecord = { ...base, outbox: { seq: 0, announced, pending: [] } };
+  // Each turn makes one event: the exception set, then cleared.
+  for (let i = 0; i < OUTBOX_CAP; i++) {
+    const payment = i % 2 === 0 ? { currency: 'BTC', amount: '0.1' } : null;
+    record = withEvents(invoiceEvents, { ...record, payment }, i);
+  }
+  expect(record.outbox!.pending).toHaveLength(OUTBOX_CAP);
+  expect(() =>
+    withEvents(
+      invoiceEvents,
+      { ...record, payment: record.payment ? null : { currency: 'BTC', amount: '0.1' } },
+      99,
+    ),
+  ).toThrow(InProgressError);
+  expect(() => carriedOutbox(record)).toThrow(InProgressError);
+  const few = {
+    ...record,
+    outbox: { ...record.outbox!, pending: record.outbox!.pending.slice(0, OUTBOX_CAP_AT_TAKEOVER) },
+  };
+  expect(carriedOutbox(few)!.pending).toHaveLength(OUTBOX_CAP_AT_TAKEOVER);
 });
 
 test('an event id is the same for the same record and seq, and another for a record made at another time', () => {

@@ -802,16 +802,17 @@ describe('webhooks', () => {
     ([, fn]) => fn.Properties.Environment?.Variables?.WEBHOOK_URL,
   )!;
 
-  test('with a webhookUrl, the keys-only table stream wakes the dispatcher on record changes, failures to the DLQ', () => {
+  test('with a webhookUrl, the table stream wakes the dispatcher on record writes that leave events waiting, failures to the DLQ', () => {
     withHooks.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
-      StreamSpecification: { StreamViewType: 'KEYS_ONLY' },
+      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
     });
     // The stream, and the wake queue (below).
     expect(mappings).toHaveLength(2);
     const mapping = mappings.find((m) => m.Properties.StartingPosition)!;
     expect(mapping.Properties.FilterCriteria.Filters.map((f: any) => JSON.parse(f.Pattern))).toEqual([
-      { dynamodb: { Keys: { pk: { S: [{ prefix: 'INVOICE#' }] } } } },
-      { dynamodb: { Keys: { pk: { S: [{ prefix: 'REFUND#' }] } } } },
+      ...['INVOICE#', 'REFUND#'].map((prefix) => ({
+        dynamodb: { Keys: { pk: { S: [{ prefix }] } }, NewImage: { gsi3pk: { S: [{ exists: true }] } } },
+      })),
     ]);
     expect(mapping.Properties.DestinationConfig.OnFailure.Destination).toEqual(arnOf(deadLetterQueueId));
     expect(dispatcher.Properties.Environment.Variables.WEBHOOK_URL).toBe('https://shop.test/webhooks');

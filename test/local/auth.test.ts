@@ -52,6 +52,7 @@ beforeAll(async () => {
     attempts: 3,
     retryFrom: Date.now(),
     nextAttemptAt: Date.now(),
+    attemptUntil: null,
     lastAttempt: { at: Date.now(), status: 500, error: null },
     deliveredAt: null,
     version: 1,

@@ -9,7 +9,7 @@ const secret = newWebhookSecret();
 let harness: Harness;
 let receiver: WebhookReceiver;
 /** What the endpoint answers; each test sets it. */
-let answer: (event: ReceivedEvent) => number = () => 200;
+let answer: (event: ReceivedEvent) => number | Promise<number> = () => 200;
 const attempts: ReceivedEvent[] = [];
 
 beforeAll(async () => {
@@ -135,6 +135,59 @@ test('an endpoint that answers 500 to the first 3 attempts of each event gets ev
   );
   expect(retried).toMatchObject({ state: 'delivered', attempts: 4, last_status: 200, last_error: null });
   expect(JSON.stringify(list.body)).not.toContain(secret.slice(6));
+});
+
+test('a re-send while an attempt is under way starts no second send of the event beside it', async () => {
+  let releaseHeld = () => undefined as void;
+  const held = new Promise<void>((resolve) => (releaseHeld = resolve));
+  let heldId: string | undefined;
+  const underWay = new Map<string, number>();
+  let mostAtOnce = 0;
+  answer = async (event) => {
+    const now = (underWay.get(event.id) ?? 0) + 1;
+    underWay.set(event.id, now);
+    mostAtOnce = Math.max(mostAtOnce, now);
+    try {
+      if (heldId === undefined && JSON.parse(event.body).data.foreign_id === 'hook-in-flight') {
+        heldId = event.id;
+        await held;
+      }
+      return 200;
+    } finally {
+      underWay.set(event.id, underWay.get(event.id)! - 1);
+    }
+  };
+  expect(
+    (await harness.api('POST', '/checkout', { token: 'storefront', body: checkoutBody('hook-in-flight') }))
+      .status,
+  ).toBe(201);
+  await waitFor(
+    async () => heldId,
+    (id) => id !== undefined,
+    30_000,
+  );
+  const resent = await harness.api('POST', `/webhooks/deliveries/${heldId}/resend`, { token: 'admin' });
+  expect(resent.status).toBe(409);
+  expect(resent.body.error.code).toBe('in_progress');
+  // Runs meanwhile find it held: none starts a second send.
+  harness.stack.dispatchWebhooks();
+  releaseHeld();
+  const delivered = await waitFor(
+    async () => receiver.received.filter((event) => event.id === heldId),
+    (found) => found.length > 0,
+    30_000,
+  );
+  expect(delivered).toHaveLength(1);
+  expect(mostAtOnce).toBe(1);
+  await waitFor(
+    async () => (await harness.api('GET', '/webhooks/deliveries?limit=100', { token: 'admin' })).body.data,
+    (list: Array<{ id: string; state: string }>) =>
+      list.some((delivery) => delivery.id === heldId && delivery.state === 'delivered'),
+    30_000,
+  );
+  // Once the attempt has ended, the re-send goes through.
+  const again = await harness.api('POST', `/webhooks/deliveries/${heldId}/resend`, { token: 'admin' });
+  expect(again.status).toBe(200);
 });
 
 test('an admin re-sends one event: the same id and body arrive again', async () => {

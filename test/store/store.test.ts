@@ -11,7 +11,6 @@ import { createdKeys } from '../../store/created-index';
 import { DynamoDeliveryStore } from '../../store/delivery-store';
 import { DUE_PK, DUE_SK } from '../../store/due-index';
 import { DynamoReceiptStore } from '../../store/receipt-store';
-import { recordKey } from '../../store/record-item';
 import { DynamoRecordList } from '../../store/record-list';
 import { DynamoSnapshotStore } from '../../store/snapshot-store';
 import { str, type Table } from '../../store/table';
@@ -166,46 +165,13 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
     });
 
     describe("a record's item", () => {
-      /** The input of every UpdateItem the table's client sends while `work` runs. */
-      async function updatesDuring(work: () => Promise<unknown>): Promise<Array<Record<string, any>>> {
-        const inputs: Array<Record<string, any>> = [];
-        client.middlewareStack.add(
-          (next, context) => (args) => {
-            if (context.commandName === 'UpdateItemCommand') inputs.push(args.input as Record<string, any>);
-            return next(args);
-          },
-          { step: 'initialize', name: 'updateCapture' },
-        );
-        try {
-          await work();
-        } finally {
-          client.middlewareStack.remove('updateCapture');
-        }
-        return inputs;
-      }
-
-      /** The record's item as versions before requests lived apart wrote it: the whole record in `data`. */
-      async function putInEarlierForm(record: InvoiceRecord): Promise<void> {
-        const Item = {
-          ...recordKey('INVOICE', record.foreignId),
-          data: str(JSON.stringify(record)),
-          version: { N: '1' },
-        };
-        await client.send(new PutItemCommand({ TableName: table.name, Item }));
-      }
-
-      test("leaves out the fields at a new record's values and keeps the request apart; both read back whole", async () => {
+      test('holds the record as JSON in `data`, its version apart, and reads it back whole', async () => {
         const claimed = invoice('order-1');
         await invoices.create(claimed);
         const [item] = await scan();
-        expect(JSON.parse(item.data.S!)).toEqual({
-          foreignId: 'order-1',
-          phase: 'sending',
-          claimedAt: claimed.claimedAt,
-          createdAt: claimed.createdAt,
-          updatedAt: claimed.updatedAt,
-        });
-        expect(JSON.parse(item.request.S!)).toEqual(claimed.request);
+        const { version, ...rest } = claimed;
+        expect(JSON.parse(item.data.S!)).toEqual(rest);
+        expect(item.version).toEqual({ N: String(version) });
         expect(await invoices.get('order-1')).toEqual(claimed);
 
         const answered = invoice('order-1', {
@@ -221,56 +187,6 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
         const refunded = refund('order-1');
         await refunds.create(refunded);
         expect(await refunds.get('order-1')).toEqual(refunded);
-      });
-
-      test('a write over the version that holds its request does not send it again; another request replaces it', async () => {
-        const claimed = invoice('order-1', { phase: 'rejected' });
-        await invoices.create(claimed);
-        const [overCreated] = await updatesDuring(() =>
-          invoices.update({ ...claimed, version: 2, error: 'refused' }, 1, claimed),
-        );
-        const read = (await invoices.get('order-1'))!;
-        const [overRead, unknownPrevious, stalePrevious] = await updatesDuring(async () => {
-          expect(await invoices.update({ ...read, version: 3, error: 'refused again' }, 2, read)).toBe(true);
-          expect(await invoices.update({ ...read, version: 4 }, 3)).toBe(true);
-          expect(await invoices.update({ ...read, version: 5 }, 4, read)).toBe(true);
-        });
-        expect(overCreated.ExpressionAttributeValues).not.toHaveProperty(':request');
-        expect(overRead.ExpressionAttributeValues).not.toHaveProperty(':request');
-        // Without the record at the expected version, the item may hold another request: it is sent.
-        expect(unknownPrevious.ExpressionAttributeValues).toHaveProperty(':request');
-        expect(stalePrevious.ExpressionAttributeValues).toHaveProperty(':request');
-
-        // A takeover by another request, over the record at the expected version: the new request is sent.
-        const current = (await invoices.get('order-1'))!;
-        const other = { ...current, ...anotherRequest('order-1'), version: 6 };
-        const [takeOver] = await updatesDuring(() => invoices.update(other, 5, current));
-        expect(takeOver.ExpressionAttributeValues).toHaveProperty(':request');
-        expect(await invoices.get('order-1')).toEqual(other);
-      });
-
-      test('an item from before requests lived apart reads the same, and its next write moves the request out', async () => {
-        const earlier = invoice('order-1', sent('pending'));
-        await putInEarlierForm(earlier);
-        const read = (await invoices.get('order-1'))!;
-        expect(read).toEqual(earlier);
-
-        const next = { ...read, version: 2, status: 'confirmed' as const };
-        expect(await invoices.update(next, 1, read)).toBe(true);
-        const [item] = await scan();
-        expect(JSON.parse(item.data.S!)).not.toHaveProperty('request');
-        expect(JSON.parse(item.request.S!)).toEqual(earlier.request);
-        expect(await invoices.get('order-1')).toEqual(next);
-      });
-
-      test('an item from before requests lived apart keeps its request when its outbox is drained', async () => {
-        const earlier = withEvents(invoiceEvents, invoice('order-1', sent('pending')), Date.now());
-        await putInEarlierForm(earlier);
-        const read = (await invoices.get('order-1'))!;
-        expect(await invoices.dropOutbox(read, read.outbox!.seq)).toBe(true);
-        const [item] = await scan();
-        expect(JSON.parse(item.request.S!)).toEqual(earlier.request);
-        expect((await invoices.get('order-1'))?.request).toEqual(earlier.request);
       });
     });
 

@@ -32,5 +32,5 @@ export async function storedRecord(
   foreignId: string,
 ): Promise<Record<string, any> | undefined> {
   const item = (await scanTable(stack)).find((candidate) => candidate.pk?.S === `${kind}#${foreignId}`);
-  return item ? recordFromItem(kind, item) : undefined;
+  return item ? recordFromItem(item) : undefined;
 }
