@@ -6,8 +6,6 @@ import type { ApiCall, History, InvoiceView, RefundView, ShopDelivery, UpstreamI
 export interface CounterExample {
   subject: string;
   detail: string;
-  /** A known bug being fixed elsewhere (issue 29 or 30) that this looks like, named so that the report says so. */
-  known?: string;
 }
 
 export interface InvariantResult {
@@ -98,11 +96,6 @@ class Facts {
     return id == null ? undefined : this.upstreamByOrder.get(order)?.find((invoice) => invoice.id === id);
   }
 
-  /** What the relay did with the service's callbacks about the order. */
-  callbackFates(order: string): string[] {
-    return (this.history.callbacks ?? []).filter((c) => base(c.subject) === order).map((c) => c.fate);
-  }
-
   invoiceEvents(order: string): ShopDelivery[] {
     return this.eventsBySubject.get(`invoice:${order}`) ?? [];
   }
@@ -189,12 +182,10 @@ const paymentsVisible: Check = (facts) => {
     }
     if (!live || !view || dec(live.paid_amount).isZero()) continue;
     checked++;
-    const known = hiddenPaymentKnown(view, live, facts.callbackFates(order));
     if (!dec(view.paid_amount).eq(live.paid_amount)) {
       violations.push({
         subject: order,
         detail: `the service saw ${live.paid_amount} paid, the view shows ${view.paid_amount} (${view.status})`,
-        known,
       });
     }
     if (live.credited_amount === null || dec(live.credited_amount).isZero()) continue;
@@ -202,7 +193,6 @@ const paymentsVisible: Check = (facts) => {
       violations.push({
         subject: order,
         detail: `the service credited ${live.credited_amount}, the view's net_amount is ${view.net_amount} (${view.status}/${view.exception})`,
-        known,
       });
     }
     const left = dec(live.credited_amount).minus(
@@ -215,7 +205,6 @@ const paymentsVisible: Check = (facts) => {
         detail: `credited ${live.credited_amount}, refunds counting leave ${left.toFixed(8)}, the view's refundable is ${
           refundable ?? null
         } (${view.status}/${view.exception})`,
-        known,
       });
     }
   }
@@ -254,25 +243,12 @@ const moneyAddsUp: Check = (facts) => {
     if (refund && !NOT_COUNTING.has(refund.status))
       add(refund.debited_currency, dec(refund.debited_amount).neg());
   }
-  // Money a known bug hides from the order's view (invariant 3) is missing from the plugin's records too.
-  const hiddenByKnownBug = new Map<string, { amount: Decimal; known: string }>();
-  for (const order of history.orders) {
-    const [view, live] = [facts.view(order), facts.live(order)];
-    if (!view || !live?.credited_amount) continue;
-    const known = hiddenPaymentKnown(view, live, facts.callbackFates(order));
-    const missing = dec(live.credited_amount).minus(view.net_amount ?? 0);
-    if (!known || missing.isZero()) continue;
-    const sofar = hiddenByKnownBug.get(live.currency)?.amount ?? new Decimal(0);
-    hiddenByKnownBug.set(live.currency, { amount: sofar.plus(missing), known });
-  }
   for (const [currency, balance] of Object.entries(history.upstream.balancesAfter)) {
     const ours = expected.get(currency) ?? new Decimal(0);
     if (!ours.eq(balance)) {
-      const hidden = hiddenByKnownBug.get(currency);
       violations.push({
         subject: currency,
         detail: `the service's balance is ${balance}, the plugin's records account for ${ours.toFixed(8)}`,
-        known: hidden && ours.plus(hidden.amount).eq(balance) ? hidden.known : undefined,
       });
     }
   }
@@ -367,14 +343,11 @@ const eventsDelivered: Check = (facts) => {
     const events = facts.invoiceEvents(order);
     const last = events.at(-1);
     if (!last || last.status !== view.status || last.exception !== view.exception) {
-      const clearedException =
-        last && last.status === view.status && last.exception !== null && view.exception === null;
       violations.push({
         subject: order,
         detail: `the view ends ${view.status}/${view.exception}, the last event received says ${
           last ? `${last.status}/${last.exception} (seq ${last.sequence})` : 'nothing'
         }`,
-        known: clearedException ? ISSUE_29_CLEARED_EXCEPTION : undefined,
       });
     }
     const pushed = new Set(events.map((event) => event.status));
@@ -418,30 +391,14 @@ const itemsWithinLimit: Check = (facts) => {
       .map((item) => ({
         subject: item.key,
         detail: `an item of ${item.bytes} bytes`,
-        known: ISSUE_30_ITEM_SIZE,
       })),
     ...refusedForSize.map((key) => ({
       subject: key,
       detail: 'a write refused for its size',
-      known: ISSUE_30_ITEM_SIZE,
     })),
   ];
   return { checked: largestItems.length, violations };
 };
-
-const ISSUE_29_CANCEL_RACE = 'issue 29 #1: a cancel racing a payment hides the payment';
-const LOST_LATE_PAYMENT =
-  'issue 31 finding: late money on a final invoice whose callback was lost; the reconcile job never looks at final invoices';
-const TIMER_TEXTS = new Set(['Timer expired. User not paid.', 'Timer expired. User paid partially.']);
-
-/** Whether a payment the view misses looks like a bug already known, and which. */
-function hiddenPaymentKnown(view: InvoiceView, live: UpstreamInvoice, fates: string[]): string | undefined {
-  if (view.status === 'cancelled') return ISSUE_29_CANCEL_RACE;
-  const lateOnFinal = view.final && live.status === 'failed' && TIMER_TEXTS.has(live.error);
-  return lateOnFinal && (fates.includes('drop') || fates.includes('kill')) ? LOST_LATE_PAYMENT : undefined;
-}
-const ISSUE_29_CLEARED_EXCEPTION = 'issue 29 #8: no event when an exception clears';
-const ISSUE_30_ITEM_SIZE = "issue 30: an item past DynamoDB's 400 KB limit";
 
 /** An upstream foreign_id names its order before any `~n` of a later attempt. */
 function base(foreignId: string): string {

@@ -20,9 +20,7 @@ export function summary({ figures, results }: Pick<SoakResult, 'figures' | 'resu
       `${mark} ${result.number}. ${result.name}: ${result.checked} checked, ${result.violations.length} violations`,
     );
     for (const example of result.violations.slice(0, SHOWN)) {
-      lines.push(
-        `       ${example.subject}: ${example.detail}${example.known ? ` [known: ${example.known}]` : ''}`,
-      );
+      lines.push(`       ${example.subject}: ${example.detail}`);
     }
   }
   return lines;

@@ -263,7 +263,7 @@ test('more refunds netted than credited break invariant 4, per order', () => {
   expect(check(history)[3].violations.map((v) => v.subject)).toContain(ORDER);
 });
 
-test('a counter-example that looks like a bug being fixed elsewhere is named as such', () => {
+test('a cancelled order whose credit is hidden breaks invariant 3', () => {
   const history = goodHistory();
   history.final.invoices[ORDER] = {
     ...history.final.invoices[ORDER]!,
@@ -271,10 +271,10 @@ test('a counter-example that looks like a bug being fixed elsewhere is named as 
     refundable: null,
   };
   const third = check(history)[2];
-  expect(third.violations[0].known).toMatch(/issue 29/);
+  expect(third.violations.map((v) => v.subject)).toContain(ORDER);
 });
 
-test('late money hidden on a final invoice whose callback was dropped is named, in the view and in the balance', () => {
+test('late money hidden on a final invoice whose callback was dropped breaks invariants 3 and 4', () => {
   const history = goodHistory();
   history.upstream.invoices[0] = {
     ...history.upstream.invoices[0],
@@ -296,12 +296,6 @@ test('late money hidden on a final invoice whose callback was dropped is named, 
 
   const results = check(history);
 
-  expect(results[2].violations.map((v) => v.known)).toEqual([
-    expect.stringMatching(/late money/),
-    expect.stringMatching(/late money/),
-    expect.stringMatching(/late money/),
-  ]);
-  expect(results[3].violations).toEqual([
-    expect.objectContaining({ subject: 'EUR', known: expect.stringMatching(/late money/) }),
-  ]);
+  expect(results[2].violations.map((v) => v.subject)).toEqual([ORDER, ORDER, ORDER]);
+  expect(results[3].violations).toEqual([expect.objectContaining({ subject: 'EUR' })]);
 });
