@@ -1,3 +1,4 @@
+import { InProgressError, NotReadyError } from './errors';
 import type { InvoiceService } from './invoices';
 import type { Callback, CallbackEvent } from './model';
 import type { ReceiptStore } from './ports';
@@ -23,20 +24,33 @@ export class CallbackService {
   async receive({ receiptId, event }: Callback): Promise<CallbackOutcome> {
     if (!(await this.receipts.claim(receiptId))) {
       if (await this.receipts.isDone(receiptId)) return 'duplicate';
-      const outcome = await this.apply(event);
+      const outcome = await this.applyOrWait(event);
       await this.receipts.complete(receiptId);
       // Nothing new: the holder had already applied it.
       return outcome === 'applied' ? 'applied' : 'duplicate';
     }
     let outcome: CallbackOutcome;
     try {
-      outcome = await this.apply(event);
+      outcome = await this.applyOrWait(event);
     } catch (error) {
       await this.receipts.release(receiptId);
       throw error;
     }
     await this.receipts.complete(receiptId);
     return outcome;
+  }
+
+  /**
+   * A record too busy to write now (its outbox full, or other writers winning every try) is "not ready", a 503:
+   * the 409 `in_progress` a storefront retries would tell the payment service its news was refused.
+   */
+  private async applyOrWait(event: CallbackEvent): Promise<CallbackOutcome> {
+    try {
+      return await this.apply(event);
+    } catch (error) {
+      if (error instanceof InProgressError) throw new NotReadyError('The record');
+      throw error;
+    }
   }
 
   private async apply(event: CallbackEvent): Promise<CallbackOutcome> {

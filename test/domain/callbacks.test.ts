@@ -5,6 +5,8 @@ import { InvoiceService } from '../../domain/invoices';
 import type { Callback, CallbackEvent, InvoiceRecord, RefundRecord } from '../../domain/model';
 import type { ProcessingApi, ReceiptStore } from '../../domain/ports';
 import { RefundService } from '../../domain/refunds';
+import { OUTBOX_CAP } from '../../domain/webhooks';
+import { toErrorResponse } from '../../http/errors';
 import { MemoryStore } from '../support/memory-store';
 
 class MemoryReceipts implements ReceiptStore {
@@ -161,4 +163,32 @@ test('a delivery that fails to apply is forgotten, so that a retry of it is appl
   const record = (await invoices.get('order-1'))!;
   await invoices.update({ ...record, phase: 'sent', status: 'created', version: 2 }, 1);
   expect(await callbacks.receive(delivery('r-1', invoiceNews('pending')))).toBe('applied');
+});
+
+test('news for a record whose outbox is full is answered 503, never a 4xx, and its receipt is freed for the retry', async () => {
+  const event = {
+    id: 'evt',
+    type: 'invoice.confirming',
+    seq: 1,
+    at: AT,
+    state: { historyLength: 0 },
+  } as const;
+  const pending = Array.from({ length: OUTBOX_CAP }, (_, index) => ({ ...event, seq: index + 1 }));
+  await invoices.create(
+    invoice('order-1', {
+      outbox: { seq: OUTBOX_CAP, announced: { status: 'awaiting_payment', exception: null }, pending },
+    }),
+  );
+
+  const refused = callbacks.receive(delivery('r-1', invoiceNews('processing')));
+  await expect(refused).rejects.toBeInstanceOf(NotReadyError);
+  expect(toErrorResponse(await refused.catch((error: unknown) => error)).status).toBe(503);
+  expect(receipts.states.has('r-1')).toBe(false);
+
+  // A copy that finds another copy's receipt pending is answered the same way.
+  await receipts.claim('r-2');
+  await expect(callbacks.receive(delivery('r-2', invoiceNews('processing')))).rejects.toBeInstanceOf(
+    NotReadyError,
+  );
+  expect((await invoices.get('order-1'))?.status).toBe('created');
 });
