@@ -132,8 +132,9 @@ export function withEvents<T extends ClaimedRecord<unknown>>(
 
 /**
  * What stays put while a record's events wait, so that an event need not keep it: the request, the history (it
- * only grows: an event keeps its length) and an invoice's details (set once, by the create's answer). Only a claim
- * that takes the record over changes them, and it keeps them in the events it carries.
+ * only grows: an event keeps its length) and an invoice's details (set by the create's answer; only their expiry
+ * moves later, and an event keeps that). Only a claim that takes the record over changes them, and it keeps them
+ * in the events it carries.
  */
 const STAYS_PUT = ['request', 'history', 'invoice'] as const;
 
@@ -141,7 +142,9 @@ const STAYS_PUT = ['request', 'history', 'invoice'] as const;
 function eventState(record: ClaimedRecord<unknown>): EventState {
   const changing: Record<string, unknown> = { ...record };
   for (const field of [...STAYS_PUT, 'outbox', 'version']) delete changing[field];
-  return { ...changing, historyLength: record.history.length };
+  // The service's news moves an invoice's expiry later while its earlier events wait: each shows its own.
+  const releaseAt = (record as Partial<InvoiceRecord>).invoice?.releaseAt;
+  return { ...changing, historyLength: record.history.length, ...(releaseAt != null && { releaseAt }) };
 }
 
 /**
@@ -162,10 +165,12 @@ export function carriedOutbox(existing: ClaimedRecord<unknown>): Outbox | undefi
 
 /** The record as it stood when `event` was made: what the event kept, and what stayed put from the record now. */
 export function recordAsOf<T extends ClaimedRecord<unknown>>(record: T, event: OutboxEvent): T {
-  const { historyLength, ...kept } = event.state;
+  const { historyLength, releaseAt, ...kept } = event.state;
   const now = record as unknown as Record<string, unknown>;
   const asOf: Record<string, unknown> = { ...kept, version: record.version };
   for (const field of STAYS_PUT) asOf[field] = field in kept ? kept[field] : now[field];
+  if (typeof releaseAt === 'number' && asOf.invoice)
+    asOf.invoice = { ...(asOf.invoice as object), releaseAt };
   asOf.history = (asOf.history as unknown[]).slice(0, historyLength);
   // An undefined field is left out, as JSON leaves it: a refund has no invoice.
   for (const field in asOf) if (asOf[field] === undefined) delete asOf[field];

@@ -175,3 +175,22 @@ test('a re-send that keeps losing its compare-and-set gives up with "in progress
   await expect(resend(busy, 'evt_busy', 1)).rejects.toBeInstanceOf(InProgressError);
   expect(reads).toBe(5);
 });
+
+test("an event waiting while the service extends the invoice's expiry keeps the expiry it was made with", () => {
+  const details = { id: 7, url: 'u', address: 'a', tag: null, amount: '1' } as InvoiceRecord['invoice'];
+  const awaiting = withEvents(
+    invoiceEvents,
+    { ...base, status: 'pending', invoice: { ...details!, releaseAt: 900 } },
+    1,
+  );
+  const [event] = awaiting.outbox!.pending;
+  // A payment is seen: the service moves the expiry to a day later, before the first event was moved out.
+  const confirming = withEvents(
+    invoiceEvents,
+    { ...awaiting, status: 'processing', invoice: { ...details!, releaseAt: 86_400 } },
+    2,
+  );
+  expect(recordAsOf(confirming, event).invoice?.releaseAt).toBe(900);
+  expect(recordAsOf(confirming, confirming.outbox!.pending[1]).invoice?.releaseAt).toBe(86_400);
+  expect(recordAsOf(confirming, event)).not.toHaveProperty('releaseAt');
+});
