@@ -28,7 +28,7 @@ describe('production, from the committed settings alone', () => {
 
   test('sends webhooks to the committed URL: stream, wake queue and the dispatcher on', () => {
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
-      StreamSpecification: { StreamViewType: 'KEYS_ONLY' },
+      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
     });
     template.hasResourceProperties('AWS::Lambda::Function', {
       Environment: { Variables: { WEBHOOK_URL: committed.webhookUrl, WEBHOOK_EVENTS: 'on' } },
