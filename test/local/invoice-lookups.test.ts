@@ -69,16 +69,17 @@ test('the deposits the callbacks named are looked up instead; the money they sho
     (body) => body.exception === 'paid_partial',
     30_000,
   );
-  // This order's callback that named the deposit: another order's delivery may be logged after it.
-  const deliveries = (await harness.control('GET', '/callbacks')).body.deliveries as Array<{ body: string }>;
-  const { transactions } = deliveries
-    .map(
-      (delivery) =>
-        JSON.parse(delivery.body) as { foreign_id: string; transactions: Array<{ id: number }> | undefined },
-    )
-    .filter((callback) => callback.foreign_id.split('~')[0] === 'lookup-deposits')
-    .filter((callback) => (callback.transactions ?? []).length > 0)
-    .at(-1)! as { transactions: Array<{ id: number }> };
+  // This order's callback that named the deposit. The sandbox logs a delivery once its answer is in, which may
+  // be after the view changed, and another order's delivery may be logged after it.
+  const named = async () =>
+    ((await harness.control('GET', '/callbacks')).body.deliveries as Array<{ body: string }>)
+      .map(
+        (delivery) =>
+          JSON.parse(delivery.body) as { foreign_id: string; transactions?: Array<{ id: number }> },
+      )
+      .filter((callback) => callback.foreign_id.split('~')[0] === 'lookup-deposits')
+      .flatMap((callback) => callback.transactions ?? []);
+  const transactions = await waitFor(named, (ids) => ids.length > 0, 30_000);
   await loseCallbacks();
   await harness.control('POST', '/invoices/lookup-deposits/expire');
   await sleep(GRACE_SECONDS * 1000 + 100);
