@@ -1,4 +1,5 @@
 import { DynamoDBClient, paginateScan, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { Decimal } from '../domain/decimal';
 import { LOCAL_CREDENTIALS } from '../local/dynamodb';
 import { startLocalStack, type LocalStack } from '../local/stack';
 import { startSandbox } from '../sandbox/server';
@@ -501,7 +502,7 @@ class Workload {
     const cents = rng.chance(0.05) ? rng.int(50, 450) : rng.int(500, 200_000);
     const body = {
       foreign_id: order,
-      amount: (cents / 100).toFixed(2),
+      amount: new Decimal(cents).div(100).toFixed(2),
       currency: rng.pick(['EUR', 'USD']),
       ...(sender && { sender_currency: sender }),
       title: `Soak order ${index}`,
@@ -619,8 +620,8 @@ class Workload {
         share === 'all' || !left
           ? undefined
           : share === 'part'
-            ? ((Number(left) * rng.int(5, 60)) / 100).toFixed(2)
-            : (Number(left) * 1.5 + 1).toFixed(2);
+            ? new Decimal(left).times(rng.int(5, 60)).div(100).toFixed(2)
+            : new Decimal(left).times(1.5).plus(1).toFixed(2);
       return { foreign_id: `${order}-r${k}`, address: ADDRESS, ...(amount && { debited_amount: amount }) };
     });
     if (rng.chance(0.25)) bodies.push(bodies[0]);
