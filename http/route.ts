@@ -4,6 +4,7 @@ import { hash, timingSafeEqual } from 'node:crypto';
 import { parse as parseLosslessly } from 'lossless-json';
 import { CallbackSignatureError, serviceFailure } from '../domain/errors';
 import type { Tokens, TokenSource } from '../domain/ports';
+import { DEFAULT_STORE_ID, type Caller } from '../domain/stores';
 import { addLogContext, describeError, log } from '../observability/log';
 import { countMetric } from '../observability/metrics';
 import { invocation } from '../runtime/invocation';
@@ -38,8 +39,10 @@ export function asText(text: string): TextBody {
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
-/** The event once the body middleware has read it. */
-type RouteEvent = Event & { apiRequest?: ApiRequest };
+/** The event once the body middleware has read it, and the auth middleware has named its caller. */
+type RouteEvent = Event & { apiRequest?: ApiRequest; caller?: Caller };
+/** Until stores are data, every caller acts for the default store. */
+const DEFAULT_CALLER: Caller = { storeId: DEFAULT_STORE_ID };
 type RouteMiddleware = MiddlewareObj<RouteEvent, Result>;
 
 /** A route's entry in lib/routes.ts says who may call it; a bearer route needs the tokens to check. */
@@ -57,13 +60,16 @@ export type RouteOptions<T> = Guard & {
  * auth by scope and body parsing; then the input is validated, `run` answers, and the answer is serialised.
  * Middy's own early timeout is off: every call to the service budgets its time from the invocation's deadline.
  */
-export function apiRoute<T>(options: RouteOptions<T>, run: (input: T) => Promise<ApiResponse>) {
+export function apiRoute<T>(
+  options: RouteOptions<T>,
+  run: (input: T, caller: Caller) => Promise<ApiResponse>,
+) {
   const handler = middy(
     async (event: RouteEvent): Promise<Result> => {
       const request = event.apiRequest as ApiRequest;
       const input = options.input(request);
       addLogContext({ foreignId: foreignIdOf(request) });
-      return json(await run(input));
+      return json(await run(input, event.caller ?? DEFAULT_CALLER));
     },
     { timeoutEarlyInMillis: 0 },
   );
