@@ -15,7 +15,7 @@ const openInvoice = async (page: Page, foreignId: string) => {
     .waitFor();
 };
 
-test('a wrong token gets a clear message; the admin token opens the invoices and stays out of URLs and storage', async () => {
+test('a wrong token and the storefront token get a clear message; the admin token opens the invoices and stays out of URLs and storage', async () => {
   const { page, errors } = await openPage(suite.browser);
   await page.goto(`${suite.harness.stack.url}/console/`);
   await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
@@ -30,7 +30,12 @@ test('a wrong token gets a clear message; the admin token opens the invoices and
   await expectAccessibleState(page, 'wrong-token');
 
   await signIn(page, suite.harness.stack.storefrontToken);
-  await page.getByRole('alert').filter({ hasText: 'This route needs the admin token' }).waitFor();
+  // The storefront token is the checkout's: the console says which tokens it takes.
+  await page
+    .getByRole('alert')
+    .filter({ hasText: 'This is a storefront token' })
+    .filter({ hasText: 'the store’s admin token or the platform token' })
+    .waitFor();
 
   await signIn(page, suite.harness.stack.adminToken);
   await page.getByRole('heading', { level: 1, name: 'Invoices' }).waitFor();

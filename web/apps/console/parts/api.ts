@@ -1,5 +1,6 @@
-// The console's one way to the API: same origin (the CSP allows no other), the admin token in a header and never
-// in a URL, and every failure turned into an ApiError carrying the API's code and message to show as text.
+// The console's one way to the API: same origin (the CSP allows no other), the token in a header and never in a
+// URL, the store a platform token acts for in `Store-Id`, and every failure turned into an ApiError carrying the
+// API's code and message to show as text.
 import type { components, operations } from '../../../../client/api';
 
 type Schemas = components['schemas'];
@@ -17,6 +18,47 @@ export type DeliveryList = Answer<'listWebhookDeliveries'>;
 export type Delivery = Answer<'resendWebhook'>;
 export type ResentFailed = Answer<'resendFailedWebhooks'>;
 
+/** What `GET /tokens/current` says of the token the console holds. */
+export interface CurrentToken {
+  scope: 'platform' | 'admin' | 'storefront';
+  store_id: string;
+}
+
+/** A store as the store routes answer it: never a key, token or secret. */
+export interface Store {
+  id: string;
+  name: string;
+  status: 'active' | 'disabled';
+  account: 'shared' | 'own';
+  base_url: string | null;
+  webhook_url: string | null;
+  /** An own account's callback URL, to give the payment service. */
+  callback_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StoreList {
+  data: Store[];
+  next_cursor: string | null;
+}
+
+/** `POST /stores`: the store and its three secrets, answered this once. */
+export interface CreatedStore {
+  store: Store;
+  storefront_token: string;
+  admin_token: string;
+  webhook_secret: string;
+}
+
+/** `POST /stores/{id}/tokens/rotate`: the new tokens, answered this once, and when the previous ones stop. */
+export interface RotatedTokens {
+  store: Store;
+  storefront_token: string;
+  admin_token: string;
+  previous_tokens_expire_at: string;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -29,14 +71,17 @@ export class ApiError extends Error {
 }
 
 export interface Api {
+  /** The store a platform token acts for, sent as `Store-Id`; undefined for a store's own admin token. */
+  readonly store: string | undefined;
   get<T>(path: string, query?: Record<string, string | undefined>): Promise<T>;
   post<T>(path: string, body?: unknown): Promise<T>;
+  patch<T>(path: string, body: unknown): Promise<T>;
   /** A page of an export: its text, and the URL of the next page that its `Link` header names, if any. */
   text(url: string): Promise<{ text: string; next: string | null }>;
 }
 
 /** `onRefused` hears of a 401 or 403, so that the console can ask for the token again. */
-export function adminApi(token: string, onRefused: (error: ApiError) => void): Api {
+export function adminApi(token: string, onRefused: (error: ApiError) => void, store?: string): Api {
   const send = async (method: string, url: string, body?: unknown): Promise<Response> => {
     let response: Response;
     try {
@@ -45,6 +90,7 @@ export function adminApi(token: string, onRefused: (error: ApiError) => void): A
         cache: 'no-store',
         headers: {
           authorization: `Bearer ${token}`,
+          ...(store === undefined ? {} : { 'store-id': store }),
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -60,8 +106,10 @@ export function adminApi(token: string, onRefused: (error: ApiError) => void): A
   const sendJson = async <T>(method: string, url: string, body?: unknown): Promise<T> =>
     (await readJson(await send(method, url, body))) as T;
   return {
+    store,
     get: (path, query = {}) => sendJson('GET', withQuery(path, query)),
     post: (path, body) => sendJson('POST', path, body),
+    patch: (path, body) => sendJson('PATCH', path, body),
     text: async (url) => {
       const response = await send('GET', url);
       return { text: await response.text(), next: nextLink(response.headers.get('link')) };
@@ -77,6 +125,11 @@ function nextLink(header: string | null): string | null {
 /** The path of one invoice's route, its id encoded as one path segment. */
 export function invoicePath(foreignId: string, ...rest: string[]): string {
   return ['/invoices', encodeURIComponent(foreignId), ...rest].join('/');
+}
+
+/** The path of one store's route, its id encoded as one path segment. */
+export function storePath(storeId: string, ...rest: string[]): string {
+  return ['/stores', encodeURIComponent(storeId), ...rest].join('/');
 }
 
 /** `path?query`, with the parameters given a value. */

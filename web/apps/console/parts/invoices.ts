@@ -5,23 +5,23 @@ import { el, show } from '../../shared/dom';
 import { withQuery, type Api, type InvoiceList, type InvoiceStatus } from './api';
 import { money, STATUS_WORDS, time } from './format';
 import { pagerControls, statusBadge, table } from './page';
-import { heading, type ViewContext } from './view';
+import { heading, remembered, type ViewContext } from './view';
 
 const PAGE_SIZE = 20;
 
 /** Kept while the console is open, so that coming back from an invoice shows the page it was opened from. */
-const state: {
+interface ListState {
   status: InvoiceStatus | '';
   /** The period's first and last days, `YYYY-MM-DD` in UTC; open-ended when empty. */
   from: string;
   to: string;
   cursors: Array<string | undefined>;
-} = { status: '', from: '', to: '', cursors: [undefined] };
+}
 
 const DAY_MS = 86_400_000;
 
 /** The period as the API's strict bounds: after the moment before the first day, before the day after the last. */
-function period(): { created_after?: string; created_before?: string } {
+function period(state: ListState): { created_after?: string; created_before?: string } {
   const day = (date: string, shift: number) =>
     new Date(Date.parse(`${date}T00:00:00Z`) + shift).toISOString();
   return {
@@ -32,6 +32,12 @@ function period(): { created_after?: string; created_before?: string } {
 
 export async function invoicesView(context: ViewContext): Promise<void> {
   const { root } = context;
+  const state = remembered<ListState>(context, 'invoices', () => ({
+    status: '',
+    from: '',
+    to: '',
+    cursors: [undefined],
+  }));
   const filter = el(
     'select',
     { id: 'status-filter' },
@@ -66,27 +72,27 @@ export async function invoicesView(context: ViewContext): Promise<void> {
     state.from = from.value;
     state.to = to.value;
     state.cursors = [undefined];
-    void showPage(context, results, pager);
+    void showPage(context, state, results, pager);
   };
   for (const control of [filter, from, to]) control.addEventListener('change', refilter);
   exportButton.addEventListener('click', async () => {
     exportButton.disabled = true;
     const rows = await context.feedback.load(results, 'Exporting the period’s orders…', () =>
-      downloadExport(context.api),
+      downloadExport(context.api, period(state)),
     );
     exportButton.disabled = false;
     if (rows !== undefined) context.feedback.say(`Exported ${rows} orders of the period to invoices.csv.`);
   });
-  await showPage(context, results, pager);
+  await showPage(context, state, results, pager);
 }
 
 /**
  * Every page of the period's export as one file: the first page's header row, then each page's rows, following
  * the `Link` header. Every order of the period, whatever the status filter: an accounting file leaves none out.
  */
-async function downloadExport(api: Api): Promise<number> {
+async function downloadExport(api: Api, bounds: ReturnType<typeof period>): Promise<number> {
   const parts: string[] = [];
-  let url: string | null = withQuery('/exports/invoices.csv', period());
+  let url: string | null = withQuery('/exports/invoices.csv', bounds);
   let rows = 0;
   while (url) {
     const page: { text: string; next: string | null } = await api.text(url);
@@ -115,13 +121,18 @@ function countRows(text: string): number {
   return rows;
 }
 
-async function showPage(context: ViewContext, results: HTMLElement, pager: HTMLElement): Promise<void> {
+async function showPage(
+  context: ViewContext,
+  state: ListState,
+  results: HTMLElement,
+  pager: HTMLElement,
+): Promise<void> {
   const { api, feedback } = context;
   const page = state.cursors.length;
   const list = await feedback.load(results, 'Loading invoices…', () =>
     api.get<InvoiceList>('/invoices', {
       status: state.status || undefined,
-      ...period(),
+      ...period(state),
       limit: String(PAGE_SIZE),
       cursor: state.cursors[page - 1],
     }),
@@ -148,7 +159,7 @@ async function showPage(context: ViewContext, results: HTMLElement, pager: HTMLE
     pager,
     ...pagerControls(state.cursors, list.next_cursor, (cursors) => {
       state.cursors = cursors;
-      void showPage(context, results, pager);
+      void showPage(context, state, results, pager);
     }),
   );
   feedback.say(

@@ -21,10 +21,15 @@ interface Unanswered {
 }
 
 /**
- * Per invoice, until an answer says it was made: the refund last sent. The dialog, even opened anew, shows it again
- * and repeats its id for the same form, so that a lost answer cannot become a second refund.
+ * Per invoice of a store (unansweredKey), until an answer says it was made: the refund last sent. The dialog, even
+ * opened anew, shows it again and repeats its id for the same form, so that a lost answer cannot become a second
+ * refund.
  */
 const unanswered = new Map<string, Unanswered>();
+
+/** Two stores may each have an order of the same foreign_id. */
+const unansweredKey = (api: Api, invoice: InvoiceView) =>
+  JSON.stringify([api.store ?? '', invoice.foreign_id]);
 
 /** The invoice's refunds section, or null for an order that has none and can have none. */
 export function refundsSection(
@@ -116,7 +121,8 @@ function refundDialog(
   api: Api,
   onRefunded: (message: string) => Promise<HTMLElement>,
 ): void {
-  const pending = unanswered.get(invoice.foreign_id);
+  const key = unansweredKey(api, invoice);
+  const pending = unanswered.get(key);
   const amount = field(
     'refund-amount',
     `Amount (${refundable.currency})`,
@@ -141,7 +147,7 @@ function refundDialog(
   // Confirming the same refund again, after a lost answer, repeats its id and so cannot send a second refund; a
   // changed form is another refund, with an id of its own.
   const idOfForm = () => {
-    const last = unanswered.get(invoice.foreign_id);
+    const last = unanswered.get(key);
     return last && JSON.stringify(form()) === JSON.stringify(last.form) ? last.id : newRefundId();
   };
   const refundId = el('span', {}, idOfForm());
@@ -162,14 +168,14 @@ function refundDialog(
     destructive: true,
     action: async () => {
       const sent = form();
-      unanswered.set(invoice.foreign_id, { id: refundId.textContent!, form: sent });
+      unanswered.set(key, { id: refundId.textContent!, form: sent });
       await api.post(invoicePath(invoice.foreign_id, 'refunds'), {
         foreign_id: refundId.textContent,
         address: sent.address,
         debited_amount: sent.amount,
         ...(sent.currency ? { currency: sent.currency } : {}),
       });
-      unanswered.delete(invoice.foreign_id);
+      unanswered.delete(key);
       return onRefunded(`Refund of ${money(sent.amount, refundable.currency)} sent.`);
     },
   });

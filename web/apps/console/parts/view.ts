@@ -1,11 +1,13 @@
 import type { Api } from './api';
 import type { Feedback } from './page';
 
-/** What every view gets: the signed-in API, the live regions, and where to draw itself. */
+/** What every view gets: the signed-in API, the live regions, where to draw itself, and what it keeps. */
 export interface ViewContext {
   api: Api;
   feedback: Feedback;
   root: HTMLElement;
+  /** What views keep between visits (a list's filter and page), one memory per store: another store starts afresh. */
+  memory: Map<string, unknown>;
 }
 
 /** The view's heading, focusable so that a change of view moves the keyboard and screen reader focus to it. */
@@ -14,4 +16,10 @@ export function heading(text: string): HTMLHeadingElement {
   h1.tabIndex = -1;
   h1.textContent = text;
   return h1;
+}
+
+/** The view's kept state under `key`, made by `initial` on the first visit for this store. */
+export function remembered<T>(context: ViewContext, key: string, initial: () => T): T {
+  if (!context.memory.has(key)) context.memory.set(key, initial());
+  return context.memory.get(key) as T;
 }

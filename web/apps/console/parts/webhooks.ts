@@ -5,13 +5,15 @@ import { el, show } from '../../shared/dom';
 import type { Delivery, DeliveryList, ResentFailed } from './api';
 import { time, words } from './format';
 import { confirmDialog, facts, pagerControls, table } from './page';
-import { heading, type ViewContext } from './view';
+import { heading, remembered, type ViewContext } from './view';
 
 const PAGE_SIZE = 20;
 /** A call re-sends up to 100; this many calls bound one click. */
 const MOST_RESEND_CALLS = 50;
 
-const state: { cursors: Array<string | undefined> } = { cursors: [undefined] };
+/** The pages shown so far, kept while the console is open. */
+const pages = (context: ViewContext) =>
+  remembered<{ cursors: Array<string | undefined> }>(context, 'webhooks', () => ({ cursors: [undefined] }));
 
 export async function webhooksView(context: ViewContext): Promise<void> {
   const { root } = context;
@@ -54,6 +56,7 @@ async function showPage(
   reload: Reload,
 ): Promise<void> {
   const { api, feedback } = context;
+  const state = pages(context);
   const page = state.cursors.length;
   const list = await feedback.load(results, 'Loading deliveries…', () =>
     api.get<DeliveryList>('/webhooks/deliveries', {
