@@ -12,13 +12,10 @@ import { webhooksView } from './parts/webhooks';
 import { Feedback } from './parts/page';
 import { editStoreView, newStoreView, storesView, storeView, type Platform } from './parts/stores';
 import { storeSwitcher, type StoreSwitcher } from './parts/switcher';
-import { heading, type ViewContext } from './parts/view';
+import { DEFAULT_STORE_ID, heading, type ViewContext } from './parts/view';
 // esbuild bundles uPlot's stylesheet (imported by the chart) and this one into console.css, the page's one
 // stylesheet, which takes the place of this file as served.
 import './console.css';
-
-/** The store a deployment from before stores had; the platform token acts for it until another is chosen. */
-const DEFAULT_STORE_ID = 'default';
 
 const byId = (id: string) => document.getElementById(id)!;
 const root = byId('view');
@@ -192,6 +189,7 @@ async function route(): Promise<void> {
   show(root, view);
   const context: ViewContext = {
     api: session.api,
+    store: session.store,
     feedback: feedback.within(view),
     root: view,
     memory: memoryOf(session.store),

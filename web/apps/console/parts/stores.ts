@@ -13,7 +13,7 @@ import {
 import { time } from './format';
 import { confirmDialog, errorText, facts, pagerControls, table } from './page';
 import { copyButton, shownOnce } from './secrets';
-import { heading, remembered, type ViewContext } from './view';
+import { DEFAULT_STORE_ID, heading, remembered, type ViewContext } from './view';
 
 /** What the Stores pages need of the console beyond a view's context. */
 export interface Platform {
@@ -26,7 +26,6 @@ export interface Platform {
 }
 
 const PAGE_SIZE = 20;
-const DEFAULT_STORE_ID = 'default';
 
 /** How long the previous tokens keep working after a rotation: the API's default first. */
 const GRACE_PERIODS: ReadonlyArray<[label: string, seconds: number]> = [

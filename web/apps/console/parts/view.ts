@@ -1,9 +1,14 @@
 import type { Api } from './api';
 import type { Feedback } from './page';
 
+/** The store a deployment from before stores had: its settings are the deployment's. */
+export const DEFAULT_STORE_ID = 'default';
+
 /** What every view gets: the signed-in API, the live regions, where to draw itself, and what it keeps. */
 export interface ViewContext {
   api: Api;
+  /** The store the console works on. */
+  store: string;
   feedback: Feedback;
   root: HTMLElement;
   /** What views keep between visits (a list's filter and page), one memory per store: another store starts afresh. */

@@ -5,7 +5,7 @@ import { el, show } from '../../shared/dom';
 import type { Delivery, DeliveryList, ResentFailed } from './api';
 import { time, words } from './format';
 import { confirmDialog, facts, pagerControls, table } from './page';
-import { heading, remembered, type ViewContext } from './view';
+import { DEFAULT_STORE_ID, heading, remembered, type ViewContext } from './view';
 
 const PAGE_SIZE = 20;
 /** A call re-sends up to 100; this many calls bound one click. */
@@ -68,7 +68,7 @@ async function showPage(
   show(
     results,
     list.data.length === 0
-      ? emptyText(page)
+      ? emptyText(page, context.store)
       : table(
           `Deliveries, newest first, page ${page}`,
           ['Event', 'Order', 'Seq', 'Status', 'Attempts', 'Last answer', 'Next attempt', 'Action'],
@@ -95,8 +95,15 @@ async function showPage(
   feedback.say(`Page ${page}: ${count}${list.next_cursor ? ', more on the next page' : ''}.`);
 }
 
-function emptyText(page: number): HTMLElement {
+function emptyText(page: number, store: string): HTMLElement {
   if (page > 1) return el('p', { class: 'empty' }, 'No more deliveries.');
+  // Another store's webhook URL is one of its settings, which the platform token changes on the Stores page.
+  if (store !== DEFAULT_STORE_ID)
+    return el(
+      'p',
+      { class: 'empty' },
+      'No webhook deliveries yet. The plugin sends the store’s events to its webhook URL once one is set in the store’s settings, on the Stores page of the platform token.',
+    );
   return el(
     'p',
     { class: 'empty' },
