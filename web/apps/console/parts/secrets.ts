@@ -12,7 +12,10 @@ export interface OnceSecret {
   use: string;
 }
 
-/** A panel of secrets shown this once, titled `title`; `after` says what happens next (old tokens, next steps). */
+/**
+ * A panel of secrets shown this once, titled `title`; `after` says what happens next (old tokens, next steps). Its
+ * heading takes the focus where the panel appears (focusOnce), so that a screen reader starts at the secrets.
+ */
 export function shownOnce(
   feedback: Feedback,
   title: string,
@@ -23,7 +26,7 @@ export function shownOnce(
   return el(
     'section',
     { class: 'panel shown-once', 'aria-labelledby': titleId },
-    el('h2', { id: titleId }, title),
+    el('h2', { id: titleId, tabindex: '-1' }, title),
     el(
       'p',
       { class: 'notice notice-warning' },
@@ -65,4 +68,11 @@ export function copyButton(feedback: Feedback, label: string, value: string): HT
     }
   });
   return button;
+}
+
+/** The heading of the shown-once panel in `root`, focused. */
+export function focusOnce(root: HTMLElement): HTMLElement | undefined {
+  const title = root.querySelector<HTMLElement>('.shown-once h2') ?? undefined;
+  title?.focus();
+  return title;
 }

@@ -12,7 +12,7 @@ import {
 } from './api';
 import { time } from './format';
 import { confirmDialog, errorText, facts, pagerControls, table } from './page';
-import { copyButton, shownOnce } from './secrets';
+import { copyButton, focusOnce, shownOnce } from './secrets';
 import { DEFAULT_STORE_ID, heading, remembered, type ViewContext } from './view';
 
 /** What the Stores pages need of the console beyond a view's context. */
@@ -237,9 +237,9 @@ function rotateButton(context: ViewContext, platform: Platform, store: Store): H
         const rotated = await platform.api.post<RotatedTokens>(storePath(store.id, 'tokens', 'rotate'), {
           grace_seconds: graceSeconds,
         });
-        const h1 = drawStore(context, platform, rotated.store, rotatedPanel(context, rotated, graceSeconds));
+        drawStore(context, platform, rotated.store, rotatedPanel(context, rotated, graceSeconds));
         context.feedback.say(`New tokens for ${rotated.store.name}: copy them now, they are shown once.`);
-        return h1;
+        return focusOnce(context.root);
       },
     });
   });
@@ -427,8 +427,8 @@ export async function newStoreView(context: ViewContext, platform: Platform): Pr
     // The secrets are drawn in this view only: a later visit to the store, or a reload, cannot show them again.
     // The URL becomes the store's, in place of the form's, without drawing the page again.
     history.replaceState(null, '', `#stores/${encodeURIComponent(created.store.id)}`);
-    const h1 = drawStore(context, platform, created.store, createdPanel(context, created));
-    h1.focus();
+    drawStore(context, platform, created.store, createdPanel(context, created));
+    focusOnce(root);
     feedback.say(
       `Store ${created.store.id} created: copy its tokens and webhook secret now, they are shown once.`,
     );
