@@ -4,8 +4,8 @@
 import type { components, operations } from '../../../../client/api';
 
 type Schemas = components['schemas'];
-type Answer<K extends keyof operations> = operations[K]['responses'][200]['content'] extends {
-  'application/json': infer Body;
+type Answer<K extends keyof operations> = operations[K]['responses'] extends {
+  200: { content: { 'application/json': infer Body } };
 }
   ? Body
   : never;
@@ -19,45 +19,14 @@ export type Delivery = Answer<'resendWebhook'>;
 export type ResentFailed = Answer<'resendFailedWebhooks'>;
 
 /** What `GET /tokens/current` says of the token the console holds. */
-export interface CurrentToken {
-  scope: 'platform' | 'admin' | 'storefront';
-  store_id: string;
-}
-
+export type CurrentToken = Schemas['CurrentToken'];
 /** A store as the store routes answer it: never a key, token or secret. */
-export interface Store {
-  id: string;
-  name: string;
-  status: 'active' | 'disabled';
-  account: 'shared' | 'own';
-  base_url: string | null;
-  webhook_url: string | null;
-  /** An own account's callback URL, to give the payment service. */
-  callback_url: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface StoreList {
-  data: Store[];
-  next_cursor: string | null;
-}
-
+export type Store = Schemas['Store'];
+export type StoreList = Schemas['StoreList'];
 /** `POST /stores`: the store and its three secrets, answered this once. */
-export interface CreatedStore {
-  store: Store;
-  storefront_token: string;
-  admin_token: string;
-  webhook_secret: string;
-}
-
+export type CreatedStore = Schemas['CreatedStore'];
 /** `POST /stores/{id}/tokens/rotate`: the new tokens, answered this once, and when the previous ones stop. */
-export interface RotatedTokens {
-  store: Store;
-  storefront_token: string;
-  admin_token: string;
-  previous_tokens_expire_at: string;
-}
+export type RotatedTokens = Schemas['RotatedTokens'];
 
 export class ApiError extends Error {
   constructor(
