@@ -20,11 +20,13 @@ export function storeSecretText({ processing, webhookSecrets }: StoreSecretValue
 export function parseStoreSecret(text: string | undefined): StoreSecretValues {
   const field = secretFields("store's secrets", text);
   const apiKey = field(PROCESSING_KEY_FIELDS.apiKey);
-  const secretKey = field(PROCESSING_KEY_FIELDS.secretKey);
   const current = field(WEBHOOK_SECRET_FIELDS.current, 'required');
   const previous = field(WEBHOOK_SECRET_FIELDS.previous);
   return {
-    ...(apiKey !== undefined && { processing: { apiKey, secretKey: secretKey ?? '' } }),
+    // Keys come in pairs: an API key without its secret key is refused by name.
+    ...(apiKey !== undefined && {
+      processing: { apiKey, secretKey: field(PROCESSING_KEY_FIELDS.secretKey, 'required') },
+    }),
     webhookSecrets: previous === undefined ? [current] : [current, previous],
   };
 }

@@ -160,7 +160,9 @@ test.each(cases)('%s with %s is refused; nothing is written or sent', async (nam
 });
 
 const platformRoutes = names.filter((name) => scopeOf(name) === 'platform');
-test.each(platformRoutes.flatMap((name) => (['storefront', 'admin'] as const).map((scope) => [name, scope])))(
+test.each(
+  platformRoutes.flatMap((name) => (['storefront', 'admin'] as const).map((scope) => [name, scope] as const)),
+)(
   "%s with the default store's %s token is refused with 403; nothing is written or sent",
   async (name, scope) => {
     const before = await state();
