@@ -175,7 +175,18 @@ test('switching stores changes the orders shown; Back, Forward and a reload keep
   await shows(page, 'order-of-second');
   expect(await shownIds(page)).toEqual(['order-of-second']);
   await expect(switcher(page).inputValue()).resolves.toBe('second-shop');
-  expect(errors).toEqual([]);
+
+  // A store on the deployment's shared account has no balance of its own; its webhook URL is a store setting.
+  await page.getByRole('link', { name: 'Balances' }).click();
+  await page.getByText(/^This store shares the deployment’s payment account/).waitFor();
+  await expect(page.getByRole('button', { name: 'Show live balance' }).count()).resolves.toBe(0);
+  await expectAccessibleState(page, 'stores-shared-balances');
+  await page.getByRole('link', { name: 'Webhooks' }).click();
+  await page.getByText(/^No webhook deliveries yet/).waitFor();
+  await expect(page.getByText(/^No webhook deliveries yet/).textContent()).resolves.toContain(
+    'in the store’s settings, on the Stores page',
+  );
+  expect(errors.filter((error) => !error.includes('status of 409'))).toEqual([]);
 });
 
 test('a store’s admin token opens its own store alone, with no switcher and no Stores page', async () => {

@@ -3,7 +3,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { el, show } from '../../shared/dom';
-import type { Snapshot, SnapshotList } from './api';
+import { ApiError, type Api, type Snapshot, type SnapshotList } from './api';
 import { amount, time, words } from './format';
 import { table } from './page';
 import { heading, type ViewContext } from './view';
@@ -59,7 +59,13 @@ export async function balancesView(context: ViewContext): Promise<void> {
     chart,
     latest,
   );
-  const load = () => drawHistory(context, chart, latest, Number(period.value));
+  const load = async () => {
+    if ((await drawHistory(context, chart, latest, Number(period.value))) === 'shared') {
+      // Nothing of its own to read live either.
+      liveButton.hidden = true;
+      period.disabled = true;
+    }
+  };
   period.addEventListener('change', () => void load());
   liveButton.addEventListener('click', async () => {
     liveButton.disabled = true;
@@ -81,24 +87,27 @@ async function drawHistory(
   chart: HTMLElement,
   latest: HTMLElement,
   hours: number,
-): Promise<void> {
-  const history = await feedback.load(chart, 'Loading balance snapshots…', async () => {
-    const since = new Date(Date.now() - hours * 3600_000).toISOString();
-    const snapshots: Snapshot[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const list = await api.get<SnapshotList>('/balances/history', {
-        since,
-        limit: String(PAGE_LIMIT),
-        cursor,
-      });
-      snapshots.push(...list.data);
-      if (list.next_cursor === null) return { snapshots, cut: false };
-      cursor = list.next_cursor;
-    }
-    return { snapshots, cut: true };
-  });
+): Promise<'shared' | void> {
+  const history = await feedback.load(chart, 'Loading balance snapshots…', () =>
+    readHistory(api, hours).catch((error: unknown) => {
+      if (error instanceof ApiError && error.code === 'shared_account') return 'shared' as const;
+      throw error;
+    }),
+  );
   if (!history) return;
+  if (history === 'shared') {
+    show(
+      chart,
+      el(
+        'p',
+        { class: 'empty' },
+        'This store shares the deployment’s payment account, so it has no balance of its own. The account’s balance is on the default store’s Balances page.',
+      ),
+    );
+    show(latest);
+    feedback.say('No balances of its own: the store shares the deployment’s account.');
+    return 'shared';
+  }
   const { snapshots, cut } = history;
   if (snapshots.length === 0) {
     show(
@@ -230,4 +239,22 @@ function showBalances(container: HTMLElement, what: string, snapshot: Snapshot):
 
 function balanceOf(snapshot: Snapshot, currency: string): string | undefined {
   return snapshot.balances.find((b) => b.currency === currency)?.balance;
+}
+
+/** The period's snapshots, oldest first, up to MAX_PAGES pages; `cut` when there were more. */
+async function readHistory(api: Api, hours: number): Promise<{ snapshots: Snapshot[]; cut: boolean }> {
+  const since = new Date(Date.now() - hours * 3600_000).toISOString();
+  const snapshots: Snapshot[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const list = await api.get<SnapshotList>('/balances/history', {
+      since,
+      limit: String(PAGE_LIMIT),
+      cursor,
+    });
+    snapshots.push(...list.data);
+    if (list.next_cursor === null) return { snapshots, cut: false };
+    cursor = list.next_cursor;
+  }
+  return { snapshots, cut: true };
 }
