@@ -37,10 +37,8 @@ const shows = (page: Page, foreignId: string) =>
 const shownIds = (page: Page) => page.locator('tbody tr td:first-child').allTextContents();
 const switcher = (page: Page) => page.getByRole('combobox', { name: 'Store' });
 
-async function switchStore(page: Page, label: string): Promise<void> {
-  await switcher(page).selectOption({ label });
-  await page.getByRole('button', { name: 'Switch' }).click();
-}
+const focused = (page: Page) =>
+  page.evaluate(() => (globalThis as any).document.activeElement?.textContent as string | undefined);
 
 /** What a page holds that outlives it: its URL, web storage and cookies. */
 const kept = (page: Page) =>
@@ -79,6 +77,8 @@ test('the platform token gets the store switcher and the Stores page; a new stor
   const once = page.getByRole('region', { name: 'The store’s tokens and webhook secret' });
   await once.waitFor();
   await expect(once.textContent()).resolves.toContain('Shown once.');
+  // A keyboard or screen reader user lands on the secrets.
+  expect(await focused(page)).toBe('The store’s tokens and webhook secret');
   const secrets = await once.locator('.secret-value').allTextContents();
   expect(secrets).toHaveLength(3);
   const [storefrontToken, adminToken, webhookSecret] = secrets;
@@ -139,6 +139,51 @@ test('the platform token gets the store switcher and the Stores page; a new stor
   await noSecretShown('reloaded');
   const settings = page.getByRole('region', { name: 'Settings' });
   await expect(settings.textContent()).resolves.toContain('https://shop.example/webhooks');
+
+  // From the store's page to its orders: the switcher follows.
+  await page.getByRole('button', { name: 'Open its orders' }).click();
+  await shows(page, 'made-in-console-1');
+  expect(page.url()).toContain('?store=made-in-console#invoices');
+  await expect(switcher(page).inputValue()).resolves.toBe('made-in-console');
+  expect(errors).toEqual([]);
+});
+
+test('editing a store changes its name and webhook URL; its processing keys are taken but never shown', async () => {
+  await storeWithOrder('editing-shop', 'order-of-editing');
+  const { page, errors } = await suite.open(platformToken());
+  await page.evaluate(() => ((globalThis as any).location.hash = '#stores/editing-shop'));
+  await says(page, 'Store editing-shop loaded.');
+  await page.getByRole('link', { name: 'Edit settings' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Edit Shop editing-shop' }).waitFor();
+  await page.getByLabel('Name').fill('Edited shop');
+  await page.getByLabel('Webhook URL').fill('https://edited.example/hooks');
+  await page.getByLabel('API key').fill('edited-api-key');
+  await page.getByLabel('Secret key').fill('edited-secret-key');
+  await page.getByLabel('Payment service URL').fill('https://processing.example');
+  await expectAccessibleState(page, 'stores-edit');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+
+  await says(page, 'Edited shop is saved.');
+  await page.getByRole('heading', { level: 1, name: 'Edited shop' }).waitFor();
+  const settings = page.getByRole('region', { name: 'Settings' });
+  const text = await settings.textContent();
+  expect(text).toContain('https://edited.example/hooks');
+  expect(text).toContain('Its own merchant account');
+  expect(text).toContain('/callbacks/editing-shop');
+  const body = await page.locator('body').textContent();
+  expect(body).not.toContain('edited-secret-key');
+  expect(body).not.toContain('edited-api-key');
+  await expect(
+    switcher(page).locator('option', { hasText: 'Edited shop (editing-shop)' }).count(),
+  ).resolves.toBe(1);
+
+  // The edit form starts empty for the keys, and an empty webhook URL clears it.
+  await page.getByRole('link', { name: 'Edit settings' }).click();
+  await expect(page.getByLabel('Secret key').inputValue()).resolves.toBe('');
+  await page.getByLabel('Webhook URL').fill('');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await says(page, 'Edited shop is saved.');
+  await expect(settings.textContent()).resolves.toContain('None: the store gets no webhooks');
   expect(errors).toEqual([]);
 });
 
@@ -149,8 +194,14 @@ test('switching stores changes the orders shown; Back, Forward and a reload keep
   await shows(page, 'order-of-default');
   expect(await shownIds(page)).not.toContain('order-of-second');
 
-  await switchStore(page, 'Shop second-shop (second-shop)');
+  // By keyboard: the choice takes effect on Switch, and the focus moves to the view's heading.
+  await switcher(page).selectOption({ label: 'Shop second-shop (second-shop)' });
+  await switcher(page).focus();
+  await page.keyboard.press('Tab');
+  expect(await focused(page)).toBe('Switch');
+  await page.keyboard.press('Enter');
   await shows(page, 'order-of-second');
+  expect(await focused(page)).toBe('Invoices');
   expect(await shownIds(page)).toEqual(['order-of-second']);
   expect(page.url()).toContain('?store=second-shop#invoices');
   await expectAccessibleState(page, 'stores-switched');
