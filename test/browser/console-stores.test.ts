@@ -68,8 +68,12 @@ test('the platform token gets the store switcher and the Stores page; a new stor
 
   await page.getByRole('link', { name: 'New store' }).click();
   await page.getByRole('heading', { level: 1, name: 'New store' }).waitFor();
-  await page.getByLabel('Store id').fill('made-in-console');
+  // An id taken is refused with the API's reason, and nothing is made.
+  await page.getByLabel('Store id').fill('default');
   await page.getByLabel('Name').fill('Made in the console');
+  await page.getByRole('button', { name: 'Create store' }).click();
+  await page.getByRole('alert').filter({ hasText: 'store_exists' }).waitFor();
+  await page.getByLabel('Store id').fill('made-in-console');
   await page.getByLabel('Webhook URL (optional)').fill('https://shop.example/webhooks');
   await expectAccessibleState(page, 'stores-new');
   await page.getByRole('button', { name: 'Create store' }).click();
@@ -145,7 +149,7 @@ test('the platform token gets the store switcher and the Stores page; a new stor
   await shows(page, 'made-in-console-1');
   expect(page.url()).toContain('?store=made-in-console#invoices');
   await expect(switcher(page).inputValue()).resolves.toBe('made-in-console');
-  expect(errors).toEqual([]);
+  expect(errors.filter((error) => !error.includes('status of 409'))).toEqual([]);
 });
 
 test('editing a store changes its name and webhook URL; its processing keys are taken but never shown', async () => {

@@ -366,9 +366,9 @@ export async function newStoreView(context: ViewContext, platform: Platform): Pr
     'store-id',
     'Store id',
     { required: '', maxlength: '32', autocomplete: 'off', spellcheck: 'false' },
-    'Lowercase letters, digits and -, at most 32. It cannot be changed later.',
+    'Up to 32 lowercase letters, digits and -, starting and ending with a letter or digit. It cannot be changed later.',
   );
-  const name = field('store-name', 'Name', { required: '', maxlength: '200', autocomplete: 'off' });
+  const name = field('store-name', 'Name', { required: '', maxlength: '100', autocomplete: 'off' });
   const webhook = field(
     'store-webhook-url',
     'Webhook URL (optional)',
@@ -463,7 +463,7 @@ export async function editStoreView(
     platform.api.get<Store>(storePath(storeId)),
   );
   if (!store) return;
-  const name = field('store-name', 'Name', { required: '', maxlength: '200', autocomplete: 'off' });
+  const name = field('store-name', 'Name', { required: '', maxlength: '100', autocomplete: 'off' });
   name.input.value = store.name;
   const webhook = field(
     'store-webhook-url',
