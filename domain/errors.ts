@@ -16,8 +16,8 @@ export class DomainError extends Error {
 export class NotFoundError extends DomainError {
   override name = 'NotFoundError';
 
-  constructor(what: string) {
-    super('not_found', `${what} was not found`);
+  constructor(what: string, code = 'not_found') {
+    super(code, `${what} was not found`);
   }
 }
 

@@ -12,6 +12,8 @@ export type StoreId = string;
 /** Who is calling a route: the store whose data it may see and change. */
 export interface Caller {
   storeId: StoreId;
+  /** How it proved itself, on a bearer route: a store's token of a scope, or the platform token. */
+  scope?: CallerScope;
 }
 
 /** A store's signing secrets for its webhooks, the current one first (Standard Webhooks `whsec_...`). */
@@ -33,4 +35,117 @@ export interface StoreAccount {
 export interface StoreAccounts {
   /** The store's account, cached in the warm container; undefined when there is no such store. */
   get(storeId: StoreId): Promise<StoreAccount | undefined>;
+}
+
+/**
+ * A store's status, one line a value. Moves: active → disabled (`POST /stores/{id}/disable`), disabled → active
+ * (`/enable`); each is idempotent, and no other move exists. A store is never deleted: its records stay its own.
+ */
+export const STORE_STATUSES = {
+  /** Its storefront and admin tokens work on its own routes. */
+  active: 'active',
+  /** Its tokens answer 403 `store_disabled`; its callbacks are still applied and its webhooks still sent. */
+  disabled: 'disabled',
+} as const;
+
+export type StoreStatus = keyof typeof STORE_STATUSES;
+
+/** Who a bearer token speaks for: a store's storefront or back office, or the platform that manages stores. */
+export type TokenScope = 'storefront' | 'admin';
+export type CallerScope = TokenScope | 'platform';
+
+/** A store's current tokens, as SHA-256 digests in hex: a token itself is never stored. */
+export type TokenHashes = Record<TokenScope, string>;
+
+/**
+ * A store of the registry; never a key, a token or a secret. The default store has none: its facts are the
+ * deployment's own (its tokens secret, processing keys secret and WEBHOOK_URL).
+ */
+export interface StoreRecord {
+  id: StoreId;
+  name: string;
+  status: StoreStatus;
+  /** `shared`: the deployment's processing account; `own`: the store's keys, in its secret, at `baseUrl`. */
+  account: 'shared' | 'own';
+  baseUrl?: string;
+  webhookUrl?: string;
+  createdAt: number;
+  updatedAt: number;
+  /** Compare-and-set: every change writes version + 1 on the version it read. */
+  version: number;
+  tokens: TokenHashes;
+  /** The tokens a rotation replaced: they still work until `expiresAt` (epoch ms). */
+  previousTokens?: TokenHashes & { expiresAt: number };
+}
+
+/** The registry entry of one token: whose it is; found by its digest. */
+export interface TokenOwner {
+  hash: string;
+  storeId: StoreId;
+  scope: TokenScope;
+}
+
+/** The stores of a deployment, other than the default one; written only with conditional single-item writes. */
+export interface StoreRegistry {
+  get(storeId: StoreId): Promise<StoreRecord | undefined>;
+  /** Creates the store unless its id is taken: false when it is. */
+  create(record: StoreRecord): Promise<boolean>;
+  /** Writes `record` over the version before it (`record.version - 1`): false when another change came first. */
+  update(record: StoreRecord): Promise<boolean>;
+  /** Records a token's digest as the store's (once, before the store item names it). */
+  addToken(owner: TokenOwner): Promise<void>;
+  /** Whose token has this digest; undefined when none. */
+  tokenOwner(hash: string): Promise<TokenOwner | undefined>;
+  /** Stores by creation time, oldest first, after `after` (the last of the page before). */
+  list(query: { limit: number; after?: { createdAt: number; id: StoreId } }): Promise<{
+    records: StoreRecord[];
+    more: boolean;
+  }>;
+}
+
+/** What a store's secret holds: its own processing keys, if it has its own account, and its webhook secrets. */
+export interface StoreSecretValues {
+  processing?: { apiKey: string; secretKey: string };
+  /** `whsec_...`, the current one first. */
+  webhookSecrets: readonly string[];
+}
+
+/** One secret per store (`<prefix>/stores/<id>`); keys and webhook secrets are written there, never in the table. */
+export interface StoreSecrets {
+  /** Creates the store's secret with its first value (or writes over a secret left by an unfinished create). */
+  create(storeId: StoreId, values: StoreSecretValues): Promise<void>;
+  /** The values; undefined when the secret has none yet. */
+  read(storeId: StoreId): Promise<StoreSecretValues | undefined>;
+  write(storeId: StoreId, values: StoreSecretValues): Promise<void>;
+}
+
+/** Whether a store's token digest `hash` of `scope` is accepted at `now` (epoch ms). */
+export function acceptsToken(record: StoreRecord, scope: TokenScope, hash: string, now: number): boolean {
+  if (record.tokens[scope] === hash) return true;
+  const previous = record.previousTokens;
+  return previous !== undefined && previous[scope] === hash && now < previous.expiresAt;
+}
+
+/** Who presented a bearer token: its scope, and the store it acts for. */
+export interface TokenHolder {
+  scope: CallerScope;
+  /** The platform token's is undefined: it names the store it acts for in `Store-Id`. */
+  storeId?: StoreId;
+  /** A store token's store status, when its lookup read it. */
+  status?: StoreStatus;
+}
+
+/** Resolves bearer tokens to their holders: the HTTP layer's port. */
+export interface BearerTokens {
+  /** Undefined when no store and no platform holds it. Compares digests in constant time. */
+  holderOf(token: string): Promise<TokenHolder | undefined>;
+  /** A store's status, for a caller acting for it; undefined when there is no such store. */
+  statusOf(storeId: StoreId): Promise<StoreStatus | undefined>;
+}
+
+/** The platform token's source: the tokens accepted now (a rotation's previous one until it ends). */
+export interface PlatformTokenSource {
+  get(): Promise<readonly string[]>;
+  /** Looks again, at most once a second: the token may have just been rotated in. */
+  refresh(): Promise<readonly string[]>;
 }

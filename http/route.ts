@@ -1,10 +1,8 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { hash, timingSafeEqual } from 'node:crypto';
 import { parse as parseLosslessly } from 'lossless-json';
 import { CallbackSignatureError, serviceFailure } from '../domain/errors';
-import type { Tokens, TokenSource } from '../domain/ports';
-import { DEFAULT_STORE_ID, type Caller } from '../domain/stores';
+import { DEFAULT_STORE_ID, STORE_ID, type BearerTokens, type Caller } from '../domain/stores';
 import { addLogContext, describeError, log } from '../observability/log';
 import { countMetric } from '../observability/metrics';
 import { invocation } from '../runtime/invocation';
@@ -41,14 +39,14 @@ type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
 /** The event once the body middleware has read it, and the auth middleware has named its caller. */
 type RouteEvent = Event & { apiRequest?: ApiRequest; caller?: Caller };
-/** Until stores are data, every caller acts for the default store. */
+/** A route with no bearer token (a callback, the customer's read, the document) finds its store itself. */
 const DEFAULT_CALLER: Caller = { storeId: DEFAULT_STORE_ID };
 type RouteMiddleware = MiddlewareObj<RouteEvent, Result>;
 
 /** A route's entry in lib/routes.ts says who may call it; a bearer route needs the tokens to check. */
 type Guard =
   | { route: { access: 'service' | 'customer' | 'public' }; tokens?: never }
-  | { route: { access: 'storefront' | 'admin' }; tokens: TokenSource };
+  | { route: { access: 'storefront' | 'admin' | 'platform' }; tokens: BearerTokens };
 
 export type RouteOptions<T> = Guard & {
   /** Validates and shapes the input; throws InvalidRequestError naming the fields. */
@@ -154,7 +152,12 @@ function errorResponse(error: unknown): Result {
   return json({ status, headers, body: { error: { code, message, fields: invalid, refundable } } });
 }
 
-async function authorize(guard: Guard, event: Event): Promise<void> {
+/**
+ * Names the caller: the store its token belongs to, or for the platform token the store in `Store-Id` (else the
+ * default one). A storefront token opens storefront routes, an admin token admin routes too, the platform token
+ * every route; a disabled store's routes answer 403 `store_disabled` (its callbacks and webhooks go on).
+ */
+async function authorize(guard: Guard, event: RouteEvent): Promise<void> {
   // The service signs its callbacks instead (the handler verifies the signature), and a public route needs none.
   if (guard.tokens === undefined) return;
   const { route, tokens } = guard;
@@ -162,35 +165,34 @@ async function authorize(guard: Guard, event: Event): Promise<void> {
   const header = headerValue(event.headers, 'authorization');
   const match = header && /^Bearer\s+(\S+)$/i.exec(header);
   if (!match) throw new HttpError(401, 'unauthorized', 'A bearer token is required');
-  const given = digest(match[1]);
-  let accepted = await tokens.get();
-  // A warm container may hold the tokens from before a rotation: a token it does not know sends it to look again.
-  if (!accepts(accepted, 'storefront', given) && !accepts(accepted, 'admin', given)) {
-    accepted = await tokens.refresh();
+  const holder = await tokens.holderOf(match[1]);
+  if (!holder) throw new HttpError(401, 'unauthorized', 'The bearer token is not valid');
+  const named = headerValue(event.headers, 'store-id');
+  if (named !== undefined && !STORE_ID.test(named)) {
+    throw new HttpError(400, 'invalid_request', 'Invalid fields: Store-Id', {
+      'Store-Id': 'must be a store id: lowercase letters, digits and "-", at most 32',
+    });
   }
-  // The admin may do all that the storefront may.
-  if (accepts(accepted, access, given)) return;
-  if (access === 'storefront' && accepts(accepted, 'admin', given)) return;
-  if (access === 'admin' && accepts(accepted, 'storefront', given)) {
-    throw new HttpError(403, 'forbidden', 'This route needs the admin token');
+  if (holder.scope !== 'platform') {
+    if (access === 'platform') throw new HttpError(403, 'forbidden', 'This route needs the platform token');
+    if (access === 'admin' && holder.scope === 'storefront') {
+      throw new HttpError(403, 'forbidden', 'This route needs the admin token');
+    }
+    if (named !== undefined && named !== holder.storeId) {
+      throw new HttpError(
+        403,
+        'forbidden',
+        'Only the platform token may act for another store with Store-Id',
+      );
+    }
   }
-  throw new HttpError(401, 'unauthorized', 'The bearer token is not valid');
-}
-
-/** Tokens are compared as digests, in constant time whatever their lengths; the accepted ones are hashed once. */
-const digestsOf = new WeakMap<Tokens, Record<keyof Tokens, Buffer[]>>();
-
-function accepts(tokens: Tokens, scope: keyof Tokens, given: Buffer): boolean {
-  let digests = digestsOf.get(tokens);
-  if (!digests) {
-    digests = { storefront: tokens.storefront.map(digest), admin: tokens.admin.map(digest) };
-    digestsOf.set(tokens, digests);
-  }
-  return digests[scope].some((expected) => timingSafeEqual(given, expected));
-}
-
-function digest(value: string): Buffer {
-  return hash('sha256', value, 'buffer');
+  const storeId = holder.storeId ?? named ?? DEFAULT_STORE_ID;
+  event.caller = { storeId, scope: holder.scope };
+  // The platform's own routes (/stores) name their store in the path, if any.
+  if (access === 'platform') return;
+  const status = holder.status ?? (await tokens.statusOf(storeId));
+  if (status === undefined) throw new HttpError(404, 'store_not_found', 'The store was not found');
+  if (status === 'disabled') throw new HttpError(403, 'store_disabled', 'The store is disabled');
 }
 
 function headerValue(headers: Event['headers'], name: string): string | undefined {

@@ -71,12 +71,19 @@ export class PaymentsPluginStack extends Stack {
       ...(settings.webhookUrl !== undefined && { WEBHOOK_EVENTS: 'on' }),
     };
     const webhookEnvironment = settings.webhookUrl === undefined ? {} : { WEBHOOK_URL: settings.webhookUrl };
+    // The store routes show the default store's webhook URL, which is the deployment's; they send nothing.
+    const defaultStoreEnvironment =
+      settings.webhookUrl === undefined ? {} : { DEFAULT_STORE_WEBHOOK_URL: settings.webhookUrl };
     const handlers = Object.fromEntries(
       [...routes, ...jobs].map((facts) => [
         facts.name,
         this.pluginFunction(
           facts,
-          facts.name === 'webhook-dispatcher' ? { ...environment, ...webhookEnvironment } : environment,
+          facts.name === 'webhook-dispatcher'
+            ? { ...environment, ...webhookEnvironment }
+            : 'access' in facts && facts.access === 'platform'
+              ? { ...environment, ...defaultStoreEnvironment }
+              : environment,
           logRetention,
         ).function,
       ]),
@@ -166,6 +173,10 @@ export class PaymentsPluginStack extends Stack {
       description: 'Secrets Manager secret with the bearer tokens of the storefront and the back office',
       value: this.secrets.secrets.tokens.secretName,
     });
+    new CfnOutput(this, 'PlatformTokenSecretName', {
+      description: 'Secrets Manager secret with the platform token, which manages stores (POST /stores)',
+      value: this.secrets.secrets.platformToken.secretName,
+    });
     new CfnOutput(this, 'ConsoleUrl', {
       description: 'The operator console; it calls the API through the same distribution',
       value: `${webUrl}/console/`,
@@ -186,16 +197,21 @@ export class PaymentsPluginStack extends Stack {
     environment: Record<string, string>,
     logRetention: RetentionDays,
   ): PluginFunction {
-    const { name, data, secrets, concurrency } = facts;
+    const { name, data, secrets, storeSecrets, concurrency } = facts;
     const fn = new PluginFunction(this, name, {
       entry: path.join(PROJECT_ROOT, 'functions', `${name}.ts`),
       description: `Merchant Payments plugin: ${name} (functions/${name}.ts)`,
-      environment: { ...environment, ...this.secrets.environment(secrets) },
+      environment: {
+        ...environment,
+        ...this.secrets.environment(secrets),
+        ...this.secrets.storeSecretsEnvironment(storeSecrets),
+      },
       timeout: 'path' in facts ? undefined : JOB_TIMEOUT,
       reservedConcurrency: concurrency === 'shared' ? undefined : concurrency.reserved,
       logRetention,
     });
     this.secrets.grantRead(fn, secrets);
+    this.secrets.grantStoreSecrets(fn, storeSecrets);
     if (data.table.length > 0) fn.allow(data.table.map(dynamodb), [this.table.tableArn]);
     if (data.queriedIndexes) {
       const indexArn = (name: string) => `${this.table.tableArn}/index/${name}`;

@@ -3,14 +3,15 @@
 import type { SecretName } from '../secrets/fields';
 import type { IndexName } from '../store/schema';
 
-export type HttpMethod = 'GET' | 'POST';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH';
 
 /**
- * Who may call a route: a bearer token of a scope, the service itself (it signs; the handler verifies), the
+ * Who may call a route: a bearer token of a scope (`platform`: the platform token alone, which manages stores; it
+ * also opens every storefront and admin route, for the store in `Store-Id`), the service itself (it signs; the handler verifies), the
  * customer's browser on the shop's page, from any origin, with one invoice's client secret (the handler checks it),
  * or anyone (`public`: what it serves is no secret).
  */
-export type Access = 'storefront' | 'admin' | 'service' | 'customer' | 'public';
+export type Access = 'storefront' | 'admin' | 'platform' | 'service' | 'customer' | 'public';
 
 export type TableAction = 'GetItem' | 'BatchGetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query';
 
@@ -29,8 +30,15 @@ export const THROTTLE_BY_ACCESS = {
   customer: 'busy',
   service: 'busy',
   admin: 'admin',
+  platform: 'admin',
   public: 'admin',
 } as const satisfies Record<Access, ThrottleClass>;
+
+/**
+ * What a function may do with the stores' own secrets (`<prefix>/stores/<id>`, issue 33), by name prefix: `read`
+ * a store's keys and webhook secrets, `create` them (the store's first value), `write` new ones over them.
+ */
+export type StoreSecretAccess = 'none' | 'read' | 'create' | 'write';
 
 /**
  * `shared`: the account's unreserved pool. `{ reserved: n }`: n set aside for this function alone, and never more
@@ -44,6 +52,7 @@ interface FunctionFacts {
   data: DataAccess;
   /** The secrets it may read: the tokens it checks callers against, the keys it signs or verifies with. */
   secrets: readonly SecretName[];
+  storeSecrets: StoreSecretAccess;
   concurrency: Concurrency;
 }
 
@@ -75,14 +84,20 @@ type NoOtherKeys<Given, Known> = Record<Exclude<keyof Given, keyof Known>, never
   const Data extends DataAccess,
   const Secrets extends readonly SecretName[],
   const Reserved extends Concurrency = 'shared',
+  const StoreSecrets extends StoreSecretAccess = 'none',
 >(
   key: Key,
   name: Name,
   access: Scope,
-  grants: { data: Data & NoOtherKeys<Data, DataAccess>; secrets: Secrets; concurrency?: Reserved },
+  grants: {
+    data: Data & NoOtherKeys<Data, DataAccess>;
+    secrets: Secrets;
+    storeSecrets?: StoreSecrets;
+    concurrency?: Reserved;
+  },
 ) {
   const [method, path] = key.split(' ') as [MethodOf<Key>, PathOf<Key>];
-  const { data, secrets, concurrency = 'shared' } = grants;
+  const { data, secrets, concurrency = 'shared', storeSecrets = 'none' } = grants;
   // The casts keep the row's own types: `data` without its key check, the default as its literal.
   const row = {
     method,
@@ -91,6 +106,7 @@ type NoOtherKeys<Given, Known> = Record<Exclude<keyof Given, keyof Known>, never
     access,
     data: data as Data,
     secrets,
+    storeSecrets: storeSecrets as StoreSecrets,
     concurrency: concurrency as Reserved,
   };
   return row satisfies Route;
@@ -100,12 +116,13 @@ type NoOtherKeys<Given, Known> = Record<Exclude<keyof Given, keyof Known>, never
 // invoices, refunds, the service's reads, callbacks, webhooks, then the document and the health check.
 export const checkoutRoute = route('POST /checkout', 'checkout', 'storefront', {
   data: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
-  secrets: ['tokens', 'processingKeys'],
+  secrets: ['tokens', 'platformToken', 'processingKeys'],
+  storeSecrets: 'read',
 });
 
 export const getInvoiceRoute = route('GET /invoices/{foreign_id}', 'get-invoice', 'storefront', {
   data: { table: ['GetItem'] },
-  secrets: ['tokens'],
+  secrets: ['tokens', 'platformToken'],
 });
 
 export const publicInvoiceRoute = route('GET /public/invoices/{foreign_id}', 'public-invoice', 'customer', {
@@ -115,75 +132,85 @@ export const publicInvoiceRoute = route('GET /public/invoices/{foreign_id}', 'pu
 
 export const cancelInvoiceRoute = route('POST /invoices/{foreign_id}/cancel', 'cancel-invoice', 'admin', {
   data: { table: ['GetItem', 'UpdateItem'] },
-  secrets: ['tokens', 'processingKeys'],
+  secrets: ['tokens', 'platformToken', 'processingKeys'],
+  storeSecrets: 'read',
 });
 
 // A refund moves the store's money: the back office's token, never the one a storefront holds.
 export const refundInvoiceRoute = route('POST /invoices/{foreign_id}/refunds', 'refund-invoice', 'admin', {
   // DeleteItem: a refund refused on its order leaves no record.
   data: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
-  secrets: ['tokens', 'processingKeys'],
+  secrets: ['tokens', 'platformToken', 'processingKeys'],
+  storeSecrets: 'read',
 });
 
 export const listInvoicesRoute = route('GET /invoices', 'list-invoices', 'admin', {
-  data: { table: ['BatchGetItem'], queriedIndexes: ['created'] },
-  secrets: ['tokens'],
+  data: { table: ['GetItem', 'BatchGetItem'], queriedIndexes: ['created'] },
+  secrets: ['tokens', 'platformToken'],
 });
 
 export const createRefundRoute = route('POST /refunds', 'create-refund', 'admin', {
   data: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
-  secrets: ['tokens', 'processingKeys'],
+  secrets: ['tokens', 'platformToken', 'processingKeys'],
+  storeSecrets: 'read',
 });
 
 export const getRefundRoute = route('GET /refunds/{foreign_id}', 'get-refund', 'admin', {
   data: { table: ['GetItem', 'UpdateItem'] },
-  secrets: ['tokens', 'processingKeys'],
+  secrets: ['tokens', 'platformToken', 'processingKeys'],
+  storeSecrets: 'read',
 });
 
 export const listRefundsRoute = route('GET /refunds', 'list-refunds', 'admin', {
-  data: { table: ['BatchGetItem'], queriedIndexes: ['created'] },
-  secrets: ['tokens'],
+  data: { table: ['GetItem', 'BatchGetItem'], queriedIndexes: ['created'] },
+  secrets: ['tokens', 'platformToken'],
 });
 
 // Accounting exports: CSV pages of the same lists, a `Link` header to the next.
 export const exportInvoicesRoute = route('GET /exports/invoices.csv', 'export-invoices', 'admin', {
-  data: { table: ['BatchGetItem'], queriedIndexes: ['created'] },
-  secrets: ['tokens'],
+  data: { table: ['GetItem', 'BatchGetItem'], queriedIndexes: ['created'] },
+  secrets: ['tokens', 'platformToken'],
 });
 
 export const exportRefundsRoute = route('GET /exports/refunds.csv', 'export-refunds', 'admin', {
-  data: { table: ['BatchGetItem'], queriedIndexes: ['created'] },
-  secrets: ['tokens'],
+  data: { table: ['GetItem', 'BatchGetItem'], queriedIndexes: ['created'] },
+  secrets: ['tokens', 'platformToken'],
 });
 
 export const ratesRoute = route('GET /rates', 'rates', 'storefront', {
-  data: { table: [] },
-  secrets: ['tokens', 'processingKeys'],
+  data: { table: ['GetItem'] },
+  secrets: ['tokens', 'platformToken', 'processingKeys'],
+  storeSecrets: 'read',
 });
 
 export const pairsRoute = route('GET /pairs', 'pairs', 'storefront', {
-  data: { table: [] },
-  secrets: ['tokens', 'processingKeys'],
+  data: { table: ['GetItem'] },
+  secrets: ['tokens', 'platformToken', 'processingKeys'],
+  storeSecrets: 'read',
 });
 
 export const getBalancesRoute = route('GET /balances', 'get-balances', 'admin', {
-  data: { table: ['Query', 'PutItem'] },
-  secrets: ['tokens', 'processingKeys'],
+  data: { table: ['GetItem', 'Query', 'PutItem'] },
+  secrets: ['tokens', 'platformToken', 'processingKeys'],
+  storeSecrets: 'read',
 });
 
 export const balanceHistoryRoute = route('GET /balances/history', 'balance-history', 'admin', {
-  data: { table: ['Query'] },
-  secrets: ['tokens'],
+  data: { table: ['GetItem', 'Query'] },
+  secrets: ['tokens', 'platformToken'],
 });
 
 export const lookupTransactionRoute = route('GET /transactions', 'lookup-transaction', 'admin', {
-  data: { table: [] },
-  secrets: ['tokens', 'processingKeys'],
+  data: { table: ['GetItem'] },
+  secrets: ['tokens', 'platformToken', 'processingKeys'],
+  storeSecrets: 'read',
 });
 
 export const callbacksRoute = route('POST /callbacks', 'callbacks', 'service', {
   data: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   secrets: ['processingKeys'],
+  // A store on its own account has its callbacks verified with its own keys.
+  storeSecrets: 'read',
   // Its own, so that a flood on the public routes cannot starve the payment callbacks; 20 carry its 100/s
   // throttle at about 200 ms each.
   concurrency: { reserved: 20 },
@@ -193,21 +220,27 @@ export const listWebhookDeliveriesRoute = route(
   'GET /webhooks/deliveries',
   'list-webhook-deliveries',
   'admin',
-  { data: { table: ['BatchGetItem'], queriedIndexes: ['created'] }, secrets: ['tokens'] },
+  {
+    data: { table: ['GetItem', 'BatchGetItem'], queriedIndexes: ['created'] },
+    secrets: ['tokens', 'platformToken'],
+  },
 );
 
 export const resendWebhookRoute = route(
   'POST /webhooks/deliveries/{event_id}/resend',
   'resend-webhook',
   'admin',
-  { data: { table: ['GetItem', 'PutItem'] }, secrets: ['tokens'] },
+  { data: { table: ['GetItem', 'PutItem'] }, secrets: ['tokens', 'platformToken'] },
 );
 
 export const resendFailedWebhooksRoute = route(
   'POST /webhooks/deliveries/resend-failed',
   'resend-failed-webhooks',
   'admin',
-  { data: { table: ['GetItem', 'PutItem'], queriedIndexes: ['deliveries-due'] }, secrets: ['tokens'] },
+  {
+    data: { table: ['GetItem', 'PutItem'], queriedIndexes: ['deliveries-due'] },
+    secrets: ['tokens', 'platformToken'],
+  },
 );
 
 export const openapiRoute = route('GET /openapi.json', 'openapi', 'public', {
@@ -215,9 +248,61 @@ export const openapiRoute = route('GET /openapi.json', 'openapi', 'public', {
   secrets: [],
 });
 
+// Stores (issue 33): the platform token manages them; any token learns what it holds from /tokens/current.
+const STORE_WRITES = { table: ['GetItem', 'PutItem'] } as const;
+const PLATFORM_SECRETS = ['tokens', 'platformToken'] as const;
+
+// The only function that may create a store's secret.
+export const createStoreRoute = route('POST /stores', 'create-store', 'platform', {
+  data: STORE_WRITES,
+  secrets: PLATFORM_SECRETS,
+  storeSecrets: 'create',
+});
+
+export const listStoresRoute = route('GET /stores', 'list-stores', 'platform', {
+  data: { table: ['GetItem'], queriedIndexes: ['created'] },
+  secrets: PLATFORM_SECRETS,
+});
+
+export const getStoreRoute = route('GET /stores/{store_id}', 'get-store', 'platform', {
+  data: { table: ['GetItem'] },
+  secrets: PLATFORM_SECRETS,
+});
+
+// The only function that may write a store's secret after its creation: new processing keys.
+export const updateStoreRoute = route('PATCH /stores/{store_id}', 'update-store', 'platform', {
+  data: STORE_WRITES,
+  secrets: PLATFORM_SECRETS,
+  storeSecrets: 'write',
+});
+
+export const rotateStoreTokensRoute = route(
+  'POST /stores/{store_id}/tokens/rotate',
+  'rotate-store-tokens',
+  'platform',
+  { data: STORE_WRITES, secrets: PLATFORM_SECRETS },
+);
+
+export const disableStoreRoute = route('POST /stores/{store_id}/disable', 'disable-store', 'platform', {
+  data: STORE_WRITES,
+  secrets: PLATFORM_SECRETS,
+});
+
+export const enableStoreRoute = route('POST /stores/{store_id}/enable', 'enable-store', 'platform', {
+  data: STORE_WRITES,
+  secrets: PLATFORM_SECRETS,
+});
+
+// Any token: the storefront's access is the lowest, and the admin's and the platform's open it too.
+export const currentTokenRoute = route('GET /tokens/current', 'current-token', 'storefront', {
+  data: { table: ['GetItem'] },
+  secrets: PLATFORM_SECRETS,
+});
+
 export const healthRoute = route('GET /health', 'health', 'admin', {
-  data: { table: [] },
-  secrets: ['tokens', 'processingKeys'],
+  data: { table: ['GetItem'] },
+  secrets: ['tokens', 'platformToken', 'processingKeys'],
+  storeSecrets: 'read',
 });
 
 /** The route table the deployed HTTP API and the local gateway both serve. */
@@ -244,6 +329,14 @@ export const routes = [
   listWebhookDeliveriesRoute,
   resendWebhookRoute,
   resendFailedWebhooksRoute,
+  createStoreRoute,
+  listStoresRoute,
+  getStoreRoute,
+  updateStoreRoute,
+  rotateStoreTokensRoute,
+  disableStoreRoute,
+  enableStoreRoute,
+  currentTokenRoute,
 ] as const;
 
 /**
@@ -261,6 +354,7 @@ export const jobs = [
     name: 'snapshot-balances',
     data: { table: ['PutItem'] },
     secrets: ['processingKeys'],
+    storeSecrets: 'read',
     concurrency: 'shared',
   },
   {
@@ -268,6 +362,7 @@ export const jobs = [
     // DeleteItem: an order's refund that never wrote what it sends is given up.
     data: { table: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem'], queriedIndexes: ['open-items'] },
     secrets: ['processingKeys'],
+    storeSecrets: 'read',
     // One run at a time: a run due while the last one still works waits (Lambda retries it), never overlaps.
     concurrency: { reserved: 1 },
   },
@@ -276,6 +371,7 @@ export const jobs = [
     name: 'webhook-dispatcher',
     data: { table: ['GetItem', 'PutItem', 'UpdateItem'], queriedIndexes: ['deliveries-due'] },
     secrets: ['webhookSecret'],
+    storeSecrets: 'read',
     // Runs may overlap (leases keep them apart); a few at most, so a slow endpoint cannot take the account's pool.
     concurrency: { reserved: 2 },
   },

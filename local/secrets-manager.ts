@@ -6,11 +6,14 @@ export interface LocalSecretsManager extends Listening {
   put(name: string, value: string | undefined): void;
   /** GetSecretValue calls served so far, for one secret or for all. */
   calls(name?: string): number;
+  /** A secret's value now (undefined: none, or no such secret), as a test reads what a route wrote. */
+  valueOf(name: string): string | undefined;
 }
 
 /**
- * The Secrets Manager wire protocol, as much as the plugin uses: the real SDK client posts JSON 1.1 with an
- * `x-amz-target` header, and reads `SecretString` back or a typed error from `__type`.
+ * The Secrets Manager wire protocol, as much as the plugin uses (GetSecretValue, CreateSecret, PutSecretValue):
+ * the real SDK client posts JSON 1.1 with an `x-amz-target` header, and reads the answer or a typed error from
+ * `__type`, named as AWS names them. A secret created with no value has no version, as in AWS.
  */
 export async function startLocalSecretsManager(
   /** Each secret's value; undefined: the secret exists with no value yet, as the stack creates it. */
@@ -25,42 +28,98 @@ export async function startLocalSecretsManager(
 
   function answer(request: IncomingMessage, response: ServerResponse, body: string): void {
     const target = String(request.headers['x-amz-target'] ?? '');
-    let input: { SecretId?: string };
+    let input: { SecretId?: string; Name?: string; SecretString?: string };
     try {
       input = JSON.parse(body || '{}');
     } catch {
       return reply(response, 400, { __type: 'SerializationException', Message: 'Body is not JSON' });
     }
-    if (target !== 'secretsmanager.GetSecretValue') {
+    const operation = OPERATIONS[target];
+    if (!operation) {
       return reply(response, 400, {
         __type: 'UnknownOperationException',
         Message: `Not supported: ${target}`,
       });
     }
-    const name = input.SecretId ?? '';
-    calls.set(name, (calls.get(name) ?? 0) + 1);
-    if (!values.has(name)) {
-      return reply(response, 400, {
-        __type: 'ResourceNotFoundException',
-        Message: "Secrets Manager can't find the specified secret.",
-      });
-    }
-    const value = values.get(name);
-    if (value === undefined) {
-      return reply(response, 400, {
-        __type: 'ResourceNotFoundException',
-        Message: "Secrets Manager can't find the specified secret value for staging label: AWSCURRENT",
-      });
-    }
-    reply(response, 200, {
-      ARN: `arn:aws:secretsmanager:local:000000000000:secret:${name}`,
-      Name: name,
-      SecretString: value,
-      VersionId: `v${calls.get(name)}`,
-      VersionStages: ['AWSCURRENT'],
-      CreatedDate: Math.floor(Date.now() / 1000),
-    });
+    operation(input, response);
   }
+
+  const arnOf = (name: string) => `arn:aws:secretsmanager:local:000000000000:secret:${name}`;
+  /** A secret is named by its name or its ARN, as AWS takes either. */
+  const nameOf = (id: string) => (id.startsWith(arnOf('')) ? id.slice(arnOf('').length) : id);
+  const notFound = (response: ServerResponse) =>
+    reply(response, 400, {
+      __type: 'ResourceNotFoundException',
+      Message: "Secrets Manager can't find the specified secret.",
+    });
+  let versions = 0;
+  const newVersion = () => `v${(versions += 1)}`;
+
+  const OPERATIONS: Record<
+    string,
+    (input: { SecretId?: string; Name?: string; SecretString?: string }, response: ServerResponse) => void
+  > = {
+    'secretsmanager.GetSecretValue': (input, response) => {
+      const name = nameOf(input.SecretId ?? '');
+      calls.set(name, (calls.get(name) ?? 0) + 1);
+      if (!values.has(name)) return notFound(response);
+      const value = values.get(name);
+      if (value === undefined) {
+        return reply(response, 400, {
+          __type: 'ResourceNotFoundException',
+          Message: "Secrets Manager can't find the specified secret value for staging label: AWSCURRENT",
+        });
+      }
+      reply(response, 200, {
+        ARN: arnOf(name),
+        Name: name,
+        SecretString: value,
+        VersionId: `v${calls.get(name)}`,
+        VersionStages: ['AWSCURRENT'],
+        CreatedDate: Math.floor(Date.now() / 1000),
+      });
+    },
+    // Without SecretString the secret has no version, and reading it fails as above.
+    'secretsmanager.CreateSecret': (input, response) => {
+      const name = input.Name ?? '';
+      if (!/^[A-Za-z0-9/_+=.@-]{1,512}$/.test(name)) {
+        return reply(response, 400, {
+          __type: 'InvalidParameterException',
+          Message:
+            'Invalid name. Must be a valid name containing alphanumeric characters, or any of the following: -/_+=.@!',
+        });
+      }
+      if (values.has(name)) {
+        return reply(response, 400, {
+          __type: 'ResourceExistsException',
+          Message: `The operation failed because the secret ${name} already exists.`,
+        });
+      }
+      values.set(name, input.SecretString);
+      reply(response, 200, {
+        ARN: arnOf(name),
+        Name: name,
+        ...(input.SecretString !== undefined && { VersionId: newVersion() }),
+      });
+    },
+    'secretsmanager.PutSecretValue': (input, response) => {
+      const name = nameOf(input.SecretId ?? '');
+      if (!values.has(name)) return notFound(response);
+      if (input.SecretString === undefined) {
+        return reply(response, 400, {
+          __type: 'InvalidRequestException',
+          Message: 'You must provide either SecretString or SecretBinary.',
+        });
+      }
+      values.set(name, input.SecretString);
+      reply(response, 200, {
+        ARN: arnOf(name),
+        Name: name,
+        VersionId: newVersion(),
+        VersionStages: ['AWSCURRENT'],
+      });
+    },
+  };
 
   const listening = await listen(server, port);
   const total = () => [...calls.values()].reduce((sum, count) => sum + count, 0);
@@ -68,6 +127,7 @@ export async function startLocalSecretsManager(
     ...listening,
     put: (name, value) => values.set(name, value),
     calls: (name) => (name === undefined ? total() : (calls.get(name) ?? 0)),
+    valueOf: (name) => values.get(name),
   };
 }
 

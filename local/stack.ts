@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { JOB_FUNCTION_TIMEOUT_SECONDS, routes, scheduledJobs, type FunctionName } from '../lib/routes';
 import {
+  PLATFORM_TOKEN_FIELD,
   PROCESSING_KEY_FIELDS,
   SECRET_ENV,
+  STORE_SECRETS_PREFIX_ENV,
   TOKEN_FIELDS,
   WEBHOOK_SECRET_FIELDS,
   type SecretName,
@@ -29,6 +31,8 @@ export interface LocalStackOptions {
   processing?: { baseUrl: string; apiKey: string; secretKey: string };
   storefrontToken?: string;
   adminToken?: string;
+  /** The token that manages stores and acts for any store (`Store-Id`); generated when absent. */
+  platformToken?: string;
   /** Intervals of the scheduled jobs; `false` runs none (tests invoke them directly). */
   schedule?: { snapshotMs: number; reconcileMs: number } | false;
   /** Extra configuration for the handlers, such as shorter timeouts in tests. */
@@ -55,6 +59,7 @@ export interface LocalStack {
   url: string;
   storefrontToken: string;
   adminToken: string;
+  platformToken: string;
   /** The secret that signs the webhooks. */
   webhookSecret: string;
   sandbox?: Sandbox;
@@ -75,7 +80,10 @@ const SECRET_IDS: Record<SecretName, string> = {
   processingKeys: 'payments-plugin/local/processing-keys',
   tokens: 'payments-plugin/local/tokens',
   webhookSecret: 'payments-plugin/local/webhook-secret',
+  platformToken: 'payments-plugin/local/platform-token',
 };
+/** Each store's own secret is `<prefix><store id>`, as in AWS. */
+const STORE_SECRETS_PREFIX = 'payments-plugin/local/stores/';
 
 /** As AWS would wake it through the table's stream, soon after a change; and on this interval for retries. */
 const WEBHOOK_INTERVAL_MS = 1_000;
@@ -88,6 +96,7 @@ const WEBHOOK_INTERVAL_MS = 1_000;
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const storefrontToken = options.storefrontToken ?? randomToken();
   const adminToken = options.adminToken ?? randomToken();
+  const platformToken = options.platformToken ?? randomToken();
   const webhookSecret = options.webhooks?.secret ?? newWebhookSecret();
   const gatewayPort = options.port ?? 0;
   const sandbox = options.processing ? undefined : await startSandbox({ port: options.sandboxPort ?? 0 });
@@ -108,6 +117,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       [TOKEN_FIELDS.admin]: adminToken,
     }),
     [SECRET_IDS.webhookSecret]: JSON.stringify({ [WEBHOOK_SECRET_FIELDS.current]: webhookSecret }),
+    [SECRET_IDS.platformToken]: JSON.stringify({ [PLATFORM_TOKEN_FIELD]: platformToken }),
   });
 
   Object.assign(process.env, {
@@ -121,10 +131,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     [SECRET_ENV.processingKeys]: SECRET_IDS.processingKeys,
     [SECRET_ENV.tokens]: SECRET_IDS.tokens,
     [SECRET_ENV.webhookSecret]: SECRET_IDS.webhookSecret,
+    [SECRET_ENV.platformToken]: SECRET_IDS.platformToken,
+    [STORE_SECRETS_PREFIX_ENV]: STORE_SECRETS_PREFIX,
     PROCESSING_BASE_URL: processing.baseUrl,
     // dynalite runs in this process, on a machine that may be busy: a slow answer here is load, not a hang.
     AWS_REQUEST_TIMEOUT_MS: '10000',
     WEBHOOK_URL: options.webhooks?.url ?? '',
+    DEFAULT_STORE_WEBHOOK_URL: options.webhooks?.url ?? '',
     WEBHOOK_EVENTS: options.webhooks ? 'on' : 'off',
     WEBHOOK_ALLOW_LOOPBACK_HTTP: 'true',
     ...options.env,
@@ -192,6 +205,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     url: gateway.url,
     storefrontToken,
     adminToken,
+    platformToken,
     webhookSecret,
     sandbox,
     dynamo,

@@ -41,6 +41,7 @@ async function main(): Promise<void> {
     processing,
     storefrontToken: process.env.STOREFRONT_TOKEN,
     adminToken: process.env.ADMIN_TOKEN,
+    platformToken: process.env.PLATFORM_TOKEN,
     schedule: {
       snapshotMs: Number(process.env.SNAPSHOT_INTERVAL_SECONDS ?? 3600) * 1000,
       reconcileMs: Number(process.env.RECONCILE_INTERVAL_SECONDS ?? 60) * 1000,
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
     `  API:              ${stack.url}  (reference: ${stack.url}/docs/, document: ${stack.url}/openapi.json)`,
     `  STOREFRONT_TOKEN=${stack.storefrontToken}`,
     `  ADMIN_TOKEN=${stack.adminToken}`,
+    `  PLATFORM_TOKEN=${stack.platformToken}  (manages stores: POST ${stack.url}/stores)`,
     `  Demo store:       ${stack.url}/demo/  (a shop with the checkout widget)`,
     `  Console:          ${stack.url}/console/  (sign in with the ADMIN_TOKEN)`,
     webhooks

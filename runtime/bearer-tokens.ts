@@ -1,6 +1,23 @@
-import type { TokenSource } from '../domain/ports';
+import type { BearerTokens, PlatformTokenSource } from '../domain/stores';
+import { TokenHolders } from '../domain/token-holders';
 import { parseTokensSecret, tokenSource } from '../secrets/bearer-tokens';
+import { parsePlatformTokenSecret, platformTokenSource } from '../secrets/platform-token';
 import { cachedSecret } from './secret';
+import { storeRegistry } from './store-registry';
 
-/** Only the bearer routes load this module, and only they may read the tokens secret. */
-export const bearerTokens: TokenSource = tokenSource(cachedSecret('tokens', parseTokensSecret));
+let platform: PlatformTokenSource | undefined;
+/** Read only when a token is not the default store's: a poll with the storefront token never loads it. */
+const platformToken: PlatformTokenSource = {
+  get: () => platformSource().get(),
+  refresh: () => platformSource().refresh(),
+};
+const platformSource = () =>
+  (platform ??= platformTokenSource(cachedSecret('platformToken', parsePlatformTokenSecret)));
+
+/** Only the bearer routes load this module, and only they may read the tokens secrets. */
+export const bearerTokens: BearerTokens = new TokenHolders({
+  defaultTokens: tokenSource(cachedSecret('tokens', parseTokensSecret)),
+  platformToken,
+  registry: storeRegistry,
+  now: Date.now,
+});

@@ -1,4 +1,19 @@
-import { DEFAULT_STORE_ID, type StoreAccount, type StoreAccounts } from '../domain/stores';
+import type { KeySource } from '../domain/ports';
+import {
+  DEFAULT_STORE_ID,
+  type StoreAccount,
+  type StoreAccounts,
+  type StoreId,
+  type StoreRecord,
+  type StoreSecretValues,
+} from '../domain/stores';
+import { NotConfiguredError } from '../domain/errors';
+import { cacheSecret, type CachedSecret } from '../secrets/cached-secret';
+import { STORE_SECRETS_PREFIX_ENV } from '../secrets/fields';
+import { secretsManagerLoader } from '../secrets/secrets-manager';
+import { parseStoreSecret } from '../secrets/store-secrets';
+import { awsClientConfig } from './aws-clients';
+import { numberEnv, requireEnv } from './env';
 
 /** The default store, on the deployment's own processing account; its webhooks go where the deployment says. */
 const DEFAULT_ACCOUNT: StoreAccount = {
@@ -7,7 +22,62 @@ const DEFAULT_ACCOUNT: StoreAccount = {
   processing: { account: 'shared' },
 };
 
-/** Every store this deployment serves: for now, only the default store. */
+/** One per store in the warm container: its secret's cache lives as long as its registry item is unchanged. */
+const built = new Map<StoreId, { record: StoreRecord; account: StoreAccount }>();
+const secretsOf = new Map<StoreId, CachedSecret<StoreSecretValues>>();
+
+/**
+ * Every store this deployment serves. The default store's account is the deployment's own, with no table read;
+ * another store's comes from its registry item (cached, runtime/store-registry.ts) and its secret, read only when
+ * its keys or webhook secrets are needed. The registry and the secrets are loaded at the first other store, so a
+ * function serving the default store alone needs neither grant.
+ */
 export const storeAccounts: StoreAccounts = {
-  get: async (storeId) => (storeId === DEFAULT_STORE_ID ? DEFAULT_ACCOUNT : undefined),
+  get: async (storeId) => {
+    if (storeId === DEFAULT_STORE_ID) return DEFAULT_ACCOUNT;
+    const { storeRegistry } = await import('./store-registry');
+    const record = await storeRegistry.get(storeId);
+    if (!record) return undefined;
+    const known = built.get(storeId);
+    if (known?.record === record) return known.account;
+    const account = accountOf(record);
+    built.set(storeId, { record, account });
+    return account;
+  },
 };
+
+function accountOf(record: StoreRecord): StoreAccount {
+  const secret = storeSecret(record.id);
+  const keys: KeySource = {
+    get: async () => ownKeys(await secret.get()),
+    refresh: async () => ownKeys(await secret.refresh()),
+  };
+  return {
+    storeId: record.id,
+    status: record.status,
+    processing:
+      record.account === 'own' && record.baseUrl !== undefined
+        ? { account: 'own', baseUrl: record.baseUrl, keys }
+        : { account: 'shared' },
+    ...(record.webhookUrl !== undefined && {
+      webhook: { url: record.webhookUrl, secrets: async () => (await secret.get()).webhookSecrets },
+    }),
+  };
+}
+
+function ownKeys(values: StoreSecretValues) {
+  if (!values.processing) throw new NotConfiguredError("The store's processing keys are not in its secret");
+  return values.processing;
+}
+
+/** The store's secret, fetched once per SECRET_TTL_SECONDS as the deployment's own are. */
+function storeSecret(storeId: StoreId): CachedSecret<StoreSecretValues> {
+  let secret = secretsOf.get(storeId);
+  if (!secret) {
+    const load = () =>
+      secretsManagerLoader(`${requireEnv(STORE_SECRETS_PREFIX_ENV)}${storeId}`, awsClientConfig())();
+    secret = cacheSecret(load, parseStoreSecret, numberEnv('SECRET_TTL_SECONDS', 300) * 1000);
+    secretsOf.set(storeId, secret);
+  }
+  return secret;
+}

@@ -9,6 +9,8 @@ export const SECRET_ENV = {
   tokens: 'TOKENS_SECRET_ID',
   /** The secret that signs the webhooks to the shop; the shop holds it too, to verify them. */
   webhookSecret: 'WEBHOOK_SECRET_ID',
+  /** The platform token: it manages stores, and acts for any store with `Store-Id` (issue 33). */
+  platformToken: 'PLATFORM_TOKEN_SECRET_ID',
 } as const;
 
 export type SecretName = keyof typeof SECRET_ENV;
@@ -26,6 +28,12 @@ export const TOKEN_FIELDS = {
   storefront: 'storefront_token',
   admin: 'admin_token',
 } as const satisfies Record<TokenScope, string>;
+
+/** Generated once, at the first deploy, as the bearer tokens are; `previous_<field>` during a rotation, as theirs. */
+export const PLATFORM_TOKEN_FIELD = 'platform_token';
+
+/** Where the stores' own secrets are, `<prefix><store id>`: the stack ends the prefix in `/stores/`. */
+export const STORE_SECRETS_PREFIX_ENV = 'STORE_SECRETS_PREFIX';
 
 /** `whsec_...` (Standard Webhooks); during a rotation the one before it too, and every webhook is signed with both. */
 export const WEBHOOK_SECRET_FIELDS = {

@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { decodeCursor } from '../cursor';
 import { fields, FOREIGN_ID } from '../validate';
 import { INVOICE_STATUS_NAMES } from '../../domain/outcome';
+import { STORE_ID } from '../../domain/stores';
 import { EVENT_ID } from '../../domain/webhooks';
 import {
   amount,
@@ -189,4 +190,62 @@ export const historyQuery = fields({
   since: v.optional(utcTime('Only snapshots taken at or after this time; from the first when absent.')),
   limit: limit('snapshots'),
   cursor: cursor(),
+});
+
+// Stores (issue 33): what the platform token sends to make and change them.
+const STORE_ID_MESSAGE =
+  'must be 1 to 32 lowercase letters, digits or "-", starting and ending with a letter or a digit';
+
+export const storeId = (description: string) =>
+  text({ description, notBlank: true, pattern: STORE_ID, patternMessage: STORE_ID_MESSAGE });
+
+const storeName = text({ description: "The store's name, as people read it.", notBlank: true, max: 100 });
+const webhookUrl = url(
+  "Where the store's webhooks go: https (a loopback http URL only where the deployment allows it).",
+);
+
+/** A store's own account at the payment service: write-only, never answered back. */
+const processingAccount = v.strictObject(
+  {
+    api_key: text({ description: 'The API key of the merchant account.', notBlank: true, max: 256 }),
+    secret_key: text({
+      description: 'The secret key of the merchant account; never answered back.',
+      notBlank: true,
+      max: 256,
+    }),
+    base_url: url('The base URL of the payment service for this account.'),
+  },
+  'must be an object with api_key, secret_key and base_url, and no other field',
+);
+
+export const storeBody = fields({
+  id: storeId('The store id: it appears in keys, URLs and upstream foreign_ids, and never changes.'),
+  name: storeName,
+  webhook_url: v.optional(webhookUrl),
+  processing: v.optional(processingAccount),
+});
+
+export const storeChangesBody = fields({
+  name: v.optional(storeName),
+  webhook_url: v.optional(v.nullable(webhookUrl)),
+  processing: v.optional(processingAccount),
+});
+
+export const MAX_GRACE_SECONDS = 604_800;
+
+export const rotateTokensBody = fields({
+  grace_seconds: v.optional(
+    wholeNumber({
+      description: 'How long the tokens being replaced keep working, in seconds.',
+      minimum: 0,
+      maximum: MAX_GRACE_SECONDS,
+      rangeMessage: `must be between 0 and ${MAX_GRACE_SECONDS}`,
+      default: 86_400,
+    }),
+  ),
+});
+
+export const storeListQuery = fields({
+  limit: limit('stores'),
+  cursor: cursor((value) => STORE_ID.test(value)),
 });

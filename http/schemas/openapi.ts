@@ -13,11 +13,21 @@ import { routes, type Access, type Route } from '../../lib/routes';
 import type { FieldsSchema } from '../validate';
 import { foreignId } from './fields';
 import { callbackBody } from './callback-body';
-import { checkoutBody, orderRefundBody, refundBody } from './inputs';
+import {
+  checkoutBody,
+  orderRefundBody,
+  refundBody,
+  rotateTokensBody,
+  storeBody,
+  storeChangesBody,
+  storeId,
+} from './inputs';
 import { operations, type Operation } from './operations';
 import {
   callbackOutcome,
   checkoutView,
+  createdStore,
+  currentToken,
   errorBody,
   gatewayMessage,
   health,
@@ -27,8 +37,11 @@ import {
   publicInvoiceView,
   refundList,
   refundView,
+  rotatedTokens,
   snapshot,
   snapshotList,
+  storeList,
+  storeView,
   transaction,
 } from './outputs';
 
@@ -49,6 +62,14 @@ const SCHEMAS = {
   PairList: pairList,
   Transaction: transaction,
   CallbackOutcome: callbackOutcome,
+  StoreBody: storeBody,
+  StoreChangesBody: storeChangesBody,
+  RotateTokensBody: rotateTokensBody,
+  Store: storeView,
+  StoreList: storeList,
+  CreatedStore: createdStore,
+  RotatedTokens: rotatedTokens,
+  CurrentToken: currentToken,
   Error: errorBody,
   GatewayMessage: gatewayMessage,
 };
@@ -77,12 +98,19 @@ const ERRORS: Record<number, { name: string; description: string }> = {
     name: 'BadInput',
     description: 'Bad input: `fields` names every field at fault. Nothing was written or sent.',
   },
-  401: { name: 'Unauthenticated', description: 'No bearer token, or not a valid one.' },
+  401: {
+    name: 'Unauthenticated',
+    description: 'No bearer token, or not a valid one (a rotated token after its grace period too).',
+  },
   403: {
     name: 'Forbidden',
-    description: 'A token of another scope, or a callback whose signature does not verify.',
+    description:
+      "A token of another scope or of another store (`forbidden`), a disabled store's (`store_disabled`), or a callback whose signature does not verify.",
   },
-  404: { name: 'NotFound', description: 'No such record.' },
+  404: {
+    name: 'NotFound',
+    description: 'No such record, or no such store (`store_not_found`, as `Store-Id` may name).',
+  },
   409: {
     name: 'Conflict',
     description:
@@ -129,9 +157,10 @@ function errorResponses() {
 }
 
 const SECURITY: Record<Access, Array<Record<string, string[]>>> = {
-  // The admin token opens the storefront routes too.
-  storefront: [{ storefrontToken: [] }, { adminToken: [] }],
-  admin: [{ adminToken: [] }],
+  // The admin token opens the storefront routes too, and the platform token every bearer route.
+  storefront: [{ storefrontToken: [] }, { adminToken: [] }, { platformToken: [] }],
+  admin: [{ adminToken: [] }, { platformToken: [] }],
+  platform: [{ platformToken: [] }],
   service: [{ processingSignature: [] }],
   customer: [{ clientSecret: [] }],
   public: [],
@@ -143,8 +172,11 @@ function errorStatuses(route: Route, operation: Operation): number[] {
   const statuses = new Set<number>([429, 500, ...(operation.errors ?? [])]);
   if (operation.body || operation.query || route.path.includes('{')) statuses.add(400);
   if (operation.body) statuses.add(415);
-  if (route.access === 'storefront' || route.access === 'admin') statuses.add(401);
-  if (route.access === 'admin' || route.access === 'service') statuses.add(403);
+  const bearer = route.access === 'storefront' || route.access === 'admin' || route.access === 'platform';
+  if (bearer) [401, 403].forEach((s) => statuses.add(s));
+  if (route.access === 'service') statuses.add(403);
+  // `Store-Id` may name no store.
+  if (route.access === 'storefront' || route.access === 'admin') [400, 404].forEach((s) => statuses.add(s));
   // DynamoDB or Secrets Manager busy or out of reach, past the SDK's retries.
   if (route.data.table.length > 0 || route.secrets.length > 0) statuses.add(503);
   if ((route.secrets as readonly string[]).includes('processingKeys'))
@@ -160,7 +192,9 @@ function parameters(route: Route, operation: Operation) {
     schema:
       name === 'event_id'
         ? { type: 'string', pattern: EVENT_ID.source, description: "A webhook event's id." }
-        : jsonSchema(foreignId('The id the store gave it.')),
+        : name === 'store_id'
+          ? jsonSchema(storeId('The store id.'))
+          : jsonSchema(foreignId('The id the store gave it.')),
   }));
   const headers = Object.entries(operation.headers ?? {}).map(([name, description]) => ({
     name,
@@ -168,7 +202,22 @@ function parameters(route: Route, operation: Operation) {
     description,
     schema: { type: 'string' },
   }));
-  return [...inPath, ...queryParameters(operation.query), ...headers];
+  // The platform token acts for the store this names (as Stripe's `Stripe-Account`); a store's own token may only
+  // name its own store.
+  const storeHeader =
+    route.access === 'storefront' || route.access === 'admin'
+      ? [
+          {
+            name: 'Store-Id',
+            in: 'header',
+            required: false,
+            description:
+              'With the platform token: the store to act for, `default` when absent. A store token may name only its own store.',
+            schema: jsonSchema(storeId('A store id.')),
+          },
+        ]
+      : [];
+  return [...inPath, ...queryParameters(operation.query), ...headers, ...storeHeader];
 }
 
 function queryParameters(query: FieldsSchema | undefined) {
@@ -251,6 +300,11 @@ export function openApiDocument() {
         description: "The store's backend, with the storefront token (or the admin token).",
       },
       { name: 'admin', description: 'A back office, with the admin token.' },
+      {
+        name: 'platform',
+        description:
+          "The platform token alone: it manages the deployment's stores, and acts for any store with `Store-Id`.",
+      },
       { name: 'service', description: 'Called by the Merchant Processing API.' },
       {
         name: 'customer',
@@ -266,6 +320,11 @@ export function openApiDocument() {
       securitySchemes: {
         storefrontToken: { type: 'http', scheme: 'bearer', description: "The storefront's bearer token." },
         adminToken: { type: 'http', scheme: 'bearer', description: 'The admin bearer token.' },
+        platformToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "The platform token: manages stores, and acts as any store's admin with `Store-Id`.",
+        },
         processingSignature: {
           type: 'apiKey',
           in: 'header',

@@ -12,6 +12,10 @@ import {
   noQuery,
   orderRefundBody,
   pairQuery,
+  rotateTokensBody,
+  storeBody,
+  storeChangesBody,
+  storeListQuery,
   deliveryListQuery,
   exportQuery,
   refundBody,
@@ -22,6 +26,8 @@ import { callbackBody } from './callback-body';
 import {
   callbackOutcome,
   checkoutView,
+  createdStore,
+  currentToken,
   deliveryList,
   deliveryView,
   health,
@@ -33,8 +39,11 @@ import {
   refundList,
   refundView,
   resendReport,
+  rotatedTokens,
   snapshot,
   snapshotList,
+  storeList,
+  storeView,
   transaction,
 } from './outputs';
 
@@ -255,6 +264,66 @@ export const operations: Record<RouteFunctionName, Operation> = {
     query: noQuery,
     answers: { 200: { description: 'How many were set to be re-sent.', schema: resendReport } },
     errors: [409],
+  },
+  'create-store': {
+    summary: 'Create a store',
+    description:
+      "Its storefront token, admin token and webhook secret are answered this once: keep them. Without `processing` the store shares the deployment's processing account. The processing keys are write-only. An id taken is a 409 `store_exists`.",
+    body: storeBody,
+    answers: { 201: { description: 'Created.', schema: createdStore } },
+    errors: [409],
+  },
+  'list-stores': {
+    summary: 'The stores',
+    description:
+      'The default store first, then the others oldest first; give `next_cursor` back as `cursor` for the next page.',
+    query: storeListQuery,
+    answers: { 200: { description: 'A page of stores.', schema: storeList } },
+  },
+  'get-store': {
+    summary: 'A store',
+    description: 'Never a key, a token or a secret. An unknown store is a 404 `store_not_found`.',
+    query: noQuery,
+    answers: { 200: { description: 'The store.', schema: storeView } },
+    errors: [404],
+  },
+  'update-store': {
+    summary: 'Change a store',
+    description:
+      "Its name, webhook URL (null clears it) or processing keys (write-only: never answered back). A field left out keeps its value. The default store's settings belong to the deployment: 409 `default_store`.",
+    body: storeChangesBody,
+    answers: { 200: { description: 'The store.', schema: storeView } },
+    errors: [404, 409],
+  },
+  'rotate-store-tokens': {
+    summary: "Rotate a store's tokens",
+    description:
+      "New storefront and admin tokens, answered this once. The previous ones keep working for `grace_seconds` (default a day), then answer 401; the previous ones of an earlier rotation stop now. The default store's tokens are in the tokens secret (409 `default_store`).",
+    body: rotateTokensBody,
+    answers: { 200: { description: 'The new tokens.', schema: rotatedTokens } },
+    errors: [404, 409],
+  },
+  'disable-store': {
+    summary: 'Disable a store',
+    description:
+      "Its tokens, and the platform token acting for it, answer 403 `store_disabled` on its routes; its callbacks are still applied and its webhooks still sent. Idempotent; warm functions see it within the store cache's time (docs/operations.md).",
+    query: noQuery,
+    answers: { 200: { description: 'The store.', schema: storeView } },
+    errors: [404, 409],
+  },
+  'enable-store': {
+    summary: 'Enable a store',
+    description: 'Its tokens work again. Idempotent.',
+    query: noQuery,
+    answers: { 200: { description: 'The store.', schema: storeView } },
+    errors: [404, 409],
+  },
+  'current-token': {
+    summary: 'What this token is',
+    description:
+      'Its scope and the store it acts for: a store token, its own store; the platform token, the store in `Store-Id`, else `default`.',
+    query: noQuery,
+    answers: { 200: { description: 'The token.', schema: currentToken } },
   },
   openapi: {
     summary: 'This document',

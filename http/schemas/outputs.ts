@@ -279,3 +279,56 @@ export const openApiObject = v.looseObject({
   info: v.looseObject({}),
   paths: v.looseObject({}),
 });
+
+// Stores (issue 33). A store's view never holds a key, a token or a secret.
+export const storeView = v.strictObject({
+  id: described(v.string(), 'The store id.'),
+  name: v.string(),
+  status: described(
+    v.picklist(['active', 'disabled']),
+    "`disabled`: the store's tokens answer 403 `store_disabled`; its callbacks and webhooks go on.",
+  ),
+  account: described(
+    v.picklist(['shared', 'own']),
+    "`shared`: the deployment's processing account; `own`: the store's own keys.",
+  ),
+  base_url: nullableText("The payment service's base URL of the store's own account; null when shared."),
+  webhook_url: nullableText("Where the store's webhooks go; null when none."),
+  callback_url: nullableText(
+    "With its own account: the callback URL to enter in that account's merchant administration; null when shared.",
+  ),
+  created_at: v.nullable(
+    isoTime('When the store was made; null for the default store, as old as the deployment.'),
+  ),
+  updated_at: v.nullable(isoTime('When the store last changed; null for the default store.')),
+});
+
+export const storeList = listOf(storeView, 'The stores: the default store first, then oldest first.');
+
+const issuedToken = (what: string) =>
+  described(v.string(), `${what}: answered this once; only its SHA-256 digest is kept.`);
+
+export const createdStore = v.strictObject({
+  store: storeView,
+  storefront_token: issuedToken("The store's storefront token"),
+  admin_token: issuedToken("The store's admin token"),
+  webhook_secret: described(
+    v.string(),
+    "The secret that signs the store's webhooks (`whsec_...`): answered this once.",
+  ),
+});
+
+export const rotatedTokens = v.strictObject({
+  store: storeView,
+  storefront_token: issuedToken('The new storefront token'),
+  admin_token: issuedToken('The new admin token'),
+  previous_tokens_expire_at: isoTime('When the tokens replaced stop working.'),
+});
+
+export const currentToken = v.strictObject({
+  scope: described(v.picklist(['platform', 'admin', 'storefront']), 'What the token may do.'),
+  store_id: described(
+    v.string(),
+    'The store it acts for: its own, or for the platform token the one in `Store-Id` (else `default`).',
+  ),
+});

@@ -17,15 +17,13 @@ const secrets = new SecretsManagerClient({});
 const newToken = () => randomBytes(32).toString('base64url');
 
 /** Adds the missing tokens to the JSON secret; answers which ones it added. */
-async function fillTokens(secretId: string): Promise<string[]> {
+async function fillTokens(secretId: string, tokenFields: readonly string[]): Promise<string[]> {
   const value: unknown = JSON.parse((await currentValue(secretId)) ?? '{}');
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new TypeError('The secret is not a JSON object');
   }
   const fields = value as Record<string, unknown>;
-  const missing = Object.values(TOKEN_FIELDS).filter(
-    (name) => typeof fields[name] !== 'string' || fields[name] === '',
-  );
+  const missing = tokenFields.filter((name) => typeof fields[name] !== 'string' || fields[name] === '');
   if (missing.length === 0) return [];
   for (const name of missing) fields[name] = newToken();
   await secrets.send(new PutSecretValueCommand({ SecretId: secretId, SecretString: JSON.stringify(fields) }));
@@ -45,12 +43,15 @@ async function currentValue(secretId: string): Promise<string | undefined> {
 
 export async function handler(event: CloudFormationCustomResourceEvent): Promise<void> {
   const secretId = String(event.ResourceProperties.SecretId);
+  // The platform token's secret names its one field; the tokens secret, by default, the storefront's and the admin's.
+  const given: unknown = event.ResourceProperties.Fields;
+  const tokenFields = Array.isArray(given) ? given.map(String) : Object.values(TOKEN_FIELDS);
   // A new SecretId on Update gives a new physical id: CloudFormation then deletes the old resource, a no-op.
   const physicalResourceId = event.RequestType === 'Delete' ? event.PhysicalResourceId : secretId;
   let failure: string | undefined;
   try {
     // Update comes only when the secret itself was replaced, and the new one needs its tokens too.
-    const added = event.RequestType === 'Delete' ? [] : await fillTokens(secretId);
+    const added = event.RequestType === 'Delete' ? [] : await fillTokens(secretId, tokenFields);
     console.log(JSON.stringify({ requestType: event.RequestType, tokensAdded: added }));
   } catch (error) {
     // Only the error's name: a JSON parse error message quotes the secret's text.

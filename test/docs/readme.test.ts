@@ -47,6 +47,7 @@ test('the route table names every route once, with the token it takes', () => {
   const tokenWords: Record<Access, string> = {
     storefront: 'storefront',
     admin: 'admin',
+    platform: 'platform',
     customer: '`client_secret`',
     service: 'signature',
     public: 'none',

@@ -5,9 +5,10 @@ import { foreignIdInput } from '../../http/inputs';
 import { apiRoute, type ApiRequest } from '../../http/route';
 import { lambdaContext } from '../../local/lambda-context';
 import { log } from '../../observability/log';
+import { defaultStoreTokens } from '../support/memory-stores';
 
 const TOKENS = { storefront: ['storefront-token'], admin: ['admin-token'] };
-const tokens = { get: async () => TOKENS, refresh: async () => TOKENS };
+const tokens = defaultStoreTokens(TOKENS);
 
 let lines: Array<Record<string, unknown>>;
 beforeEach(() => {

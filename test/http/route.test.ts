@@ -3,6 +3,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { isLosslessNumber } from 'lossless-json';
 import { apiRoute } from '../../http/route';
 import { lambdaContext } from '../../local/lambda-context';
+import { defaultStoreTokens } from '../support/memory-stores';
 import { captureOutput, type CapturedOutput } from '../support/output';
 
 const STOREFRONT_TOKEN = 'storefront-token';
@@ -12,7 +13,7 @@ const TOKENS = { storefront: [STOREFRONT_TOKEN], admin: ['admin-token'] };
 const echo = apiRoute(
   {
     route: { access: 'storefront' },
-    tokens: { get: async () => TOKENS, refresh: async () => TOKENS },
+    tokens: defaultStoreTokens(TOKENS),
     input: ({ body }) => body,
   },
   async (body) => ({

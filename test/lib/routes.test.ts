@@ -74,13 +74,42 @@ test('a route called per customer or by the service is busy; an admin route, for
   }
 });
 
-test('a route may read the tokens secret exactly when it checks bearer tokens; no job reads it', () => {
+test('a route may read the tokens and platform token secrets exactly when it checks bearer tokens; no job reads them', () => {
   for (const { name, access, secrets } of routes) {
-    const readsTokens = (secrets as readonly SecretName[]).includes('tokens');
-    expect({ name, readsTokens }).toEqual({
+    const bearer = access === 'storefront' || access === 'admin' || access === 'platform';
+    const reads = (secret: SecretName) => (secrets as readonly SecretName[]).includes(secret);
+    expect({ name, tokens: reads('tokens'), platform: reads('platformToken') }).toEqual({
       name,
-      readsTokens: access === 'storefront' || access === 'admin',
+      tokens: bearer,
+      platform: bearer,
     });
   }
-  for (const { secrets } of jobs) expect(secrets).not.toContain('tokens');
+  for (const { secrets } of jobs) {
+    expect(secrets).not.toContain('tokens');
+    expect(secrets).not.toContain('platformToken');
+  }
+});
+
+test("a bearer route may read an item: a store token's digest and its store item (issue 33)", () => {
+  for (const { name, access, data } of routes) {
+    if (access !== 'storefront' && access !== 'admin' && access !== 'platform') continue;
+    expect({ name, getItem: (data.table as readonly string[]).includes('GetItem') }).toEqual({
+      name,
+      getItem: true,
+    });
+  }
+});
+
+test("only the function that creates stores may create their secrets, and only the one that changes them write them; the functions that sign or verify with a store's keys read them", () => {
+  const facts = [...routes, ...jobs];
+  const withAccess = (access: string) =>
+    facts.filter((fact) => fact.storeSecrets === access).map((fact) => fact.name);
+  expect(withAccess('create')).toEqual(['create-store']);
+  expect(withAccess('write')).toEqual(['update-store']);
+  for (const { name, secrets, storeSecrets } of facts) {
+    const signs = (secrets as readonly SecretName[]).some(
+      (secret) => secret === 'processingKeys' || secret === 'webhookSecret',
+    );
+    expect({ name, reads: storeSecrets === 'read' }).toEqual({ name, reads: signs });
+  }
 });

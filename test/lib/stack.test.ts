@@ -8,6 +8,7 @@ import type { PaymentsPluginStack } from '../../lib/payments-plugin-stack';
 import { PluginFunction } from '../../lib/plugin-function';
 import { jobs, routes, scheduledJobs, THROTTLE_BY_ACCESS } from '../../lib/routes';
 import type { RawSettings } from '../../lib/settings';
+import type { SecretName } from '../../secrets/fields';
 import { stageContext } from '../support/stage-context';
 import { version } from '../../package.json';
 
@@ -18,24 +19,33 @@ const ROOT = path.join(__dirname, '..', '..');
 const TABLE_ACTIONS: Record<string, string[]> = {
   checkout: ['GetItem', 'PutItem', 'UpdateItem'],
   'get-invoice': ['GetItem'],
-  'list-invoices': ['BatchGetItem'],
+  'list-invoices': ['GetItem', 'BatchGetItem'],
   'cancel-invoice': ['GetItem', 'UpdateItem'],
-  rates: [],
-  pairs: [],
-  'lookup-transaction': [],
-  'get-balances': ['Query', 'PutItem'],
-  'balance-history': ['Query'],
+  rates: ['GetItem'],
+  pairs: ['GetItem'],
+  'lookup-transaction': ['GetItem'],
+  'get-balances': ['GetItem', 'Query', 'PutItem'],
+  'balance-history': ['GetItem', 'Query'],
   'create-refund': ['GetItem', 'PutItem', 'UpdateItem'],
   'refund-invoice': ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-  'list-refunds': ['BatchGetItem'],
+  'list-refunds': ['GetItem', 'BatchGetItem'],
   'get-refund': ['GetItem', 'UpdateItem'],
   callbacks: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
   'snapshot-balances': ['PutItem'],
   reconcile: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem'],
-  'list-webhook-deliveries': ['BatchGetItem'],
+  'list-webhook-deliveries': ['GetItem', 'BatchGetItem'],
   'resend-webhook': ['GetItem', 'PutItem'],
   'resend-failed-webhooks': ['GetItem', 'PutItem'],
   'webhook-dispatcher': ['GetItem', 'PutItem', 'UpdateItem'],
+  // Stores (issue 33): a store item and its tokens' items, one conditional write each.
+  'create-store': ['GetItem', 'PutItem'],
+  'list-stores': ['GetItem'],
+  'get-store': ['GetItem'],
+  'update-store': ['GetItem', 'PutItem'],
+  'rotate-store-tokens': ['GetItem', 'PutItem'],
+  'disable-store': ['GetItem', 'PutItem'],
+  'enable-store': ['GetItem', 'PutItem'],
+  'current-token': ['GetItem'],
 };
 
 // The secondary indexes a function may query; the others may query none.
@@ -46,33 +56,74 @@ const QUERIED_INDEXES: Record<string, string[]> = {
   'list-webhook-deliveries': ['created'],
   'resend-failed-webhooks': ['deliveries-due'],
   'webhook-dispatcher': ['deliveries-due'],
+  'list-stores': ['created'],
 };
 
 // Which secrets each function may read, written out: a function that only checks tokens must never be able to read
 // the processing keys, which can send withdrawals. Like the table above, checked against the route table.
-const SECRET_READS: Record<string, Array<'processingKeys' | 'tokens' | 'webhookSecret'>> = {
-  checkout: ['tokens', 'processingKeys'],
-  'get-invoice': ['tokens'],
-  'list-invoices': ['tokens'],
-  'cancel-invoice': ['tokens', 'processingKeys'],
-  rates: ['tokens', 'processingKeys'],
-  pairs: ['tokens', 'processingKeys'],
-  'lookup-transaction': ['tokens', 'processingKeys'],
-  'get-balances': ['tokens', 'processingKeys'],
-  'balance-history': ['tokens'],
-  'create-refund': ['tokens', 'processingKeys'],
-  'refund-invoice': ['tokens', 'processingKeys'],
-  'list-refunds': ['tokens'],
-  'get-refund': ['tokens', 'processingKeys'],
+const SECRET_READS: Record<string, Array<SecretName>> = {
+  checkout: ['tokens', 'platformToken', 'processingKeys'],
+  'get-invoice': ['tokens', 'platformToken'],
+  'list-invoices': ['tokens', 'platformToken'],
+  'cancel-invoice': ['tokens', 'platformToken', 'processingKeys'],
+  rates: ['tokens', 'platformToken', 'processingKeys'],
+  pairs: ['tokens', 'platformToken', 'processingKeys'],
+  'lookup-transaction': ['tokens', 'platformToken', 'processingKeys'],
+  'get-balances': ['tokens', 'platformToken', 'processingKeys'],
+  'balance-history': ['tokens', 'platformToken'],
+  'create-refund': ['tokens', 'platformToken', 'processingKeys'],
+  'refund-invoice': ['tokens', 'platformToken', 'processingKeys'],
+  'list-refunds': ['tokens', 'platformToken'],
+  'get-refund': ['tokens', 'platformToken', 'processingKeys'],
   callbacks: ['processingKeys'],
   openapi: [],
   'snapshot-balances': ['processingKeys'],
   reconcile: ['processingKeys'],
-  'list-webhook-deliveries': ['tokens'],
-  'resend-webhook': ['tokens'],
-  'resend-failed-webhooks': ['tokens'],
+  'list-webhook-deliveries': ['tokens', 'platformToken'],
+  'resend-webhook': ['tokens', 'platformToken'],
+  'resend-failed-webhooks': ['tokens', 'platformToken'],
   'webhook-dispatcher': ['webhookSecret'],
+  'create-store': ['tokens', 'platformToken'],
+  'list-stores': ['tokens', 'platformToken'],
+  'get-store': ['tokens', 'platformToken'],
+  'update-store': ['tokens', 'platformToken'],
+  'rotate-store-tokens': ['tokens', 'platformToken'],
+  'disable-store': ['tokens', 'platformToken'],
+  'enable-store': ['tokens', 'platformToken'],
+  'current-token': ['tokens', 'platformToken'],
 };
+
+// What each function may do with the stores' own secrets, by name prefix: only create-store creates them, only
+// update-store writes them, and only the functions that sign or verify with a store's keys read them.
+const STORE_SECRET_ACCESS: Record<string, 'read' | 'create' | 'write'> = {
+  'create-store': 'create',
+  'update-store': 'write',
+  ...Object.fromEntries(
+    [
+      'checkout',
+      'cancel-invoice',
+      'refund-invoice',
+      'create-refund',
+      'get-refund',
+      'rates',
+      'pairs',
+      'get-balances',
+      'lookup-transaction',
+      'health',
+      'callbacks',
+      'snapshot-balances',
+      'reconcile',
+      'webhook-dispatcher',
+    ].map((name) => [name, 'read' as const]),
+  ),
+};
+const STORE_SECRET_ACTIONS = {
+  read: ['GetSecretValue'],
+  create: ['CreateSecret', 'PutSecretValue'],
+  write: ['GetSecretValue', 'PutSecretValue'],
+};
+const storeSecretActionsOf = (name: string) =>
+  STORE_SECRET_ACCESS[name] ? STORE_SECRET_ACTIONS[STORE_SECRET_ACCESS[name]] : [];
 
 function synth(settings: RawSettings = {}) {
   // Skips bundling: these tests read the template, not the code.
@@ -107,23 +158,40 @@ const secretIdOf = (what: string) =>
       Properties: { Description: Match.stringLikeRegexp(what) },
     }),
   );
-const secretIds = {
+const secretIds: Record<SecretName, string> = {
   processingKeys: secretIdOf('processing keys'),
   tokens: secretIdOf('bearer tokens'),
   webhookSecret: secretIdOf('webhook signing secret'),
+  platformToken: secretIdOf('platform token'),
 };
-const SECRET_ENV = {
+const SECRET_ENV: Record<SecretName, string> = {
   processingKeys: 'PROCESSING_KEYS_SECRET_ID',
   tokens: 'TOKENS_SECRET_ID',
   webhookSecret: 'WEBHOOK_SECRET_ID',
+  platformToken: 'PLATFORM_TOKEN_SECRET_ID',
+};
+/** The stores' own secrets, by name: the stack's name, then `/stores/` (a sandbox stage's stack here). */
+const STORE_SECRETS_PREFIX = 'MerchantPaymentsPlugin-sandbox/stores/';
+const storeSecretsArn = {
+  'Fn::Join': [
+    '',
+    [
+      'arn:',
+      { Ref: 'AWS::Partition' },
+      ':secretsmanager:',
+      { Ref: 'AWS::Region' },
+      ':',
+      { Ref: 'AWS::AccountId' },
+      `:secret:${STORE_SECRETS_PREFIX}*`,
+    ],
+  ],
 };
 const queueId = onlyId(template.findResources('AWS::SQS::Queue'));
 const functions = template.findResources('AWS::Lambda::Function');
 const allNames = [...routes.map((r) => r.name), ...scheduledJobs];
 /** What lib/routes.ts says a route or a job needs; the stack must grant it and nothing more. */
 const factsOf = (name: string) => [...routes, ...jobs].find((facts) => facts.name === name)!;
-const secretReadsOf = (name: string) =>
-  factsOf(name).secrets as readonly ('processingKeys' | 'tokens' | 'webhookSecret')[];
+const secretReadsOf = (name: string) => factsOf(name).secrets as readonly SecretName[];
 
 /** The logical id of the function a route or a schedule invokes, read from the template. */
 function functionIdFor(name: string): string {
@@ -224,6 +292,7 @@ describe('functions', () => {
       expect(functions[functionIdFor(name)].Properties.Environment.Variables).toEqual({
         TABLE_NAME: ref(tableId),
         ...Object.fromEntries(secrets),
+        ...(STORE_SECRET_ACCESS[name] && { STORE_SECRETS_PREFIX }),
         PROCESSING_BASE_URL: 'https://sandbox.processing.example',
         STAGE: 'sandbox',
         NODE_OPTIONS: '--enable-source-maps',
@@ -247,6 +316,7 @@ describe('functions', () => {
       expect('queriedIndexes' in data ? [...data.queriedIndexes].sort() : []).toEqual(
         QUERIED_INDEXES[name] ?? [],
       );
+      expect(factsOf(name).storeSecrets).toBe(STORE_SECRET_ACCESS[name] ?? 'none');
     },
   );
 
@@ -259,6 +329,7 @@ describe('functions', () => {
       grant('logs:PutLogEvents', logGroupArn),
       ...secretReadsOf(name).map((secret) => grant('secretsmanager:GetSecretValue', ref(secretIds[secret]))),
       ...data.table.map((action) => grant(`dynamodb:${action}`, arnOf(tableId))),
+      ...storeSecretActionsOf(name).map((action) => grant(`secretsmanager:${action}`, storeSecretsArn)),
     ];
     const indexArn = (index: string) => ({ 'Fn::Join': ['', [arnOf(tableId), `/index/${index}`]] });
     for (const index of 'queriedIndexes' in data ? data.queriedIndexes : [])
@@ -363,7 +434,7 @@ describe('table', () => {
 });
 
 describe('secrets', () => {
-  test('two secrets, both created with no value (nothing a later deploy could write over) and retained', () => {
+  test('four secrets, all created with no value (nothing a later deploy could write over) and retained', () => {
     const secrets = template.findResources('AWS::SecretsManager::Secret');
     expect(Object.keys(secrets).sort()).toEqual(Object.values(secretIds).sort());
     for (const secret of Object.values(secrets)) {
@@ -388,14 +459,31 @@ describe('secrets', () => {
     expect(readers(secretIds.processingKeys)).not.toContain(functionIdFor('get-invoice'));
     expect(readers(secretIds.processingKeys)).not.toContain(functionIdFor('balance-history'));
     // The custom resource that fills the tokens reads them too.
-    const tokensId = onlyId(template.findResources('Custom::BearerTokens'));
+    const [tokensId] = Object.keys(template.findResources('Custom::BearerTokens'));
     const fillerId = template.toJSON().Resources[tokensId].Properties.ServiceToken['Fn::GetAtt'][0];
     expect(readers(secretIds.tokens)).toEqual([...expected('tokens'), fillerId].sort());
+    expect(readers(secretIds.platformToken)).toEqual(
+      allNames
+        .filter((name) => secretReadsOf(name).includes('platformToken'))
+        .map(functionIdFor)
+        .concat(fillerId)
+        .sort(),
+    );
   });
 
-  test('a custom resource fills the tokens; it reads and writes that secret only and returns nothing', () => {
-    const tokensId = onlyId(template.findResources('Custom::BearerTokens'));
+  test('a custom resource fills the tokens, another the platform token; the filler reads and writes those secrets only and returns nothing', () => {
+    const fillers = template.findResources('Custom::BearerTokens');
+    expect(Object.keys(fillers)).toHaveLength(2);
+    const [tokensId, platformId] = ['bearer', 'platform'].map((what) =>
+      Object.keys(fillers).find((id) =>
+        id.toLowerCase().includes(what === 'bearer' ? 'generatedtokens' : 'platformtoken'),
+      )!,
+    );
     const tokens = template.toJSON().Resources[tokensId];
+    const platform = template.toJSON().Resources[platformId];
+    expect(platform.Properties.SecretId).toEqual(ref(secretIds.platformToken));
+    expect(platform.Properties.Fields).toEqual(['platform_token']);
+    expect(platform.Properties.ServiceToken).toEqual(tokens.Properties.ServiceToken);
     expect(Object.keys(tokens.Properties).sort()).toEqual(['SecretId', 'ServiceTimeout', 'ServiceToken']);
     // CloudFormation waits a minute, not its default hour, for a filler that fails before it answers.
     expect(Number(tokens.Properties.ServiceTimeout)).toBe(60);
@@ -412,10 +500,13 @@ describe('secrets', () => {
         grant('logs:PutLogEvents', logGroupArn),
         grant('secretsmanager:GetSecretValue', ref(secretIds.tokens)),
         grant('secretsmanager:PutSecretValue', ref(secretIds.tokens)),
+        grant('secretsmanager:GetSecretValue', ref(secretIds.platformToken)),
+        grant('secretsmanager:PutSecretValue', ref(secretIds.platformToken)),
       ].sort(),
     );
-    // Nothing reads an attribute of the custom resource, so no token can reach an output.
-    expect(JSON.stringify(template.toJSON())).not.toContain(`"Fn::GetAtt":["${tokensId}"`);
+    // Nothing reads an attribute of the custom resources, so no token can reach an output.
+    for (const id of [tokensId, platformId])
+      expect(JSON.stringify(template.toJSON())).not.toContain(`"Fn::GetAtt":["${id}"`);
     expect(JSON.stringify(template.toJSON())).not.toMatch(/storefront_token|admin_token/);
   });
 });
@@ -752,6 +843,7 @@ describe('app', () => {
       'ConsoleUrl',
       'DashboardName',
       'DemoUrl',
+      'PlatformTokenSecretName',
       'ProcessingKeysSecretName',
       'TokensSecretName',
       'Version',

@@ -58,6 +58,11 @@ beforeAll(async () => {
     version: 1,
   });
   client.destroy();
+  // A store for the store routes to act on.
+  expect(
+    (await harness.api('POST', '/stores', { token: 'platform', body: { id: 'auth-store', name: 'Auth' } }))
+      .status,
+  ).toBe(201);
 });
 afterAll(async () => {
   await harness.close();
@@ -92,6 +97,12 @@ const REQUESTS: Partial<Record<RouteFunctionName, { path: string; body?: unknown
   openapi: { path: '/openapi.json' },
   'public-invoice': { path: '/public/invoices/auth-invoice' },
   'resend-webhook': { path: `/webhooks/deliveries/${AUTH_EVENT}/resend` },
+  'create-store': { path: '/stores', body: { id: 'auth-made', name: 'Made here' } },
+  'get-store': { path: '/stores/auth-store' },
+  'update-store': { path: '/stores/auth-store', body: { name: 'Renamed' } },
+  'rotate-store-tokens': { path: '/stores/auth-store/tokens/rotate', body: { grace_seconds: 60 } },
+  'disable-store': { path: '/stores/auth-store/disable' },
+  'enable-store': { path: '/stores/auth-store/enable' },
 };
 
 const routeOf = (name: RouteFunctionName) => routes.find((route) => route.name === name)!;
@@ -148,6 +159,25 @@ test.each(cases)('%s with %s is refused; nothing is written or sent', async (nam
   expect(await state()).toEqual(before);
 });
 
+const platformRoutes = names.filter((name) => scopeOf(name) === 'platform');
+test.each(
+  platformRoutes.flatMap((name) => (['storefront', 'admin'] as const).map((scope) => [name, scope] as const)),
+)(
+  "%s with the default store's %s token is refused with 403; nothing is written or sent",
+  async (name, scope) => {
+    const before = await state();
+
+    const token = scope === 'admin' ? harness.stack.adminToken : harness.stack.storefrontToken;
+    const answer = await call(name, `Bearer ${token}`);
+
+    expect({ status: answer.status, code: answer.body.error?.code }).toEqual({
+      status: 403,
+      code: 'forbidden',
+    });
+    expect(await state()).toEqual(before);
+  },
+);
+
 const adminRoutes = names.filter((name) => scopeOf(name) === 'admin');
 test.each(adminRoutes)(
   '%s with the storefront token is refused with 403; nothing is written or sent',
@@ -192,12 +222,14 @@ test('the right token opens each bearer route (the matrix requests are valid)', 
     guarded
       .filter((name) => scopeOf(name) !== 'service')
       .map(async (name) => {
-        const token = scopeOf(name) === 'admin' ? harness.stack.adminToken : harness.stack.storefrontToken;
+        const { adminToken, storefrontToken, platformToken } = harness.stack;
+        const scope = scopeOf(name);
+        const token = scope === 'platform' ? platformToken : scope === 'admin' ? adminToken : storefrontToken;
         return [name, (await call(name, `Bearer ${token}`)).status] as const;
       }),
   );
   // A create answers 201; every other route 200.
-  const created = new Set<RouteFunctionName>(['checkout', 'create-refund', 'refund-invoice']);
+  const created = new Set<RouteFunctionName>(['checkout', 'create-refund', 'refund-invoice', 'create-store']);
   expect(Object.fromEntries(opened)).toEqual(
     Object.fromEntries(opened.map(([name]) => [name, created.has(name) ? 201 : 200])),
   );

@@ -4,7 +4,7 @@ import { startGateway, type HttpHandler } from '../../local/gateway';
 import type { Listening } from '../../local/listen';
 import type { Route } from '../../lib/routes';
 
-const facts = { data: { table: [] }, secrets: [], concurrency: 'shared' } as const;
+const facts = { data: { table: [] }, secrets: [], storeSecrets: 'none', concurrency: 'shared' } as const;
 const itemRoute: Route = { method: 'GET', path: '/items/{id}', name: 'item', access: 'storefront', ...facts };
 const failingRoute: Route = { method: 'GET', path: '/fails', name: 'fails', access: 'admin', ...facts };
 const callbackRoute: Route = { method: 'POST', path: '/callbacks', name: 'cb', access: 'service', ...facts };

@@ -9,12 +9,12 @@ export interface Answer<T = any> {
   headers: Headers;
 }
 
-/** Calls the plugin through a gateway; `token` may be 'storefront', 'admin', a literal, or omitted. */
+/** Calls the plugin through a gateway; `token` may be 'storefront', 'admin', 'platform', a literal, or omitted. */
 export type ApiCaller = <T = any>(
   method: string,
   path: string,
   options?: {
-    token?: 'storefront' | 'admin' | (string & {});
+    token?: 'storefront' | 'admin' | 'platform' | (string & {});
     body?: unknown;
     headers?: Record<string, string>;
   },
@@ -40,7 +40,11 @@ export interface Harness {
 /** Boots the whole local stack (sandbox, dynalite, Secrets Manager endpoint, gateway) for one test file. */
 export async function startHarness(options: LocalStackOptions = {}): Promise<Harness> {
   const stack = await startLocalStack({ schedule: false, ...options });
-  const tokens: Record<string, string> = { storefront: stack.storefrontToken, admin: stack.adminToken };
+  const tokens: Record<string, string> = {
+    storefront: stack.storefrontToken,
+    admin: stack.adminToken,
+    platform: stack.platformToken,
+  };
   const call = async (url: string, method: string, body: unknown, headers: Record<string, string>) => {
     const response = await fetch(url, {
       method,

@@ -15,10 +15,11 @@ test('every route of the table is in the document, with the security its access 
       security: (operation as { security: unknown }).security,
     })),
   );
-  // The admin token opens the storefront routes too.
+  // The admin token opens the storefront routes too, and the platform token every bearer route.
   const SCHEMES = {
-    storefront: ['storefrontToken', 'adminToken'],
-    admin: ['adminToken'],
+    storefront: ['storefrontToken', 'adminToken', 'platformToken'],
+    admin: ['adminToken', 'platformToken'],
+    platform: ['platformToken'],
     service: ['processingSignature'],
     customer: ['clientSecret'],
   };

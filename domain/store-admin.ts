@@ -1,0 +1,198 @@
+// Managing stores with the platform token: create, change, rotate tokens, disable and enable (issue 33).
+import { ConflictError, NotFoundError } from './errors';
+import {
+  DEFAULT_STORE_ID,
+  type StoreId,
+  type StoreRecord,
+  type StoreRegistry,
+  type StoreSecrets,
+  type StoreStatus,
+  type TokenHashes,
+  type TokenScope,
+} from './stores';
+
+export interface StoreAdminDeps {
+  /** Read for a change: never from a cache. */
+  registry: StoreRegistry;
+  secrets: StoreSecrets;
+  /** 256 random bits, URL-safe. */
+  newToken: () => string;
+  /** `whsec_...` */
+  newWebhookSecret: () => string;
+  /** SHA-256 in hex: how a token is found and kept. */
+  hashToken: (token: string) => string;
+  now: () => number;
+}
+
+export interface OwnAccount {
+  apiKey: string;
+  secretKey: string;
+  baseUrl: string;
+}
+
+export interface NewStore {
+  id: StoreId;
+  name: string;
+  webhookUrl?: string;
+  /** Absent: the store shares the deployment's processing account. */
+  processing?: OwnAccount;
+}
+
+export interface StoreChanges {
+  name?: string;
+  /** null clears it. */
+  webhookUrl?: string | null;
+  processing?: OwnAccount;
+}
+
+/** A store's tokens in clear, answered once: when made, and when rotated. */
+export type IssuedTokens = Record<TokenScope, string>;
+
+/** A change that lost its compare-and-set this many times in a row answers 409 `in_progress`. */
+const CHANGE_ATTEMPTS = 3;
+
+export class StoreNotFoundError extends NotFoundError {
+  override name = 'StoreNotFoundError';
+
+  constructor() {
+    super('The store', 'store_not_found');
+  }
+}
+
+/** The default store's settings are the deployment's (its secrets and settings), not the registry's. */
+export class DefaultStoreError extends ConflictError {
+  override name = 'DefaultStoreError';
+
+  constructor() {
+    super('default_store', "The default store's settings belong to the deployment: see docs/operations.md");
+  }
+}
+
+export class StoreAdmin {
+  constructor(private readonly deps: StoreAdminDeps) {}
+
+  /**
+   * Claims the id with the store item (its tokens' items first, so that they work as soon as it exists), then
+   * writes the store's secret. The tokens and the webhook secret are answered here, once, and never again.
+   */
+  async create(
+    input: NewStore,
+  ): Promise<{ record: StoreRecord; tokens: IssuedTokens; webhookSecret: string }> {
+    const { registry, secrets, now } = this.deps;
+    if (input.id === DEFAULT_STORE_ID || (await registry.get(input.id))) throw storeExists();
+    const tokens = this.issueTokens();
+    const hashes = await this.registerTokens(input.id, tokens);
+    const at = now();
+    const record: StoreRecord = {
+      id: input.id,
+      name: input.name,
+      status: 'active',
+      account: input.processing ? 'own' : 'shared',
+      ...(input.processing && { baseUrl: input.processing.baseUrl }),
+      ...(input.webhookUrl !== undefined && { webhookUrl: input.webhookUrl }),
+      createdAt: at,
+      updatedAt: at,
+      version: 1,
+      tokens: hashes,
+    };
+    if (!(await registry.create(record))) throw storeExists();
+    const webhookSecret = this.deps.newWebhookSecret();
+    await secrets.create(input.id, {
+      ...(input.processing && { processing: keysOf(input.processing) }),
+      webhookSecrets: [webhookSecret],
+    });
+    return { record, tokens, webhookSecret };
+  }
+
+  async get(storeId: StoreId): Promise<StoreRecord> {
+    const record = await this.deps.registry.get(storeId);
+    if (!record) throw new StoreNotFoundError();
+    return record;
+  }
+
+  list(query: { limit: number; after?: { createdAt: number; id: StoreId } }) {
+    return this.deps.registry.list(query);
+  }
+
+  /** New keys go into the store's secret before the store item says it has its own account. */
+  async update(storeId: StoreId, changes: StoreChanges): Promise<StoreRecord> {
+    if (storeId === DEFAULT_STORE_ID) throw new DefaultStoreError();
+    if (changes.processing) {
+      const { processing } = changes;
+      const current = await this.get(storeId);
+      const values = await this.deps.secrets.read(storeId);
+      const webhookSecrets = values?.webhookSecrets ?? [this.deps.newWebhookSecret()];
+      await this.deps.secrets.write(current.id, { processing: keysOf(processing), webhookSecrets });
+    }
+    return this.change(storeId, (record) => {
+      const { webhookUrl: _cleared, ...rest } = record;
+      const webhookUrl = changes.webhookUrl === undefined ? record.webhookUrl : changes.webhookUrl;
+      return {
+        ...rest,
+        ...(changes.name !== undefined && { name: changes.name }),
+        ...(webhookUrl !== null && webhookUrl !== undefined && { webhookUrl }),
+        ...(changes.processing && { account: 'own' as const, baseUrl: changes.processing.baseUrl }),
+      };
+    });
+  }
+
+  /**
+   * New tokens, answered once; the ones they replace keep working for `graceSeconds`, then never. The new tokens'
+   * items are written before the store item names them; the previous tokens of an earlier rotation end now.
+   */
+  async rotate(
+    storeId: StoreId,
+    graceSeconds: number,
+  ): Promise<{ record: StoreRecord; tokens: IssuedTokens; previousExpireAt: number }> {
+    if (storeId === DEFAULT_STORE_ID) throw new DefaultStoreError();
+    await this.get(storeId);
+    const tokens = this.issueTokens();
+    const hashes = await this.registerTokens(storeId, tokens);
+    const expiresAt = this.deps.now() + graceSeconds * 1000;
+    const record = await this.change(storeId, (current) => ({
+      ...current,
+      tokens: hashes,
+      previousTokens: { ...current.tokens, expiresAt },
+    }));
+    return { record, tokens, previousExpireAt: expiresAt };
+  }
+
+  /** Idempotent: a store already in `status` is answered as it is. */
+  setStatus(storeId: StoreId, status: StoreStatus): Promise<StoreRecord> {
+    return this.change(storeId, (record) => ({ ...record, status }));
+  }
+
+  /** Reads the store, applies `edit`, and writes it over the version read; again when another change came first. */
+  private async change(storeId: StoreId, edit: (record: StoreRecord) => StoreRecord): Promise<StoreRecord> {
+    if (storeId === DEFAULT_STORE_ID) throw new DefaultStoreError();
+    for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt++) {
+      const current = await this.get(storeId);
+      const next = { ...edit(current), updatedAt: this.deps.now(), version: current.version + 1 };
+      if (await this.deps.registry.update(next)) return next;
+    }
+    throw new ConflictError('in_progress', 'Another change of this store came first; retry');
+  }
+
+  private issueTokens(): IssuedTokens {
+    return { storefront: this.deps.newToken(), admin: this.deps.newToken() };
+  }
+
+  private async registerTokens(storeId: StoreId, tokens: IssuedTokens): Promise<TokenHashes> {
+    const hashes = {
+      storefront: this.deps.hashToken(tokens.storefront),
+      admin: this.deps.hashToken(tokens.admin),
+    };
+    for (const scope of ['storefront', 'admin'] as const) {
+      await this.deps.registry.addToken({ hash: hashes[scope], storeId, scope });
+    }
+    return hashes;
+  }
+}
+
+function storeExists(): ConflictError {
+  return new ConflictError('store_exists', 'A store with this id exists');
+}
+
+function keysOf({ apiKey, secretKey }: OwnAccount) {
+  return { apiKey, secretKey };
+}

@@ -1,0 +1,87 @@
+// Who holds a bearer token: the default store's tokens (the tokens secret), the platform token (its own secret),
+// or another store's (the registry, by digest). Every comparison is of SHA-256 digests, in constant time.
+import { hash, timingSafeEqual } from 'node:crypto';
+import type { Tokens, TokenSource } from './ports';
+import {
+  acceptsToken,
+  DEFAULT_STORE_ID,
+  type BearerTokens,
+  type PlatformTokenSource,
+  type StoreId,
+  type StoreRegistry,
+  type StoreStatus,
+  type TokenHolder,
+  type TokenScope,
+} from './stores';
+
+export interface TokenHolderSources {
+  defaultTokens: TokenSource;
+  platformToken: PlatformTokenSource;
+  /** Cached in the warm container (store/store-cache.ts). */
+  registry: StoreRegistry;
+  now: () => number;
+}
+
+export function tokenDigest(token: string): Buffer {
+  return hash('sha256', token, 'buffer');
+}
+
+/**
+ * The default store's and the platform's tokens are checked first, from their secrets, with no table read; then
+ * the registry, by the token's digest. A token none of them knows sends the secrets to be read again (a rotation
+ * may have just put it in), never the registry, whose misses are cached.
+ */
+export class TokenHolders implements BearerTokens {
+  private readonly digests = new WeakMap<object, Buffer[]>();
+
+  constructor(private readonly sources: TokenHolderSources) {}
+
+  async holderOf(token: string): Promise<(TokenHolder & { status?: StoreStatus }) | undefined> {
+    const given = tokenDigest(token);
+    const { defaultTokens, platformToken } = this.sources;
+    const fromSecrets = async (tokens: Tokens, platform: () => Promise<readonly string[]>) =>
+      this.defaultHolder(tokens, given) ??
+      (this.matches(await platform(), given) ? { scope: 'platform' as const } : undefined);
+    const known =
+      (await fromSecrets(await defaultTokens.get(), () => platformToken.get())) ??
+      (await this.registryHolder(given));
+    if (known !== undefined) return known === 'refused' ? undefined : known;
+    return fromSecrets(await defaultTokens.refresh(), () => platformToken.refresh());
+  }
+
+  async statusOf(storeId: StoreId): Promise<StoreStatus | undefined> {
+    if (storeId === DEFAULT_STORE_ID) return 'active';
+    return (await this.sources.registry.get(storeId))?.status;
+  }
+
+  private defaultHolder(tokens: Tokens, given: Buffer): TokenHolder | undefined {
+    // The admin token is looked at first: the same token in both lists is the admin's.
+    for (const scope of ['admin', 'storefront'] as const) {
+      if (this.matches(tokens[scope], given)) return { scope, storeId: DEFAULT_STORE_ID };
+    }
+    return undefined;
+  }
+
+  /** A store's token by its digest; `refused` when the registry knows it but it no longer works (rotated out). */
+  private async registryHolder(
+    given: Buffer,
+  ): Promise<(TokenHolder & { status: StoreStatus }) | 'refused' | undefined> {
+    const hex = given.toString('hex');
+    const owner = await this.sources.registry.tokenOwner(hex);
+    if (!owner || !timingSafeEqual(Buffer.from(owner.hash, 'hex'), given)) return undefined;
+    const record = await this.sources.registry.get(owner.storeId);
+    if (!record || !acceptsToken(record, owner.scope as TokenScope, hex, this.sources.now()))
+      return 'refused';
+    return { scope: owner.scope, storeId: owner.storeId, status: record.status };
+  }
+
+  /** Each list of accepted tokens is hashed once, for as long as its source answers the same list. */
+  private matches(tokens: readonly string[], given: Buffer): boolean {
+    let digests = this.digests.get(tokens);
+    if (!digests) {
+      digests = tokens.map(tokenDigest);
+      this.digests.set(tokens, digests);
+    }
+    return digests.some((expected) => timingSafeEqual(given, expected));
+  }
+}

@@ -1,0 +1,105 @@
+import type { NewStore, OwnAccount, StoreChanges } from '../domain/store-admin';
+import { STORE_ID, type StoreId } from '../domain/stores';
+import { InvalidRequestError } from './errors';
+import type { ApiRequest } from './route';
+import {
+  LIST_LIMIT,
+  noQuery,
+  rotateTokensBody,
+  storeBody,
+  storeChangesBody,
+  storeListQuery,
+} from './schemas/inputs';
+import { isPlainObject, readFields } from './validate';
+
+/** Where this API is served, as the caller reached it: a store's callback URL starts with it. */
+export function apiBaseOf({ headers }: ApiRequest): string {
+  return `${headers['x-forwarded-proto'] ?? 'http'}://${headers.host ?? 'localhost'}`;
+}
+
+/** `{store_id}` in the path. */
+export function storeIdInput({ path }: ApiRequest): StoreId {
+  const storeId = path.store_id;
+  if (!storeId || !STORE_ID.test(storeId)) {
+    throw new InvalidRequestError({
+      store_id:
+        'must be 1 to 32 lowercase letters, digits or "-", starting and ending with a letter or a digit',
+    });
+  }
+  return storeId;
+}
+
+type AccountFields = { api_key: string; secret_key: string; base_url: string } | undefined;
+
+function ownAccount(fields: AccountFields): OwnAccount | undefined {
+  return fields && { apiKey: fields.api_key, secretKey: fields.secret_key, baseUrl: fields.base_url };
+}
+
+export function newStoreInput(request: ApiRequest): { store: NewStore; apiBase: string } {
+  const { id, name, webhook_url, processing } = readFields(storeBody, request.body);
+  const account = ownAccount(processing);
+  return {
+    store: {
+      id,
+      name,
+      ...(webhook_url !== undefined && { webhookUrl: webhook_url }),
+      ...(account && { processing: account }),
+    },
+    apiBase: apiBaseOf(request),
+  };
+}
+
+/** A field left out keeps its value; `"webhook_url": null` clears the store's endpoint. */
+export function storeChangesInput(request: ApiRequest): {
+  storeId: StoreId;
+  changes: StoreChanges;
+  apiBase: string;
+} {
+  const storeId = storeIdInput(request);
+  const { name, webhook_url, processing } = readFields(storeChangesBody, request.body);
+  const clears = isPlainObject(request.body) && request.body.webhook_url === null;
+  const account = ownAccount(processing);
+  return {
+    storeId,
+    changes: {
+      ...(name !== undefined && { name }),
+      ...(clears ? { webhookUrl: null } : webhook_url != null && { webhookUrl: webhook_url }),
+      ...(account && { processing: account }),
+    },
+    apiBase: apiBaseOf(request),
+  };
+}
+
+export function rotateTokensInput(request: ApiRequest): {
+  storeId: StoreId;
+  graceSeconds: number;
+  apiBase: string;
+} {
+  const storeId = storeIdInput(request);
+  const { grace_seconds = 86_400 } = readFields(rotateTokensBody, request.body ?? {});
+  return { storeId, graceSeconds: grace_seconds, apiBase: apiBaseOf(request) };
+}
+
+/** A route that names its store in the path and takes nothing else. */
+export function storeInput(request: ApiRequest): { storeId: StoreId; apiBase: string } {
+  readFields(noQuery, request.query, 'query');
+  return { storeId: storeIdInput(request), apiBase: apiBaseOf(request) };
+}
+
+export function storeListInput(request: ApiRequest): {
+  limit: number;
+  after?: { createdAt: number; id: StoreId };
+  apiBase: string;
+} {
+  const { limit = LIST_LIMIT, cursor } = readFields(storeListQuery, request.query, 'query');
+  return {
+    limit,
+    ...(cursor?.foreignId !== undefined && { after: { createdAt: cursor.at, id: cursor.foreignId } }),
+    apiBase: apiBaseOf(request),
+  };
+}
+
+/** `GET /tokens/current` takes no parameters. */
+export function currentTokenInput({ query }: ApiRequest): void {
+  readFields(noQuery, query, 'query');
+}

@@ -1,0 +1,47 @@
+import { DEFAULT_STORE_ID, type StoreRecord } from '../domain/stores';
+import { encodeCursor } from './cursor';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A store as the platform token reads it: never a key, a token or a secret. */
+export function storeView(record: StoreRecord, apiBase: string) {
+  return {
+    id: record.id,
+    name: record.name,
+    status: record.status,
+    account: record.account,
+    base_url: record.baseUrl ?? null,
+    webhook_url: record.webhookUrl ?? null,
+    callback_url: record.account === 'own' ? `${apiBase}/callbacks/${record.id}` : null,
+    created_at: iso(record.createdAt),
+    updated_at: iso(record.updatedAt),
+  };
+}
+
+/** The default store: the deployment's own settings, with its webhook URL when the function is given it. */
+export function defaultStoreView(webhookUrl: string | undefined) {
+  return {
+    id: DEFAULT_STORE_ID,
+    name: 'Default store',
+    status: 'active' as const,
+    account: 'shared' as const,
+    base_url: null,
+    webhook_url: webhookUrl || null,
+    callback_url: null,
+    created_at: null,
+    updated_at: null,
+  };
+}
+
+/** A page of stores; the next cursor holds the last store's creation time and id. */
+export function storeListBody(
+  page: { records: StoreRecord[]; more: boolean },
+  apiBase: string,
+  first: ReturnType<typeof defaultStoreView> | undefined,
+) {
+  const last = page.records.at(-1);
+  return {
+    data: [...(first ? [first] : []), ...page.records.map((record) => storeView(record, apiBase))],
+    next_cursor: page.more && last ? encodeCursor({ at: last.createdAt, foreignId: last.id }) : null,
+  };
+}

@@ -1,0 +1,58 @@
+// The store registry in memory, for unit tests of what sits on the port (domain/stores.ts).
+import type { Tokens } from '../../domain/ports';
+import type { StoreRecord, StoreRegistry, TokenOwner } from '../../domain/stores';
+import { TokenHolders } from '../../domain/token-holders';
+
+export class MemoryStoreRegistry implements StoreRegistry {
+  readonly stores = new Map<string, StoreRecord>();
+  readonly owners = new Map<string, TokenOwner>();
+  /** Every read, by kind, as a test counts what a cache spared. */
+  readonly reads = { store: 0, token: 0 };
+
+  async get(storeId: string) {
+    this.reads.store += 1;
+    return this.stores.get(storeId);
+  }
+
+  async create(record: StoreRecord) {
+    if (this.stores.has(record.id)) return false;
+    this.stores.set(record.id, record);
+    return true;
+  }
+
+  async update(record: StoreRecord) {
+    if (this.stores.get(record.id)?.version !== record.version - 1) return false;
+    this.stores.set(record.id, record);
+    return true;
+  }
+
+  async addToken(owner: TokenOwner) {
+    if (this.owners.has(owner.hash)) throw new Error('A token digest is already in the registry');
+    this.owners.set(owner.hash, owner);
+  }
+
+  async tokenOwner(hash: string) {
+    this.reads.token += 1;
+    return this.owners.get(hash);
+  }
+
+  async list({ limit, after }: { limit: number; after?: { createdAt: number; id: string } }) {
+    const sorted = [...this.stores.values()]
+      .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))
+      .filter(
+        (s) =>
+          !after || s.createdAt > after.createdAt || (s.createdAt === after.createdAt && s.id > after.id),
+      );
+    return { records: sorted.slice(0, limit), more: sorted.length > limit };
+  }
+}
+
+/** Bearer tokens of the default store alone, as a deployment from before stores: no platform token matches. */
+export function defaultStoreTokens(tokens: Tokens) {
+  return new TokenHolders({
+    defaultTokens: { get: async () => tokens, refresh: async () => tokens },
+    platformToken: { get: async () => [], refresh: async () => [] },
+    registry: new MemoryStoreRegistry(),
+    now: Date.now,
+  });
+}
