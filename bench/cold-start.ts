@@ -187,7 +187,7 @@ function peerColdFigures(
       detail:
         `${init('checkout').toFixed(1)} / ${init('peer').toFixed(1)} ms; ` +
         `peer with our trimming ${init('peer, trimmed').toFixed(1)} ms`,
-      target: atMost(0.85),
+      target: atMost(0.7),
     }),
     figure({
       id: 'peer.cold.firstInvocation',
