@@ -373,3 +373,41 @@ test('at 390 px the switcher, the Stores pages and the shown-once secrets never 
   await expect(settings.textContent()).resolves.not.toContain('narrow-secret-key');
   expect(errors).toEqual([]);
 });
+
+test('the Stores page reads the list twenty at a time, forward and back', async () => {
+  const listed = async () => {
+    let count = 0;
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const page = await suite.harness.api(
+        'GET',
+        `/stores?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { token: platformToken() },
+      );
+      count += page.body.data.length;
+      cursor = page.body.next_cursor;
+    }
+    return count;
+  };
+  for (let made = await listed(), n = 1; made < 23; made++, n++) {
+    const answer = await suite.harness.api('POST', '/stores', {
+      token: platformToken(),
+      body: { id: `paged-${n}`, name: `Paged shop ${n}` },
+    });
+    expect(answer.status).toBe(201);
+  }
+  const total = await listed();
+  const { page, errors } = await suite.open(platformToken());
+  await says(page, /^Page 1:/);
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Stores' }).click();
+  await says(page, 'Page 1: 20 stores, more on the next page.');
+  const rows = page.getByRole('table', { name: /^Stores, page/ }).locator('tbody tr');
+  await expect(rows.count()).resolves.toBe(20);
+  await page.getByRole('button', { name: 'Next page' }).click();
+  await says(page, `Page 2: ${total - 20} stores.`);
+  await expect(page.getByRole('button', { name: 'Next page' }).isDisabled()).resolves.toBe(true);
+  await expectAccessibleState(page, 'stores-list-page-2');
+  await page.getByRole('button', { name: 'Previous page' }).click();
+  await says(page, 'Page 1: 20 stores, more on the next page.');
+  expect(errors).toEqual([]);
+});
