@@ -295,6 +295,12 @@ describe('making and changing stores', () => {
       [{ id: `s${'x'.repeat(32)}`, name: 'X' }, 'id'],
       [{ id: 'shop-x', name: '' }, 'name'],
       [{ id: 'shop-x', name: 'X', webhook_url: 'ftp://x.test' }, 'webhook_url'],
+      [{ id: 'shop-x', name: 'X', webhook_url: 'http://shop.test/hooks' }, 'webhook_url'],
+      [{ id: 'shop-x', name: 'X', webhook_url: 'https://user:pass@shop.test/hooks' }, 'webhook_url'],
+      [
+        { id: 'shop-x', name: 'X', processing: { ...OWN_ACCOUNT, base_url: 'http://pay.test' } },
+        'processing',
+      ],
       [{ id: 'shop-x', name: 'X', processing: { api_key: 'k' } }, 'processing'],
       [{ id: 'shop-x', name: 'X', extra: 1 }, 'extra'],
     ];
