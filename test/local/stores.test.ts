@@ -216,6 +216,30 @@ describe('making and changing stores', () => {
     }
   });
 
+  test("the functions find the store's account: its own keys and base URL, and its webhook endpoint and secret", async () => {
+    // Loaded as a function loads it, once the stack has set the environment.
+    const { storeAccounts } = await import('../../runtime/store-accounts');
+    const account = await storeAccounts.get('shop-own');
+    expect(account).toMatchObject({
+      storeId: 'shop-own',
+      status: 'active',
+      processing: { account: 'own', baseUrl: 'https://pay.test' },
+      webhook: { url: 'https://own.test/hooks' },
+    });
+    if (account?.processing.account !== 'own') throw new Error('not its own account');
+    expect(await account.processing.keys.get()).toEqual({
+      apiKey: OWN_ACCOUNT.api_key,
+      secretKey: OWN_ACCOUNT.secret_key,
+    });
+    expect(await account.webhook!.secrets()).toEqual([made.body.webhook_secret]);
+    expect(await storeAccounts.get('default')).toEqual({
+      storeId: 'default',
+      status: 'active',
+      processing: { account: 'shared' },
+    });
+    expect(await storeAccounts.get('shop-none')).toBeUndefined();
+  });
+
   test('no answer after the creation returns a token, a key or a secret', async () => {
     const answers = [
       await harness.api('GET', '/stores/shop-own', platform),
