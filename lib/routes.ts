@@ -216,6 +216,13 @@ export const callbacksRoute = route('POST /callbacks', 'callbacks', 'service', {
   concurrency: { reserved: 20 },
 });
 
+// A store with its own processing account has its own callback URL, verified with the keys of the store's account.
+// The same services as POST /callbacks apply it, and they hold the deployment's keys too.
+export const storeCallbacksRoute = route('POST /callbacks/{store_id}', 'store-callbacks', 'service', {
+  data: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  secrets: ['processingKeys'],
+});
+
 export const listWebhookDeliveriesRoute = route(
   'GET /webhooks/deliveries',
   'list-webhook-deliveries',
@@ -324,6 +331,7 @@ export const routes = [
   exportRefundsRoute,
   lookupTransactionRoute,
   callbacksRoute,
+  storeCallbacksRoute,
   openapiRoute,
   healthRoute,
   listWebhookDeliveriesRoute,

@@ -232,6 +232,14 @@ export const operations: Record<RouteFunctionName, Operation> = {
     answers: { 200: { description: 'Received.', schema: callbackOutcome } },
     errors: [503],
   },
+  'store-callbacks': {
+    summary: "The payment callbacks of a store's own account",
+    description:
+      "For a store with its own processing account: signed by the service with that store's keys, and applied to that store's records alone. Answers as `POST /callbacks`; 404 `store_not_found` when no store with its own account has this id.",
+    rawBody: callbackBody,
+    answers: { 200: { description: 'Received.', schema: callbackOutcome } },
+    errors: [404, 503],
+  },
   health: {
     summary: 'Whether the plugin can reach the service',
     description:
