@@ -1,9 +1,11 @@
+import { CallbackSignatureError } from '../domain/errors';
 import { isOwnAccountEvent } from '../domain/upstream';
 import { HttpError } from '../http/errors';
 import { storeCallbackInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { storeCallbacksRoute } from '../lib/routes';
 import { verifyCallback } from '../processing/callbacks';
+import { signatureIn } from '../processing/signing';
 import { callbacksFor } from '../runtime/callbacks';
 import { storeAccounts } from '../runtime/store-accounts';
 
@@ -14,6 +16,8 @@ import { storeAccounts } from '../runtime/store-accounts';
 export const handler = apiRoute(
   { route: storeCallbacksRoute, input: storeCallbackInput },
   async ({ storeId, rawBody, headers }) => {
+    // Unsigned is refused as on POST /callbacks, before anything tells which stores exist.
+    if (!signatureIn(headers)) throw new CallbackSignatureError();
     const account = await storeAccounts.get(storeId);
     if (account?.processing.account !== 'own') {
       throw new HttpError(404, 'store_not_found', 'No store with its own processing account has this id');
