@@ -360,7 +360,8 @@ export const JOB_FUNCTION_TIMEOUT_SECONDS = 120;
 export const jobs = [
   {
     name: 'snapshot-balances',
-    data: { table: ['PutItem'] },
+    // The registry's stores (GetItem, the `created` index), for the stores with their own account.
+    data: { table: ['GetItem', 'PutItem'], queriedIndexes: ['created'] },
     secrets: ['processingKeys'],
     storeSecrets: 'read',
     concurrency: 'shared',
