@@ -282,6 +282,12 @@ test("a store sharing the deployment's account has no balances of its own: 409 s
       code: 'shared_account',
     });
   }
+  // The snapshot job keeps one of each account: the deployment's and the own-account store's.
+  expect(await harness.stack.runJob('snapshot-balances')).toMatchObject({ accounts: 2 });
+  const history = await harness.api('GET', '/balances/history?since=2020-01-01T00:00:00Z', {
+    token: as(OWN, 'admin'),
+  });
+  expect(history.body.data.map((snapshot: { source: string }) => snapshot.source)).toEqual(['scheduled']);
   const own = await harness.api('GET', '/balances?live=true', { token: as(OWN, 'admin') });
   expect(own.status).toBe(200);
   expect((await harness.api('GET', '/balances', { token: 'admin' })).status).toBe(200);
