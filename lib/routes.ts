@@ -221,6 +221,7 @@ export const callbacksRoute = route('POST /callbacks', 'callbacks', 'service', {
 export const storeCallbacksRoute = route('POST /callbacks/{store_id}', 'store-callbacks', 'service', {
   data: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   secrets: ['processingKeys'],
+  storeSecrets: 'read',
 });
 
 export const listWebhookDeliveriesRoute = route(
