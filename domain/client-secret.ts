@@ -1,6 +1,26 @@
 // The secret a customer's browser holds to watch one invoice (the public invoice view). The table keeps only its
 // hash, so that a read of the table or of a backup never yields what opens an invoice's view.
 import { hash, timingSafeEqual } from 'node:crypto';
+import { DEFAULT_STORE_ID, STORE_ID, type StoreId } from './stores';
+import { STORE_SEPARATOR } from './upstream';
+
+/**
+ * The start of a client secret (secrets/client-secrets.ts makes them): `cs_` and the HMAC for the default store,
+ * `cs_<storeId>!` and the HMAC for another.
+ */
+const CLIENT_SECRET_MARK = 'cs_';
+
+/**
+ * The store whose invoice a client secret opens, read from the secret itself, so that the customer's widget needs
+ * nothing else and the route still makes one read. A secret of the default store names none. Which store it names
+ * opens nothing by itself: its invoice still has to hold the secret's hash.
+ */
+export function storeOfClientSecret(secret: string | undefined): StoreId {
+  if (!secret?.startsWith(CLIENT_SECRET_MARK)) return DEFAULT_STORE_ID;
+  const separator = secret.indexOf(STORE_SEPARATOR);
+  const storeId = secret.slice(CLIENT_SECRET_MARK.length, separator);
+  return separator > 0 && STORE_ID.test(storeId) ? storeId : DEFAULT_STORE_ID;
+}
 
 export function clientSecretHash(secret: string): string {
   return sha256(secret).toString('base64url');

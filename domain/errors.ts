@@ -53,6 +53,15 @@ export class InProgressError extends DomainError {
   }
 }
 
+/** Fields the domain refuses by a rule the request's schema cannot state (a URL we may not send to); nothing is written. */
+export class InvalidFieldsError extends DomainError {
+  override name = 'InvalidFieldsError';
+
+  constructor(readonly fields: Record<string, string>) {
+    super('invalid_request', `Invalid fields: ${Object.keys(fields).join(', ')}`);
+  }
+}
+
 /** The record is mid-change (its create has not been recorded yet); the sender should retry later. */
 export class NotReadyError extends DomainError {
   override name = 'NotReadyError';

@@ -20,7 +20,7 @@ import type {
 } from './model';
 import { failedOnItsOwn, SERVICE_FAILURES } from './outcome';
 import { creditGrows, paysMore, recordedPayment } from './payment';
-import type { ClientSecrets, InvoiceStore, ProcessingApi, VersionedStore } from './ports';
+import type { ClientSecrets, InvoiceStore, Owned, ProcessingApi, VersionedStore } from './ports';
 import { ClaimedRecords, mayHaveBeenSent, readRecord, type ClaimTiming } from './records';
 import { MAX_REFUNDS_PER_ORDER, refundableAmount, refundEnded, reservation } from './refund-bound';
 import { isFinal, isInvoiceStatus, movesForward } from './status';
@@ -307,8 +307,8 @@ export class InvoiceService implements RefundReservations {
     });
   }
 
-  /** Open records the sweep is due to look at, by `now`, the longest due first. */
-  listDue(limit: number, now: number): Promise<InvoiceRecord[]> {
+  /** Open records of every store the sweep is due to look at, by `now`, the longest due first. */
+  listDue(limit: number, now: number): Promise<Array<Owned<InvoiceRecord>>> {
     return this.invoices.listDue(limit, now);
   }
 

@@ -21,6 +21,7 @@ import type {
   WebhookSubject,
   WithdrawalDetails,
 } from './model';
+import type { StoreId } from './stores';
 
 /** The payment service. Every method throws ServiceError (domain/errors.ts) when the service does not do it. */
 export interface ProcessingApi {
@@ -81,9 +82,18 @@ export interface VersionedStore<T extends { version: number }> {
   remove(key: string, expectedVersion: number): Promise<boolean>;
 }
 
+/** A record with the store it belongs to, as a reader across every store finds it. */
+export interface Owned<T> {
+  storeId: StoreId;
+  record: T;
+}
+
 export interface OpenItems<T> {
-  /** Records that are not final yet and due for the sweep by `dueBy` (ms), the longest due first. */
-  listOpen(limit: number, dueBy?: number): Promise<T[]>;
+  /**
+   * Records of every store that are not final yet and due for the sweep by `dueBy` (ms), the longest due first:
+   * the sweep's queue is one for all stores.
+   */
+  listOpen(limit: number, dueBy?: number): Promise<Array<Owned<T>>>;
 }
 
 /** A record's place in the lists, which run newest first and then by foreign_id, descending. */

@@ -1,6 +1,8 @@
 import type { InvoiceService } from './invoices';
 import type { InvoiceRecord, RefundRecord } from './model';
+import type { Owned } from './ports';
 import type { RefundService } from './refunds';
+import type { StoreId } from './stores';
 import { awaitsLateMoney, isFinal, LATE_MONEY_WATCH_MS } from './status';
 
 export interface SweepReport {
@@ -87,6 +89,15 @@ function nextInvoiceLook(record: InvoiceRecord, timing: SweepTiming): number {
   return afterExpiry !== undefined && afterExpiry > sweptAt ? Math.min(next, afterExpiry) : next;
 }
 
+/** What the sweep works on: every store's due records, each looked at through its own store's services. */
+export interface SweptStores {
+  /** Every store's open records due by `now`, the longest due first (one queue for all stores). */
+  dueInvoices(limit: number, now: number): Promise<Array<Owned<InvoiceRecord>>>;
+  dueRefunds(limit: number, now: number): Promise<Array<Owned<RefundRecord>>>;
+  invoicesFor(storeId: StoreId): InvoiceService;
+  refundsFor(storeId: StoreId): RefundService;
+}
+
 /**
  * Refreshes refunds that are not final, closes out invoices the service reports final, and gives up on creates
  * whose outcome stayed unknown. A record whose look fails is marked looked at all the same, which pushes it back
@@ -94,11 +105,7 @@ function nextInvoiceLook(record: InvoiceRecord, timing: SweepTiming): number {
  * always fail never keeps the sweep from the others. The caller counts the failures. When its time runs low it
  * takes no more records: they stay due for the next run.
  */
-export async function sweep(
-  invoices: InvoiceService,
-  refunds: RefundService,
-  options: SweepOptions,
-): Promise<SweepReport> {
+export async function sweep(stores: SweptStores, options: SweepOptions): Promise<SweepReport> {
   const report: SweepReport = {
     refundsChecked: 0,
     invoicesChecked: 0,
@@ -136,7 +143,8 @@ export async function sweep(
     }
   }
 
-  for (const refund of whileTimeLasts(await refunds.listDue(options.batch, now))) {
+  for (const { storeId, record: refund } of whileTimeLasts(await stores.dueRefunds(options.batch, now))) {
+    const refunds = stores.refundsFor(storeId);
     report.refundsChecked++;
     await look(
       refund.foreignId,
@@ -144,7 +152,8 @@ export async function sweep(
       (id) => refunds.markSwept(id),
     );
   }
-  for (const invoice of whileTimeLasts(await invoices.listDue(options.batch, now))) {
+  for (const { storeId, record: invoice } of whileTimeLasts(await stores.dueInvoices(options.batch, now))) {
+    const invoices = stores.invoicesFor(storeId);
     if (invoice.phase !== 'sent' && !isStale(invoice, now, options)) {
       // A first claim is due before it is stale (see nextSweepAt): looked at, it waits a stale period more.
       report.invoicesChecked++;

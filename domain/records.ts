@@ -3,7 +3,7 @@
 import { ConflictError, InProgressError, NotFoundError } from './errors';
 import { isSameRequest } from './hash';
 import type { ClaimedRecord, Phase, StatusChange, StatusNews } from './model';
-import type { OpenItems, VersionedStore } from './ports';
+import type { OpenItems, Owned, VersionedStore } from './ports';
 import { carriedOutbox, withEvents, type EventKind } from './webhooks';
 
 /** The part of an invoice or refund record that the claim protocol reads. */
@@ -255,8 +255,8 @@ export class ClaimedRecords<T extends AnyRecord> {
     }
   }
 
-  /** Open records the sweep is due to look at, by `now`, the longest due first. */
-  listDue(limit: number, now: number): Promise<T[]> {
+  /** Open records of every store the sweep is due to look at, by `now`, the longest due first. */
+  listDue(limit: number, now: number): Promise<Array<Owned<T>>> {
     return this.store.listOpen(limit, now);
   }
 

@@ -8,7 +8,7 @@ import {
 } from './errors';
 import type { RefundReservations } from './invoices';
 import type { FoundWithdrawal, OrderRefundRequest, RefundRecord, RefundRequest, StatusChange } from './model';
-import type { ProcessingApi, RefundStore } from './ports';
+import type { Owned, ProcessingApi, RefundStore } from './ports';
 import { ClaimedRecords, mayHaveBeenSent, type ClaimTiming } from './records';
 import { isFinal } from './status';
 import { refundEvents } from './webhooks';
@@ -106,8 +106,8 @@ export class RefundService {
     return (await this.refresh(record, 'lookup')) ?? record;
   }
 
-  /** Open records the sweep is due to look at, by `now`, the longest due first. */
-  listDue(limit: number, now: number): Promise<RefundRecord[]> {
+  /** Open records of every store the sweep is due to look at, by `now`, the longest due first. */
+  listDue(limit: number, now: number): Promise<Array<Owned<RefundRecord>>> {
     return this.refunds.listDue(limit, now);
   }
 

@@ -1,5 +1,5 @@
 // Managing stores with the platform token: create, change, rotate tokens, disable and enable (issue 33).
-import { ConflictError, NotFoundError } from './errors';
+import { ConflictError, InvalidFieldsError, NotFoundError } from './errors';
 import {
   DEFAULT_STORE_ID,
   type StoreId,
@@ -21,6 +21,8 @@ export interface StoreAdminDeps {
   newWebhookSecret: () => string;
   /** SHA-256 in hex: how a token is found and kept. */
   hashToken: (token: string) => string;
+  /** Why a webhook or payment service URL may not be used (not https, credentials in it); undefined when it may. */
+  urlRefusal: (url: string) => string | undefined;
   now: () => number;
 }
 
@@ -79,6 +81,7 @@ export class StoreAdmin {
     input: NewStore,
   ): Promise<{ record: StoreRecord; tokens: IssuedTokens; webhookSecret: string }> {
     const { registry, secrets, now } = this.deps;
+    this.checkUrls(input);
     if (input.id === DEFAULT_STORE_ID || (await registry.get(input.id))) throw storeExists();
     const tokens = this.issueTokens();
     const hashes = await this.registerTokens(input.id, tokens);
@@ -117,6 +120,7 @@ export class StoreAdmin {
   /** New keys go into the store's secret before the store item says it has its own account. */
   async update(storeId: StoreId, changes: StoreChanges): Promise<StoreRecord> {
     if (storeId === DEFAULT_STORE_ID) throw new DefaultStoreError();
+    this.checkUrls({ webhookUrl: changes.webhookUrl ?? undefined, processing: changes.processing });
     if (changes.processing) {
       const { processing } = changes;
       const current = await this.get(storeId);
@@ -171,6 +175,16 @@ export class StoreAdmin {
       if (await this.deps.registry.update(next)) return next;
     }
     throw new ConflictError('in_progress', 'Another change of this store came first; retry');
+  }
+
+  /** Refused before anything is written, each URL named as its field; the URL itself is never quoted. */
+  private checkUrls({ webhookUrl, processing }: Pick<NewStore, 'webhookUrl' | 'processing'>): void {
+    const refusals: Record<string, string> = {};
+    const webhook = webhookUrl === undefined ? undefined : this.deps.urlRefusal(webhookUrl);
+    if (webhook) refusals.webhook_url = `is refused: ${webhook}`;
+    const base = processing && this.deps.urlRefusal(processing.baseUrl);
+    if (base) refusals['processing.base_url'] = `is refused: ${base}`;
+    if (Object.keys(refusals).length > 0) throw new InvalidFieldsError(refusals);
   }
 
   private issueTokens(): IssuedTokens {

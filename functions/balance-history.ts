@@ -4,14 +4,14 @@ import { apiRoute } from '../http/route';
 import { snapshotView } from '../http/views';
 import { balanceHistoryRoute } from '../lib/routes';
 import { bearerTokens } from '../runtime/bearer-tokens';
-import { snapshotStore } from '../runtime/stores';
+import { snapshotsFor } from '../runtime/snapshots';
 
-/** GET /balances/history?since=: snapshots taken since a time, oldest first, a page at a time. */
+/** GET /balances/history?since=: the store's account's snapshots since a time, oldest first, a page at a time. */
 export const handler = apiRoute(
   { route: balanceHistoryRoute, tokens: bearerTokens, input: historyInput },
-  async ({ since, limit }) => {
+  async ({ since, limit }, { storeId }) => {
     // One more than the page tells whether another page follows.
-    const snapshots = await snapshotStore.since(since, limit + 1);
+    const snapshots = await (await snapshotsFor(storeId)).since(since, limit + 1);
     const page = snapshots.slice(0, limit);
     const last = page.at(-1);
     const next = snapshots.length > limit && last ? { at: last.takenAt } : null;

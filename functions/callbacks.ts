@@ -1,19 +1,25 @@
-import { CallbackService } from '../domain/callbacks';
+import { routeSharedCallback } from '../domain/upstream';
 import { apiRoute } from '../http/route';
 import { callbacksRoute } from '../lib/routes';
 import { verifyCallback } from '../processing/callbacks';
-import { invoices } from '../runtime/invoices';
+import { callbacksFor } from '../runtime/callbacks';
 import { processingKeys } from '../runtime/processing-keys';
-import { refunds } from '../runtime/refunds';
-import { receiptStore } from '../runtime/stores';
+import { sharesDeploymentAccount } from '../runtime/store-account';
 
-const callbacks = new CallbackService(receiptStore, invoices, refunds);
-
-/** POST /callbacks: signed by the service over the raw body; 200 unless a retry could succeed. */
+/**
+ * POST /callbacks: the deployment's account, signed by the service over the raw body; 200 unless a retry could
+ * succeed. The foreign_id's store prefix names the store it is for (none: the default store), and only a store
+ * that shares the account may be named.
+ */
 export const handler = apiRoute(
   { route: callbacksRoute, input: ({ rawBody, headers }) => ({ rawBody, headers }) },
   async ({ rawBody, headers }) => {
     const callback = await verifyCallback(rawBody, headers, processingKeys);
-    return { status: 200, body: { outcome: callback ? await callbacks.receive(callback) : 'ignored' } };
+    const routed = callback && routeSharedCallback(callback.event);
+    if (!callback || !routed || !(await sharesDeploymentAccount(routed.storeId))) {
+      return { status: 200, body: { outcome: 'ignored' } };
+    }
+    const outcome = await callbacksFor(routed.storeId).receive({ ...callback, event: routed.event });
+    return { status: 200, body: { outcome } };
   },
 );

@@ -3,13 +3,13 @@ import { apiRoute } from '../http/route';
 import { invoiceView, type CheckoutView } from '../http/views';
 import { checkoutRoute } from '../lib/routes';
 import { bearerTokens } from '../runtime/bearer-tokens';
-import { invoices } from '../runtime/invoices';
+import { invoicesFor } from '../runtime/invoices';
 
 /** POST /checkout: 201 with a new invoice, 200 with the same one for a repeated request. */
 export const handler = apiRoute(
   { route: checkoutRoute, tokens: bearerTokens, input: checkoutInput },
-  async (request) => {
-    const { record, created, clientSecret } = await invoices.checkout(request);
+  async (request, { storeId }) => {
+    const { record, created, clientSecret } = await invoicesFor(storeId).checkout(request);
     const body: CheckoutView = { ...invoiceView(record, Date.now()), client_secret: clientSecret };
     return { status: created ? 201 : 200, body };
   },

@@ -3,11 +3,16 @@ import { exportInput } from '../http/list-inputs';
 import { apiRoute } from '../http/route';
 import { exportInvoicesRoute } from '../lib/routes';
 import { bearerTokens } from '../runtime/bearer-tokens';
-import { invoiceList } from '../runtime/lists';
+import { invoiceListFor } from '../runtime/lists';
 
 /** GET /exports/invoices.csv: one row per order created in the period, newest first; a `Link` to the next page. */
 export const handler = apiRoute(
   { route: exportInvoicesRoute, tokens: bearerTokens, input: exportInput },
-  async ({ query, period }) =>
-    csvAnswer(await invoiceExportPage(invoiceList, query), exportInvoicesRoute.path, period, 'invoices.csv'),
+  async ({ query, period }, { storeId }) =>
+    csvAnswer(
+      await invoiceExportPage(invoiceListFor(storeId), query),
+      exportInvoicesRoute.path,
+      period,
+      'invoices.csv',
+    ),
 );

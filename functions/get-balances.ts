@@ -1,16 +1,18 @@
-import { BalanceService } from '../domain/balances';
 import { balancesInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { snapshotView } from '../http/views';
 import { getBalancesRoute } from '../lib/routes';
-import { processing } from '../runtime/processing';
+import { balancesFor } from '../runtime/balances';
 import { bearerTokens } from '../runtime/bearer-tokens';
-import { snapshotStore } from '../runtime/stores';
 
-const balances = new BalanceService(snapshotStore, processing, Date.now);
-
-/** GET /balances: the latest snapshot; `?live=true`, or no snapshot yet, asks the service now. */
+/**
+ * GET /balances: the latest snapshot of the store's account; `?live=true`, or no snapshot yet, asks the service
+ * now. A store sharing the deployment's account: 409 `shared_account`.
+ */
 export const handler = apiRoute(
   { route: getBalancesRoute, tokens: bearerTokens, input: balancesInput },
-  async ({ live }) => ({ status: 200, body: snapshotView(await balances.read(live)) }),
+  async ({ live }, { storeId }) => ({
+    status: 200,
+    body: snapshotView(await (await balancesFor(storeId)).read(live)),
+  }),
 );

@@ -9,8 +9,8 @@ import { invoiceStore } from '../runtime/stores';
 /** GET /invoices/{foreign_id}: from the table alone, never the service; 304 when the caller's ETag is current. */
 export const handler = apiRoute(
   { route: getInvoiceRoute, tokens: bearerTokens, input: invoicePollInput },
-  async ({ foreignId, ifNoneMatch }) => {
-    const record = await readInvoice(invoiceStore, foreignId);
+  async ({ foreignId, ifNoneMatch }, { storeId }) => {
+    const record = await readInvoice(invoiceStore.forStore(storeId), foreignId);
     // Private to the store, and worth keeping only to ask again with its ETag.
     const headers = { etag: invoiceEtag(record), 'cache-control': 'private, no-cache' };
     if (etagMatches(ifNoneMatch, headers.etag)) return { status: 304, body: undefined, headers };

@@ -3,13 +3,13 @@ import { apiRoute } from '../http/route';
 import { refundView } from '../http/views';
 import { getRefundRoute } from '../lib/routes';
 import { bearerTokens } from '../runtime/bearer-tokens';
-import { refunds } from '../runtime/refunds';
+import { refundsFor } from '../runtime/refunds';
 
 /** GET /refunds/{foreign_id}: refreshed through transaction lookup while not final. */
 export const handler = apiRoute(
   { route: getRefundRoute, tokens: bearerTokens, input: foreignIdInput },
-  async (foreignId) => ({
+  async (foreignId, { storeId }) => ({
     status: 200,
-    body: refundView(await refunds.get(foreignId)),
+    body: refundView(await refundsFor(storeId).get(foreignId)),
   }),
 );

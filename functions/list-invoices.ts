@@ -6,17 +6,17 @@ import { apiRoute } from '../http/route';
 import { invoiceView } from '../http/views';
 import { listInvoicesRoute } from '../lib/routes';
 import { bearerTokens } from '../runtime/bearer-tokens';
-import { invoiceList } from '../runtime/lists';
+import { invoiceListFor } from '../runtime/lists';
 
 /** GET /invoices: newest first, by status and creation time, a page at a time; from the table alone. */
 export const handler = apiRoute(
   { route: listInvoicesRoute, tokens: bearerTokens, input: invoiceListInput },
-  async ({ query, status }) => {
+  async ({ query, status }, { storeId }) => {
     const now = Date.now();
     // The status the view shows, by the same mapping, without building the rest of the view.
     const matches =
       status && ((record: Parameters<typeof invoiceOutcome>[0]) => invoiceOutcome(record).status === status);
-    const page = await listNewest(invoiceList, query, matches);
+    const page = await listNewest(invoiceListFor(storeId), query, matches);
     return { status: 200, body: recordListBody(page, (record) => invoiceView(record, now)) };
   },
 );

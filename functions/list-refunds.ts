@@ -5,10 +5,13 @@ import { apiRoute } from '../http/route';
 import { refundView } from '../http/views';
 import { listRefundsRoute } from '../lib/routes';
 import { bearerTokens } from '../runtime/bearer-tokens';
-import { refundList } from '../runtime/lists';
+import { refundListFor } from '../runtime/lists';
 
 /** GET /refunds: newest first, by creation time, a page at a time; as stored, with no lookup at the service. */
 export const handler = apiRoute(
   { route: listRefundsRoute, tokens: bearerTokens, input: refundListInput },
-  async (query) => ({ status: 200, body: recordListBody(await listNewest(refundList, query), refundView) }),
+  async (query, { storeId }) => ({
+    status: 200,
+    body: recordListBody(await listNewest(refundListFor(storeId), query), refundView),
+  }),
 );

@@ -1,14 +1,14 @@
 import { transactionInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { lookupTransactionRoute } from '../lib/routes';
-import { processing } from '../runtime/processing';
+import { processingFor } from '../runtime/processing';
 import { bearerTokens } from '../runtime/bearer-tokens';
 
 /** GET /transactions?id= or ?foreign_id=: the service's transaction record. */
 export const handler = apiRoute(
   { route: lookupTransactionRoute, tokens: bearerTokens, input: transactionInput },
-  async (query) => ({
+  async (query, { storeId }) => ({
     status: 200,
-    body: await processing.transaction(query),
+    body: await processingFor(storeId).transaction(query),
   }),
 );

@@ -1,3 +1,4 @@
+import { storeOfClientSecret } from '../domain/client-secret';
 import { readInvoiceForCustomer } from '../domain/invoices';
 import { publicInvoiceInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
@@ -5,11 +6,15 @@ import { etagMatches, invoiceEtag, publicInvoiceView } from '../http/views';
 import { publicInvoiceRoute } from '../lib/routes';
 import { invoiceStore } from '../runtime/stores';
 
-/** GET /public/invoices/{foreign_id}: the customer's view of one invoice, with its client secret; one read. */
+/**
+ * GET /public/invoices/{foreign_id}: the customer's view of one invoice, with its client secret; one read, in the
+ * store the secret names.
+ */
 export const handler = apiRoute(
   { route: publicInvoiceRoute, input: publicInvoiceInput },
   async ({ foreignId, ifNoneMatch, clientSecret }) => {
-    const record = await readInvoiceForCustomer(invoiceStore, foreignId, clientSecret);
+    const store = invoiceStore.forStore(storeOfClientSecret(clientSecret));
+    const record = await readInvoiceForCustomer(store, foreignId, clientSecret);
     const headers = { etag: invoiceEtag(record), 'cache-control': 'private, no-cache' };
     if (etagMatches(ifNoneMatch, headers.etag)) return { status: 304, body: undefined, headers };
     return { status: 200, body: publicInvoiceView(record, Date.now()), headers };

@@ -5,8 +5,9 @@ import { countMetric } from '../observability/metrics';
 import { remainingMs } from '../runtime/deadline';
 import { invocation } from '../runtime/invocation';
 import { numberEnv } from '../runtime/env';
-import { invoices } from '../runtime/invoices';
-import { refunds } from '../runtime/refunds';
+import { invoicesFor } from '../runtime/invoices';
+import { refundsFor } from '../runtime/refunds';
+import { invoiceStore, refundStore } from '../runtime/stores';
 import { sweepTiming } from '../runtime/timing';
 
 /** A record's lookup (or cancel) and writes take well under a second from a healthy service; this leaves room. */
@@ -20,12 +21,20 @@ const options = {
   recordReserveMs: RECORD_RESERVE_MS,
 };
 
+/** Every store's due records, from the one open-items index; each is looked at through its own store's services. */
+const stores = {
+  dueInvoices: (limit: number, now: number) => invoiceStore.listOpen(limit, now),
+  dueRefunds: (limit: number, now: number) => refundStore.listOpen(limit, now),
+  invoicesFor,
+  refundsFor,
+};
+
 /**
- * Scheduled: refreshes open refunds and closes out what the service reports final. Records whose look failed are
+ * Scheduled, for every store: refreshes open refunds and closes out what the service reports final. Records whose look failed are
  * counted, and wait their turn to be looked at again: the run itself succeeds, so the scheduler does not repeat it.
  */
 export const handler = middy(async (): Promise<SweepReport> => {
-  const report = await sweep(invoices, refunds, options);
+  const report = await sweep(stores, options);
   if (report.failures > 0) countMetric('ReconcileLookFailures', report.failures);
   (report.failures > 0 ? log.warn : log.info)('reconciliation sweep done', { ...report });
   return report;

@@ -3,6 +3,7 @@ import {
   ConflictError,
   DomainError,
   InProgressError,
+  InvalidFieldsError,
   NotConfiguredError,
   NotFoundError,
   NotReadyError,
@@ -101,6 +102,9 @@ function awsUnavailable(error: unknown): boolean {
 }
 
 function fromDomainError(error: DomainError): ErrorResponse {
+  if (error instanceof InvalidFieldsError) {
+    return { status: 400, code: error.code, message: error.message, fields: error.fields };
+  }
   if (error instanceof NotFoundError) return { status: 404, code: error.code, message: error.message };
   if (error instanceof InProgressError) {
     return {

@@ -8,6 +8,7 @@ import type {
 import { InvalidRequestError } from './errors';
 import type { ApiRequest } from './route';
 import type { CreatedQuery } from '../domain/ports';
+import { STORE_ID } from '../domain/stores';
 import { EVENT_ID } from '../domain/webhooks';
 import {
   balancesQuery,
@@ -84,6 +85,16 @@ export function publicInvoiceInput(request: ApiRequest): {
   clientSecret?: string;
 } {
   return { ...invoicePollInput(request), clientSecret: request.headers['x-client-secret'] };
+}
+
+/** POST /callbacks/{store_id}: the store named in the path, and the raw body and headers its signature covers. */
+export function storeCallbackInput({ path, rawBody, headers }: ApiRequest) {
+  const storeId = path.store_id;
+  if (!storeId || !STORE_ID.test(storeId))
+    throw new InvalidRequestError({
+      store_id: 'must be a store id: lowercase letters, digits and -, at most 32',
+    });
+  return { storeId, rawBody, headers };
 }
 
 /** `{event_id}` in the path: a webhook event's id. */

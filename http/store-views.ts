@@ -39,7 +39,8 @@ export function storeListBody(
   apiBase: string,
   first: ReturnType<typeof defaultStoreView> | undefined,
 ) {
-  const last = page.records.at(-1);
+  // A first page of the default store alone continues from the start of the registry.
+  const last = page.records.at(-1) ?? (first && { createdAt: 0, id: first.id });
   return {
     data: [...(first ? [first] : []), ...page.records.map((record) => storeView(record, apiBase))],
     next_cursor: page.more && last ? encodeCursor({ at: last.createdAt, foreignId: last.id }) : null,

@@ -216,6 +216,14 @@ export const callbacksRoute = route('POST /callbacks', 'callbacks', 'service', {
   concurrency: { reserved: 20 },
 });
 
+// A store with its own processing account has its own callback URL, verified with the keys of the store's account.
+// The same services as POST /callbacks apply it, and they hold the deployment's keys too.
+export const storeCallbacksRoute = route('POST /callbacks/{store_id}', 'store-callbacks', 'service', {
+  data: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  secrets: ['processingKeys'],
+  storeSecrets: 'read',
+});
+
 export const listWebhookDeliveriesRoute = route(
   'GET /webhooks/deliveries',
   'list-webhook-deliveries',
@@ -324,6 +332,7 @@ export const routes = [
   exportRefundsRoute,
   lookupTransactionRoute,
   callbacksRoute,
+  storeCallbacksRoute,
   openapiRoute,
   healthRoute,
   listWebhookDeliveriesRoute,
@@ -352,7 +361,8 @@ export const JOB_FUNCTION_TIMEOUT_SECONDS = 120;
 export const jobs = [
   {
     name: 'snapshot-balances',
-    data: { table: ['PutItem'] },
+    // The registry's stores (GetItem, the `created` index), for the stores with their own account.
+    data: { table: ['GetItem', 'PutItem'], queriedIndexes: ['created'] },
     secrets: ['processingKeys'],
     storeSecrets: 'read',
     concurrency: 'shared',

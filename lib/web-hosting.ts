@@ -232,13 +232,20 @@ export class WebHosting extends NestedStack {
 
 /**
  * The console calls the API at its own origin, as it does locally: its CSP allows no other, and the API needs no
- * CORS for it. Any route an admin token may call (a storefront route too) goes to the API, uncached, with every
- * header but Host (API Gateway answers to its own).
+ * CORS for it. Any route an admin or the platform token may call (a storefront route too) goes to the API,
+ * uncached, with every header but Host (API Gateway answers to its own). A pattern another one's `/*` already
+ * covers is left out (CloudFront's `*` spans `/`): a distribution holds at most 25 behaviours by default.
  */
 function consoleApiBehaviors(api: IOrigin): Record<string, BehaviorOptions> {
-  const bearerPaths = routes
-    .filter((route) => route.access === 'admin' || route.access === 'storefront')
+  const patterns = routes
+    .filter(
+      (route) => route.access === 'admin' || route.access === 'storefront' || route.access === 'platform',
+    )
     .map((route) => route.path.replace(/\{[^}]+\}/g, '*'));
+  const wide = patterns.filter((pattern) => pattern.endsWith('/*')).map((pattern) => pattern.slice(0, -1));
+  const bearerPaths = patterns.filter(
+    (pattern) => !wide.some((prefix) => pattern !== `${prefix}*` && pattern.startsWith(prefix)),
+  );
   const behavior: BehaviorOptions = {
     origin: api,
     viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,

@@ -1,18 +1,29 @@
 import { InvoiceService } from '../domain/invoices';
+import type { StoreId } from '../domain/stores';
 import { clientSecretIssuer } from '../secrets/client-secrets';
 import { invoiceLookupNotFound } from './invoice-lookups';
-import { processing } from './processing';
-import { processingKeys } from './processing-keys';
+import { processingFor } from './processing';
+import { keysOf } from './processing-keys';
 import { invoiceStore } from './stores';
 import { claimTiming } from './timing';
 import { announceEvents } from './webhook-events';
 
+const byStore = new Map<StoreId, InvoiceService>();
+
 /**
- * The invoices over the deployed stores. Client secrets come from the processing keys a function that calls the
- * service already holds: no secret read of their own.
+ * A store's invoices: its records, its account at the payment service, its client secrets; one per store in a warm
+ * container. Client secrets come from the processing keys a function that calls the service already holds: no
+ * secret read of their own.
  */
-export const invoices = /* @__PURE__ */ new InvoiceService(invoiceStore, processing, claimTiming, {
-  clientSecrets: /* @__PURE__ */ clientSecretIssuer(processingKeys),
-  announce: announceEvents,
-  onLookupNotFound: invoiceLookupNotFound,
-});
+export function invoicesFor(storeId: StoreId): InvoiceService {
+  let service = byStore.get(storeId);
+  if (!service) {
+    service = new InvoiceService(invoiceStore.forStore(storeId), processingFor(storeId), claimTiming, {
+      clientSecrets: clientSecretIssuer(keysOf(storeId), storeId),
+      announce: announceEvents,
+      onLookupNotFound: invoiceLookupNotFound,
+    });
+    byStore.set(storeId, service);
+  }
+  return service;
+}

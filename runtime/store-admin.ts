@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { StoreAdmin } from '../domain/store-admin';
 import { tokenDigest } from '../domain/token-holders';
+import { endpointRefusal } from '../webhooks/sender';
 import { newWebhookSecret } from '../webhooks/signing';
 import { storeRegistry } from './store-registry';
 import { storeSecrets } from './store-secrets';
@@ -13,5 +14,7 @@ export const storeAdmin = new StoreAdmin({
   newToken: () => randomBytes(32).toString('base64url'),
   newWebhookSecret,
   hashToken: (token) => tokenDigest(token).toString('hex'),
+  // As the webhook dispatcher sends: https, or http://127.0.0.1 where the deployment allows it (locally).
+  urlRefusal: (url) => endpointRefusal(url, process.env.WEBHOOK_ALLOW_LOOPBACK_HTTP === 'true'),
   now: Date.now,
 });

@@ -1,20 +1,25 @@
 import type { ListPosition } from '../domain/ports';
+import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
 import { CREATED_INDEX } from './schema';
+import { scopedKey } from './store-scope';
 import { shardOf, sortableTime, str, type Item } from './table';
 
 /**
  * The `created` index's keys (store/schema.ts), from the record's creation time and foreign_id alone: every write
- * that sets them (a record's first; a webhook delivery's every one) sets the same.
+ * that sets them (a record's first; a webhook delivery's every one) sets the same. Each store lists its own
+ * partitions.
  */
-export function createdKeys(kind: string, record: ListPosition): Item {
+export function createdKeys(kind: string, record: ListPosition, storeId: StoreId = DEFAULT_STORE_ID): Item {
   return {
-    [CREATED_INDEX.partitionKey]: str(shardKey(kind, shardOf(record.foreignId, CREATED_INDEX.shards))),
+    [CREATED_INDEX.partitionKey]: str(
+      shardKey(kind, shardOf(record.foreignId, CREATED_INDEX.shards), storeId),
+    ),
     [CREATED_INDEX.sortKey]: str(positionKey(record)),
   };
 }
 
-export function shardKey(kind: string, shard: number): string {
-  return `${kind}#${shard}`;
+export function shardKey(kind: string, shard: number, storeId: StoreId = DEFAULT_STORE_ID): string {
+  return scopedKey(storeId, `${kind}#${shard}`);
 }
 
 /** The index's sort key: creation time, then foreign_id, so that two records made in one millisecond both sort. */

@@ -1,11 +1,13 @@
+import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
+import { scopedKey } from './store-scope';
 import { itemKey, num, str, type Item } from './table';
 
 /** The kinds of item keyed by an id: invoice and refund records, and webhook deliveries (by event id). */
 export type RecordKind = 'INVOICE' | 'REFUND' | 'WEBHOOK';
 
-/** A record's primary key. */
-export function recordKey(kind: RecordKind, foreignId: string): Item {
-  return itemKey(`${kind}#${foreignId}`, kind);
+/** A record's primary key, in its store's scope. */
+export function recordKey(kind: RecordKind, foreignId: string, storeId: StoreId = DEFAULT_STORE_ID): Item {
+  return itemKey(scopedKey(storeId, `${kind}#${foreignId}`), kind);
 }
 
 /** A record's attributes besides its keys and index keys: the record as JSON in `data`, and its `version`. */

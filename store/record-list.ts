@@ -1,5 +1,6 @@
 import { BatchGetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import type { CreatedQuery, ListPosition, NewestFirst } from '../domain/ports';
+import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
 import { mergeNewest, positionKey, positionOf, shardKey } from './created-index';
 import { CREATED_INDEX } from './schema';
 import { sortableTime, str, type Table } from './table';
@@ -25,6 +26,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Keys-only over projecting the records: a projection holding `data` would copy every status change and sweep
  * mark into the index, a second write per update; keys-only, the index is written once per record. The price is
  * the BatchGetItem, one more round trip per page (measured in the README, "Lists").
+ *
+ * Each instance lists one store's records, from that store's own partitions of the index: `forStore` makes
+ * another store's.
  */
 export class DynamoRecordList<T extends { createdAt: number; version: number }> implements NewestFirst<T> {
   constructor(
@@ -32,7 +36,13 @@ export class DynamoRecordList<T extends { createdAt: number; version: number }> 
     private readonly kind: RecordKind,
     /** The id in its key and list position: a record's foreign_id, a delivery's event id. */
     private readonly idOf: (record: T) => string = (record) => (record as unknown as ListPosition).foreignId,
+    private readonly storeId: StoreId = DEFAULT_STORE_ID,
   ) {}
+
+  /** The same list, of another store. */
+  forStore(storeId: StoreId): DynamoRecordList<T> {
+    return new DynamoRecordList(this.table, this.kind, this.idOf, storeId);
+  }
 
   async listNewest(query: CreatedQuery): Promise<{ records: T[]; more: boolean }> {
     const low = sortableTime(query.createdFrom ?? 0);
@@ -59,7 +69,7 @@ export class DynamoRecordList<T extends { createdAt: number; version: number }> 
         IndexName: CREATED_INDEX.name,
         KeyConditionExpression: `${CREATED_PK} = :shard AND ${CREATED_SK} BETWEEN :low AND :high`,
         ExpressionAttributeValues: {
-          ':shard': str(shardKey(this.kind, shard)),
+          ':shard': str(shardKey(this.kind, shard, this.storeId)),
           ':low': str(low),
           ':high': str(high),
         },
@@ -85,7 +95,7 @@ export class DynamoRecordList<T extends { createdAt: number; version: number }> 
       const unread = foreignIds.filter((foreignId) => !found.has(foreignId));
       if (unread.length === 0) break;
       if (attempt > 0) await sleep(BATCH_GET_BACKOFF_MS * 2 ** (attempt - 1));
-      const keys = unread.map((foreignId) => recordKey(this.kind, foreignId));
+      const keys = unread.map((foreignId) => recordKey(this.kind, foreignId, this.storeId));
       const { Responses: responses } = await this.table.client.send(
         // Eventually consistent, like the index it follows, but for a key re-read because it was not found.
         new BatchGetItemCommand({

@@ -1,27 +1,42 @@
 import { PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import type { BalanceSnapshot } from '../domain/model';
 import type { SnapshotStore } from '../domain/ports';
+import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
 import { TABLE_SCHEMA } from './schema';
+import { scopedKey } from './store-scope';
 import { conditionalWrite, itemKey, num, str, ttlAfter, type Item, type Table } from './table';
 
 const { partitionKey: PK, sortKey: SK } = TABLE_SCHEMA;
 
-const PARTITION = 'BALANCES';
-/** One item, apart from the snapshots so that their queries never meet it: when a live read last kept one. */
-const LIVE_SLOT = itemKey('BALANCES_LIVE', '-');
-
+/**
+ * Balance snapshots of one processing account: the deployment's, kept as the default store's, or a store's own
+ * (`forStore`). A store sharing the deployment's account has none of its own.
+ */
 export class DynamoSnapshotStore implements SnapshotStore {
+  private readonly partition: string;
+  /** One item, apart from the snapshots so that their queries never meet it: when a live read last kept one. */
+  private readonly liveSlot: Item;
+
   constructor(
     private readonly table: Table,
     private readonly retentionDays: number,
-  ) {}
+    storeId: StoreId = DEFAULT_STORE_ID,
+  ) {
+    this.partition = scopedKey(storeId, 'BALANCES');
+    this.liveSlot = itemKey(scopedKey(storeId, 'BALANCES_LIVE'), '-');
+  }
+
+  /** The snapshots of a store with its own account. */
+  forStore(storeId: StoreId): DynamoSnapshotStore {
+    return new DynamoSnapshotStore(this.table, this.retentionDays, storeId);
+  }
 
   async put(snapshot: BalanceSnapshot): Promise<void> {
     await this.table.client.send(
       new PutItemCommand({
         TableName: this.table.name,
         Item: {
-          ...itemKey(PARTITION, sortKey(snapshot.takenAt)),
+          ...itemKey(this.partition, sortKey(snapshot.takenAt)),
           data: str(JSON.stringify(snapshot)),
           [TABLE_SCHEMA.timeToLive]: num(ttlAfter(snapshot.takenAt, this.retentionDays)),
         },
@@ -34,7 +49,7 @@ export class DynamoSnapshotStore implements SnapshotStore {
       this.table,
       new PutItemCommand({
         TableName: this.table.name,
-        Item: { ...LIVE_SLOT, takenAt: num(at) },
+        Item: { ...this.liveSlot, takenAt: num(at) },
         ConditionExpression: `attribute_not_exists(${PK}) OR takenAt <= :cutoff`,
         ExpressionAttributeValues: { ':cutoff': num(at - everyMs) },
       }),
@@ -46,7 +61,7 @@ export class DynamoSnapshotStore implements SnapshotStore {
       new QueryCommand({
         TableName: this.table.name,
         KeyConditionExpression: `${PK} = :pk`,
-        ExpressionAttributeValues: { ':pk': str(PARTITION) },
+        ExpressionAttributeValues: { ':pk': str(this.partition) },
         ScanIndexForward: false,
         Limit: 1,
       }),
@@ -59,7 +74,7 @@ export class DynamoSnapshotStore implements SnapshotStore {
       new QueryCommand({
         TableName: this.table.name,
         KeyConditionExpression: `${PK} = :pk AND ${SK} >= :since`,
-        ExpressionAttributeValues: { ':pk': str(PARTITION), ':since': str(sortKey(takenAfter)) },
+        ExpressionAttributeValues: { ':pk': str(this.partition), ':since': str(sortKey(takenAfter)) },
         Limit: limit,
       }),
     );

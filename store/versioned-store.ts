@@ -6,11 +6,13 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { Outbox } from '../domain/model';
-import type { OpenItems, VersionedStore } from '../domain/ports';
+import type { OpenItems, Owned, VersionedStore } from '../domain/ports';
+import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
 import { createdKeys } from './created-index';
 import { DUE_PK, DUE_SK, dueKeys } from './due-index';
 import { OPEN_ITEMS_INDEX, TABLE_SCHEMA } from './schema';
 import { recordAttributes, recordFromItem, recordKey, storedData, type RecordKind } from './record-item';
+import { keyOwner, storeAttribute } from './store-scope';
 import { conditionalWrite, num, sortableTime, str, type Item, type Table } from './table';
 
 const { partitionKey: OPEN_PK, sortKey: OPEN_SK } = OPEN_ITEMS_INDEX;
@@ -32,6 +34,10 @@ interface Keyed {
  * records carry the keys of the sparse, keys-only `open-items` index. Every record carries the `created` index's
  * keys from its creation on, and they never change. A record whose outbox holds webhook events carries the
  * `deliveries-due` index's keys, due at the first event.
+ *
+ * Each instance reads and writes one store's records (store/store-scope.ts): `forStore` makes another store's. The
+ * open-items and deliveries-due indexes are global, one queue for all stores; an item of a store other than the
+ * default one carries a `store` attribute, and its key names its store for readers of a keys-only index.
  */
 export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>, OpenItems<T> {
   constructor(
@@ -40,13 +46,23 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     private readonly isOpen: (record: T) => boolean,
     /** When the sweep is next due to look at an open record: the index's sort key. */
     private readonly dueAt: (record: T) => number = lastTouched,
+    readonly storeId: StoreId = DEFAULT_STORE_ID,
   ) {}
 
+  /** The same kind of records, of another store. */
+  forStore(storeId: StoreId): VersionedDynamoStore<T> {
+    return new VersionedDynamoStore(this.table, this.kind, this.isOpen, this.dueAt, storeId);
+  }
+
   async get(foreignId: string): Promise<T | undefined> {
+    return this.getOf(this.storeId, foreignId);
+  }
+
+  private async getOf(storeId: StoreId, foreignId: string): Promise<T | undefined> {
     const { Item: item } = await this.table.client.send(
       new GetItemCommand({
         TableName: this.table.name,
-        Key: recordKey(this.kind, foreignId),
+        Key: recordKey(this.kind, foreignId, storeId),
         ConsistentRead: true,
       }),
     );
@@ -59,11 +75,12 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
       new PutItemCommand({
         TableName: this.table.name,
         Item: {
-          ...recordKey(this.kind, record.foreignId),
+          ...recordKey(this.kind, record.foreignId, this.storeId),
+          ...storeAttribute(this.storeId),
           ...recordAttributes(record),
           ...this.openKeys(record),
           ...this.outboxKeys(record),
-          ...createdKeys(this.kind, record),
+          ...createdKeys(this.kind, record, this.storeId),
         },
         ConditionExpression: `attribute_not_exists(${TABLE_SCHEMA.partitionKey})`,
       }),
@@ -104,7 +121,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
       this.table,
       new UpdateItemCommand({
         TableName: this.table.name,
-        Key: recordKey(this.kind, record.foreignId),
+        Key: recordKey(this.kind, record.foreignId, this.storeId),
         UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
         ConditionExpression: 'version = :expected',
         ExpressionAttributeNames: DATA,
@@ -126,7 +143,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
       this.table,
       new UpdateItemCommand({
         TableName: this.table.name,
-        Key: recordKey(this.kind, record.foreignId),
+        Key: recordKey(this.kind, record.foreignId, this.storeId),
         UpdateExpression: [
           'SET #data = :data',
           outbox[DUE_PK] ? `, ${DUE_PK} = :duePk, ${DUE_SK} = :dueSk` : ` REMOVE ${DUE_PK}, ${DUE_SK}`,
@@ -147,14 +164,15 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
       this.table,
       new DeleteItemCommand({
         TableName: this.table.name,
-        Key: recordKey(this.kind, foreignId),
+        Key: recordKey(this.kind, foreignId, this.storeId),
         ConditionExpression: 'version = :expected',
         ExpressionAttributeValues: { ':expected': num(expectedVersion) },
       }),
     );
   }
 
-  async listOpen(limit: number, dueBy = Number.MAX_SAFE_INTEGER): Promise<T[]> {
+  /** Every store's open records of this kind: the index is one queue for all stores. */
+  async listOpen(limit: number, dueBy = Number.MAX_SAFE_INTEGER): Promise<Array<Owned<T>>> {
     const { Items: items = [] } = await this.table.client.send(
       new QueryCommand({
         TableName: this.table.name,
@@ -164,11 +182,15 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
         Limit: limit,
       }),
     );
-    // The index holds keys only, which keeps its writes small; each record is then read consistently.
-    const records: Array<T | undefined> = await Promise.all(
-      items.map((item) => this.get(foreignIdOf(this.kind, item))),
+    // The index holds keys only, which keeps its writes small; each record is then read consistently, in its store.
+    const owned = await Promise.all(
+      items.map(async (item) => {
+        const { storeId, foreignId } = ownerOf(this.kind, item);
+        const record = await this.getOf(storeId, foreignId);
+        return record && { storeId, record };
+      }),
     );
-    return records.filter((record): record is T => record !== undefined);
+    return owned.filter((found): found is Owned<T> => found !== undefined);
   }
 
   private get openPartition(): string {
@@ -191,9 +213,10 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
   }
 }
 
-/** The foreign_id in a record's key, as an index holding keys only returns it. */
-export function foreignIdOf(kind: RecordKind, item: Item): string {
-  return (item[TABLE_SCHEMA.partitionKey].S ?? '').slice(kind.length + 1);
+/** The store and foreign_id in a record's key, as an index holding keys only returns it. */
+export function ownerOf(kind: RecordKind, item: Item): { storeId: StoreId; foreignId: string } {
+  const { storeId, key } = keyOwner(item[TABLE_SCHEMA.partitionKey].S ?? '');
+  return { storeId, foreignId: key.slice(kind.length + 1) };
 }
 
 /** Without a schedule, the index lists records changed or swept longest ago first. */

@@ -174,16 +174,18 @@ export const operations: Record<RouteFunctionName, Operation> = {
   'get-balances': {
     summary: 'Balances',
     description:
-      'The latest stored snapshot, or with `live=true` the service asked now, stored as a snapshot.',
+      "The latest stored snapshot of the store's payment account, or with `live=true` the service asked now, stored as a snapshot. A store that shares the deployment's account has no balances of its own: 409 `shared_account`.",
     query: balancesQuery,
     answers: { 200: { description: 'A balance snapshot.', schema: snapshot } },
-    errors: [404],
+    errors: [404, 409],
   },
   'balance-history': {
     summary: 'Balance snapshots since a time',
-    description: 'A page at a time, oldest first; give `next_cursor` back as `cursor` for the next page.',
+    description:
+      "The store's payment account's snapshots, a page at a time, oldest first; give `next_cursor` back as `cursor` for the next page. A store that shares the deployment's account: 409 `shared_account`.",
     query: historyQuery,
     answers: { 200: { description: 'A page of snapshots.', schema: snapshotList } },
+    errors: [409],
   },
   'create-refund': {
     summary: 'Send a payout tied to no order',
@@ -231,6 +233,14 @@ export const operations: Record<RouteFunctionName, Operation> = {
     rawBody: callbackBody,
     answers: { 200: { description: 'Received.', schema: callbackOutcome } },
     errors: [503],
+  },
+  'store-callbacks': {
+    summary: "The payment callbacks of a store's own account",
+    description:
+      "For a store with its own processing account: signed by the service with that store's keys, and applied to that store's records alone. Answers as `POST /callbacks`; 404 `store_not_found` when no store with its own account has this id.",
+    rawBody: callbackBody,
+    answers: { 200: { description: 'Received.', schema: callbackOutcome } },
+    errors: [404, 503],
   },
   health: {
     summary: 'Whether the plugin can reach the service',

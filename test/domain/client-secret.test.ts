@@ -1,4 +1,4 @@
-import { clientSecretHash, clientSecretMatches } from '../../domain/client-secret';
+import { clientSecretHash, clientSecretMatches, storeOfClientSecret } from '../../domain/client-secret';
 import { clientSecretIssuer } from '../../secrets/client-secrets';
 
 const keys = (secretKey: string) => {
@@ -41,4 +41,27 @@ test('after the processing secret changes, the same issuer derives secrets from 
   const after = await issuer.secretFor(invoice);
   expect(after).not.toBe(before);
   expect(after).toBe(await clientSecretIssuer(keys('rotated-secret')).secretFor(invoice));
+});
+
+test("another store's secret names the store; the default store's names none and keeps its form", async () => {
+  const invoice = { foreignId: 'order-1', createdAt: 1_700_000_000_000 };
+  const shared = keys('processing-secret');
+  const secretA = await clientSecretIssuer(shared).secretFor(invoice);
+  const secretB = await clientSecretIssuer(shared, 'shop-b').secretFor(invoice);
+  const secretC = await clientSecretIssuer(shared, 'shop-c').secretFor(invoice);
+
+  expect(secretA).toMatch(/^cs_[A-Za-z0-9_-]{43}$/);
+  expect(secretB).toMatch(/^cs_shop-b![A-Za-z0-9_-]{43}$/);
+  expect(storeOfClientSecret(secretA)).toBe('default');
+  expect(storeOfClientSecret(secretB)).toBe('shop-b');
+  // Stores sharing an account share no secret: the HMAC covers the store too.
+  expect(secretC.slice('cs_shop-c!'.length)).not.toBe(secretB.slice('cs_shop-b!'.length));
+  expect(secretB.slice('cs_shop-b!'.length)).not.toBe(secretA.slice('cs_'.length));
+  // A secret given another store's name no longer matches the hash its invoice keeps.
+  const forged = secretB.replace('shop-b', 'shop-c');
+  expect(storeOfClientSecret(forged)).toBe('shop-c');
+  expect(clientSecretMatches(forged, clientSecretHash(secretB))).toBe(false);
+  for (const odd of [undefined, '', 'cs_', 'cs_!x', 'cs_Shop!x', 'x_shop-b!x']) {
+    expect(storeOfClientSecret(odd)).toBe('default');
+  }
 });

@@ -177,8 +177,11 @@ describe('reading and the sweep', () => {
     }
     await leftIn('rejected', 'closed');
 
-    expect((await notes.listDue(10, START + 5_000)).map((r) => r.foreignId)).toEqual(['early', 'late']);
-    expect((await notes.listDue(10, START + 1_500)).map((r) => r.foreignId)).toEqual(['early']);
+    expect((await notes.listDue(10, START + 5_000)).map((r) => r.record.foreignId)).toEqual([
+      'early',
+      'late',
+    ]);
+    expect((await notes.listDue(10, START + 1_500)).map((r) => r.record.foreignId)).toEqual(['early']);
 
     // Once the claim's lease is over: until then its holder may still write over the version it claimed.
     const looked = START + 1_000 + 45_000;
@@ -186,7 +189,7 @@ describe('reading and the sweep', () => {
     await notes.markSwept('early');
 
     expect(await store.get('early')).toMatchObject({ sweptAt: looked, version: 2 });
-    expect((await notes.listDue(10, looked)).map((r) => r.foreignId)).toEqual(['late', 'early']);
+    expect((await notes.listDue(10, looked)).map((r) => r.record.foreignId)).toEqual(['late', 'early']);
   });
 
   test("markSwept leaves a claim alone while its lease is held: its holder's next write would lose to it", async () => {

@@ -3,6 +3,7 @@ import type { InvoiceService } from '../../domain/invoices';
 import type { InvoiceRecord, RefundRecord } from '../../domain/model';
 import { sweep } from '../../domain/reconcile';
 import type { RefundService } from '../../domain/refunds';
+import { oneStore } from '../support/domain-rig';
 
 const RESERVE_MS = 5_000;
 /** What each record's work takes of the run's time. */
@@ -14,13 +15,14 @@ function servicesWithTimeLeft(startMs: number, refundsDue: number, invoicesDue: 
     left -= RECORD_MS;
   });
   const record = (i: number) => ({ foreignId: `r-${i}`, phase: 'sent' }) as RefundRecord & InvoiceRecord;
-  const due = (count: number) => async () => Array.from({ length: count }, (_, i) => record(i));
+  const due = (count: number) => async () =>
+    Array.from({ length: count }, (_, i) => ({ storeId: 'default', record: record(i) }));
   const refunds = { listDue: due(refundsDue), refresh: work, markSwept: jest.fn(async () => undefined) };
   const invoices = { ...refunds, listDue: due(invoicesDue), abandon: work };
   return {
     work,
     run: () =>
-      sweep(invoices as unknown as InvoiceService, refunds as unknown as RefundService, {
+      sweep(oneStore(invoices as unknown as InvoiceService, refunds as unknown as RefundService), {
         staleAfterMs: 1,
         expiryGraceMs: 1,
         now: Date.now,

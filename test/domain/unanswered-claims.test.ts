@@ -73,7 +73,7 @@ test("the sweep's look at a claim it listed before a retry took it over leaves t
   const { request } = await diedAfterClaim('order-retried');
   rig.clock.ms += SWEEP_TIMING.expiryGraceMs + 1_000;
   const listed = await rig.invoices.listDue(100, rig.clock.ms);
-  expect(listed.map((record) => record.foreignId)).toContain('order-retried');
+  expect(listed.map(({ record }) => record.foreignId)).toContain('order-retried');
   // The retry takes the claim over; its create waits, once sent, until the sweep has got to the record.
   let sweepDone!: () => void;
   const swept = new Promise<void>((resolve) => (sweepDone = resolve));

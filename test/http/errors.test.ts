@@ -33,6 +33,12 @@ const cases: [what: string, error: unknown, status: number, code: string][] = [
   ['in progress', new domain.InProgressError(2), 409, 'in_progress'],
   ['not configured', new domain.NotConfiguredError('The keys are missing'), 503, 'not_configured'],
   ['not ready', new domain.NotReadyError('The invoice'), 503, 'not_ready'],
+  [
+    'a field the domain refuses',
+    new domain.InvalidFieldsError({ webhook_url: 'is refused: not https' }),
+    400,
+    'invalid_request',
+  ],
   ['a bad callback signature', new domain.CallbackSignatureError(), 403, 'invalid_signature'],
   [
     'a refund over what is left',

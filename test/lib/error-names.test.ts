@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as domainErrors from '../../domain/errors';
+import * as storeAdminErrors from '../../domain/store-admin';
 import * as httpErrors from '../../http/errors';
 import { TimeoutError } from '../../processing/http-exchange';
 import * as processingErrors from '../../processing/errors';
@@ -19,6 +20,9 @@ const samples: Error[] = [
   new domainErrors.NotReadyError('The invoice'),
   new domainErrors.NotConfiguredError('message'),
   new domainErrors.CallbackSignatureError(),
+  new domainErrors.InvalidFieldsError({ webhook_url: 'is refused' }),
+  new storeAdminErrors.StoreNotFoundError(),
+  new storeAdminErrors.DefaultStoreError(),
   new domainErrors.ServiceError('failed', 'message', { code: 'code' }),
   new httpErrors.HttpError(401, 'unauthorized', 'message'),
   new httpErrors.InvalidRequestError({ amount: 'is required' }),
@@ -40,7 +44,7 @@ test.each(samples.map((error) => [error.constructor.name, error]))('%s names its
 });
 
 test('every error class of those modules has a sample', () => {
-  const classes = [domainErrors, httpErrors, processingErrors, { TimeoutError }]
+  const classes = [domainErrors, storeAdminErrors, httpErrors, processingErrors, { TimeoutError }]
     .flatMap((module) => Object.values(module))
     .filter((value) => typeof value === 'function' && value.prototype instanceof Error);
   expect(new Set(classes)).toEqual(new Set(samples.map((error) => error.constructor)));

@@ -31,7 +31,9 @@ const TABLE_ACTIONS: Record<string, string[]> = {
   'list-refunds': ['GetItem', 'BatchGetItem'],
   'get-refund': ['GetItem', 'UpdateItem'],
   callbacks: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-  'snapshot-balances': ['PutItem'],
+  'store-callbacks': ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+  // GetItem and the `created` index: the registry's stores with their own account, each snapshot too.
+  'snapshot-balances': ['GetItem', 'PutItem'],
   reconcile: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem'],
   'list-webhook-deliveries': ['GetItem', 'BatchGetItem'],
   'resend-webhook': ['GetItem', 'PutItem'],
@@ -57,6 +59,7 @@ const QUERIED_INDEXES: Record<string, string[]> = {
   'resend-failed-webhooks': ['deliveries-due'],
   'webhook-dispatcher': ['deliveries-due'],
   'list-stores': ['created'],
+  'snapshot-balances': ['created'],
 };
 
 // Which secrets each function may read, written out: a function that only checks tokens must never be able to read
@@ -76,6 +79,7 @@ const SECRET_READS: Record<string, Array<SecretName>> = {
   'list-refunds': ['tokens', 'platformToken'],
   'get-refund': ['tokens', 'platformToken', 'processingKeys'],
   callbacks: ['processingKeys'],
+  'store-callbacks': ['processingKeys'],
   openapi: [],
   'snapshot-balances': ['processingKeys'],
   reconcile: ['processingKeys'],
@@ -111,6 +115,7 @@ const STORE_SECRET_ACCESS: Record<string, 'read' | 'create' | 'write'> = {
       'lookup-transaction',
       'health',
       'callbacks',
+      'store-callbacks',
       'snapshot-balances',
       'reconcile',
       'webhook-dispatcher',

@@ -167,12 +167,17 @@ describe('distribution', () => {
     expect(headersSetBy(behaviorFor('/console/console.js'))['access-control-allow-origin']).toBeUndefined();
   });
 
-  test('every route an admin token may call reaches the API through it, uncached, with all but Host', () => {
+  test('every route an admin or the platform token may call reaches the API through it, uncached, with all but Host', () => {
     const apiBehavior = behaviorFor('/invoices');
     const api = originOf(apiBehavior);
     expect(api.CustomOriginConfig.OriginProtocolPolicy).toBe('https-only');
-    const bearerRoutes = routes.filter((r) => r.access === 'admin' || r.access === 'storefront');
-    expect(bearerRoutes.map((r) => r.name)).toEqual(expect.arrayContaining(['list-invoices', 'get-invoice']));
+    const bearerRoutes = routes.filter(
+      (r) => r.access === 'admin' || r.access === 'storefront' || r.access === 'platform',
+    );
+    expect(bearerRoutes.map((r) => r.name)).toEqual(
+      expect.arrayContaining(['list-invoices', 'get-invoice', 'list-stores', 'update-store']),
+    );
+    expect(config.CacheBehaviors.length).toBeLessThanOrEqual(24);
     for (const route of bearerRoutes) {
       const behavior = behaviorFor(route.path.replace(/\{[^}]+\}/g, 'order-1'));
       expect(originOf(behavior)).toBe(api);

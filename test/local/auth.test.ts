@@ -94,6 +94,11 @@ const REQUESTS: Partial<Record<RouteFunctionName, { path: string; body?: unknown
     path: '/callbacks',
     body: { foreign_id: 'auth-invoice', type: 'invoice', status: 'confirmed', error: '' },
   },
+  // The default store shares the deployment's account, so even a signed callback here would change nothing.
+  'store-callbacks': {
+    path: '/callbacks/default',
+    body: { foreign_id: 'auth-invoice', type: 'invoice', status: 'confirmed', error: '' },
+  },
   openapi: { path: '/openapi.json' },
   'public-invoice': { path: '/public/invoices/auth-invoice' },
   'resend-webhook': { path: `/webhooks/deliveries/${AUTH_EVENT}/resend` },

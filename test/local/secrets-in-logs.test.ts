@@ -182,9 +182,60 @@ async function failingFlow() {
   expect((await callback(body, signedHeaders(harness, body), 'application/octet-stream')).status).toBe(200);
 }
 
+/** What a store's creation and rotation answered: only those answers may hold them (not recorded in `answers`). */
+const storeSecrets: Record<string, string> = {
+  ownApiKey: 'logs-own-api-key',
+  ownSecretKey: 'logs-own-secret-key',
+  changedSecretKey: 'logs-changed-secret-key',
+};
+
+async function storeFlow() {
+  const platform = { token: 'platform' } as const;
+  const ownAccount = {
+    api_key: storeSecrets.ownApiKey,
+    secret_key: storeSecrets.ownSecretKey,
+    base_url: 'https://pay.test',
+  };
+  const made = await harness.api('POST', '/stores', {
+    ...platform,
+    body: { id: 'logs-store', name: 'Logs', processing: ownAccount },
+  });
+  expect(made.status).toBe(201);
+  Object.assign(storeSecrets, {
+    storeStorefrontToken: made.body.storefront_token,
+    storeAdminToken: made.body.admin_token,
+    storeWebhookSecret: made.body.webhook_secret.slice('whsec_'.length),
+  });
+  const rotated = await harness.api('POST', '/stores/logs-store/tokens/rotate', {
+    ...platform,
+    body: { grace_seconds: 0 },
+  });
+  expect(rotated.status).toBe(200);
+  storeSecrets.rotatedAdminToken = rotated.body.admin_token;
+  const patched = await api('PATCH', '/stores/logs-store', {
+    ...platform,
+    body: { processing: { ...ownAccount, secret_key: storeSecrets.changedSecretKey } },
+  });
+  expect(patched.status).toBe(200);
+  expect((await api('GET', '/stores/logs-store', platform)).status).toBe(200);
+  expect((await api('GET', '/stores', platform)).status).toBe(200);
+  expect((await api('GET', '/tokens/current', { token: storeSecrets.rotatedAdminToken })).status).toBe(200);
+  // Refused: a rotated-out token, a store token on the platform's routes, a disabled store, bad input.
+  expect((await api('GET', '/tokens/current', { token: storeSecrets.storeAdminToken })).status).toBe(401);
+  expect((await api('GET', '/stores', { token: storeSecrets.rotatedAdminToken })).status).toBe(403);
+  expect((await api('POST', '/stores/logs-store/disable', platform)).status).toBe(200);
+  expect((await api('GET', '/tokens/current', { token: storeSecrets.rotatedAdminToken })).status).toBe(403);
+  const bad = await api('PATCH', '/stores/logs-store', {
+    ...platform,
+    body: { processing: { api_key: storeSecrets.ownApiKey, secret_key: '' } },
+  });
+  expect(bad.status).toBe(400);
+}
+
 test('a full run, with errors, writes no secret or token to the logs or to any answer', async () => {
   await happyFlow();
   await failingFlow();
+  await storeFlow();
 
   const { apiKey, secretKey } = harness.stack.sandbox!;
   const secrets = {
@@ -195,6 +246,8 @@ test('a full run, with errors, writes no secret or token to the logs or to any a
     // Only the checkout's own answer holds the client secret (it is not recorded in `answers`).
     clientSecret,
     webhookSecret: webhookSecret.slice('whsec_'.length),
+    platformToken: harness.stack.platformToken,
+    ...storeSecrets,
   };
   const logs = output.text();
   const replies = answers.join('\n');

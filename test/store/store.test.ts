@@ -96,6 +96,11 @@ function refund(foreignId: string, overrides: Partial<RefundRecord> = {}): Refun
 
 const sent = (status: string) => ({ phase: 'sent' as const, status: status as InvoiceRecord['status'] });
 const ids = (records: Array<{ foreignId: string }>) => records.map((record) => record.foreignId);
+/** The foreign_ids the open-items index lists, each of the default store. */
+const openIds = (owned: Array<{ storeId: string; record: { foreignId: string } }>) =>
+  owned.map(({ storeId, record }) =>
+    storeId === 'default' ? record.foreignId : `${storeId}:${record.foreignId}`,
+  );
 
 describe.each(backends)('store on $backend', ({ backend, available, atomicConditionalWrites, start }) => {
   if (!available) {
@@ -228,9 +233,9 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
       await invoices.create(invoice('rejected', { phase: 'rejected', updatedAt: 600 }));
       await refunds.create(refund('refund-open', { updatedAt: 100 }));
 
-      expect(ids(await invoices.listOpen(10))).toEqual(['pending', 'unknown', 'sending']);
-      expect(ids(await invoices.listOpen(2))).toEqual(['pending', 'unknown']);
-      expect(ids(await refunds.listOpen(10))).toEqual(['refund-open']);
+      expect(openIds(await invoices.listOpen(10))).toEqual(['pending', 'unknown', 'sending']);
+      expect(openIds(await invoices.listOpen(2))).toEqual(['pending', 'unknown']);
+      expect(openIds(await refunds.listOpen(10))).toEqual(['refund-open']);
     });
 
     test('open-items index ordered by a due time: only records due by then are listed, soonest due first', async () => {
@@ -241,9 +246,9 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
       await scheduled.create(invoice('due-later', { ...sent('pending'), updatedAt: 4_000 }));
       await scheduled.create(invoice('swept', { ...sent('pending'), updatedAt: 500, sweptAt: 2_000 }));
 
-      expect(ids(await scheduled.listOpen(10, 5_000))).toEqual(['due-first', 'due-later']);
-      expect(ids(await scheduled.listOpen(10, 12_000))).toEqual(['due-first', 'due-later', 'swept']);
-      expect(ids(await scheduled.listOpen(10, 999))).toEqual([]);
+      expect(openIds(await scheduled.listOpen(10, 5_000))).toEqual(['due-first', 'due-later']);
+      expect(openIds(await scheduled.listOpen(10, 12_000))).toEqual(['due-first', 'due-later', 'swept']);
+      expect(openIds(await scheduled.listOpen(10, 999))).toEqual([]);
     });
 
     test('open-items index: a record leaves it when it becomes final and rejoins when reopened', async () => {
@@ -251,7 +256,7 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
       const rejected = invoice('rejected', { phase: 'rejected', updatedAt: 2_000 });
       await invoices.create(pending);
       await invoices.create(rejected);
-      expect(ids(await invoices.listOpen(10))).toEqual(['pending']);
+      expect(openIds(await invoices.listOpen(10))).toEqual(['pending']);
 
       expect(
         await invoices.update({ ...pending, version: 2, status: 'confirmed', updatedAt: 4_000 }, 1),
@@ -260,7 +265,7 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
       expect(await invoices.update({ ...rejected, version: 2, phase: 'sending', updatedAt: 3_000 }, 1)).toBe(
         true,
       );
-      expect(ids(await invoices.listOpen(10))).toEqual(['rejected']);
+      expect(openIds(await invoices.listOpen(10))).toEqual(['rejected']);
 
       const [item] = (await scan()).filter((entry) => entry.pk.S === 'INVOICE#pending');
       expect(item.gsi1pk).toBeUndefined();
@@ -286,12 +291,12 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
       try {
         await scheduled.create(claim);
         expect(await scheduled.update(answered, 1, claim)).toBe(true);
-        expect(ids(await scheduled.listOpen(10, 61_000))).toEqual(['order-1']);
+        expect(openIds(await scheduled.listOpen(10, 61_000))).toEqual(['order-1']);
         expect(await scheduled.update(swept, 2, answered)).toBe(true);
-        expect(ids(await scheduled.listOpen(10, 61_000))).toEqual([]);
-        expect(ids(await scheduled.listOpen(10, 70_000))).toEqual(['order-1']);
+        expect(openIds(await scheduled.listOpen(10, 61_000))).toEqual([]);
+        expect(openIds(await scheduled.listOpen(10, 70_000))).toEqual(['order-1']);
         expect(await scheduled.update(paid, 3, swept)).toBe(true);
-        expect(ids(await scheduled.listOpen(10))).toEqual([]);
+        expect(openIds(await scheduled.listOpen(10))).toEqual([]);
       } finally {
         client.middlewareStack.remove('testUpdateExpressions');
       }
@@ -326,7 +331,7 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
     test('a stale update does not touch the open-items index either', async () => {
       await invoices.create(invoice('order-1', sent('pending')));
       expect(await invoices.update(invoice('order-1', { version: 2, ...sent('failed') }), 7)).toBe(false);
-      expect(ids(await invoices.listOpen(10))).toEqual(['order-1']);
+      expect(openIds(await invoices.listOpen(10))).toEqual(['order-1']);
     });
   });
 

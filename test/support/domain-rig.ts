@@ -1,6 +1,6 @@
 import { InvoiceService } from '../../domain/invoices';
 import type { CheckoutRequest, InvoiceRecord, RefundRecord } from '../../domain/model';
-import { nextSweepAt, sweep, type SweepTiming } from '../../domain/reconcile';
+import { nextSweepAt, sweep, type SweptStores, type SweepTiming } from '../../domain/reconcile';
 import { RefundService } from '../../domain/refunds';
 import { ProcessingAdapter } from '../../processing/adapter';
 import { ProcessingClient } from '../../processing/client';
@@ -25,6 +25,16 @@ export interface DomainRig {
   /** Calls the sandbox's control API; throws unless it answers 2xx. */
   control(method: string, path: string, body?: object): Promise<any>;
   close(): Promise<void>;
+}
+
+/** One store's services as the sweep sees every store's: the domain tests' rigs hold one store. */
+export function oneStore(invoices: InvoiceService, refunds: RefundService): SweptStores {
+  return {
+    dueInvoices: (limit, now) => invoices.listDue(limit, now),
+    dueRefunds: (limit, now) => refunds.listDue(limit, now),
+    invoicesFor: () => invoices,
+    refundsFor: () => refunds,
+  };
 }
 
 /**
@@ -55,7 +65,7 @@ export async function startDomainRig(): Promise<DomainRig> {
     refunds,
     clock,
     sweep: () =>
-      sweep(invoices, refunds, {
+      sweep(oneStore(invoices, refunds), {
         ...SWEEP_TIMING,
         now,
         batch: 100,

@@ -1,4 +1,5 @@
-import type { OpenItems, VersionedStore } from '../../domain/ports';
+import type { OpenItems, Owned, VersionedStore } from '../../domain/ports';
+import { DEFAULT_STORE_ID } from '../../domain/stores';
 import { isOpen } from '../../domain/status';
 
 interface Stored {
@@ -41,11 +42,12 @@ export class MemoryStore<T extends Stored> implements VersionedStore<T>, OpenIte
     return true;
   }
 
-  async listOpen(limit: number, dueBy = Number.MAX_SAFE_INTEGER): Promise<T[]> {
+  /** The default store's alone: a memory store holds one store's records. */
+  async listOpen(limit: number, dueBy = Number.MAX_SAFE_INTEGER): Promise<Array<Owned<T>>> {
     return [...this.records.values()]
       .filter((record) => isOpen(record) && this.dueAt(record) <= dueBy)
       .sort((a, b) => this.dueAt(a) - this.dueAt(b))
       .slice(0, limit)
-      .map((record) => structuredClone(record));
+      .map((record) => ({ storeId: DEFAULT_STORE_ID, record: structuredClone(record) }));
   }
 }

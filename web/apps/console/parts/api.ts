@@ -4,6 +4,7 @@
 import type { components, operations } from '../../../../client/api';
 
 type Schemas = components['schemas'];
+// Not every operation answers 200 (POST /stores answers 201 alone): the type asks, rather than indexes.
 type Answer<K extends keyof operations> = operations[K]['responses'] extends {
   200: { content: { 'application/json': infer Body } };
 }

@@ -1,0 +1,29 @@
+import { CallbackSignatureError } from '../domain/errors';
+import { isOwnAccountEvent } from '../domain/upstream';
+import { HttpError } from '../http/errors';
+import { storeCallbackInput } from '../http/inputs';
+import { apiRoute } from '../http/route';
+import { storeCallbacksRoute } from '../lib/routes';
+import { verifyCallback } from '../processing/callbacks';
+import { signatureIn } from '../processing/signing';
+import { callbacksFor } from '../runtime/callbacks';
+import { storeAccounts } from '../runtime/store-accounts';
+
+/**
+ * POST /callbacks/{store_id}: a store's own account, signed by the service with that store's keys and applied to
+ * that store's records alone, so that one store's keys never change another's. Answers as POST /callbacks does.
+ */
+export const handler = apiRoute(
+  { route: storeCallbacksRoute, input: storeCallbackInput },
+  async ({ storeId, rawBody, headers }) => {
+    // Unsigned is refused as on POST /callbacks, before anything tells which stores exist.
+    if (!signatureIn(headers)) throw new CallbackSignatureError();
+    const account = await storeAccounts.get(storeId);
+    if (account?.processing.account !== 'own') {
+      throw new HttpError(404, 'store_not_found', 'No store with its own processing account has this id');
+    }
+    const callback = await verifyCallback(rawBody, headers, account.processing.keys);
+    if (!callback || !isOwnAccountEvent(callback.event)) return { status: 200, body: { outcome: 'ignored' } };
+    return { status: 200, body: { outcome: await callbacksFor(storeId).receive(callback) } };
+  },
+);
