@@ -379,7 +379,7 @@ test('the Stores page reads the list twenty at a time, forward and back', async 
     let count = 0;
     let cursor: string | null = '';
     while (cursor !== null) {
-      const page = await suite.harness.api(
+      const page: { body: { data: unknown[]; next_cursor: string | null } } = await suite.harness.api(
         'GET',
         `/stores?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
         { token: platformToken() },
