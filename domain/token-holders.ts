@@ -39,14 +39,15 @@ export class TokenHolders implements BearerTokens {
   async holderOf(token: string): Promise<(TokenHolder & { status?: StoreStatus }) | undefined> {
     const given = tokenDigest(token);
     const { defaultTokens, platformToken } = this.sources;
-    const fromSecrets = async (tokens: Tokens, platform: () => Promise<readonly string[]>) =>
-      this.defaultHolder(tokens, given) ??
-      (this.matches(await platform(), given) ? { scope: 'platform' as const } : undefined);
     const known =
-      (await fromSecrets(await defaultTokens.get(), () => platformToken.get())) ??
+      this.defaultHolder(await defaultTokens.get(), given) ??
+      this.platformHolder(await platformToken.get(), given) ??
       (await this.registryHolder(given));
     if (known !== undefined) return known === 'refused' ? undefined : known;
-    return fromSecrets(await defaultTokens.refresh(), () => platformToken.refresh());
+    return (
+      this.defaultHolder(await defaultTokens.refresh(), given) ??
+      this.platformHolder(await platformToken.refresh(), given)
+    );
   }
 
   async statusOf(storeId: StoreId): Promise<StoreStatus | undefined> {
@@ -54,12 +55,17 @@ export class TokenHolders implements BearerTokens {
     return (await this.sources.registry.get(storeId))?.status;
   }
 
-  private defaultHolder(tokens: Tokens, given: Buffer): TokenHolder | undefined {
+  /** The default store's holder carries its status, which is always active (statusOf): the route reads no other. */
+  private defaultHolder(tokens: Tokens, given: Buffer): (TokenHolder & { status: StoreStatus }) | undefined {
     // The admin token is looked at first: the same token in both lists is the admin's.
     for (const scope of ['admin', 'storefront'] as const) {
-      if (this.matches(tokens[scope], given)) return { scope, storeId: DEFAULT_STORE_ID };
+      if (this.matches(tokens[scope], given)) return { scope, storeId: DEFAULT_STORE_ID, status: 'active' };
     }
     return undefined;
+  }
+
+  private platformHolder(tokens: readonly string[], given: Buffer): TokenHolder | undefined {
+    return this.matches(tokens, given) ? { scope: 'platform' } : undefined;
   }
 
   /** A store's token by its digest; `refused` when the registry knows it but it no longer works (rotated out). */

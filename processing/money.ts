@@ -20,22 +20,27 @@ export interface AmountOptions {
 
 /** `"10.5"` → `"10.50000000"`. Refuses, naming the field, anything that is not an exact non-negative decimal. */
 export function toAmount8(value: unknown, field: string, options: AmountOptions = {}): string {
-  const refuse = (reason: string) =>
-    new ProcessingValidationError({
-      operation: options.operation ?? 'validateAmount',
-      code: 'invalid_request',
-      message: `${field} ${reason}`,
-      fields: { [field]: reason },
-    });
-  if (typeof value !== 'string') throw refuse('must be a decimal string');
-  if (value.length > MAX_LENGTH) throw refuse(`must be at most ${MAX_LENGTH} characters`);
+  if (typeof value !== 'string') throw refusal(field, options, 'must be a decimal string');
+  if (value.length > MAX_LENGTH) throw refusal(field, options, `must be at most ${MAX_LENGTH} characters`);
   const parts = PLAIN_DECIMAL.exec(value);
-  if (!parts) throw refuse('must be a plain non-negative decimal such as "10.5"');
+  if (!parts) throw refusal(field, options, 'must be a plain non-negative decimal such as "10.5"');
   // Written out digit by digit, no arithmetic: the leading and trailing zeros go, every other digit stays.
   const whole = parts[1].replace(/^0+(?=\d)/, '');
   const fraction = (parts[2] ?? '').replace(/0+$/, '');
-  if (whole.length > INTEGER_DIGITS) throw refuse(`has more than ${INTEGER_DIGITS} integer digits`);
-  if (fraction.length > FRACTION_DIGITS) throw refuse(`has more than ${FRACTION_DIGITS} fractional digits`);
-  if (whole === '0' && fraction === '' && !options.allowZero) throw refuse('must be greater than zero');
+  if (whole.length > INTEGER_DIGITS)
+    throw refusal(field, options, `has more than ${INTEGER_DIGITS} integer digits`);
+  if (fraction.length > FRACTION_DIGITS)
+    throw refusal(field, options, `has more than ${FRACTION_DIGITS} fractional digits`);
+  if (whole === '0' && fraction === '' && !options.allowZero)
+    throw refusal(field, options, 'must be greater than zero');
   return `${whole}.${fraction.padEnd(FRACTION_DIGITS, '0')}`;
+}
+
+function refusal(field: string, options: AmountOptions, reason: string): ProcessingValidationError {
+  return new ProcessingValidationError({
+    operation: options.operation ?? 'validateAmount',
+    code: 'invalid_request',
+    message: `${field} ${reason}`,
+    fields: { [field]: reason },
+  });
 }

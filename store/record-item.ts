@@ -22,5 +22,8 @@ export function storedData(record: { version: number }): string {
 
 /** The record an item holds. */
 export function recordFromItem<T extends { version: number }>(item: Item): T {
-  return { ...(JSON.parse(item.data.S ?? '{}') as object), version: Number(item.version.N) } as T;
+  // Set on the parsed object rather than spread into a copy: the JSON holds no version of its own.
+  const record = JSON.parse(item.data.S ?? '{}') as T;
+  record.version = Number(item.version.N);
+  return record;
 }
