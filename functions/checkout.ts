@@ -10,7 +10,10 @@ export const handler = apiRoute(
   { route: checkoutRoute, tokens: bearerTokens, input: checkoutInput },
   async (request, { storeId }) => {
     const { record, created, clientSecret } = await invoicesFor(storeId).checkout(request);
-    const body: CheckoutView = { ...invoiceView(record, Date.now()), client_secret: clientSecret };
+    // The secret is added to the view, not the view copied: the same JSON, one object fewer to build.
+    const body: CheckoutView = Object.assign(invoiceView(record, Date.now()), {
+      client_secret: clientSecret,
+    });
     return { status: created ? 201 : 200, body };
   },
 );
