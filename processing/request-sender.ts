@@ -169,25 +169,34 @@ function interpret(request: Endpoint, outcome: ExchangeResult, secrets: string[]
     throw errorFromResponse(operation, outcome.status, redact(outcome.body, secrets));
   }
   if (request.expect === 'nothing') return undefined;
-  const invalid = (detail: string) =>
-    new ProcessingUpstreamError({
-      operation,
-      status: outcome.status,
-      code: 'invalid_response',
-      message: `${operation}: ${detail} (HTTP ${outcome.status})`,
-      rawBody: redact(outcome.body, secrets),
-    });
   let body: unknown;
   try {
     body = parseJson(outcome.body);
   } catch (error) {
-    throw invalid(`unreadable answer: ${(error as Error).message}`);
+    throw invalidAnswer(operation, outcome, secrets, `unreadable answer: ${(error as Error).message}`);
   }
   const value = request.expect === 'record' ? body : isObject(body) ? body.data : undefined;
   const fits = request.expect === 'list' ? Array.isArray(value) : isObject(value);
-  if (!fits)
-    throw invalid(`answer lacks the expected ${request.expect === 'record' ? 'object' : request.expect}`);
+  if (!fits) {
+    const expected = request.expect === 'record' ? 'object' : request.expect;
+    throw invalidAnswer(operation, outcome, secrets, `answer lacks the expected ${expected}`);
+  }
   return value;
+}
+
+function invalidAnswer(
+  operation: string,
+  outcome: { status: number; body: string },
+  secrets: string[],
+  detail: string,
+): ProcessingUpstreamError {
+  return new ProcessingUpstreamError({
+    operation,
+    status: outcome.status,
+    code: 'invalid_response',
+    message: `${operation}: ${detail} (HTTP ${outcome.status})`,
+    rawBody: redact(outcome.body, secrets),
+  });
 }
 
 /** Nothing was sent: the invocation had too little time left for an attempt. */
