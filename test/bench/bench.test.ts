@@ -31,9 +31,7 @@ const FUNCTIONS = [
 /** Every figure issues 5 and 13 set a target for. */
 const TARGETED = [
   'checkout.sequential.ratio',
-  'checkout.concurrent.ratio',
   'poll.sequential.ratio',
-  'poll.concurrent.ratio',
   'io.checkout.upstreamCalls',
   'io.checkout.dynamoWrites',
   'io.checkout.secretsCalls',
@@ -46,7 +44,6 @@ const TARGETED = [
   ...FUNCTIONS.map((name) => `cold.${name}.init`),
   'cold.checkout.endToEnd',
   'peer.warm.sequential.ratio',
-  'peer.warm.concurrent.ratio',
   'peer.cold.init',
   'peer.io.dynamoCalls',
   'peer.io.upstreamCalls',
@@ -58,8 +55,11 @@ const TARGETED = [
   'sweep.timeGrowth',
 ];
 
-/** Figures reported for scale, without a target. */
+/** Figures reported for scale, without a target; concurrency 16 among them (issue 32). */
 const REPORTED = [
+  'checkout.concurrent.ratio',
+  'poll.concurrent.ratio',
+  'peer.warm.concurrent.ratio',
   'checkout.sequential.handler.p50',
   'checkout.sequential.handler.p99',
   'checkout.sequential.baseline.p50',
