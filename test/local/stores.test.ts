@@ -359,8 +359,8 @@ describe("a store's tokens", () => {
   test('each acts for its store, in its scope; the storefront token is refused on admin routes', async () => {
     expect((await current(tokens.storefront)).body).toEqual({ scope: 'storefront', store_id: 'shop-tokens' });
     expect((await current(tokens.admin)).body).toEqual({ scope: 'admin', store_id: 'shop-tokens' });
-    expect((await harness.api('GET', '/balances/history', { token: tokens.storefront })).status).toBe(403);
-    expect((await harness.api('GET', '/balances/history', { token: tokens.admin })).status).toBe(200);
+    expect((await harness.api('GET', '/invoices', { token: tokens.storefront })).status).toBe(403);
+    expect((await harness.api('GET', '/invoices', { token: tokens.admin })).status).toBe(200);
     expect((await harness.api('GET', '/stores', { token: tokens.admin })).body.error.code).toBe('forbidden');
   });
 
