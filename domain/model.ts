@@ -1,5 +1,6 @@
 // The domain's own types: what a request asks for, what the store keeps, and what the service's news means here.
 // The service's wire shapes live in processing/wire.ts; its adapter maps them to these.
+import type { StoreId } from './stores';
 
 export type InvoiceStatus = 'created' | 'pending' | 'processing' | 'confirmed' | 'failed';
 export type InvoiceType = 'fill_or_kill' | 'good_until_expired';
@@ -92,6 +93,8 @@ export type WebhookSubject = 'invoice' | 'refund';
 /** One event's delivery to the shop's endpoint, kept apart from its record once the dispatcher moved it out. */
 export interface Delivery {
   id: string;
+  /** The store of the record whose event it carries: its endpoint, secret and lists. */
+  storeId: StoreId;
   type: WebhookEventType;
   seq: number;
   subject: WebhookSubject;

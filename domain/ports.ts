@@ -177,19 +177,25 @@ export interface OutboxSource {
   dropOutbox(record: ClaimedRecord<unknown>, seq: number): Promise<boolean>;
 }
 
-/** What is due for the webhook dispatcher: a record whose outbox holds events, or a delivery to attempt. */
-export type DueWork = { record: WebhookSubject; foreignId: string } | { delivery: string };
+/**
+ * What is due for the webhook dispatcher: a record whose outbox holds events, or a delivery to attempt; each of the
+ * store whose item it is.
+ */
+export type DueWork =
+  { storeId: StoreId; record: WebhookSubject; foreignId: string } | { storeId: StoreId; delivery: string };
 
+/** Every store's deliveries: the due list is the deployment's, each delivery and failed list a store's own. */
 export interface DeliveryStore {
-  /** Up to `limit` items due by `now` (ms), the longest due first per shard. */
+  /** Up to `limit` items due by `now` (ms), of every store, the longest due first per shard. */
   listDue(now: number, limit: number): Promise<DueWork[]>;
-  get(id: string): Promise<Delivery | undefined>;
-  /** Writes the delivery only if none has its id; false when one does. */
+  /** The store's delivery of this id; another store's is not found. */
+  get(storeId: StoreId, id: string): Promise<Delivery | undefined>;
+  /** Writes the delivery (in its store) only if none has its id; false when one does. */
   create(delivery: Delivery): Promise<boolean>;
   /** Replaces it only if its stored version is `expectedVersion`. */
   update(delivery: Delivery, expectedVersion: number): Promise<boolean>;
-  /** Up to `limit` deliveries that ran out of retries, longest failed first. */
-  listFailed(limit: number): Promise<Delivery[]>;
+  /** Up to `limit` of the store's deliveries that ran out of retries, longest failed first. */
+  listFailed(storeId: StoreId, limit: number): Promise<Delivery[]>;
 }
 
 /**
@@ -203,4 +209,12 @@ export interface DispatcherWake {
 /** Sends one signed event to the shop's endpoint; never throws for what the endpoint or the network did. */
 export interface WebhookSender {
   send(delivery: Pick<Delivery, 'id' | 'body'>, timeoutMs: number): Promise<Omit<DeliveryAttempt, 'at'>>;
+}
+
+/**
+ * Each store's sender, to its own endpoint with its own secret; undefined for a store with no endpoint. Throws when
+ * the store is not known (or cannot be read): its events then wait.
+ */
+export interface StoreWebhookSenders {
+  get(storeId: StoreId): Promise<WebhookSender | undefined>;
 }

@@ -14,8 +14,16 @@ import type {
   WebhookSubject,
 } from './model';
 import { invoiceOutcome, type InvoiceStatusName } from './outcome';
-import type { DeliveryStore, DispatcherWake, DueWork, OutboxSource, WebhookSender } from './ports';
+import type {
+  DeliveryStore,
+  DispatcherWake,
+  DueWork,
+  OutboxSource,
+  StoreWebhookSenders,
+  WebhookSender,
+} from './ports';
 import { isFinal } from './status';
+import { DEFAULT_STORE_ID, type StoreId } from './stores';
 
 type Announced = Outbox['announced'];
 
@@ -196,6 +204,17 @@ export function eventId(subject: WebhookSubject, foreignId: string, createdAt: n
 export const EVENT_ID = /^evt_[A-Za-z0-9_-]{24}$/;
 
 /**
+ * The id a store's event is delivered under (its `webhook-id`): the event's own for the default store, as before
+ * stores; for another store one of its own, so that two stores' events never share an id, even for the same
+ * foreign_id made in the same millisecond (issue 33).
+ */
+export function deliveryIdOf(storeId: StoreId, id: string): string {
+  if (storeId === DEFAULT_STORE_ID) return id;
+  const digest = createHash('sha256').update(`${storeId}\n${id}`).digest('base64url');
+  return `evt_${digest.slice(0, 24)}`;
+}
+
+/**
  * When attempts are retried: exponential from `firstMs`, capped at `maxMs`, with jitter (each wait between half
  * and all of its step), for `windowMs` from the first attempt; `scale` shrinks every one of them (tests).
  */
@@ -233,7 +252,7 @@ export interface DispatchOptions {
   /** Records delivered to at once; each one's events go one after the other. */
   parallel: number;
   random: () => number;
-  /** Told of each delivery that ran out of retries. */
+  /** Told of each delivery that ran out of retries (it names its store). */
   onGaveUp: (delivery: Delivery) => void;
   /** Asked for a run when each retry this run put off comes due. */
   wake: DispatcherWake;
@@ -253,14 +272,21 @@ export type PayloadOf = (
   event: OutboxEvent,
 ) => string;
 
-type Sources = Record<WebhookSubject, OutboxSource>;
+/** A store's record outboxes, by kind. */
+export type OutboxSources = (storeId: StoreId) => Record<WebhookSubject, OutboxSource>;
 
-/** Moves events out of record outboxes into deliveries and attempts what is due, until nothing is or time runs low. */
+/**
+ * Moves events out of record outboxes into deliveries and attempts what is due, until nothing is or time runs low.
+ * One dispatcher serves every store: the due index is the deployment's, and each delivery goes to its own store's
+ * endpoint, signed with that store's secrets. A store with no endpoint records no deliveries, as a deployment with
+ * webhooks off makes no events; one whose endpoint was removed keeps its deliveries retrying on the normal schedule,
+ * then failed, to be re-sent once it has one again.
+ */
 export class WebhookDispatcher {
   constructor(
-    private readonly sources: Sources,
+    private readonly sources: OutboxSources,
     private readonly deliveries: DeliveryStore,
-    private readonly sender: WebhookSender,
+    private readonly senders: StoreWebhookSenders,
     private readonly payloadOf: PayloadOf,
     private readonly options: DispatchOptions,
   ) {}
@@ -271,20 +297,24 @@ export class WebhookDispatcher {
    */
   async run(woken: DueWork[] = []): Promise<DispatchReport> {
     const report: DispatchReport = { moved: 0, delivered: 0, retrying: 0, failed: 0 };
-    const run: RunState = { wakes: new Set(), taken: new Set(), delivered: new Set() };
+    const run: RunState = { wakes: new Set(), taken: new Set(), delivered: new Set(), failures: [] };
     while (this.options.timeLeftMs() > this.options.sendTimeoutMs) {
       const byStream = woken.length > 0;
       const due = byStream ? woken : await this.deliveries.listDue(this.options.now(), this.options.batch);
       if (due.length === 0) break;
       const bySubject = await this.gather(due, report, run);
-      const progressed = await inParallel([...bySubject.values()], this.options.parallel, (queue) =>
-        this.deliverInOrder(queue, report, run),
+      const progressed = await inParallel(
+        takingTurns([...bySubject.values()]),
+        this.options.parallel,
+        (queue) => this.deliverInOrder(queue, report, run),
       );
       // What is due is leased by another run, or waits for an earlier event: the next run takes it. A batch not
       // full was all that was due: what comes due since wakes a run of its own.
       if (byStream || !progressed.some(Boolean) || due.length < this.options.batch) break;
     }
     if (run.wakes.size > 0) await this.options.wake.at([...run.wakes].sort((a, b) => a - b));
+    // The rest was done; the run still fails, so that its errors alarm fires and its trigger retries.
+    if (run.failures.length > 0) throw new AggregateError(run.failures, 'Some webhook work failed');
     return report;
   }
 
@@ -296,18 +326,24 @@ export class WebhookDispatcher {
   ): Promise<Map<string, Delivery[]>> {
     const found = await Promise.all(
       due.map(async (work) => {
-        if ('record' in work) {
-          const moved = await this.moveOut(work.record, work.foreignId, run);
-          report.moved += moved.length;
-          return moved;
+        // One store's failure (its account unreadable, say) holds none of the others' work back.
+        try {
+          if ('record' in work) {
+            const moved = await this.moveOut(work.storeId, work.record, work.foreignId, run);
+            report.moved += moved.length;
+            return moved;
+          }
+          const delivery = await this.deliveries.get(work.storeId, work.delivery);
+          return delivery ? [delivery] : [];
+        } catch (error) {
+          run.failures.push(error);
+          return [];
         }
-        const delivery = await this.deliveries.get(work.delivery);
-        return delivery ? [delivery] : [];
       }),
     );
     const bySubject = new Map<string, Delivery[]>();
     for (const delivery of found.flat()) {
-      const key = `${delivery.subject}#${delivery.foreignId}`;
+      const key = `${delivery.storeId}#${delivery.subject}#${delivery.foreignId}`;
       const queue = bySubject.get(key) ?? [];
       if (!queue.some(({ id }) => id === delivery.id)) queue.push(delivery);
       bySubject.set(key, queue);
@@ -320,20 +356,27 @@ export class WebhookDispatcher {
    * Writes each event of the record's outbox as a delivery (create-if-absent, so a repeat is harmless), and only
    * then drops them from the outbox: a crash in between leaves them there, to be moved again. The first is
    * created taken for its attempt, under its lease, unless the event before it still waits: its create is its claim.
+   * A store with no endpoint has its events dropped with no delivery, as if its webhooks were off.
    */
-  private async moveOut(subject: WebhookSubject, foreignId: string, run: RunState): Promise<Delivery[]> {
-    const source = this.sources[subject];
+  private async moveOut(
+    storeId: StoreId,
+    subject: WebhookSubject,
+    foreignId: string,
+    run: RunState,
+  ): Promise<Delivery[]> {
+    const source = this.sources(storeId)[subject];
     const record = await source.get(foreignId);
     const pending = record?.outbox?.pending ?? [];
     if (!record || pending.length === 0) return [];
     const moved: Delivery[] = [];
-    for (const [index, event] of pending.entries()) {
-      const fresh = this.newDelivery(subject, record, event);
+    const delivered = (await this.senders.get(storeId)) !== undefined;
+    for (const [index, event] of delivered ? pending.entries() : []) {
+      const fresh = this.newDelivery(storeId, subject, record, event);
       const takes = index === 0 && (await this.earlierPending(fresh, run)) === undefined;
       const delivery = takes ? this.taken(fresh) : fresh;
       const created = await this.deliveries.create(delivery);
       if (created && takes) run.taken.add(delivery.id);
-      const stored = created ? delivery : await this.deliveries.get(event.id);
+      const stored = created ? delivery : await this.deliveries.get(storeId, delivery.id);
       if (stored) moved.push(stored);
     }
     await source.dropOutbox(record, pending[pending.length - 1].seq);
@@ -350,9 +393,16 @@ export class WebhookDispatcher {
     };
   }
 
-  private newDelivery(subject: WebhookSubject, record: ClaimedRecord<unknown>, event: OutboxEvent): Delivery {
+  private newDelivery(
+    storeId: StoreId,
+    subject: WebhookSubject,
+    record: ClaimedRecord<unknown>,
+    outboxEvent: OutboxEvent,
+  ): Delivery {
+    const event = { ...outboxEvent, id: deliveryIdOf(storeId, outboxEvent.id) };
     return {
       id: event.id,
+      storeId,
       type: event.type,
       seq: event.seq,
       subject,
@@ -374,9 +424,16 @@ export class WebhookDispatcher {
   /** Attempts a record's due deliveries in seq order, stopping at the first not delivered; true if any was tried. */
   private async deliverInOrder(queue: Delivery[], report: DispatchReport, run: RunState): Promise<boolean> {
     let tried = false;
+    let sender: WebhookSender | undefined;
+    try {
+      sender = await this.senders.get(queue[0].storeId);
+    } catch (error) {
+      run.failures.push(error);
+      return false;
+    }
     for (const delivery of queue) {
       if (this.options.timeLeftMs() <= this.options.sendTimeoutMs) break;
-      const outcome = await this.attempt(delivery, run);
+      const outcome = await this.attempt(delivery, sender, run);
       if (outcome === 'skipped') break;
       tried = true;
       report[outcome] += 1;
@@ -387,12 +444,16 @@ export class WebhookDispatcher {
 
   private async attempt(
     delivery: Delivery,
+    sender: WebhookSender | undefined,
     run: RunState,
   ): Promise<'delivered' | 'retrying' | 'failed' | 'skipped'> {
     const { wakes } = run;
     const claimed = run.taken.has(delivery.id) ? delivery : await this.claim(delivery, run);
     if (!claimed) return 'skipped';
-    const answer = await this.sender.send(claimed, this.options.sendTimeoutMs);
+    // Its store's endpoint was removed since it was made: it waits, on the schedule, for one.
+    const answer = sender
+      ? await sender.send(claimed, this.options.sendTimeoutMs)
+      : { status: null, error: 'no endpoint' };
     const at = this.options.now();
     const lastAttempt = { at, ...answer };
     const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
@@ -439,9 +500,10 @@ export class WebhookDispatcher {
   /** The record's previous event, when it is still to be delivered; not read again once this run delivered it. */
   private async earlierPending(delivery: Delivery, run: RunState): Promise<Delivery | undefined> {
     if (delivery.seq <= 1) return undefined;
-    const id = eventId(delivery.subject, delivery.foreignId, delivery.recordCreatedAt, delivery.seq - 1);
+    const { storeId, subject, foreignId, recordCreatedAt, seq } = delivery;
+    const id = deliveryIdOf(storeId, eventId(subject, foreignId, recordCreatedAt, seq - 1));
     if (run.delivered.has(id)) return undefined;
-    const previous = await this.deliveries.get(id);
+    const previous = await this.deliveries.get(storeId, id);
     return previous?.state === 'pending' ? previous : undefined;
   }
 
@@ -460,12 +522,28 @@ export class WebhookDispatcher {
 
 /**
  * What one run knows: the times to be woken at (whole seconds, so that retries put off to the same second share
- * one), the deliveries it created already taken for their attempt, and those it delivered.
+ * one), the deliveries it created already taken for their attempt, those it delivered, and the work that failed.
  */
 interface RunState {
   wakes: Set<number>;
   taken: Set<string>;
   delivered: Set<string>;
+  failures: unknown[];
+}
+
+/**
+ * The records' queues with the stores taking turns: every store's first record, then every store's second, and so
+ * on, so that a store with many records due (or a slow endpoint) does not hold the others' behind it.
+ */
+function takingTurns(queues: Delivery[][]): Delivery[][] {
+  const byStore = new Map<StoreId, Delivery[][]>();
+  for (const queue of queues)
+    byStore.set(queue[0].storeId, [...(byStore.get(queue[0].storeId) ?? []), queue]);
+  const stores = [...byStore.values()];
+  const longest = Math.max(0, ...stores.map((store) => store.length));
+  return Array.from({ length: longest }, (_, turn) =>
+    stores.flatMap((store) => (turn < store.length ? [store[turn]] : [])),
+  ).flat(1);
 }
 
 /** Rounded up to the whole second, so that the run it asks for finds the retry due. */
@@ -477,12 +555,18 @@ function wakeAt(wakes: Set<number>, at: number): void {
 const RESEND_TRIES = 5;
 
 /**
- * Resends one delivery now, with a new retry window; NotFoundError when there is none. While an attempt is under
- * way it answers "in progress" instead: a second send of the same event would run beside it.
+ * Resends one of the store's deliveries now, with a new retry window; NotFoundError when it has none of that id
+ * (another store's is not found either). While an attempt is under way it answers "in progress" instead: a second
+ * send of the same event would run beside it.
  */
-export async function resend(deliveries: DeliveryStore, id: string, now: number): Promise<Delivery> {
+export async function resend(
+  deliveries: DeliveryStore,
+  storeId: StoreId,
+  id: string,
+  now: number,
+): Promise<Delivery> {
   for (let tries = 0; tries < RESEND_TRIES; tries++) {
-    const current = await deliveries.get(id);
+    const current = await deliveries.get(storeId, id);
     if (!current) throw new NotFoundError('Delivery');
     if (current.attemptUntil !== null && current.attemptUntil > now) {
       throw new InProgressError(Math.ceil((current.attemptUntil - now) / 1000));
@@ -499,15 +583,16 @@ export async function resend(deliveries: DeliveryStore, id: string, now: number)
   throw new InProgressError(1);
 }
 
-/** Resends up to `limit` failed deliveries; answers how many, and whether more failed ones remain. */
+/** Resends up to `limit` of the store's failed deliveries; answers how many, and whether more failed ones remain. */
 export async function resendFailed(
   deliveries: DeliveryStore,
+  storeId: StoreId,
   limit: number,
   now: number,
 ): Promise<{ resent: number; more: boolean }> {
-  const failed = await deliveries.listFailed(limit + 1);
+  const failed = await deliveries.listFailed(storeId, limit + 1);
   const batch = failed.slice(0, limit);
-  await Promise.all(batch.map(({ id }) => resend(deliveries, id, now)));
+  await Promise.all(batch.map(({ id }) => resend(deliveries, storeId, id, now)));
   return { resent: batch.length, more: failed.length > limit };
 }
 

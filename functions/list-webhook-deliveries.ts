@@ -4,13 +4,13 @@ import { apiRoute } from '../http/route';
 import { deliveryView } from '../http/webhook-views';
 import { listWebhookDeliveriesRoute } from '../lib/routes';
 import { bearerTokens } from '../runtime/bearer-tokens';
-import { deliveryList } from '../runtime/webhooks';
+import { deliveryListOf } from '../runtime/webhooks';
 
-/** GET /webhooks/deliveries: newest first, a page at a time. */
+/** GET /webhooks/deliveries: the caller's store's, newest first, a page at a time. */
 export const handler = apiRoute(
   { route: listWebhookDeliveriesRoute, tokens: bearerTokens, input: deliveryListInput },
-  async (query) => {
-    const { records, more } = await deliveryList.listNewest(query);
+  async (query, caller) => {
+    const { records, more } = await deliveryListOf(caller.storeId).listNewest(query);
     const last = records.at(-1);
     const next = more && last ? { at: last.createdAt, foreignId: last.id } : null;
     return { status: 200, body: listBody(records, deliveryView, next) };

@@ -6,11 +6,14 @@ import { resendWebhookRoute } from '../lib/routes';
 import { bearerTokens } from '../runtime/bearer-tokens';
 import { deliveryStore } from '../runtime/webhooks';
 
-/** POST /webhooks/deliveries/{event_id}/resend: pending again now; the dispatcher sends it on its next run. */
+/**
+ * POST /webhooks/deliveries/{event_id}/resend: the caller's store's delivery pending again now (another store's is
+ * not found); the dispatcher sends it on its next run.
+ */
 export const handler = apiRoute(
   { route: resendWebhookRoute, tokens: bearerTokens, input: eventIdInput },
-  async (eventId) => ({
+  async (eventId, caller) => ({
     status: 200,
-    body: deliveryView(await resend(deliveryStore, eventId, Date.now())),
+    body: deliveryView(await resend(deliveryStore, caller.storeId, eventId, Date.now())),
   }),
 );

@@ -5,43 +5,40 @@ import { log } from '../observability/log';
 import { countMetric } from '../observability/metrics';
 import { remainingMs } from '../runtime/deadline';
 import { invocation } from '../runtime/invocation';
-import { invoiceStore, refundStore } from '../runtime/stores';
 import {
   deliveryStore,
   dispatcherWake,
   dispatchTiming,
+  outboxSources,
+  storeWebhookSenders,
   streamWork,
   webhookSender,
 } from '../runtime/webhooks';
 
+/** The default store's endpoint: the deployment has webhooks on when it has one. */
 const sender = webhookSender();
 
 const dispatcher =
   sender &&
-  new WebhookDispatcher(
-    { invoice: invoiceStore, refund: refundStore },
-    deliveryStore,
-    sender,
-    webhookPayload,
-    {
-      ...dispatchTiming,
-      wake: dispatcherWake(),
-      timeLeftMs: () => remainingMs() ?? Infinity,
-      onGaveUp: (delivery) => {
-        countMetric('WebhookDeliveryFailures');
-        log.error('webhook delivery failed for good', {
-          eventId: delivery.id,
-          type: delivery.type,
-          attempts: delivery.attempts,
-        });
-      },
+  new WebhookDispatcher(outboxSources, deliveryStore, storeWebhookSenders(sender), webhookPayload, {
+    ...dispatchTiming,
+    wake: dispatcherWake(),
+    timeLeftMs: () => remainingMs() ?? Infinity,
+    onGaveUp: (delivery) => {
+      countMetric('WebhookDeliveryFailures', 1, { Store: delivery.storeId });
+      log.error('webhook delivery failed for good', {
+        storeId: delivery.storeId,
+        eventId: delivery.id,
+        type: delivery.type,
+        attempts: delivery.attempts,
+      });
     },
-  );
+  });
 
 /**
  * Triggered by the table's stream (a write left events waiting in a record's outbox: those records are the run's
  * work), by its wake queue (a retry came due) and on a schedule (retries that came due, should a wake be lost):
- * those do what the `deliveries-due` index says is due.
+ * those do what the `deliveries-due` index says is due, for every store.
  */
 export const handler = middy(async (event: unknown): Promise<DispatchReport | { configured: false }> => {
   if (!dispatcher) return { configured: false };

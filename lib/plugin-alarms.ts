@@ -40,7 +40,8 @@ export const THROTTLED_BY_DESIGN: readonly FunctionName[] = ['webhook-dispatcher
 export const CUSTOM_METRICS: Record<MetricName, string> = {
   UpstreamServerErrors: 'The processing service answered 5xx or did not answer in time',
   CallbackSignatureFailures: 'A callback arrived with a missing or wrong signature',
-  WebhookDeliveryFailures: "A webhook to the shop failed for 3 days; re-send it from the admin's routes",
+  WebhookDeliveryFailures:
+    "A webhook to a store failed for 3 days (the dashboard shows which store); re-send it from that store's admin routes",
   InvoiceLookupNotFound:
     'The payment service did not find an invoice we created by its id: the reconcile job cannot see invoices there (docs/operations.md)',
   ReconcileLookFailures: 'The reconcile job could not look records up; it retries each later',
@@ -175,6 +176,20 @@ export function customMetric(name: MetricName, stage: Stage): Metric {
     metricName: name,
     dimensionsMap: metricDimensions(stage),
     statistic: 'Sum',
+    period: PERIOD,
+  });
+}
+
+/**
+ * A count per store, one line each, for the dashboard: the metric's `Store` dimension (observability/metrics.ts). Its
+ * alarm watches the stage's total instead, which every store's counts add to, so that it fires for any store.
+ */
+export function perStoreMetric(name: MetricName, stage: Stage, label: string): MathExpression {
+  const { Service, Stage: stageName } = metricDimensions(stage);
+  return new MathExpression({
+    expression: `SEARCH('{${METRICS_NAMESPACE},Service,Stage,Store} MetricName="${name}" Service="${Service}" Stage="${stageName}"', 'Sum', ${PERIOD.toSeconds()})`,
+    usingMetrics: {},
+    label,
     period: PERIOD,
   });
 }

@@ -12,7 +12,7 @@ import {
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { customMetric, filledSum, PERIOD } from './plugin-alarms';
+import { customMetric, filledSum, PERIOD, perStoreMetric } from './plugin-alarms';
 import type { FunctionName } from './routes';
 import type { Stage } from './settings';
 
@@ -74,6 +74,7 @@ export class PluginDashboard extends Construct {
       ]),
       graph('Webhooks: backlog and failures', [
         customMetric('WebhookDeliveryFailures', stage).with({ label: 'given up after 3 days' }),
+        perStoreMetric('WebhookDeliveryFailures', stage, "given up for store ${PROP('Dim.Store')}"),
         ...(props.webhookWakeQueue
           ? [
               props.webhookWakeQueue.metricApproximateNumberOfMessagesVisible({

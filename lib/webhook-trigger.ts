@@ -32,10 +32,13 @@ export class WebhookTrigger extends Construct {
   constructor(scope: Construct, id: string, props: WebhookTriggerProps) {
     super(scope, id);
     const { dispatcher, deadLetterQueue } = props;
-    const eventsWaitingIn = (prefix: string) =>
+    const eventsWaitingIn = (prefix: string, sortKeys?: string[]) =>
       FilterCriteria.filter({
         dynamodb: {
-          Keys: { [TABLE_SCHEMA.partitionKey]: { S: FilterRule.beginsWith(prefix) } },
+          Keys: {
+            [TABLE_SCHEMA.partitionKey]: { S: FilterRule.beginsWith(prefix) },
+            ...(sortKeys && { [TABLE_SCHEMA.sortKey]: { S: FilterRule.or(...sortKeys) } }),
+          },
           NewImage: { [DELIVERIES_DUE_INDEX.partitionKey]: { S: FilterRule.exists() } },
         },
       });
@@ -47,7 +50,12 @@ export class WebhookTrigger extends Construct {
         retryAttempts: 2,
         maxRecordAge: Duration.hours(1),
         onFailure: new SqsDlq(deadLetterQueue),
-        filters: [eventsWaitingIn('INVOICE#'), eventsWaitingIn('REFUND#')],
+        // Another store's records: their keys start `S#<store id>#`, as its deliveries' do; the sort key tells them apart.
+        filters: [
+          eventsWaitingIn('INVOICE#'),
+          eventsWaitingIn('REFUND#'),
+          eventsWaitingIn('S#', ['INVOICE', 'REFUND']),
+        ],
       }),
     );
 

@@ -8,7 +8,7 @@ export function metricDimensions(stage: string): { Service: string; Stage: strin
   return { Service: 'payments-plugin', Stage: stage };
 }
 /** `UpstreamServerErrors`: a request failed on a 5xx or unreadable answer from the service, or on no answer in time. */
-/** `WebhookDeliveryFailures`: a webhook ran out of retries (3 days) and waits for an admin's re-send. */
+/** `WebhookDeliveryFailures`: a webhook ran out of retries (3 days) and waits for an admin's re-send; also per `Store`. */
 /** `InvoiceLookupNotFound`: the service did not find an invoice we created by its id (runtime/invoice-lookups.ts). */
 /** `ReconcileLookFailures`: the reconcile job could not look at a record; it looks again later. */
 export type MetricName =
@@ -18,12 +18,20 @@ export type MetricName =
   | 'InvoiceLookupNotFound'
   | 'ReconcileLookFailures';
 
+/** Dimensions a count may carry besides the stage's: `Store`, the store it happened for (a webhook's). */
+export interface CountDimensions {
+  Store?: string;
+}
+
 /**
  * Emits one count in CloudWatch Embedded Metric Format: a log line that CloudWatch turns into a metric. It goes
  * to stdout as a raw JSON line, not through `console`, which the Lambda runtime wraps (in a text prefix, or in the
  * `message` of its JSON log format): CloudWatch only extracts a metric from a log event that is the EMF object.
+ * With `dimensions`, the same count is also recorded per those dimensions, beside the stage's total, which the
+ * alarms watch: one alarm for every store, and a graph per store.
  */
-export function countMetric(name: MetricName, count = 1): void {
+export function countMetric(name: MetricName, count = 1, dimensions: CountDimensions = {}): void {
+  const extra = Object.keys(dimensions).sort();
   process.stdout.write(
     `${JSON.stringify({
       _aws: {
@@ -31,12 +39,13 @@ export function countMetric(name: MetricName, count = 1): void {
         CloudWatchMetrics: [
           {
             Namespace: METRICS_NAMESPACE,
-            Dimensions: [['Service', 'Stage']],
+            Dimensions: [['Service', 'Stage'], ...(extra.length > 0 ? [['Service', 'Stage', ...extra]] : [])],
             Metrics: [{ Name: name, Unit: 'Count' }],
           },
         ],
       },
       ...metricDimensions(process.env[STAGE_ENV] ?? 'local'),
+      ...dimensions,
       [name]: count,
     })}\n`,
   );

@@ -1,17 +1,21 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Delivery } from '../domain/model';
-import type { DispatcherWake } from '../domain/ports';
-import { RETRY_SCHEDULE, type DispatchOptions } from '../domain/webhooks';
+import type { DispatcherWake, NewestFirst, StoreWebhookSenders, WebhookSender } from '../domain/ports';
+import type { StoreId } from '../domain/stores';
+import { RETRY_SCHEDULE, type DispatchOptions, type OutboxSources } from '../domain/webhooks';
 import { describeError, log } from '../observability/log';
 import { DynamoDeliveryStore } from '../store/delivery-store';
 import { DynamoRecordList } from '../store/record-list';
 import { parseWebhookSecret } from '../secrets/webhook-secret';
 import { endpointRefusal, HttpWebhookSender } from '../webhooks/sender';
 import { isWebhookSecret } from '../webhooks/signing';
+import { StoreWebhookEndpoints } from '../webhooks/store-senders';
 import { noWake, SqsDispatcherWake } from '../webhooks/wake';
 import { awsClientConfig, withoutSdkLogging } from './aws-clients';
 import { numberEnv } from './env';
 import { cachedSecret } from './secret';
+import { storeAccounts } from './store-accounts';
+import { invoiceStore, refundStore } from './stores';
 import { table } from './table';
 
 export const deliveryStore = /* @__PURE__ */ new DynamoDeliveryStore(
@@ -19,21 +23,57 @@ export const deliveryStore = /* @__PURE__ */ new DynamoDeliveryStore(
   /* @__PURE__ */ numberEnv('WEBHOOK_RETENTION_DAYS', 30),
 );
 
-export const deliveryList = /* @__PURE__ */ new DynamoRecordList<Delivery>(
+const deliveryList = /* @__PURE__ */ new DynamoRecordList<Delivery>(
   table,
   'WEBHOOK',
   (delivery) => delivery.id,
 );
 
+/** The store's deliveries, newest first, from its own partitions of the `created` index. */
+export function deliveryListOf(storeId: StoreId): NewestFirst<Delivery> {
+  const list = deliveryList.forStore(storeId);
+  return {
+    listNewest: async (query) => {
+      const { records, more } = await list.listNewest(query);
+      return { records: records.map((delivery) => ({ ...delivery, storeId })), more };
+    },
+  };
+}
+
+const outboxesByStore = /* @__PURE__ */ new Map<StoreId, ReturnType<OutboxSources>>();
+
+/** A store's record outboxes, for the dispatcher; one pair per store in the warm container. */
+export const outboxSources: OutboxSources = (storeId) => {
+  let sources = outboxesByStore.get(storeId);
+  if (!sources) {
+    sources = { invoice: invoiceStore.forStore(storeId), refund: refundStore.forStore(storeId) };
+    outboxesByStore.set(storeId, sources);
+  }
+  return sources;
+};
+
+const allowLoopbackHttp = () => process.env.WEBHOOK_ALLOW_LOOPBACK_HTTP === 'true';
+
 /** The shop's endpoint from WEBHOOK_URL, or undefined when none is set; a URL we may not send to stops the function. */
 export function webhookSender(): HttpWebhookSender | undefined {
   const url = process.env.WEBHOOK_URL;
   if (!url) return undefined;
-  const refusal = endpointRefusal(url, process.env.WEBHOOK_ALLOW_LOOPBACK_HTTP === 'true');
+  const refusal = endpointRefusal(url, allowLoopbackHttp());
   // The URL itself stays out of the message: it may carry a token of the shop's.
   if (refusal) throw new Error(`WEBHOOK_URL is refused: ${refusal}`);
   const secret = cachedSecret('webhookSecret', (text) => parseWebhookSecret(text, isWebhookSecret));
   return new HttpWebhookSender({ url, secrets: () => secret.get(), now: Date.now });
+}
+
+/**
+ * Every store's sender: the default store's is `defaultSender` (WEBHOOK_URL with the deployment's webhook secret),
+ * another store's goes to its own endpoint with its own secrets (runtime/store-accounts.ts).
+ */
+export function storeWebhookSenders(defaultSender: WebhookSender): StoreWebhookSenders {
+  return new StoreWebhookEndpoints(defaultSender, storeAccounts, {
+    allowLoopbackHttp: allowLoopbackHttp(),
+    now: Date.now,
+  });
 }
 
 /** The dispatcher's timing, from the environment; WEBHOOK_RETRY_SCALE shrinks every retry wait and the window. */

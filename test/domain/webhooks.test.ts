@@ -172,7 +172,7 @@ test('a re-send that keeps losing its compare-and-set gives up with "in progress
     },
     update: async () => false,
   } as unknown as DeliveryStore;
-  await expect(resend(busy, 'evt_busy', 1)).rejects.toBeInstanceOf(InProgressError);
+  await expect(resend(busy, 'default', 'evt_busy', 1)).rejects.toBeInstanceOf(InProgressError);
   expect(reads).toBe(5);
 });
 

@@ -833,6 +833,20 @@ describe('dashboard', () => {
     }
     expect(body).toContain('p99');
     expect(body).toContain('reconciliation sweep done');
+  });
+
+  test("webhook failures per store: a line for each store, this stage's, while the alarm watches the total", () => {
+    // The body is JSON inside the template's JSON: quotes come escaped twice.
+    const unescaped = body.replace(/\\+"/g, '"');
+    expect(unescaped).toContain(
+      `SEARCH('{MerchantPayments,Service,Stage,Store} MetricName="WebhookDeliveryFailures" Service="payments-plugin" Stage="sandbox"', 'Sum', 300)`,
+    );
+    expect(unescaped).toContain("given up for store ${PROP('Dim.Store')}");
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).map((a) => a.Properties);
+    const failures = alarms.filter((alarm) => alarm.MetricName === 'WebhookDeliveryFailures');
+    expect(failures.map((alarm) => alarm.Dimensions.map((d: { Name: string }) => d.Name))).toEqual([
+      ['Service', 'Stage'],
+    ]);
     expect(template.toJSON().Outputs.DashboardName.Value).toEqual({
       Ref: onlyId(template.findResources('AWS::CloudWatch::Dashboard')),
     });
@@ -910,6 +924,13 @@ describe('webhooks', () => {
       ...['INVOICE#', 'REFUND#'].map((prefix) => ({
         dynamodb: { Keys: { pk: { S: [{ prefix }] } }, NewImage: { gsi3pk: { S: [{ exists: true }] } } },
       })),
+      // Another store's records (STORES.md): not its deliveries, whose keys start the same.
+      {
+        dynamodb: {
+          Keys: { pk: { S: [{ prefix: 'S#' }] }, sk: { S: ['INVOICE', 'REFUND'] } },
+          NewImage: { gsi3pk: { S: [{ exists: true }] } },
+        },
+      },
     ]);
     expect(mapping.Properties.DestinationConfig.OnFailure.Destination).toEqual(arnOf(deadLetterQueueId));
     expect(dispatcher.Properties.Environment.Variables.WEBHOOK_URL).toBe('https://shop.test/webhooks');

@@ -41,6 +41,7 @@ beforeAll(async () => {
   });
   await new DynamoDeliveryStore({ client, name: harness.stack.tableName }, 30).create({
     id: AUTH_EVENT,
+    storeId: 'default',
     type: 'invoice.awaiting_payment',
     seq: 1,
     subject: 'invoice',

@@ -74,6 +74,8 @@ describe('the upgrade path: a deployment from before stores', () => {
     });
     await new DynamoDeliveryStore({ client, name: harness.stack.tableName }, 30).create({
       id: OLD_EVENT,
+      // The default store's item is the one a deployment from before stores wrote: no store in its key or data.
+      storeId: 'default',
       type: 'invoice.awaiting_payment',
       seq: 1,
       subject: 'invoice',

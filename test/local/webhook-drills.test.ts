@@ -89,9 +89,9 @@ function dispatcher(
 ) {
   const store = invoiceStore();
   return new WebhookDispatcher(
-    { invoice: store, refund: store as never },
+    () => ({ invoice: store, refund: store as never }),
     new DynamoDeliveryStore(table, 30),
-    sender,
+    { get: async () => sender },
     webhookPayload,
     {
       now: Date.now,
@@ -145,6 +145,7 @@ test('a run asks to be woken when each retry it put off comes due, to the second
   refusing.delete('drill-wake-1');
   const { createdAt } = (await invoiceStore().get('drill-wake-1'))!;
   const retry = await new DynamoDeliveryStore(table, 30).get(
+    'default',
     eventId('invoice', 'drill-wake-1', createdAt, 1),
   );
   expect(retry).toMatchObject({ state: 'pending', attempts: 1 });

@@ -50,3 +50,24 @@ test("a deployed function's counts carry its stage, from the variable the stack 
   }
   expect(JSON.parse(written[0])).toMatchObject({ Service: 'payments-plugin', Stage: 'production' });
 });
+
+test("a count with a store is recorded per store and in the stage's total, which the alarm watches, from one line", () => {
+  const written: string[] = [];
+  jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    written.push(String(chunk));
+    return true;
+  });
+  countMetric('WebhookDeliveryFailures', 1, { Store: 'shop-2' });
+  expect(written).toHaveLength(1);
+  const emf = JSON.parse(written[0]);
+  expect(emf._aws.CloudWatchMetrics[0].Dimensions).toEqual([
+    ['Service', 'Stage'],
+    ['Service', 'Stage', 'Store'],
+  ]);
+  expect(emf).toMatchObject({
+    Service: 'payments-plugin',
+    Stage: 'local',
+    Store: 'shop-2',
+    WebhookDeliveryFailures: 1,
+  });
+});

@@ -220,10 +220,12 @@ const refund = withFullOutbox(refundEvents, largestRefund());
   sizes.refund = itemSize(items[0]);
 }
 {
-  // The largest body: an invoice event carried over, whose view shows the request's texts.
+  // The largest body: an invoice event carried over, whose view shows the request's texts; the longest keys: a store
+  // with the longest id (its keys and `store` attribute name it).
   const event = invoice.outbox!.pending[0];
   const delivery: Delivery = {
     id: event.id,
+    storeId: 's'.repeat(32),
     type: event.type,
     seq: event.seq,
     subject: 'invoice',

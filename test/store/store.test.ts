@@ -325,7 +325,9 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
       const [item] = await scan();
       expect(item[DUE_PK]).toBeDefined();
       expect(item[DUE_SK]).toBeDefined();
-      expect(await deliveries.listDue(at, 10)).toEqual([{ record: 'invoice', foreignId: 'order-1' }]);
+      expect(await deliveries.listDue(at, 10)).toEqual([
+        { storeId: 'default', record: 'invoice', foreignId: 'order-1' },
+      ]);
     });
 
     test('a stale update does not touch the open-items index either', async () => {

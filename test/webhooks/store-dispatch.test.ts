@@ -1,0 +1,348 @@
+// One dispatcher, two stores (issue 33): each store's events go to its own endpoint, signed with its own secret, in
+// seq order per order, and a store whose endpoint hangs holds no other store's back. The dispatcher and the senders
+// are the real ones, over real HTTP to verifying receivers; the records and deliveries are kept in memory.
+import { NotFoundError } from '../../domain/errors';
+import type { Delivery, InvoiceRecord } from '../../domain/model';
+import type { DeliveryStore, DueWork, OutboxSource } from '../../domain/ports';
+import { DEFAULT_STORE_ID, type StoreAccount, type StoreId } from '../../domain/stores';
+import {
+  deliveryIdOf,
+  invoiceEvents,
+  resend,
+  resendFailed,
+  RETRY_SCHEDULE,
+  WebhookDispatcher,
+  withEvents,
+  type DispatchOptions,
+} from '../../domain/webhooks';
+import { startWebhookReceiver, type WebhookReceiver } from '../../local/webhook-receiver';
+import { HttpWebhookSender } from '../../webhooks/sender';
+import { newWebhookSecret } from '../../webhooks/signing';
+import { StoreWebhookEndpoints } from '../../webhooks/store-senders';
+import { noWake } from '../../webhooks/wake';
+import { startSilentEndpoint, type SilentEndpoint } from '../support/silent-endpoint';
+
+const OTHER = 'shop-2';
+
+/** A store's invoices in memory, with the outbox drop the dispatcher makes. */
+class MemoryOutbox implements OutboxSource {
+  readonly records = new Map<string, InvoiceRecord>();
+
+  async get(foreignId: string): Promise<InvoiceRecord | undefined> {
+    return structuredClone(this.records.get(foreignId));
+  }
+
+  async dropOutbox(record: InvoiceRecord, seq: number): Promise<boolean> {
+    const stored = this.records.get(record.foreignId);
+    if (!stored?.outbox || stored.version !== record.version) return false;
+    stored.outbox.pending = stored.outbox.pending.filter((event) => event.seq > seq);
+    return true;
+  }
+}
+
+/** Every store's deliveries in memory, keyed by store and id as the table keys them; `due` as the index lists it. */
+class MemoryDeliveries implements DeliveryStore {
+  readonly items = new Map<string, Delivery>();
+
+  constructor(private readonly outboxes: Map<StoreId, MemoryOutbox>) {}
+
+  async listDue(now: number, limit: number): Promise<DueWork[]> {
+    const records: DueWork[] = [...this.outboxes].flatMap(([storeId, outbox]) =>
+      [...outbox.records.values()]
+        .filter((record) => (record.outbox?.pending.length ?? 0) > 0)
+        .map((record) => ({ storeId, record: 'invoice' as const, foreignId: record.foreignId })),
+    );
+    const deliveries: DueWork[] = [...this.items.values()]
+      .filter((delivery) => delivery.state === 'pending' && delivery.nextAttemptAt <= now)
+      .map(({ storeId, id }) => ({ storeId, delivery: id }));
+    return [...records, ...deliveries].slice(0, limit);
+  }
+
+  async get(storeId: StoreId, id: string): Promise<Delivery | undefined> {
+    return structuredClone(this.items.get(`${storeId}#${id}`));
+  }
+
+  async create(delivery: Delivery): Promise<boolean> {
+    const key = `${delivery.storeId}#${delivery.id}`;
+    if (this.items.has(key)) return false;
+    this.items.set(key, structuredClone(delivery));
+    return true;
+  }
+
+  async update(delivery: Delivery, expectedVersion: number): Promise<boolean> {
+    const key = `${delivery.storeId}#${delivery.id}`;
+    if (this.items.get(key)?.version !== expectedVersion) return false;
+    this.items.set(key, structuredClone(delivery));
+    return true;
+  }
+
+  async listFailed(storeId: StoreId, limit: number): Promise<Delivery[]> {
+    return [...this.items.values()]
+      .filter((delivery) => delivery.storeId === storeId && delivery.state === 'failed')
+      .slice(0, limit);
+  }
+
+  of(storeId: StoreId): Delivery[] {
+    return [...this.items.values()].filter((delivery) => delivery.storeId === storeId);
+  }
+}
+
+const base = {
+  version: 1,
+  phase: 'sent',
+  request: {},
+  claimedAt: 0,
+  status: 'pending',
+  error: null,
+  history: [],
+  createdAt: 0,
+  updatedAt: 0,
+  attempt: 1,
+  invoice: null,
+  payment: null,
+  cancelled: false,
+} as unknown as InvoiceRecord;
+
+/** An order whose changes wait in its outbox: awaiting payment, a partial payment, then paid over. */
+function orderWithEvents(foreignId: string): InvoiceRecord {
+  // Made now: their retry window starts now.
+  const at = Date.now();
+  const awaiting = withEvents(invoiceEvents, { ...base, foreignId }, at);
+  const partial = withEvents(
+    invoiceEvents,
+    { ...awaiting, payment: { currency: 'BTC', amount: '0.1' } } as InvoiceRecord,
+    at + 1,
+  );
+  return withEvents(
+    invoiceEvents,
+    { ...partial, status: 'confirmed', payment: { currency: 'BTC', amount: '2', coverage: 'over' } },
+    at + 2,
+  );
+}
+
+/** The body the test's receivers read: the event's id, type and sequence, and its order. */
+const payloadOf: ConstructorParameters<typeof WebhookDispatcher>[3] = (_subject, record, event) =>
+  JSON.stringify({
+    id: event.id,
+    type: event.type,
+    sequence: event.seq,
+    data: { foreign_id: record.foreignId },
+  });
+
+interface Rig {
+  outboxes: Map<StoreId, MemoryOutbox>;
+  deliveries: MemoryDeliveries;
+  dispatcher: (options?: Partial<DispatchOptions>) => WebhookDispatcher;
+}
+
+/** Two stores' outboxes, holding `orders` each; the other store's account says where its webhooks go, if anywhere. */
+function rig(orders: string[], defaultUrl: string, otherWebhook: StoreAccount['webhook']): Rig {
+  const outboxes = new Map([DEFAULT_STORE_ID, OTHER].map((storeId) => [storeId, new MemoryOutbox()]));
+  for (const outbox of outboxes.values()) {
+    for (const foreignId of orders) outbox.records.set(foreignId, orderWithEvents(foreignId));
+  }
+  const deliveries = new MemoryDeliveries(outboxes);
+  const accounts = {
+    get: async (storeId: StoreId): Promise<StoreAccount | undefined> =>
+      storeId === OTHER
+        ? { storeId, status: 'active', processing: { account: 'shared' }, webhook: otherWebhook }
+        : undefined,
+  };
+  const defaultSender = new HttpWebhookSender({
+    url: defaultUrl,
+    secrets: async () => [secrets.default],
+    now: Date.now,
+  });
+  const senders = new StoreWebhookEndpoints(defaultSender, accounts, {
+    allowLoopbackHttp: true,
+    now: Date.now,
+  });
+  const dispatcher = (options: Partial<DispatchOptions> = {}) =>
+    new WebhookDispatcher(
+      (storeId) => {
+        const outbox = outboxes.get(storeId)!;
+        return { invoice: outbox, refund: outbox };
+      },
+      deliveries,
+      senders,
+      payloadOf,
+      {
+        now: Date.now,
+        timeLeftMs: () => 60_000,
+        sendTimeoutMs: 2_000,
+        leaseMs: 5_000,
+        // No retry comes due within a test.
+        schedule: { ...RETRY_SCHEDULE, firstMs: 600_000 },
+        batch: 100,
+        parallel: 4,
+        random: () => 0.5,
+        onGaveUp: () => undefined,
+        wake: noWake,
+        ...options,
+      },
+    );
+  return { outboxes, deliveries, dispatcher };
+}
+
+const secrets = { default: newWebhookSecret(), [OTHER]: newWebhookSecret() };
+let receivers: Record<string, WebhookReceiver>;
+let hung: SilentEndpoint;
+
+beforeAll(async () => {
+  receivers = {
+    default: await startWebhookReceiver(secrets.default),
+    [OTHER]: await startWebhookReceiver(secrets[OTHER]),
+  };
+  hung = await startSilentEndpoint();
+});
+afterAll(async () => {
+  await Promise.all([...Object.values(receivers).map((receiver) => receiver.close()), hung.close()]);
+});
+beforeEach(() => {
+  for (const receiver of Object.values(receivers)) receiver.received.length = 0;
+});
+
+const ORDERS = ['order-1', 'order-2', 'order-3'];
+/** Its events, in seq order: awaiting payment, the exception set, paid, the exception cleared. */
+const SEQUENCES = orderWithEvents('order-0').outbox!.pending.map((event) => event.seq);
+const EVENTS = ORDERS.length * SEQUENCES.length;
+
+test("each store's events go to its own endpoint alone, signed with its own secret, in order per order", async () => {
+  const { deliveries, dispatcher } = rig(ORDERS, receivers.default.url, {
+    url: receivers[OTHER].url,
+    secrets: async () => [secrets[OTHER]],
+  });
+  await dispatcher().run();
+
+  // Every delivery of both stores was answered 2xx: the receivers verify each signature with their own store's
+  // secret (another's would get 401), so each store's were signed with its own.
+  for (const storeId of [DEFAULT_STORE_ID, OTHER]) {
+    expect(deliveries.of(storeId).map((delivery) => delivery.state)).toEqual(Array(EVENTS).fill('delivered'));
+  }
+  for (const storeId of [DEFAULT_STORE_ID, OTHER]) {
+    const received = receivers[storeId].received;
+    // Its own events, each once, and nothing of the other store's.
+    expect(received.map((event) => event.id).sort()).toEqual(
+      deliveries
+        .of(storeId)
+        .map((delivery) => delivery.id)
+        .sort(),
+    );
+    for (const foreignId of ORDERS) {
+      const own = received.filter((event) => JSON.parse(event.body).data.foreign_id === foreignId);
+      expect(own.map((event) => event.sequence)).toEqual(SEQUENCES);
+    }
+  }
+  // The same orders in both stores: the other store's events have ids of their own, the default store's are the
+  // events' own (as before stores).
+  const defaultIds = new Set(receivers.default.received.map((event) => event.id));
+  for (const event of receivers[OTHER].received) expect(defaultIds.has(event.id)).toBe(false);
+  const [first] = receivers.default.received;
+  expect(receivers[OTHER].received.map((event) => event.id)).toContain(deliveryIdOf(OTHER, first.id));
+});
+
+test("a store whose endpoint hangs holds none of another store's deliveries back", async () => {
+  const { deliveries, dispatcher } = rig(ORDERS, receivers.default.url, {
+    url: hung.url,
+    secrets: async () => [secrets[OTHER]],
+  });
+  // Fewer senders than orders: the hung store's orders take their turns between the default store's.
+  await dispatcher({ parallel: 2 }).run();
+
+  expect(deliveries.of(DEFAULT_STORE_ID).map((delivery) => delivery.state)).toEqual(
+    Array(EVENTS).fill('delivered'),
+  );
+  expect(receivers.default.received).toHaveLength(EVENTS);
+  // Each hung order's first event was tried once, timed out, and waits for its retry; the rest wait behind it.
+  const waiting = deliveries.of(OTHER);
+  expect(waiting).toHaveLength(EVENTS);
+  expect(waiting.every((delivery) => delivery.state === 'pending')).toBe(true);
+  expect(
+    waiting.filter((delivery) => delivery.lastAttempt).map((delivery) => delivery.lastAttempt?.error),
+  ).toEqual(Array(ORDERS.length).fill('timeout'));
+});
+
+test('a store with no endpoint records no deliveries: its events leave the outbox as with webhooks off', async () => {
+  const { outboxes, deliveries, dispatcher } = rig(ORDERS, receivers.default.url, undefined);
+  const report = await dispatcher().run();
+
+  expect(deliveries.of(DEFAULT_STORE_ID)).toHaveLength(EVENTS);
+  expect(deliveries.of(OTHER)).toEqual([]);
+  for (const record of outboxes.get(OTHER)!.records.values()) expect(record.outbox?.pending).toEqual([]);
+  expect(report).toMatchObject({ moved: EVENTS, delivered: EVENTS });
+});
+
+test("a delivery whose store's endpoint was removed since fails its attempts, to be re-sent once it has one", async () => {
+  const { deliveries, dispatcher } = rig([], receivers.default.url, undefined);
+  // Made while the store had an endpoint.
+  await deliveries.create({
+    id: deliveryIdOf(OTHER, 'evt_000000000000000000000000'),
+    storeId: OTHER,
+    type: 'invoice.paid',
+    seq: 1,
+    subject: 'invoice',
+    foreignId: 'order-1',
+    recordCreatedAt: 0,
+    body: '{}',
+    createdAt: 0,
+    state: 'pending',
+    attempts: 3,
+    retryFrom: 0,
+    nextAttemptAt: 0,
+    attemptUntil: null,
+    lastAttempt: null,
+    deliveredAt: null,
+    version: 1,
+  });
+  const gaveUp: Delivery[] = [];
+  // Its retry window is over: the attempt with no endpoint is its last.
+  await dispatcher({ onGaveUp: (delivery) => gaveUp.push(delivery) }).run();
+
+  const [failed] = deliveries.of(OTHER);
+  expect(failed).toMatchObject({ state: 'failed', lastAttempt: { status: null, error: 'no endpoint' } });
+  expect(gaveUp.map((delivery) => delivery.storeId)).toEqual([OTHER]);
+  expect(receivers[OTHER].received).toEqual([]);
+});
+
+test('a store that cannot be read keeps its events, holds no other store back, and fails the run loudly', async () => {
+  const { outboxes, deliveries, dispatcher } = rig(ORDERS, receivers.default.url, undefined);
+  const unknown = new MemoryOutbox();
+  unknown.records.set('order-1', orderWithEvents('order-1'));
+  outboxes.set('shop-gone', unknown);
+  outboxes.delete(OTHER);
+
+  await expect(dispatcher().run()).rejects.toThrow('Some webhook work failed');
+  expect(deliveries.of(DEFAULT_STORE_ID).map((delivery) => delivery.state)).toEqual(
+    Array(EVENTS).fill('delivered'),
+  );
+  expect(deliveries.of('shop-gone')).toEqual([]);
+  expect(unknown.records.get('order-1')!.outbox!.pending).toHaveLength(SEQUENCES.length);
+});
+
+test("a store's re-sends reach its own deliveries only: another store's id is not found", async () => {
+  const { deliveries, dispatcher } = rig(['order-1'], receivers.default.url, {
+    url: receivers[OTHER].url,
+    secrets: async () => [secrets[OTHER]],
+  });
+  await dispatcher().run();
+  const [own] = deliveries.of(DEFAULT_STORE_ID);
+  const [others] = deliveries.of(OTHER);
+
+  await expect(resend(deliveries, OTHER, own.id, Date.now())).rejects.toBeInstanceOf(NotFoundError);
+  await expect(resend(deliveries, DEFAULT_STORE_ID, others.id, Date.now())).rejects.toBeInstanceOf(
+    NotFoundError,
+  );
+  expect((await resend(deliveries, OTHER, others.id, Date.now())).state).toBe('pending');
+
+  for (const delivery of deliveries.of(DEFAULT_STORE_ID)) {
+    await deliveries.update(
+      { ...delivery, state: 'failed', version: delivery.version + 1 },
+      delivery.version,
+    );
+  }
+  expect(await resendFailed(deliveries, OTHER, 100, Date.now())).toEqual({ resent: 0, more: false });
+  expect(await resendFailed(deliveries, DEFAULT_STORE_ID, 100, Date.now())).toEqual({
+    resent: SEQUENCES.length,
+    more: false,
+  });
+});
