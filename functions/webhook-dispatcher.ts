@@ -5,6 +5,7 @@ import { log } from '../observability/log';
 import { countMetric } from '../observability/metrics';
 import { remainingMs } from '../runtime/deadline';
 import { invocation } from '../runtime/invocation';
+import { announceEvents } from '../runtime/webhook-events';
 import {
   deliveryStore,
   dispatcherWake,
@@ -15,12 +16,13 @@ import {
   webhookSender,
 } from '../runtime/webhooks';
 
-/** The default store's endpoint: the deployment has webhooks on when it has one. */
-const sender = webhookSender();
-
+/**
+ * Runs where records make events (WEBHOOK_EVENTS=on). The default store's endpoint is WEBHOOK_URL; without one, the
+ * default store records no deliveries, as any store with no endpoint.
+ */
 const dispatcher =
-  sender &&
-  new WebhookDispatcher(outboxSources, deliveryStore, storeWebhookSenders(sender), webhookPayload, {
+  announceEvents &&
+  new WebhookDispatcher(outboxSources, deliveryStore, storeWebhookSenders(webhookSender()), webhookPayload, {
     ...dispatchTiming,
     wake: dispatcherWake(),
     timeLeftMs: () => remainingMs() ?? Infinity,

@@ -66,10 +66,10 @@ export function webhookSender(): HttpWebhookSender | undefined {
 }
 
 /**
- * Every store's sender: the default store's is `defaultSender` (WEBHOOK_URL with the deployment's webhook secret),
+ * Every store's sender: the default store's is `defaultSender` (WEBHOOK_URL with the deployment's webhook secret, if set),
  * another store's goes to its own endpoint with its own secrets (runtime/store-accounts.ts).
  */
-export function storeWebhookSenders(defaultSender: WebhookSender): StoreWebhookSenders {
+export function storeWebhookSenders(defaultSender: WebhookSender | undefined): StoreWebhookSenders {
   return new StoreWebhookEndpoints(defaultSender, storeAccounts, {
     allowLoopbackHttp: allowLoopbackHttp(),
     now: Date.now,
