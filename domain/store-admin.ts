@@ -23,6 +23,8 @@ export interface StoreAdminDeps {
   hashToken: (token: string) => string;
   /** Why a webhook or payment service URL may not be used (not https, credentials in it); undefined when it may. */
   urlRefusal: (url: string) => string | undefined;
+  /** Whether this deployment's records make webhook events: without them, no store's endpoint would get any. */
+  webhooksOn: boolean;
   now: () => number;
 }
 
@@ -182,6 +184,10 @@ export class StoreAdmin {
     const refusals: Record<string, string> = {};
     const webhook = webhookUrl === undefined ? undefined : this.deps.urlRefusal(webhookUrl);
     if (webhook) refusals.webhook_url = `is refused: ${webhook}`;
+    else if (webhookUrl !== undefined && !this.deps.webhooksOn) {
+      refusals.webhook_url =
+        "cannot be set: this deployment sends no webhooks (its stage's webhookUrl is not set)";
+    }
     const base = processing && this.deps.urlRefusal(processing.baseUrl);
     if (base) refusals['processing.base_url'] = `is refused: ${base}`;
     if (Object.keys(refusals).length > 0) throw new InvalidFieldsError(refusals);

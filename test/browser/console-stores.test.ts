@@ -1,12 +1,21 @@
 // The console with several stores (issue 33), in a real browser against the local stack: the platform token's
 // store switcher and Stores pages (a new store's tokens shown once, rotating, disabling and enabling), and a store's
 // own admin token, which sees its store alone. Every state passes axe and leaves a screenshot.
+import { startWebhookReceiver, type WebhookReceiver } from '../../local/webhook-receiver';
+import { newWebhookSecret } from '../../webhooks/signing';
 import type { Page } from 'playwright-core';
 import { openPage } from '../support/browser';
 import { ConsoleSuite, expectAccessibleState, signIn } from '../support/console-page';
 import { checkoutBody } from '../support/local-stack';
 
-const suite = new ConsoleSuite();
+// Stores may have webhook endpoints only where the deployment's records make webhook events.
+const webhookSecret = newWebhookSecret();
+let receiver: WebhookReceiver | undefined;
+const suite = new ConsoleSuite(async () => {
+  receiver = await startWebhookReceiver(webhookSecret);
+  return { webhooks: { url: receiver.url, secret: webhookSecret } };
+});
+afterAll(async () => receiver?.close());
 const platformToken = () => suite.harness.stack.platformToken;
 
 interface MadeStore {

@@ -18,7 +18,7 @@ class MemorySecrets implements StoreSecrets {
   }
 }
 
-function setup() {
+function setup({ webhooksOn = true } = {}) {
   let now = 1_000;
   let serial = 0;
   const registry = new MemoryStoreRegistry();
@@ -30,6 +30,7 @@ function setup() {
     newWebhookSecret: () => `whsec_${(serial += 1)}`,
     hashToken: (token) => `hash(${token})`,
     urlRefusal: (url) => (url.startsWith('https://') ? undefined : 'not https'),
+    webhooksOn,
     now: () => now,
   });
   return { registry, secrets, admin, advance: (ms: number) => (now += ms) };
@@ -138,4 +139,21 @@ test('a change that keeps losing its compare-and-set answers in_progress, and on
   const lost = admin.update('shop-f', { name: 'F3' });
   await expect(lost).rejects.toBeInstanceOf(ConflictError);
   await expect(lost).rejects.toMatchObject({ code: 'in_progress' });
+});
+
+test("a webhook URL is refused, naming the field, where the deployment's records make no webhook events", async () => {
+  const { registry, secrets, admin } = setup({ webhooksOn: false });
+  await expect(
+    admin.create({ id: 'shop-w', name: 'W', webhookUrl: 'https://w.test/hooks' }),
+  ).rejects.toMatchObject({
+    fields: { webhook_url: expect.stringContaining('sends no webhooks') },
+  });
+  expect(await registry.get('shop-w')).toBeUndefined();
+  expect(await secrets.read('shop-w')).toBeUndefined();
+  await admin.create({ id: 'shop-w', name: 'W' });
+  await expect(admin.update('shop-w', { webhookUrl: 'https://w.test/hooks' })).rejects.toMatchObject({
+    fields: { webhook_url: expect.stringContaining('sends no webhooks') },
+  });
+  // Clearing it is always allowed.
+  expect((await admin.update('shop-w', { webhookUrl: null })).webhookUrl).toBeUndefined();
 });

@@ -1,6 +1,8 @@
 // Stores as data (issue 33), through the real handlers on the local stack: the platform token makes and changes
 // stores, their tokens are answered once and rotate with a grace period, a disabled store's tokens are refused,
 // and a deployment from before stores keeps serving its store, `default`, with its old tokens.
+import { startWebhookReceiver, type WebhookReceiver } from '../../local/webhook-receiver';
+import { newWebhookSecret } from '../../webhooks/signing';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { eventId } from '../../domain/webhooks';
 import { routes, type RouteFunctionName } from '../../lib/routes';
@@ -20,12 +22,18 @@ const OWN_ACCOUNT = {
   base_url: 'https://pay.test',
 };
 
+// Stores may have webhook endpoints only where the deployment's records make webhook events.
+const webhookSecret = newWebhookSecret();
+let receiver: WebhookReceiver;
+
 beforeAll(async () => {
   output = captureOutput();
-  harness = await startHarness();
+  receiver = await startWebhookReceiver(webhookSecret);
+  harness = await startHarness({ webhooks: { url: receiver.url, secret: webhookSecret } });
 });
 afterAll(async () => {
   await harness.close();
+  await receiver.close();
   output.restore();
 });
 
