@@ -285,7 +285,8 @@ export class InvoiceService implements RefundReservations {
       if (!moves && !confirms && depositIds === current.depositIds && invoice === current.invoice)
         return undefined;
       const at = this.timing.now();
-      const settlement = update.settlement ?? current.settlement;
+      // Older news may move something else (a later expiry, a deposit id) while it reports less credit.
+      const settlement = credited ? update.settlement : (current.settlement ?? update.settlement);
       return {
         ...current,
         invoice,

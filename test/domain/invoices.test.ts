@@ -234,3 +234,33 @@ describe('confirmations', () => {
     expect((await stored('order-conf')).confirmations).toBe(2);
   });
 });
+
+// Found by the soak (issue 31): a delayed `processing` callback, which carries no credit yet but a later expiry,
+// arrived after the lookup that recorded the invoice confirmed and credited, and zeroed its net.
+test('older news that moves something else never takes the recorded credit back', async () => {
+  const { record } = await rig.invoices.checkout(checkoutRequest('order-credit-kept'));
+  const upstreamForeignId = record.foreignId;
+  const payment = { currency: 'BTC', amount: record.invoice!.senderAmount! };
+  const settlement = { currency: 'EUR', net: '25.24500000', fees: [] };
+  await rig.invoices.applyStatus({
+    upstreamForeignId,
+    status: 'confirmed',
+    source: 'reconcile',
+    payment,
+    settlement,
+  });
+
+  await rig.invoices.applyStatus({
+    upstreamForeignId,
+    status: 'processing',
+    source: 'callback',
+    payment,
+    settlement: { currency: 'EUR', net: '0', fees: [] },
+    expiresAt: record.invoice!.releaseAt! + 3_600,
+    confirmations: 0,
+  });
+
+  const kept = await stored('order-credit-kept');
+  expect(invoiceOutcome(kept)).toMatchObject({ status: 'paid' });
+  expect(kept.settlement).toEqual(settlement);
+});
