@@ -62,8 +62,11 @@ class Facts {
   readonly upstreamByOrder = new Map<string, UpstreamInvoice[]>();
   readonly callsByOrder = new Map<string, ApiCall[]>();
   readonly eventsBySubject = new Map<string, ShopDelivery[]>();
+  readonly refundsByOrder = new Map<string, RefundView[]>();
 
   constructor(readonly history: History) {
+    for (const refund of Object.values(history.final.refunds))
+      if (refund) push(this.refundsByOrder, refund.invoice_foreign_id, refund);
     for (const invoice of history.upstream.invoices)
       push(this.upstreamByOrder, base(invoice.foreign_id), invoice);
     for (const call of history.calls) if (call.order) push(this.callsByOrder, call.order, call);
@@ -102,10 +105,12 @@ class Facts {
 
   /** The order's refunds that still count, as the plugin's refund views say. */
   countingRefunds(order: string): RefundView[] {
-    return Object.values(this.history.final.refunds).filter(
-      (refund): refund is RefundView =>
-        refund !== null && refund.invoice_foreign_id === order && !NOT_COUNTING.has(refund.status),
-    );
+    return this.refunds(order).filter((refund) => !NOT_COUNTING.has(refund.status));
+  }
+
+  /** The order's refunds, as the plugin's refund views name them. */
+  refunds(order: string): RefundView[] {
+    return this.refundsByOrder.get(order) ?? [];
   }
 }
 
@@ -216,10 +221,8 @@ const moneyAddsUp: Check = (facts) => {
   const violations: CounterExample[] = [];
   const withdrawals = new Map(history.upstream.withdrawals.map((w) => [base(w.foreign_id), w]));
   for (const order of history.orders) {
-    const refunds = Object.values(history.final.refunds).filter(
-      (refund): refund is RefundView => refund?.invoice_foreign_id === order,
-    );
-    const sent = refunds
+    const sent = facts
+      .refunds(order)
       .map((refund) => withdrawals.get(refund.foreign_id))
       .filter((w) => w !== undefined && w.status !== 'failed');
     const credited = facts.live(order)?.credited_amount ?? '0';
