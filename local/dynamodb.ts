@@ -1,4 +1,5 @@
 import { CreateTableCommand, DynamoDBClient, type KeySchemaElement } from '@aws-sdk/client-dynamodb';
+import type { Server } from 'node:http';
 import dynalite from 'dynalite';
 import dynaliteDb from 'dynalite/db';
 import { itemSize } from '../store/item-size';
@@ -9,6 +10,8 @@ import { listen, type Listening } from './listen';
 export interface LocalDynamo extends Listening {
   /** DynamoDB API calls served so far. */
   calls(): number;
+  /** The HTTP server that answers them: the soak puts its faults in front of it (soak/fault-proxy.ts). */
+  server: Server;
 }
 
 /** An in-process DynamoDB-compatible server (dynalite, in memory) that the real SDK reaches over HTTP. */
@@ -46,6 +49,7 @@ export async function startLocalDynamo(port = 0): Promise<LocalDynamo> {
   return {
     ...listening,
     calls: () => calls,
+    server,
     close: () => {
       flushIndexWrites();
       return listening.close();

@@ -3,6 +3,8 @@ import {
   createServer,
   request as httpRequest,
   type IncomingMessage,
+  type RequestListener,
+  type Server,
   type ServerResponse,
 } from 'node:http';
 import { listen } from '../local/listen';
@@ -29,8 +31,11 @@ export interface FaultProxyOptions {
     fault: WireFault;
     answer?: { status: number; body: string; type: string };
   };
-  /** Sees every exchange that reached the target. */
-  onExchange?(request: ProxiedRequest, status: number, body: Buffer): void;
+}
+
+export interface FaultLayerOptions extends Pick<FaultProxyOptions, 'decide'> {
+  /** Sees every exchange that reached the server; `body()` reads the answer's body. */
+  onExchange?(request: ProxiedRequest, status: number, body: () => string): void;
 }
 
 export interface FaultProxy {
@@ -84,7 +89,6 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
           upstream.on('data', (chunk: Buffer) => body.push(chunk));
           upstream.on('end', () => {
             const bytes = Buffer.concat(body);
-            options.onExchange?.(proxied, upstream.statusCode ?? 0, bytes);
             if (fault === 'reset_after') return void request.socket.destroy();
             const headers = { ...upstream.headers };
             delete headers['transfer-encoding'];
@@ -106,6 +110,65 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       server.closeAllConnections();
       await listening.close();
       agent.destroy();
+    },
+  };
+}
+
+/**
+ * The same faults put in front of a local server's own request handling, for an endpoint in this process (dynalite):
+ * what a caller meets at the wire is the same as behind a proxy, without a second HTTP exchange for every call. As
+ * the proxy does, it reads each request whole and decides its fault before the server sees any of it.
+ */
+export function faultsInFront(server: Server, options: FaultLayerOptions): FaultProxy {
+  const counts: Record<WireFault, number> = { pass: 0, refuse: 0, hang: 0, reset_before: 0, reset_after: 0 };
+  const hung = new Set<ServerResponse>();
+  const serve = server.listeners('request') as RequestListener[];
+  server.removeAllListeners('request');
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.once('end', () => {
+      request.removeAllListeners('data');
+      const proxied: ProxiedRequest = {
+        method: request.method ?? 'GET',
+        path: request.url ?? '/',
+        headers: request.headers,
+        body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks),
+      };
+      const { fault, answer } = options.decide(proxied);
+      counts[fault]++;
+      if (fault === 'hang') return void hung.add(response);
+      if (fault === 'reset_before') return void request.socket.destroy();
+      if (fault === 'refuse' && answer) {
+        response.writeHead(answer.status, {
+          'content-type': answer.type,
+          'content-length': Buffer.byteLength(answer.body),
+        });
+        return void response.end(answer.body);
+      }
+      const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
+      response.end = ((...args: unknown[]) => {
+        const [chunk] = args;
+        options.onExchange?.(proxied, response.statusCode, () =>
+          chunk === undefined || typeof chunk === 'function' ? '' : String(chunk),
+        );
+        if (fault === 'reset_after') {
+          request.socket.destroy();
+          return response;
+        }
+        return end(...args);
+      }) as ServerResponse['end'];
+      // The server's own handling, given the request as it arrived: its body, then its end.
+      for (const listener of serve) listener.call(server, request, response);
+      if (proxied.body.length > 0) request.emit('data', proxied.body);
+      request.emit('end');
+    });
+  });
+  return {
+    url: '',
+    counts,
+    close: async () => {
+      for (const response of hung) response.socket?.destroy();
     },
   };
 }

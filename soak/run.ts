@@ -8,7 +8,15 @@ import { newWebhookSecret } from '../webhooks/signing';
 import { startCallbackRelay, type CallbackFate, type CallbackRelay } from './callback-relay';
 import { check, type InvariantResult } from './checker';
 import { advanceSoakClock, installSoakClock } from './clock';
-import { startFaultProxy, type FaultProxy, type ProxiedRequest, type WireFault } from './fault-proxy';
+import { exchange } from './http';
+import {
+  faultsInFront,
+  startFaultProxy,
+  type FaultProxy,
+  type FaultLayerOptions,
+  type ProxiedRequest,
+  type WireFault,
+} from './fault-proxy';
 import type { AnswerBody, ApiCall, History, InvoiceView, RefundView } from './history';
 import { itemBytes } from './item-size';
 import { CALL_HEADER, InvocationKiller, KILL_HEADER } from './kill';
@@ -124,9 +132,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const storeRng = Rng.for(seed, 'store');
   const itemSizes = new Map<string, number>();
   const refusedForSize: string[] = [];
-  let dynamoUrl = '';
-  const store: FaultProxy = await startFaultProxy({
-    target: () => dynamoUrl,
+  const storeFaults: FaultLayerOptions = {
     decide: () => {
       if (!on(rates.store) || !storeRng.chance(rates.store)) return { fault: 'pass' };
       const throttle = storeRng.chance(0.5);
@@ -144,7 +150,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       };
     },
     onExchange: (request, status, body) => recordItem(request, status, body),
-  });
+  };
+  let store: FaultProxy | undefined;
   const killer = new InvocationKiller((name) => {
     const rng = Rng.for(seed, 'job', name, jobRuns++);
     return on(rates.kills) && name !== 'snapshot-balances' && rng.chance(rates.kills)
@@ -175,7 +182,6 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   );
 
   try {
-    // DynamoDB's proxy needs dynalite's address, which the stack starts: it is put in front before any handler runs.
     stack = await startLocalStack({
       schedule: false,
       webhooks: { url: front?.url ?? shop.url, secret: webhookSecret, intervalMs: 250 },
@@ -186,12 +192,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         WEBHOOK_RETRY_SCALE: '0.01',
         WEBHOOK_TIMEOUT_MS: '1000',
         WEBHOOK_LEASE_MS: '3000',
-        // Set last, over the stack's own: the handlers reach DynamoDB through the faulty proxy.
-        AWS_ENDPOINT_URL_DYNAMODB: store.url,
       },
       processing: { baseUrl: service.url, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey },
     });
-    dynamoUrl = stack.dynamo.url;
+    // DynamoDB's faults go in front of the dynalite the stack started, before any handler runs.
+    store = faultsInFront(stack.dynamo.server, storeFaults);
     await control(sandbox.url, 'POST', '/callbacks', {
       url: relay.url,
       retry_ms: [200, 500, 1_000, 2_000, 4_000],
@@ -308,14 +313,14 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     await relay.close();
     await front?.close();
     await shop.close();
-    await store.close();
+    await store?.close();
     await service.close();
     await sandbox.close();
   }
 
-  function recordItem(request: ProxiedRequest, status: number, body: Buffer): void {
+  function recordItem(request: ProxiedRequest, status: number, body: () => string): void {
     const target = String(request.headers['x-amz-target'] ?? '');
-    if (status === 400 && /item size/i.test(body.toString('utf8'))) {
+    if (status === 400 && /item size/i.test(body())) {
       refusedForSize.push(`${target} ${request.body.toString('utf8').slice(0, 200)}`);
     }
     if (!target.endsWith('.PutItem') || status !== 200) return;
@@ -367,13 +372,13 @@ async function control(
   path: string,
   body?: unknown,
 ): Promise<ControlAnswer> {
-  const response = await fetch(`${sandboxUrl}/_sandbox${path}`, {
+  const { status, text } = await exchange(
+    `${sandboxUrl}/_sandbox${path}`,
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, ...(text ? JSON.parse(text) : {}) };
+    body === undefined ? {} : { 'content-type': 'application/json' },
+    body === undefined ? undefined : JSON.stringify(body),
+  );
+  return { status, ...(text ? JSON.parse(text) : {}) };
 }
 
 async function balances(sandboxUrl: string): Promise<Record<string, string>> {
@@ -417,18 +422,18 @@ class Api {
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     if (options.killAfter !== undefined) headers[KILL_HEADER] = String(options.killAfter);
     const started = performance.now();
-    const response = await fetch(`${this.stack.url}${path}`, {
+    const { status, text } = await exchange(
+      `${this.stack.url}${path}`,
       method,
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    const text = await response.text();
+      options.body === undefined ? undefined : JSON.stringify(options.body),
+    );
     const call: ApiCall = {
       order: options.order,
       action,
       method,
       path,
-      status: response.status,
+      status,
       body: parse(text),
       ms: Math.round(performance.now() - started),
       ...(this.killer.killedCalls.has(id) && { killed: true }),
