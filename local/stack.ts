@@ -89,6 +89,12 @@ const STORE_SECRETS_PREFIX = 'payments-plugin/local/stores/';
 const WEBHOOK_INTERVAL_MS = 1_000;
 
 /**
+ * Lambda reads a table's stream about four times a second: a change wakes the dispatcher at once when it is idle,
+ * and at most this often while changes keep coming, so that a busy stack does not run it back to back.
+ */
+const STREAM_POLL_MS = 250;
+
+/**
  * The whole plugin on one machine: sandbox, dynalite, a Secrets Manager endpoint, and a gateway serving the
  * same handler modules the CDK stack deploys. Handler modules read their configuration when first loaded, so a
  * process runs one local stack.
@@ -153,8 +159,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const document = openApiDocument();
   handlers.set('openapi', serveDocument(document));
   let gatewayUrl = '';
-  const dispatchWebhooks = coalesced(() =>
-    options.webhooks ? runJob('webhook-dispatcher') : Promise.resolve(),
+  const dispatchWebhooks = coalesced(
+    () => (options.webhooks ? runJob('webhook-dispatcher') : Promise.resolve()),
+    STREAM_POLL_MS,
   );
   // Every request may have changed a record: the dispatcher runs after it, as the stream would wake it.
   const thenDispatch =
@@ -250,18 +257,27 @@ async function loadHandler(name: FunctionName): Promise<HttpHandler> {
   return module.handler;
 }
 
-/** Runs `run` one at a time; a call while it runs asks for one more run after it. `stop` ends it after the last. */
-function coalesced(run: () => Promise<unknown>): (() => void) & { stop: () => Promise<void> } {
+/**
+ * Runs `run` one at a time, each at least `gapMs` after the one before began; a call while one runs or waits asks
+ * for one more run after it. `stop` ends it after the last.
+ */
+function coalesced(run: () => Promise<unknown>, gapMs: number): (() => void) & { stop: () => Promise<void> } {
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
+  let lastStart = -Infinity;
   const start = (): void => {
     if (stopped) return;
     if (running) {
       again = true;
       return;
     }
-    running = run()
+    const wait = lastStart + gapMs - performance.now();
+    running = (wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : Promise.resolve())
+      .then(() => {
+        lastStart = performance.now();
+        return stopped ? undefined : run();
+      })
       .catch(() => undefined)
       .then(() => {
         running = undefined;
