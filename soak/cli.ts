@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { InvariantResult } from './checker';
 import { summary, writeReport } from './report';
-import { runSoak, type SoakFigures } from './run';
+import { DEFAULT_CONCURRENCY, runSoak, type SoakFigures } from './run';
 
 const REPORTS = path.join(__dirname, 'reports');
 /** What a worker hands back on its last stdout line. */
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
       seed: { type: 'string' },
       orders: { type: 'string', default: '10000' },
       workers: { type: 'string', default: '2' },
-      concurrency: { type: 'string', default: '16' },
+      concurrency: { type: 'string', default: String(DEFAULT_CONCURRENCY) },
       shard: { type: 'string' },
     },
   });

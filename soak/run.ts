@@ -45,12 +45,18 @@ export const DEFAULT_RATES: FaultRates = {
   shop: 0.15,
 };
 
+/**
+ * Orders in flight at once in each worker: enough that a worker's process is seldom idle while its orders wait (on
+ * the customer's pace, retries, timeouts), so that two workers keep two cores busy.
+ */
+export const DEFAULT_CONCURRENCY = 32;
+
 export interface SoakOptions {
   seed: number;
   orders: number;
   /** Runs only the orders whose index is `index` modulo `count`: one of `count` processes that share a run. */
   shard?: { index: number; count: number };
-  /** Orders in flight at once. */
+  /** Orders in flight at once; DEFAULT_CONCURRENCY when absent. */
   concurrency?: number;
   rates?: FaultRates;
   /** One line per progress step. */
@@ -224,7 +230,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     );
     let [next, done] = [0, 0];
     await Promise.all(
-      Array.from({ length: options.concurrency ?? 16 }, async () => {
+      Array.from({ length: options.concurrency ?? DEFAULT_CONCURRENCY }, async () => {
         while (next < indexes.length) {
           await workload.order(indexes[next++]);
           if (++done % 500 === 0) log(`${done} orders`);
