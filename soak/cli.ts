@@ -19,14 +19,16 @@ interface WorkerResult {
   report?: string;
 }
 
-/** The functions' own log lines go to a file beside the reports, so that the run's lines stand out. */
+/** The functions' own log and metric lines go to a file beside the reports, so that the run's lines stand out. */
 function divertFunctionLogs(file: string): void {
   mkdirSync(path.dirname(file), { recursive: true });
   const out = createWriteStream(file);
   for (const stream of [process.stdout, process.stderr]) {
     const write = stream.write.bind(stream);
     stream.write = ((chunk: string | Uint8Array, ...rest: never[]) =>
-      String(chunk).startsWith('{"level"') ? out.write(chunk) : write(chunk, ...rest)) as typeof stream.write;
+      /^\{"(level|_aws)"/.test(String(chunk))
+        ? out.write(chunk)
+        : write(chunk, ...rest)) as typeof stream.write;
   }
 }
 
