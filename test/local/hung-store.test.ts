@@ -40,7 +40,13 @@ test('a hung DynamoDB: every route that uses the table answers our JSON error in
   for (const { name, answer } of results) {
     if (name in TABLE_CALLS) expect({ name, status: answer.status >= 500 }).toEqual({ name, status: true });
   }
-  const usesTable = new Set(routes.filter((route) => route.data.table.length > 0).map((route) => route.name));
+  // These read the table only to find a store's token; the default store's tokens, used here, need no read.
+  const tokenLookupOnly = new Set<string>(['rates', 'pairs', 'health', 'current-token']);
+  const usesTable = new Set(
+    routes
+      .filter((route) => route.data.table.length > 0 && !tokenLookupOnly.has(route.name))
+      .map((route) => route.name),
+  );
   const summary = ({ name, answer }: (typeof results)[number]) => ({
     name,
     type: answer.headers.get('content-type'),
