@@ -4,7 +4,7 @@
 import { el, show } from '../../shared/dom';
 import { withQuery, type Api, type InvoiceList, type InvoiceStatus } from './api';
 import { money, STATUS_WORDS, time } from './format';
-import { pagerControls, statusBadge, table } from './page';
+import { showPager, statusBadge, table } from './page';
 import { heading, remembered, type ViewContext } from './view';
 
 const PAGE_SIZE = 20;
@@ -155,15 +155,13 @@ async function showPage(
           ]),
         ),
   );
-  show(
+  showPager(
     pager,
-    ...pagerControls(state.cursors, list.next_cursor, (cursors) => {
-      state.cursors = cursors;
-      void showPage(context, state, results, pager);
-    }),
-  );
-  feedback.say(
-    `Page ${page}: ${list.data.length} ${which}${list.next_cursor ? ', more on the next page' : ''}.`,
+    state,
+    list,
+    `${list.data.length} ${which}`,
+    feedback,
+    () => void showPage(context, state, results, pager),
   );
 }
 

@@ -101,6 +101,28 @@ export function pagerControls(
   return [previous, el('span', { class: 'page-number' }, `Page ${page}`), next];
 }
 
+/**
+ * Shows a list's pager, which turns to another page by changing `state.cursors` and calling `turn`, and says what
+ * the page holds (`shown`, such as "3 stores") for the screen reader and the status line.
+ */
+export function showPager(
+  pager: HTMLElement,
+  state: { cursors: Array<string | undefined> },
+  list: { next_cursor: string | null },
+  shown: string,
+  feedback: Pick<Feedback, 'say'>,
+  turn: () => void,
+): void {
+  show(
+    pager,
+    ...pagerControls(state.cursors, list.next_cursor, (cursors) => {
+      state.cursors = cursors;
+      turn();
+    }),
+  );
+  feedback.say(`Page ${state.cursors.length}: ${shown}${list.next_cursor ? ', more on the next page' : ''}.`);
+}
+
 export function table(caption: string, headers: string[], rows: Cell[][]): HTMLTableElement {
   return el(
     'table',

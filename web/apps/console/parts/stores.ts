@@ -11,7 +11,7 @@ import {
   type StoreList,
 } from './api';
 import { time } from './format';
-import { confirmDialog, errorText, facts, pagerControls, table } from './page';
+import { confirmDialog, errorText, facts, showPager, table } from './page';
 import { copyButton, focusOnce, shownOnce } from './secrets';
 import { DEFAULT_STORE_ID, heading, remembered, type ViewContext } from './view';
 
@@ -87,15 +87,8 @@ async function showPage(
           ]),
         ),
   );
-  show(
-    pager,
-    ...pagerControls(state.cursors, list.next_cursor, (cursors) => {
-      state.cursors = cursors;
-      void showPage(context, platform, results, pager);
-    }),
-  );
   const count = `${list.data.length} store${list.data.length === 1 ? '' : 's'}`;
-  feedback.say(`Page ${page}: ${count}${list.next_cursor ? ', more on the next page' : ''}.`);
+  showPager(pager, state, list, count, feedback, () => void showPage(context, platform, results, pager));
 }
 
 function statusBadge(store: Store): HTMLElement {

@@ -4,7 +4,7 @@
 import { el, show } from '../../shared/dom';
 import type { Delivery, DeliveryList, ResentFailed } from './api';
 import { time, words } from './format';
-import { confirmDialog, facts, pagerControls, table } from './page';
+import { confirmDialog, facts, showPager, table } from './page';
 import { DEFAULT_STORE_ID, heading, remembered, type ViewContext } from './view';
 
 const PAGE_SIZE = 20;
@@ -84,15 +84,8 @@ async function showPage(
           ]),
         ),
   );
-  show(
-    pager,
-    ...pagerControls(state.cursors, list.next_cursor, (cursors) => {
-      state.cursors = cursors;
-      void showPage(context, results, pager, reload);
-    }),
-  );
   const count = `${list.data.length} deliver${list.data.length === 1 ? 'y' : 'ies'}`;
-  feedback.say(`Page ${page}: ${count}${list.next_cursor ? ', more on the next page' : ''}.`);
+  showPager(pager, state, list, count, feedback, () => void showPage(context, results, pager, reload));
 }
 
 function emptyText(page: number, store: string): HTMLElement {
