@@ -210,7 +210,7 @@ describe('the stack', () => {
   test('the smoke test calls /health, and the guide names the release it answers', () => {
     expect(find(/curl -sS "\$\{API_URL\}health"/)).toBeTruthy();
     expect(find(/"version": "(\d+\.\d+\.\d+)"/)[1]).toBe(production.toJSON().Outputs.Version.Value);
-    expect(find(/\*\*(\d+\.\d+\.\d+)\*\* is the first release/)[1]).toBe(
+    expect(find(/The current release is \*\*(\d+\.\d+\.\d+)\*\*/)[1]).toBe(
       production.toJSON().Outputs.Version.Value,
     );
   });
