@@ -1,6 +1,6 @@
 // The foreign_ids a store's records have at the payment service. The service wants a foreign_id unique per merchant
 // account; stores that share the deployment's account each put their id in front of theirs (issue 33).
-import { NotFoundError } from './errors';
+import { ServiceError } from './errors';
 import type { CallbackEvent, RefundRequest, ServiceData, TransactionQuery } from './model';
 import type { ProcessingApi } from './ports';
 import { DEFAULT_STORE_ID, STORE_ID, type StoreId } from './stores';
@@ -44,6 +44,11 @@ export function isOwnAccountEvent(event: CallbackEvent): boolean {
   return !upstream.includes(STORE_SEPARATOR);
 }
 
+/** Another store's transaction, answered as the payment service answers an id it does not know. */
+function notTheStores(): ServiceError {
+  return new ServiceError('not_found', "transaction: another store's record", { code: 'not_found' });
+}
+
 /**
  * The deployment's account as one store that shares it sees it: every foreign_id sent carries the store's prefix,
  * and a transaction looked up by its id is answered only when it is one of the store's own.
@@ -71,7 +76,34 @@ export function sharedAccountOf(processing: ProcessingApi, storeId: StoreId): Pr
       const record = await processing.transaction(query);
       const foreignId = (record as { foreign_id?: unknown }).foreign_id;
       if (typeof foreignId !== 'string' || !foreignId.startsWith(upstream(''))) {
-        throw new NotFoundError('Transaction');
+        throw notTheStores();
+      }
+      return record;
+    },
+  };
+}
+
+/**
+ * The deployment's account as the default store sees it: as is, but a transaction looked up by its id whose
+ * foreign_id carries a store's prefix is a sharing store's, not found. Looked up by foreign_id, ours never hold the
+ * separator, so they cannot name another store's.
+ */
+export function defaultStoreAccountOf(processing: ProcessingApi): ProcessingApi {
+  return {
+    createInvoice: (upstreamForeignId, request) => processing.createInvoice(upstreamForeignId, request),
+    cancelInvoice: (upstreamForeignId) => processing.cancelInvoice(upstreamForeignId),
+    invoiceNews: (invoiceId) => processing.invoiceNews(invoiceId),
+    depositNews: (depositIds, upstreamForeignId) => processing.depositNews(depositIds, upstreamForeignId),
+    createWithdrawal: (request) => processing.createWithdrawal(request),
+    findWithdrawal: (request) => processing.findWithdrawal(request),
+    listBalances: () => processing.listBalances(),
+    rates: (query) => processing.rates(query),
+    pairs: (query) => processing.pairs(query),
+    transaction: async (query: TransactionQuery): Promise<ServiceData> => {
+      const record = await processing.transaction(query);
+      const foreignId = (record as { foreign_id?: unknown }).foreign_id;
+      if (typeof foreignId === 'string' && foreignId.includes(STORE_SEPARATOR)) {
+        throw notTheStores();
       }
       return record;
     },

@@ -3,13 +3,16 @@ import { apiRoute } from '../http/route';
 import { refundView } from '../http/views';
 import { createRefundRoute } from '../lib/routes';
 import { bearerTokens } from '../runtime/bearer-tokens';
-import { refundsFor } from '../runtime/refunds';
+import { payoutsFor } from '../runtime/refunds';
 
-/** POST /refunds: an instant withdrawal with exchange, once per foreign_id. */
+/**
+ * POST /refunds: an instant withdrawal with exchange, once per foreign_id. A store sharing the deployment's account:
+ * 409 `shared_account`.
+ */
 export const handler = apiRoute(
   { route: createRefundRoute, tokens: bearerTokens, input: refundInput },
   async (request, { storeId }) => {
-    const { record, created } = await refundsFor(storeId).create(request);
+    const { record, created } = await (await payoutsFor(storeId)).create(request);
     return { status: created ? 201 : 200, body: refundView(record) };
   },
 );

@@ -1,6 +1,6 @@
 import type { ProcessingApi } from '../domain/ports';
 import { DEFAULT_STORE_ID, type StoreAccount, type StoreId } from '../domain/stores';
-import { sharedAccountOf } from '../domain/upstream';
+import { defaultStoreAccountOf, sharedAccountOf } from '../domain/upstream';
 import { ProcessingAdapter } from '../processing/adapter';
 import { ProcessingClient } from '../processing/client';
 import { deadlineAt } from './deadline';
@@ -20,17 +20,20 @@ export const processing = new ProcessingAdapter(
   new ProcessingClient({ baseUrl: requireEnv('PROCESSING_BASE_URL'), keys: processingKeys, ...timeouts }),
 );
 
+/** The deployment's account as the default store's routes see it: another store's transaction is not found. */
+const defaultStoreAccount = defaultStoreAccountOf(processing);
+
 /** One client per store account as the registry last answered it: new keys or a new base URL make a new one. */
 const ownAccounts = new WeakMap<StoreAccount, ProcessingApi>();
 const byStore = new Map<StoreId, ProcessingApi>();
 
 /**
- * The payment service for a store: the deployment's account for the default store; the same account with the
- * store's prefix on every foreign_id for a store that shares it (domain/upstream.ts); the store's own keys and
- * base URL otherwise. The store's account is looked up at each call, from the warm container's cache.
+ * The payment service for a store: the deployment's account for the default store, without the sharing stores'
+ * transactions; the same account with the store's prefix on every foreign_id for a store that shares it
+ * (domain/upstream.ts); the store's own keys and base URL otherwise. The store's account is looked up at each call, from the warm container's cache.
  */
 export function processingFor(storeId: StoreId): ProcessingApi {
-  if (storeId === DEFAULT_STORE_ID) return processing;
+  if (storeId === DEFAULT_STORE_ID) return defaultStoreAccount;
   let found = byStore.get(storeId);
   if (!found) {
     const shared = sharedAccountOf(processing, storeId);

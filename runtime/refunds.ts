@@ -1,7 +1,8 @@
 import { RefundService } from '../domain/refunds';
-import type { StoreId } from '../domain/stores';
+import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
 import { invoicesFor } from './invoices';
 import { processingFor } from './processing';
+import { requireOwnAccount } from './store-account';
 import { refundStore } from './stores';
 import { claimTiming } from './timing';
 import { announceEvents } from './webhook-events';
@@ -19,4 +20,13 @@ export function refundsFor(storeId: StoreId): RefundService {
     byStore.set(storeId, service);
   }
   return service;
+}
+
+/**
+ * A store's payouts tied to no order (`POST /refunds`): nothing bounds them but the account's balance, so a store
+ * sharing the deployment's account is refused, 409 `shared_account`, before anything is written or sent.
+ */
+export async function payoutsFor(storeId: StoreId): Promise<RefundService> {
+  if (storeId !== DEFAULT_STORE_ID) await requireOwnAccount(storeId, 'payouts tied to no order');
+  return refundsFor(storeId);
 }

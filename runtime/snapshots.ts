@@ -9,6 +9,6 @@ import { snapshotStore } from './stores';
  */
 export async function snapshotsFor(storeId: StoreId): Promise<SnapshotStore> {
   if (storeId === DEFAULT_STORE_ID) return snapshotStore;
-  await requireOwnAccount(storeId);
+  await requireOwnAccount(storeId, 'its balances');
   return snapshotStore.forStore(storeId);
 }

@@ -16,15 +16,16 @@ export async function sharesDeploymentAccount(storeId: StoreId): Promise<boolean
 }
 
 /**
- * Balances belong to an account. A store that shares the deployment's account has none of its own: the account's
- * money is every sharing store's together, and the default store's to see. Such a store is refused, 409.
+ * Balances and order-free payouts belong to an account. A store that shares the deployment's account has none of
+ * its own: the account's money is every sharing store's together, and the default store's to see and pay out.
+ * Such a store is refused, 409; `refused` names what it asked for.
  */
-export async function requireOwnAccount(storeId: StoreId): Promise<void> {
+export async function requireOwnAccount(storeId: StoreId, refused: string): Promise<void> {
   const account = await accountOf(storeId);
   if (account.processing.account === 'shared') {
     throw new ConflictError(
       'shared_account',
-      "This store shares the deployment's payment account: its balances are the default store's to see",
+      `This store shares the deployment's payment account: ${refused} are the default store's`,
     );
   }
 }

@@ -190,7 +190,7 @@ export const operations: Record<RouteFunctionName, Operation> = {
   'create-refund': {
     summary: 'Send a payout tied to no order',
     description:
-      'An instant withdrawal with exchange the store sizes itself, for money no order here accounts for (a customer of an underpaid or expired order, an order taken before this plugin): nothing bounds it but the balance. Refund an order with `POST /invoices/{foreign_id}/refunds` instead. Idempotent by `foreign_id` as checkout is.',
+      "An instant withdrawal with exchange the store sizes itself, for money no order here accounts for (a customer of an underpaid or expired order, an order taken before this plugin): nothing bounds it but the balance. Refund an order with `POST /invoices/{foreign_id}/refunds` instead. Idempotent by `foreign_id` as checkout is. A store that shares the deployment's account cannot send one: 409 `shared_account` (the account's money is every sharing store's).",
     body: refundBody,
     answers: madeOnce(refundView, 'Sent'),
     errors: [409, 422, 503],

@@ -1,13 +1,13 @@
 // Stores sharing the deployment's account (issue 33): each sends its foreign_ids with its own prefix, and callbacks
 // come back to the store the prefix names, applied to that store's records alone.
 import { CallbackService } from '../../domain/callbacks';
-import { NotFoundError } from '../../domain/errors';
 import { InvoiceService } from '../../domain/invoices';
 import type { CallbackEvent, InvoiceRecord, RefundRecord, RefundRequest } from '../../domain/model';
 import type { ProcessingApi, ReceiptStore } from '../../domain/ports';
 import { nextSweepAt } from '../../domain/reconcile';
 import { RefundService } from '../../domain/refunds';
 import {
+  defaultStoreAccountOf,
   isOwnAccountEvent,
   routeSharedCallback,
   sharedAccountOf,
@@ -107,11 +107,28 @@ describe("a shared store's calls to the payment service", () => {
   test("a transaction is looked up by the store's foreign_id; by id only one of the store's own is answered", async () => {
     await account.transaction({ foreign_id: 'refund-1' });
     expect(calls[0]).toEqual(['transaction', [{ foreign_id: 'shop-b!refund-1' }]]);
-    await expect(account.transaction({ id: 7 })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(account.transaction({ id: 7 })).rejects.toMatchObject({ failure: 'not_found' });
     await expect(sharedAccountOf(recording, 'shop-a').transaction({ id: 7 })).resolves.toEqual({
       id: 7,
       foreign_id: 'shop-a!order-1',
     });
+  });
+});
+
+describe("the default store's view of the deployment's account", () => {
+  const records: Record<number, object> = {
+    1: { id: 1, foreign_id: 'refund-1' },
+    2: { id: 2, foreign_id: 'shop-a!refund-1' },
+    3: { id: 3 },
+  };
+  const account = defaultStoreAccountOf({
+    transaction: async (query: { id?: number }) => records[query.id!],
+  } as unknown as ProcessingApi);
+
+  test("a transaction by id is answered unless its foreign_id carries a sharing store's prefix", async () => {
+    await expect(account.transaction({ id: 1 })).resolves.toEqual(records[1]);
+    await expect(account.transaction({ id: 3 })).resolves.toEqual(records[3]);
+    await expect(account.transaction({ id: 2 })).rejects.toMatchObject({ failure: 'not_found' });
   });
 });
 

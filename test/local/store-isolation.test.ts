@@ -6,6 +6,7 @@ import { invoiceCallbackBody, signBody } from '../support/callbacks';
 import { checkoutBody, refundBody, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
 import { scanTable } from '../support/table';
+import { waitFor } from '../support/wait';
 
 const A = 'iso-a';
 const B = 'iso-b';
@@ -123,10 +124,23 @@ test("each store's tokens get 404 on the other's orders and refunds, as on an un
     body: checkoutBody('iso-only-a'),
   });
   expect(onlyA.status).toBe(201);
-  const refundA = await harness.api('POST', '/refunds', {
-    token: as(A, 'admin'),
-    body: refundBody('iso-refund-a'),
+  // A store sharing the account refunds only its orders: iso-only-a is paid, its callback let through this once.
+  await harness.control('POST', '/callbacks', { url: `${harness.stack.url}/callbacks` });
+  const pay = await harness.control('POST', `/invoices/${encodeURIComponent(`${A}!iso-only-a`)}/pay`, {
+    kind: 'full',
   });
+  expect(pay.status).toBe(200);
+  const paid = await waitFor(
+    () => harness.api('GET', '/invoices/iso-only-a', { token: as(A, 'storefront') }),
+    ({ body }) => body.status === 'paid' && body.refundable !== null,
+    30_000,
+  );
+  expect(paid.body.status).toBe('paid');
+  const refundA = await harness.api('POST', '/invoices/iso-only-a/refunds', {
+    token: as(A, 'admin'),
+    body: { foreign_id: 'iso-refund-a', debited_amount: '1', address: refundBody('x').address },
+  });
+  await harness.control('POST', '/callbacks', { url: 'http://127.0.0.1:9/callbacks', retry_ms: [] });
   expect(refundA.status).toBe(201);
   const withdrawals = (await harness.control('GET', '/transactions')).body.withdrawals as Array<{
     foreign_id: string;
@@ -291,4 +305,74 @@ test("a store sharing the deployment's account has no balances of its own: 409 s
   const own = await harness.api('GET', '/balances?live=true', { token: as(OWN, 'admin') });
   expect(own.status).toBe(200);
   expect((await harness.api('GET', '/balances', { token: 'admin' })).status).toBe(200);
+});
+
+test("a store sharing the deployment's account cannot send a payout tied to no order: 409, nothing written or sent", async () => {
+  const sent = async () => (await harness.upstreamRequests('/v2/crypto/withdrawal_instant_exchange')).length;
+  const refundItems = async (store: string) =>
+    (await scanTable(harness.stack)).filter((item) => item.pk.S?.startsWith(`S#${store}#REFUND#`));
+  // The own-account store sends one (on its own account), which proves the counts below see a payout.
+  const own = await harness.api('POST', '/refunds', {
+    token: as(OWN, 'admin'),
+    body: refundBody('iso-payout'),
+  });
+  expect(own.status).toBe(201);
+  expect(await refundItems(OWN)).not.toEqual([]);
+  const before = { sent: await sent(), items: await refundItems(A) };
+
+  const payout = await harness.api('POST', '/refunds', {
+    token: as(A, 'admin'),
+    body: refundBody('iso-payout'),
+  });
+
+  expect({ status: payout.status, code: payout.body.error?.code }).toEqual({
+    status: 409,
+    code: 'shared_account',
+  });
+  expect({ sent: await sent(), items: await refundItems(A) }).toEqual(before);
+  // The default store, whose account it is, keeps it.
+  const deployment = await harness.api('POST', '/refunds', {
+    token: 'admin',
+    body: refundBody('iso-payout'),
+  });
+  expect(deployment.status).toBe(201);
+});
+
+test("the default store's admin token does not read a sharing store's transaction by its id", async () => {
+  const withdrawals = (await harness.control('GET', '/transactions')).body.withdrawals as Array<{
+    id: number;
+    foreign_id: string;
+  }>;
+  const theirs = withdrawals.find((withdrawal) => withdrawal.foreign_id === `${A}!iso-refund-a`);
+  const ours = withdrawals.find((withdrawal) => withdrawal.foreign_id === 'iso-payout');
+  expect(theirs && ours).toBeDefined();
+  const lookup = (id: number, token: string) => harness.api('GET', `/transactions?id=${id}`, { token });
+
+  // A reads its own; the default store reads its own, but not A's, which is answered as an unknown id is.
+  expect((await lookup(theirs!.id, as(A, 'admin'))).status).toBe(200);
+  expect((await lookup(ours!.id, 'admin')).body).toMatchObject({ foreign_id: 'iso-payout' });
+  const leaked = await lookup(theirs!.id, 'admin');
+  expect({ status: leaked.status, foreign_id: leaked.body.foreign_id }).toEqual({
+    status: 404,
+    foreign_id: undefined,
+  });
+  expect(leaked.body).toEqual((await lookup(999_999_999, 'admin')).body);
+});
+
+test("the snapshot job takes every account's snapshot when the deployment's fails, then throws", async () => {
+  const history = async (token: string) =>
+    (await harness.api('GET', '/balances/history?since=2020-01-01T00:00:00Z', { token })).body.data.length;
+  const before = { deployment: await history('admin'), own: await history(as(OWN, 'admin')) };
+  // The deployment's sandbox fails every balance read, retries included; the own-account store's answers.
+  const fault = await harness.control('POST', '/faults', { path: '/v2/accounts/list', kind: '5xx' });
+  expect(fault.status).toBe(201);
+
+  const run = harness.stack.runJob('snapshot-balances');
+  await expect(run).rejects.toThrow();
+  expect((await harness.control('DELETE', '/faults')).status).toBe(200);
+
+  expect({ deployment: await history('admin'), own: await history(as(OWN, 'admin')) }).toEqual({
+    deployment: before.deployment,
+    own: before.own + 1,
+  });
 });
