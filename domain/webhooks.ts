@@ -282,6 +282,11 @@ export type OutboxSources = (storeId: StoreId) => Record<WebhookSubject, OutboxS
  * webhooks off makes no events; one whose endpoint was removed keeps its deliveries retrying on the normal schedule,
  * then failed, to be re-sent once it has one again.
  */
+/** Where a store's account cannot be read: the attempt fails and retries on the schedule, as a refusing endpoint's. */
+const UNREADABLE_ACCOUNT: WebhookSender = {
+  send: async () => ({ status: null, error: "the store's account could not be read" }),
+};
+
 export class WebhookDispatcher {
   constructor(
     private readonly sources: OutboxSources,
@@ -369,7 +374,12 @@ export class WebhookDispatcher {
     const pending = record?.outbox?.pending ?? [];
     if (!record || pending.length === 0) return [];
     const moved: Delivery[] = [];
-    const delivered = (await this.senders.get(storeId)) !== undefined;
+    // An account that cannot be read keeps its events as deliveries: their attempts fail and back off (see
+    // deliverInOrder), so that they neither drop news nor stay at the head of the due list, ahead of other stores'.
+    const delivered = await this.senders.get(storeId).then(
+      (sender) => sender !== undefined,
+      () => true,
+    );
     for (const [index, event] of delivered ? pending.entries() : []) {
       const fresh = this.newDelivery(storeId, subject, record, event);
       const takes = index === 0 && (await this.earlierPending(fresh, run)) === undefined;
@@ -429,7 +439,7 @@ export class WebhookDispatcher {
       sender = await this.senders.get(queue[0].storeId);
     } catch (error) {
       run.failures.push(error);
-      return false;
+      sender = UNREADABLE_ACCOUNT;
     }
     for (const delivery of queue) {
       if (this.options.timeLeftMs() <= this.options.sendTimeoutMs) break;

@@ -304,7 +304,7 @@ test("a delivery whose store's endpoint was removed since fails its attempts, to
   expect(receivers[OTHER].received).toEqual([]);
 });
 
-test('a store that cannot be read keeps its events, holds no other store back, and fails the run loudly', async () => {
+test('a store that cannot be read keeps its events as deliveries that back off, holds no other store back, and fails the run loudly', async () => {
   const { outboxes, deliveries, dispatcher } = rig(ORDERS, receivers.default.url, undefined);
   const unknown = new MemoryOutbox();
   unknown.records.set('order-1', orderWithEvents('order-1'));
@@ -315,8 +315,17 @@ test('a store that cannot be read keeps its events, holds no other store back, a
   expect(deliveries.of(DEFAULT_STORE_ID).map((delivery) => delivery.state)).toEqual(
     Array(EVENTS).fill('delivered'),
   );
-  expect(deliveries.of('shop-gone')).toEqual([]);
-  expect(unknown.records.get('order-1')!.outbox!.pending).toHaveLength(SEQUENCES.length);
+  // Kept as deliveries, none sent; the first was tried and waits for its retry, as a refusing endpoint's would, so
+  // that its work does not stay at the head of the due list, ahead of other stores'.
+  const kept = deliveries.of('shop-gone');
+  expect(kept.map((delivery) => delivery.seq)).toEqual(SEQUENCES);
+  expect(kept.every((delivery) => delivery.state !== 'delivered')).toBe(true);
+  expect(kept[0].lastAttempt).toMatchObject({
+    status: null,
+    error: expect.stringMatching(/could not be read/),
+  });
+  expect(kept[0].nextAttemptAt).toBeGreaterThan(Date.now() + 60_000);
+  expect(unknown.records.get('order-1')!.outbox!.pending).toEqual([]);
 });
 
 test("a store's re-sends reach its own deliveries only: another store's id is not found", async () => {
