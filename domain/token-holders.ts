@@ -8,6 +8,7 @@ import {
   type BearerTokens,
   type PlatformTokenSource,
   type StoreId,
+  type StoreRecord,
   type StoreRegistry,
   type StoreStatus,
   type TokenHolder,
@@ -19,6 +20,8 @@ export interface TokenHolderSources {
   platformToken: PlatformTokenSource;
   /** Cached in the warm container (store/store-cache.ts). */
   registry: StoreRegistry;
+  /** The store item read from the table, never the cache (it refreshes the cache): after a rotation. */
+  storeNow: (storeId: StoreId) => Promise<StoreRecord | undefined>;
   now: () => number;
 }
 
@@ -75,9 +78,12 @@ export class TokenHolders implements BearerTokens {
     const hex = given.toString('hex');
     const owner = await this.sources.registry.tokenOwner(hex);
     if (!owner || !timingSafeEqual(Buffer.from(owner.hash, 'hex'), given)) return undefined;
-    const record = await this.sources.registry.get(owner.storeId);
-    if (!record || !acceptsToken(record, owner.scope as TokenScope, hex, this.sources.now()))
-      return 'refused';
+    const scope = owner.scope as TokenScope;
+    let record = await this.sources.registry.get(owner.storeId);
+    // A token the cached item does not list may be a rotation's new one: the item is read again, uncached.
+    if (record && !acceptsToken(record, scope, hex, this.sources.now()))
+      record = await this.sources.storeNow(owner.storeId);
+    if (!record || !acceptsToken(record, scope, hex, this.sources.now())) return 'refused';
     return { scope: owner.scope, storeId: owner.storeId, status: record.status };
   }
 

@@ -19,5 +19,6 @@ export const bearerTokens: BearerTokens = new TokenHolders({
   defaultTokens: tokenSource(cachedSecret('tokens', parseTokensSecret)),
   platformToken,
   registry: storeRegistry,
+  storeNow: (storeId) => storeRegistry.forChanges().get(storeId),
   now: Date.now,
 });

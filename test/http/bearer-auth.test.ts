@@ -42,7 +42,13 @@ function holders(defaults: ReturnType<typeof tokenSource>, now = () => Date.now(
   registry.owners.set(hex('sb'), { hash: hex('sb'), storeId: 'shop-b', scope: 'storefront' });
   registry.owners.set(hex('ab'), { hash: hex('ab'), storeId: 'shop-b', scope: 'admin' });
   const platformToken = { get: jest.fn(async () => ['p1']), refresh: jest.fn(async () => ['p1']) };
-  const tokens = new TokenHolders({ defaultTokens: defaults, platformToken, registry, now });
+  const tokens = new TokenHolders({
+    defaultTokens: defaults,
+    platformToken,
+    registry,
+    storeNow: (storeId) => registry.get(storeId),
+    now,
+  });
   return { tokens, registry, platformToken };
 }
 
@@ -193,6 +199,7 @@ test('through the cache, a warm request with a store token reads no registry ite
     defaultTokens: tokenSource(before),
     platformToken: { get: async () => ['p1'], refresh: async () => ['p1'] },
     registry: cached,
+    storeNow: (storeId) => cached.forChanges().get(storeId),
     now: Date.now,
   });
   const route = handlerFor(getInvoiceRoute, tokens);

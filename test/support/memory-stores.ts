@@ -49,10 +49,12 @@ export class MemoryStoreRegistry implements StoreRegistry {
 
 /** Bearer tokens of the default store alone, as a deployment from before stores: no platform token matches. */
 export function defaultStoreTokens(tokens: Tokens) {
+  const registry = new MemoryStoreRegistry();
   return new TokenHolders({
     defaultTokens: { get: async () => tokens, refresh: async () => tokens },
     platformToken: { get: async () => [], refresh: async () => [] },
-    registry: new MemoryStoreRegistry(),
+    registry,
+    storeNow: (storeId) => registry.get(storeId),
     now: Date.now,
   });
 }
