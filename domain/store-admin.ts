@@ -25,6 +25,8 @@ export interface StoreAdminDeps {
   urlRefusal: (url: string) => string | undefined;
   /** Whether this deployment's records make webhook events: without them, no store's endpoint would get any. */
   webhooksOn: boolean;
+  /** Whether the store has any invoice or refund record. */
+  hasOrders: (storeId: StoreId) => Promise<boolean>;
   now: () => number;
 }
 
@@ -69,6 +71,21 @@ export class DefaultStoreError extends ConflictError {
 
   constructor() {
     super('default_store', "The default store's settings belong to the deployment: see docs/operations.md");
+  }
+}
+
+/**
+ * A shared store's invoices and refunds were made on the shared account, which keeps their callbacks, lookups and
+ * money: with its own account the store could no longer settle them.
+ */
+export class StoreHasOrdersError extends ConflictError {
+  override name = 'StoreHasOrdersError';
+
+  constructor() {
+    super(
+      'store_has_orders',
+      'The store has orders on the shared processing account, so it cannot move to its own: make a new store for the new account',
+    );
   }
 }
 
@@ -119,13 +136,18 @@ export class StoreAdmin {
     return this.deps.registry.list(query);
   }
 
-  /** New keys go into the store's secret before the store item says it has its own account. */
+  /**
+   * New keys go into the store's secret before the store item says it has its own account. A shared store moves
+   * to its own account only while it has no orders; an own account's keys may change (the same merchant account's).
+   */
   async update(storeId: StoreId, changes: StoreChanges): Promise<StoreRecord> {
     if (storeId === DEFAULT_STORE_ID) throw new DefaultStoreError();
     this.checkUrls({ webhookUrl: changes.webhookUrl ?? undefined, processing: changes.processing });
     if (changes.processing) {
       const { processing } = changes;
       const current = await this.get(storeId);
+      if (current.account === 'shared' && (await this.deps.hasOrders(storeId)))
+        throw new StoreHasOrdersError();
       const values = await this.deps.secrets.read(storeId);
       const webhookSecrets = values?.webhookSecrets ?? [this.deps.newWebhookSecret()];
       await this.deps.secrets.write(current.id, { processing: keysOf(processing), webhookSecrets });

@@ -278,8 +278,9 @@ export const getStoreRoute = route('GET /stores/{store_id}', 'get-store', 'platf
 });
 
 // The only function that may write a store's secret after its creation: new processing keys.
+// It queries the store's invoice and refund lists: a shared store with orders may not move to its own account.
 export const updateStoreRoute = route('PATCH /stores/{store_id}', 'update-store', 'platform', {
-  data: STORE_WRITES,
+  data: { ...STORE_WRITES, queriedIndexes: ['created'] },
   secrets: PLATFORM_SECRETS,
   storeSecrets: 'write',
 });

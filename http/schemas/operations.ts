@@ -300,7 +300,7 @@ export const operations: Record<RouteFunctionName, Operation> = {
   'update-store': {
     summary: 'Change a store',
     description:
-      "Its name, webhook URL (null clears it) or processing keys (write-only: never answered back). A field left out keeps its value. The default store's settings belong to the deployment: 409 `default_store`.",
+      "Its name, webhook URL (null clears it) or processing keys (write-only: never answered back). A field left out keeps its value. The default store's settings belong to the deployment: 409 `default_store`. A shared store gets its own account (`processing`) only while it has no invoices and no refunds: otherwise 409 `store_has_orders`, and nothing changes. An own-account store's new keys must be the same merchant account's, which keeps its invoices.",
     body: storeChangesBody,
     answers: { 200: { description: 'The store.', schema: storeView } },
     errors: [404, 409],

@@ -37,6 +37,7 @@ function containers() {
     hashToken: sha,
     urlRefusal: () => undefined,
     webhooksOn: true,
+    hasOrders: async () => false,
     now: clock,
   });
   const cache = new CachedStoreRegistry(table, TTL_MS, clock);

@@ -59,6 +59,8 @@ const QUERIED_INDEXES: Record<string, string[]> = {
   'resend-failed-webhooks': ['deliveries-due'],
   'webhook-dispatcher': ['deliveries-due'],
   'list-stores': ['created'],
+  // Whether a shared store has orders, before it moves to its own account.
+  'update-store': ['created'],
   'snapshot-balances': ['created'],
 };
 

@@ -281,6 +281,36 @@ describe('making and changing stores', () => {
     });
   });
 
+  test('a shared store with an order is not moved to its own account (409 store_has_orders); one with none is', async () => {
+    const busy = await createStore({ id: 'shop-busy', name: 'Busy' });
+    const checkout = await harness.api('POST', '/checkout', {
+      token: busy.body.storefront_token,
+      body: checkoutBody('busy-1'),
+    });
+    expect(checkout.status).toBe(201);
+    const secretBefore = secretOf('shop-busy');
+    const refused = await harness.api('PATCH', '/stores/shop-busy', {
+      ...platform,
+      body: { name: 'Moved', processing: OWN_ACCOUNT },
+    });
+    expect({ status: refused.status, code: refused.body.error?.code }).toEqual({
+      status: 409,
+      code: 'store_has_orders',
+    });
+    expect((await harness.api('GET', '/stores/shop-busy', platform)).body).toMatchObject({
+      name: 'Busy',
+      account: 'shared',
+    });
+    expect(secretOf('shop-busy')).toBe(secretBefore);
+
+    await createStore({ id: 'shop-idle', name: 'Idle' });
+    const moved = await harness.api('PATCH', '/stores/shop-idle', {
+      ...platform,
+      body: { processing: OWN_ACCOUNT },
+    });
+    expect({ status: moved.status, account: moved.body.account }).toEqual({ status: 200, account: 'own' });
+  });
+
   test('a store is read and listed; a change keeps what it leaves out, and a null webhook URL clears it', async () => {
     const shared = await createStore({ id: 'shop-shared', name: 'Shared', webhook_url: 'https://s.test/h' });
     expect(shared.body.store).toMatchObject({ account: 'shared', base_url: null, callback_url: null });
