@@ -14,6 +14,7 @@ import { secretsManagerLoader } from '../secrets/secrets-manager';
 import { parseStoreSecret } from '../secrets/store-secrets';
 import { awsClientConfig } from './aws-clients';
 import { numberEnv, requireEnv } from './env';
+import { storeRegistry } from './store-registry';
 
 /** The default store, on the deployment's own processing account; its webhooks go where the deployment says. */
 const DEFAULT_ACCOUNT: StoreAccount = {
@@ -29,13 +30,11 @@ const secretsOf = new Map<StoreId, CachedSecret<StoreSecretValues>>();
 /**
  * Every store this deployment serves. The default store's account is the deployment's own, with no table read;
  * another store's comes from its registry item (cached, runtime/store-registry.ts) and its secret, read only when
- * its keys or webhook secrets are needed. The registry and the secrets are loaded at the first other store, so a
- * function serving the default store alone needs neither grant.
+ * its keys or webhook secrets are needed. A function serving the default store alone reads neither.
  */
 export const storeAccounts: StoreAccounts = {
   get: async (storeId) => {
     if (storeId === DEFAULT_STORE_ID) return DEFAULT_ACCOUNT;
-    const { storeRegistry } = await import('./store-registry');
     const record = await storeRegistry.get(storeId);
     if (!record) return undefined;
     const known = built.get(storeId);
