@@ -88,6 +88,19 @@ export interface Outbox {
   pending: OutboxEvent[];
 }
 
+/**
+ * What the dispatcher did with a record's events. It is kept beside the record, not in it, so that a status write
+ * computed from a read made before a drain cannot undo it.
+ */
+export interface WebhookProgress {
+  /** The highest seq handed on: delivered at its first attempt, or moved to a delivery item. */
+  through: number;
+  /** The highest seq moved to a delivery item that may still be pending: the record's later events wait behind it. */
+  parked?: number;
+  /** The last event delivered at its first attempt, and when: what the store owner sees without a delivery item. */
+  delivered?: { seq: number; at: number };
+}
+
 export type WebhookSubject = 'invoice' | 'refund';
 
 /** One event's delivery to the shop's endpoint, kept apart from its record once the dispatcher moved it out. */

@@ -18,6 +18,7 @@ import type {
   RefundRequest,
   ServiceData,
   TransactionQuery,
+  WebhookProgress,
   WebhookSubject,
   WithdrawalDetails,
 } from './model';
@@ -167,14 +168,21 @@ export interface ReceiptStore {
   release(receiptId: string): Promise<void>;
 }
 
+/** A record with what the dispatcher did with its events so far (none yet: undefined). */
+export interface OutboxRead {
+  record: ClaimedRecord<unknown>;
+  progress: WebhookProgress | undefined;
+}
+
 /** A record kind's outbox, as the webhook dispatcher drains it. */
 export interface OutboxSource {
-  get(foreignId: string): Promise<ClaimedRecord<unknown> | undefined>;
+  readOutbox(foreignId: string): Promise<OutboxRead | undefined>;
   /**
-   * Drops the events up to `seq` from the outbox of `record` as read, only if its version is still the same. The
-   * version is kept, so that this never makes a concurrent change of the record lose its compare-and-set.
+   * Stores `progress` and drops the events up to its `through` from the outbox of the record as read, only if the
+   * record's version and progress are still as read. The version is kept, so that this never makes a concurrent
+   * change of the record lose its compare-and-set.
    */
-  dropOutbox(record: ClaimedRecord<unknown>, seq: number): Promise<boolean>;
+  drainOutbox(read: OutboxRead, progress: WebhookProgress): Promise<boolean>;
 }
 
 /**

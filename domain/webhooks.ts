@@ -5,12 +5,14 @@ import { InProgressError, NotFoundError } from './errors';
 import type {
   ClaimedRecord,
   Delivery,
+  DeliveryAttempt,
   EventState,
   InvoiceRecord,
   Outbox,
   OutboxEvent,
   RefundRecord,
   WebhookEventType,
+  WebhookProgress,
   WebhookSubject,
 } from './model';
 import { invoiceOutcome, type InvoiceStatusName } from './outcome';
@@ -18,6 +20,7 @@ import type {
   DeliveryStore,
   DispatcherWake,
   DueWork,
+  OutboxRead,
   OutboxSource,
   StoreWebhookSenders,
   WebhookSender,
@@ -254,11 +257,27 @@ export interface DispatchOptions {
   random: () => number;
   /** Told of each delivery that ran out of retries (it names its store). */
   onGaveUp: (delivery: Delivery) => void;
+  /** Told of each event delivered, at its first attempt or a later one: the store owner's record of it. */
+  onDelivered?: (delivered: DeliveredEvent) => void;
   /** Asked for a run when each retry this run put off comes due. */
   wake: DispatcherWake;
 }
 
+/** An event delivered: what names it, never its body. */
+export interface DeliveredEvent {
+  storeId: StoreId;
+  eventId: string;
+  type: WebhookEventType;
+  subject: WebhookSubject;
+  foreignId: string;
+  seq: number;
+  attempts: number;
+  status: number | null;
+  at: number;
+}
+
 export interface DispatchReport {
+  /** Events moved out of an outbox into delivery items, to be retried on the schedule. */
   moved: number;
   delivered: number;
   retrying: number;
@@ -275,18 +294,34 @@ export type PayloadOf = (
 /** A store's record outboxes, by kind. */
 export type OutboxSources = (storeId: StoreId) => Record<WebhookSubject, OutboxSource>;
 
-/**
- * Moves events out of record outboxes into deliveries and attempts what is due, until nothing is or time runs low.
- * One dispatcher serves every store: the due index is the deployment's, and each delivery goes to its own store's
- * endpoint, signed with that store's secrets. A store with no endpoint records no deliveries, as a deployment with
- * webhooks off makes no events; one whose endpoint was removed keeps its deliveries retrying on the normal schedule,
- * then failed, to be re-sent once it has one again.
- */
 /** Where a store's account cannot be read: the attempt fails and retries on the schedule, as a refusing endpoint's. */
 const UNREADABLE_ACCOUNT: WebhookSender = {
   send: async () => ({ status: null, error: "the store's account could not be read" }),
 };
 
+/** Drains tried before a run leaves a busy record to the next run: its events wait in the outbox meanwhile. */
+const DRAIN_TRIES = 5;
+
+/** One record's work in a run: its outbox, if it is due, and its due deliveries. */
+interface RecordWork {
+  storeId: StoreId;
+  subject: WebhookSubject;
+  foreignId: string;
+  outbox: boolean;
+  deliveries: Delivery[];
+}
+
+/**
+ * Delivers the events of record outboxes, and retries the deliveries that are due, until nothing is or time runs
+ * low. An event delivered at its first attempt leaves no delivery item: the run sends a record's waiting events in
+ * seq order, then one conditional write drops them from its outbox (a crash before it sends them again, under the
+ * same ids). The first that fails, and those after it, become delivery items, retried on the schedule, listed and
+ * re-sendable; the record's progress then says that its later events wait behind them.
+ * One dispatcher serves every store: the due index is the deployment's, and each event goes to its own store's
+ * endpoint, signed with that store's secrets. A store with no endpoint has its events dropped, as a deployment with
+ * webhooks off makes none; one whose endpoint was removed keeps its deliveries retrying on the normal schedule,
+ * then failed, to be re-sent once it has one again.
+ */
 export class WebhookDispatcher {
   constructor(
     private readonly sources: OutboxSources,
@@ -297,21 +332,19 @@ export class WebhookDispatcher {
   ) {}
 
   /**
-   * `woken`: the records whose writes left events waiting, as the table's stream names them. Such a run moves out
-   * and delivers those alone, reading no index: retries come due through the wake queue and the schedule's runs.
+   * `woken`: the records whose writes left events waiting, as the table's stream names them. Such a run delivers
+   * those alone, reading no index: retries come due through the wake queue and the schedule's runs.
    */
   async run(woken: DueWork[] = []): Promise<DispatchReport> {
     const report: DispatchReport = { moved: 0, delivered: 0, retrying: 0, failed: 0 };
-    const run: RunState = { wakes: new Set(), taken: new Set(), delivered: new Set(), failures: [] };
+    const run: RunState = { wakes: new Set(), delivered: new Set(), failures: [] };
     while (this.options.timeLeftMs() > this.options.sendTimeoutMs) {
       const byStream = woken.length > 0;
       const due = byStream ? woken : await this.deliveries.listDue(this.options.now(), this.options.batch);
       if (due.length === 0) break;
-      const bySubject = await this.gather(due, report, run);
-      const progressed = await inParallel(
-        takingTurns([...bySubject.values()]),
-        this.options.parallel,
-        (queue) => this.deliverInOrder(queue, report, run),
+      const records = await this.gather(due, run);
+      const progressed = await inParallel(takingTurns(records), this.options.parallel, (work) =>
+        this.work(work, report, run),
       );
       // What is due is leased by another run, or waits for an earlier event: the next run takes it. A batch not
       // full was all that was due: what comes due since wakes a run of its own.
@@ -323,84 +356,168 @@ export class WebhookDispatcher {
     return report;
   }
 
-  /** The due deliveries, outboxes moved out first, grouped by record in seq order. */
-  private async gather(
-    due: DueWork[],
-    report: DispatchReport,
-    run: RunState,
-  ): Promise<Map<string, Delivery[]>> {
-    const found = await Promise.all(
+  /** The due work by record: whether its outbox is due, and its due deliveries (read here). */
+  private async gather(due: DueWork[], run: RunState): Promise<RecordWork[]> {
+    const byRecord = new Map<string, RecordWork>();
+    const of = (storeId: StoreId, subject: WebhookSubject, foreignId: string): RecordWork => {
+      const key = `${storeId}#${subject}#${foreignId}`;
+      const work = byRecord.get(key) ?? { storeId, subject, foreignId, outbox: false, deliveries: [] };
+      byRecord.set(key, work);
+      return work;
+    };
+    await Promise.all(
       due.map(async (work) => {
+        if ('record' in work) {
+          of(work.storeId, work.record, work.foreignId).outbox = true;
+          return;
+        }
         // One store's failure (its account unreadable, say) holds none of the others' work back.
         try {
-          if ('record' in work) {
-            const moved = await this.moveOut(work.storeId, work.record, work.foreignId, run);
-            report.moved += moved.length;
-            return moved;
-          }
           const delivery = await this.deliveries.get(work.storeId, work.delivery);
-          return delivery ? [delivery] : [];
+          const queue = delivery && of(delivery.storeId, delivery.subject, delivery.foreignId).deliveries;
+          if (queue && !queue.some(({ id }) => id === delivery.id)) queue.push(delivery);
         } catch (error) {
           run.failures.push(error);
-          return [];
         }
       }),
     );
-    const bySubject = new Map<string, Delivery[]>();
-    for (const delivery of found.flat()) {
-      const key = `${delivery.storeId}#${delivery.subject}#${delivery.foreignId}`;
-      const queue = bySubject.get(key) ?? [];
-      if (!queue.some(({ id }) => id === delivery.id)) queue.push(delivery);
-      bySubject.set(key, queue);
+    return [...byRecord.values()];
+  }
+
+  /** A record's outbox, then its deliveries in seq order; true if anything was tried. */
+  private async work(work: RecordWork, report: DispatchReport, run: RunState): Promise<boolean> {
+    let queue = work.deliveries;
+    let tried = false;
+    if (work.outbox) {
+      try {
+        const outcome = await this.dispatchOutbox(work, report, run);
+        tried = outcome.tried;
+        queue = [...queue, ...outcome.parked.filter(({ id }) => !queue.some((due) => due.id === id))];
+      } catch (error) {
+        run.failures.push(error);
+      }
     }
-    for (const queue of bySubject.values()) queue.sort((a, b) => a.seq - b.seq);
-    return bySubject;
+    if (queue.length === 0) return tried;
+    queue.sort((a, b) => a.seq - b.seq);
+    return (await this.deliverInOrder(queue, report, run)) || tried;
   }
 
   /**
-   * Writes each event of the record's outbox as a delivery (create-if-absent, so a repeat is harmless), and only
-   * then drops them from the outbox: a crash in between leaves them there, to be moved again. The first is
-   * created taken for its attempt, under its lease, unless the event before it still waits: its create is its claim.
-   * A store with no endpoint has its events dropped with no delivery, as if its webhooks were off.
+   * Sends the outbox's events in seq order, each at its first attempt, unless an earlier one waits as a delivery
+   * item; then drops them from the outbox with one write. What is not delivered (the first event that failed, and
+   * those after it; or those behind a waiting delivery, or those there was no time for) is parked: the record's
+   * progress first says so, then each becomes a delivery item (create-if-absent), then the drain drops them. A
+   * crash before the drain leaves the events in the outbox, and the record still due: a later run sends them
+   * again (the same ids) or parks them again. Answers the deliveries parked, for this run to try in order.
    */
-  private async moveOut(
-    storeId: StoreId,
-    subject: WebhookSubject,
-    foreignId: string,
+  private async dispatchOutbox(
+    work: RecordWork,
+    report: DispatchReport,
     run: RunState,
-  ): Promise<Delivery[]> {
+  ): Promise<{ parked: Delivery[]; tried: boolean }> {
+    const { storeId, subject, foreignId } = work;
     const source = this.sources(storeId)[subject];
-    const record = await source.get(foreignId);
-    const pending = record?.outbox?.pending ?? [];
-    if (!record || pending.length === 0) return [];
-    const moved: Delivery[] = [];
-    // An account that cannot be read keeps its events as deliveries: their attempts fail and back off (see
-    // deliverInOrder), so that they neither drop news nor stay at the head of the due list, ahead of other stores'.
-    const delivered = await this.senders.get(storeId).then(
-      (sender) => sender !== undefined,
-      () => true,
-    );
-    for (const [index, event] of delivered ? pending.entries() : []) {
-      const fresh = this.newDelivery(storeId, subject, record, event);
-      const takes = index === 0 && (await this.earlierPending(fresh, run)) === undefined;
-      const delivery = takes ? this.taken(fresh) : fresh;
-      const created = await this.deliveries.create(delivery);
-      if (created && takes) run.taken.add(delivery.id);
-      const stored = created ? delivery : await this.deliveries.get(storeId, delivery.id);
-      if (stored) moved.push(stored);
+    const read = await source.readOutbox(foreignId);
+    if (!read) return { parked: [], tried: false };
+    const { record } = read;
+    const progress = read.progress ?? { through: 0 };
+    const pending = record.outbox?.pending ?? [];
+    const events = pending.filter((event) => event.seq > progress.through);
+    if (events.length === 0) {
+      // Events that a write from a read made before a drain put back: they were handed on already.
+      if (pending.length > 0) await this.drain(source, read, progress);
+      return { parked: [], tried: pending.length > 0 };
     }
-    await source.dropOutbox(record, pending[pending.length - 1].seq);
-    return moved;
+    const last = events[events.length - 1].seq;
+    let sender: WebhookSender | undefined;
+    try {
+      sender = await this.senders.get(storeId);
+    } catch (error) {
+      // Its events are parked after a failed attempt, and back off: they do not stay at the head of the due list.
+      run.failures.push(error);
+      sender = UNREADABLE_ACCOUNT;
+    }
+    if (!sender) {
+      await this.drain(source, read, { ...progress, through: last });
+      return { parked: [], tried: true };
+    }
+    const behind = progress.parked !== undefined && (await this.waitsBehind(work, record, progress));
+    const next: WebhookProgress = { ...progress };
+    if (!behind) delete next.parked;
+    let sent = 0;
+    let failure: DeliveryAttempt | undefined;
+    while (!behind && sent < events.length && this.options.timeLeftMs() > this.options.sendTimeoutMs) {
+      const delivery = this.newDelivery(storeId, subject, record, events[sent]);
+      const answer = await sender.send(delivery, this.options.sendTimeoutMs);
+      const at = this.options.now();
+      if (!isDelivered(answer)) {
+        failure = { at, ...answer };
+        break;
+      }
+      sent += 1;
+      report.delivered += 1;
+      run.delivered.add(delivery.id);
+      next.through = delivery.seq;
+      next.delivered = { seq: delivery.seq, at };
+      this.delivered(delivery, 1, answer.status, at);
+    }
+    if (sent === events.length) {
+      await this.drain(source, read, { ...next, through: last });
+      return { parked: [], tried: true };
+    }
+    // Said first: no later run sends one of the record's events directly while these wait, even if this one dies.
+    const marked = await this.drain(source, read, { ...next, parked: last });
+    if (!marked) return { parked: [], tried: true };
+    const parked: Delivery[] = [];
+    for (const [index, event] of events.slice(sent).entries()) {
+      const fresh = this.newDelivery(storeId, subject, record, event);
+      const delivery = index === 0 && failure ? this.settled({ ...fresh, attempts: 1 }, failure, run) : fresh;
+      const created = await this.deliveries.create({ ...delivery, version: 1 });
+      if (created) report.moved += 1;
+      if (created && delivery.attempts > 0) report[delivery.state === 'failed' ? 'failed' : 'retrying'] += 1;
+      const stored = created ? { ...delivery, version: 1 } : await this.deliveries.get(storeId, delivery.id);
+      if (stored) parked.push(stored);
+    }
+    await this.drain(source, marked, { ...marked.progress!, through: last });
+    return { parked, tried: true };
   }
 
-  /** `delivery` taken for an attempt now, under its lease. */
-  private taken(delivery: Delivery): Delivery {
-    return {
-      ...delivery,
-      attempts: delivery.attempts + 1,
-      attemptUntil: this.options.now() + this.options.leaseMs,
-      version: delivery.version + 1,
-    };
+  /**
+   * Whether the record's later events must wait behind its parked deliveries: the parking did not finish (the
+   * record says more was parked than handed on), or the last parked delivery is still pending. It was attempted
+   * only after those before it, so reading it alone is enough.
+   */
+  private async waitsBehind(
+    work: RecordWork,
+    record: ClaimedRecord<unknown>,
+    progress: WebhookProgress,
+  ): Promise<boolean> {
+    const parked = progress.parked!;
+    if (progress.through < parked) return true;
+    const id = deliveryIdOf(work.storeId, eventId(work.subject, work.foreignId, record.createdAt, parked));
+    const due = work.deliveries.find((delivery) => delivery.id === id);
+    const delivery = due ?? (await this.deliveries.get(work.storeId, id));
+    return delivery?.state === 'pending';
+  }
+
+  /**
+   * Stores `target` and drops the events it has handed on; when the record changed since it was read (a new event,
+   * or another run's drain), reads it again and drops only what this run handed on, keeping what the other run did.
+   * Answers the record as drained; undefined when it is gone or stayed too busy (its events then wait in the
+   * outbox for a later run).
+   */
+  private async drain(
+    source: OutboxSource,
+    read: OutboxRead,
+    target: WebhookProgress,
+  ): Promise<OutboxRead | undefined> {
+    let current: OutboxRead | undefined = read;
+    for (let tries = 0; current && tries < DRAIN_TRIES; tries++) {
+      const progress = mergedProgress(read.progress, current.progress, target);
+      if (await source.drainOutbox(current, progress)) return { record: current.record, progress };
+      current = await source.readOutbox(read.record.foreignId);
+    }
+    return undefined;
   }
 
   private newDelivery(
@@ -457,37 +574,51 @@ export class WebhookDispatcher {
     sender: WebhookSender | undefined,
     run: RunState,
   ): Promise<'delivered' | 'retrying' | 'failed' | 'skipped'> {
-    const { wakes } = run;
-    const claimed = run.taken.has(delivery.id) ? delivery : await this.claim(delivery, run);
+    const claimed = await this.claim(delivery, run);
     if (!claimed) return 'skipped';
     // Its store's endpoint was removed since it was made: it waits, on the schedule, for one.
     const answer = sender
       ? await sender.send(claimed, this.options.sendTimeoutMs)
       : { status: null, error: 'no endpoint' };
-    const at = this.options.now();
-    const lastAttempt = { at, ...answer };
-    const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
-    const outOfTime = at - claimed.retryFrom >= this.options.schedule.windowMs * this.options.schedule.scale;
+    const settled = this.settled(claimed, { at: this.options.now(), ...answer }, run);
+    // Lost only if the attempt outlived its lease and another run took it over; that run records its own.
+    if (!(await this.deliveries.update(settled, claimed.version))) return 'skipped';
+    if (settled.state === 'delivered') {
+      run.delivered.add(settled.id);
+      this.delivered(settled, settled.attempts, answer.status, settled.deliveredAt!);
+    }
+    return settled.state === 'delivered' ? 'delivered' : settled.state === 'failed' ? 'failed' : 'retrying';
+  }
+
+  /**
+   * `attempted` as its attempt left it: delivered, put off to its next attempt on the schedule (a wake asked for
+   * then), or failed for good once the retry window has passed (told).
+   */
+  private settled(attempted: Delivery, lastAttempt: DeliveryAttempt, run: RunState): Delivery {
+    const { at } = lastAttempt;
+    const outOfTime = at - attempted.retryFrom >= this.options.schedule.windowMs * this.options.schedule.scale;
     const settled: Delivery = {
-      ...claimed,
+      ...attempted,
       attemptUntil: null,
       lastAttempt,
-      version: claimed.version + 1,
-      ...(ok
+      version: attempted.version + 1,
+      ...(isDelivered(lastAttempt)
         ? { state: 'delivered', deliveredAt: at }
         : outOfTime
           ? { state: 'failed' }
           : {
               nextAttemptAt:
-                at + retryDelayMs(this.options.schedule, claimed.attempts, this.options.random()),
+                at + retryDelayMs(this.options.schedule, attempted.attempts, this.options.random()),
             }),
     };
-    // Lost only if the attempt outlived its lease and another run took it over; that run records its own.
-    if (!(await this.deliveries.update(settled, claimed.version))) return 'skipped';
-    if (settled.state === 'delivered') run.delivered.add(settled.id);
     if (settled.state === 'failed') this.options.onGaveUp(settled);
-    if (settled.state === 'pending') wakeAt(wakes, settled.nextAttemptAt);
-    return ok ? 'delivered' : settled.state === 'failed' ? 'failed' : 'retrying';
+    if (settled.state === 'pending') wakeAt(run.wakes, settled.nextAttemptAt);
+    return settled;
+  }
+
+  private delivered(delivery: Delivery, attempts: number, status: number | null, at: number): void {
+    const { storeId, id: eventId, type, subject, foreignId, seq } = delivery;
+    this.options.onDelivered?.({ storeId, eventId, type, subject, foreignId, seq, attempts, status, at });
   }
 
   /**
@@ -507,7 +638,10 @@ export class WebhookDispatcher {
     return true;
   }
 
-  /** The record's previous event, when it is still to be delivered; not read again once this run delivered it. */
+  /**
+   * The record's previous event, when it waits as a pending delivery; not read again once this run delivered it.
+   * One delivered at its first attempt has no delivery item: not found, it waits for nothing.
+   */
   private async earlierPending(delivery: Delivery, run: RunState): Promise<Delivery | undefined> {
     if (delivery.seq <= 1) return undefined;
     const { storeId, subject, foreignId, recordCreatedAt, seq } = delivery;
@@ -524,31 +658,61 @@ export class WebhookDispatcher {
     if (delivery.attemptUntil !== null && delivery.attemptUntil > now) return undefined;
     if (await this.waitsForEarlier(delivery, now, run)) return undefined;
     // Its place in the due index stays: the claim writes the item alone, and the lease keeps other runs off it.
-    const claimed = this.taken(delivery);
+    const claimed: Delivery = {
+      ...delivery,
+      attempts: delivery.attempts + 1,
+      attemptUntil: now + this.options.leaseMs,
+      version: delivery.version + 1,
+    };
     // Another run holds it (its lease), or it moved on since it was read.
     return (await this.deliveries.update(claimed, delivery.version)) ? claimed : undefined;
   }
 }
 
+function isDelivered(answer: { status: number | null }): boolean {
+  return answer.status !== null && answer.status >= 200 && answer.status < 300;
+}
+
+/**
+ * The progress to store: `target`, what this run did from the progress it read (`asRead`), merged with what other
+ * runs did since (`now`). What is handed on only grows; a parked seq another run set since stays, one this run
+ * found settled goes; the later delivered event is kept.
+ */
+function mergedProgress(
+  asRead: WebhookProgress | undefined,
+  now: WebhookProgress | undefined,
+  target: WebhookProgress,
+): WebhookProgress {
+  if (!now) return target;
+  const parkedSince = now.parked === asRead?.parked ? undefined : now.parked;
+  const parked = Math.max(parkedSince ?? 0, target.parked ?? 0);
+  const delivered = [now.delivered, target.delivered]
+    .filter((note) => note !== undefined)
+    .sort((a, b) => b.seq - a.seq)[0];
+  return {
+    through: Math.max(now.through, target.through),
+    ...(parked > 0 && { parked }),
+    ...(delivered && { delivered }),
+  };
+}
+
 /**
  * What one run knows: the times to be woken at (whole seconds, so that retries put off to the same second share
- * one), the deliveries it created already taken for their attempt, those it delivered, and the work that failed.
+ * one), the events it delivered, and the work that failed.
  */
 interface RunState {
   wakes: Set<number>;
-  taken: Set<string>;
   delivered: Set<string>;
   failures: unknown[];
 }
 
 /**
- * The records' queues with the stores taking turns: every store's first record, then every store's second, and so
- * on, so that a store with many records due (or a slow endpoint) does not hold the others' behind it.
+ * The records' work with the stores taking turns: every store's first record, then every store's second, and so
+ * on, so that a store with many records due (or a slow endpoint) does not hold the others behind it.
  */
-function takingTurns(queues: Delivery[][]): Delivery[][] {
-  const byStore = new Map<StoreId, Delivery[][]>();
-  for (const queue of queues)
-    byStore.set(queue[0].storeId, [...(byStore.get(queue[0].storeId) ?? []), queue]);
+function takingTurns(records: RecordWork[]): RecordWork[] {
+  const byStore = new Map<StoreId, RecordWork[]>();
+  for (const work of records) byStore.set(work.storeId, [...(byStore.get(work.storeId) ?? []), work]);
   const stores = [...byStore.values()];
   const longest = Math.max(0, ...stores.map((store) => store.length));
   return Array.from({ length: longest }, (_, turn) =>

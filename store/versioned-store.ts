@@ -5,8 +5,8 @@ import {
   QueryCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import type { Outbox } from '../domain/model';
-import type { OpenItems, Owned, VersionedStore } from '../domain/ports';
+import type { Outbox, WebhookProgress } from '../domain/model';
+import type { OpenItems, OutboxRead, Owned, VersionedStore } from '../domain/ports';
 import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
 import { createdKeys } from './created-index';
 import { DUE_PK, DUE_SK, dueKeys } from './due-index';
@@ -18,6 +18,8 @@ import { conditionalWrite, num, sortableTime, str, type Item, type Table } from 
 const { partitionKey: OPEN_PK, sortKey: OPEN_SK } = OPEN_ITEMS_INDEX;
 // A reserved word in DynamoDB's expressions.
 const DATA = { '#data': 'data' };
+/** The dispatcher's progress on a record's events (domain/model.ts, `WebhookProgress`), as JSON. */
+const PROGRESS = 'dispatched';
 
 interface Keyed {
   foreignId: string;
@@ -130,14 +132,30 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     );
   }
 
+  /** The record, with the dispatcher's progress on its events from the attribute of its own. */
+  async readOutbox(foreignId: string): Promise<OutboxRead | undefined> {
+    const { Item: item } = await this.table.client.send(
+      new GetItemCommand({
+        TableName: this.table.name,
+        Key: recordKey(this.kind, foreignId, this.storeId),
+        ConsistentRead: true,
+      }),
+    );
+    if (!item) return undefined;
+    const progress = item[PROGRESS]?.S;
+    const record = recordFromItem<T>(item) as unknown as OutboxRead['record'];
+    return { record, progress: progress ? (JSON.parse(progress) as WebhookProgress) : undefined };
+  }
+
   /**
-   * Drops the outbox's events up to `seq` from the record as read, if its version is unchanged, keeping the
-   * version: a concurrent change then still wins its compare-and-set. If that change was made from the record
-   * before this drop, it writes the dropped events back; moving them out again is harmless (create-if-absent).
+   * Drops the outbox's events up to `progress.through` and stores `progress`, if the record's version and progress
+   * are as read, keeping the version: a concurrent change then still wins its compare-and-set. If that change was
+   * made from the record before this drain, it writes the dropped events back, but not the progress, which lives in
+   * an attribute of its own that only this writes: the dispatcher then knows them as handed on.
    */
-  async dropOutbox(record: T, seq: number): Promise<boolean> {
-    const pending = (record.outbox?.pending ?? []).filter((event) => event.seq > seq);
-    const drained = { ...record, outbox: record.outbox && { ...record.outbox, pending } };
+  async drainOutbox({ record, progress: asRead }: OutboxRead, progress: WebhookProgress): Promise<boolean> {
+    const pending = (record.outbox?.pending ?? []).filter((event) => event.seq > progress.through);
+    const drained = { ...record, outbox: record.outbox && { ...record.outbox, pending } } as unknown as T;
     const outbox = this.outboxKeys(drained);
     return conditionalWrite(
       this.table,
@@ -145,14 +163,18 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
         TableName: this.table.name,
         Key: recordKey(this.kind, record.foreignId, this.storeId),
         UpdateExpression: [
-          'SET #data = :data',
+          'SET #data = :data, #progress = :progress',
           outbox[DUE_PK] ? `, ${DUE_PK} = :duePk, ${DUE_SK} = :dueSk` : ` REMOVE ${DUE_PK}, ${DUE_SK}`,
         ].join(''),
-        ConditionExpression: 'version = :expected',
-        ExpressionAttributeNames: DATA,
+        ConditionExpression: `version = :expected AND ${
+          asRead ? '#progress = :asRead' : 'attribute_not_exists(#progress)'
+        }`,
+        ExpressionAttributeNames: { ...DATA, '#progress': PROGRESS },
         ExpressionAttributeValues: {
           ':data': str(storedData(drained)),
+          ':progress': str(JSON.stringify(progress)),
           ':expected': num(record.version),
+          ...(asRead ? { ':asRead': str(JSON.stringify(asRead)) } : {}),
           ...(outbox[DUE_PK] ? { ':duePk': outbox[DUE_PK], ':dueSk': outbox[DUE_SK] } : {}),
         },
       }),

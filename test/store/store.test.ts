@@ -308,11 +308,15 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
       ]);
     });
 
-    test('an update computed before the outbox was drained writes its events back, and lists the record as due again', async () => {
+    test('an update computed before the outbox was drained writes its events back, and lists the record as due again, but keeps the progress', async () => {
       const at = Date.now();
       await invoices.create(withEvents(invoiceEvents, invoice('order-1', sent('pending')), at));
       const read = (await invoices.get('order-1'))!;
-      expect(await invoices.dropOutbox(read, 1)).toBe(true);
+      const progress = { through: 1, delivered: { seq: 1, at } };
+      const drained = { record: read, progress: undefined };
+      expect(await invoices.drainOutbox(drained, progress)).toBe(true);
+      // A second drain from the same read finds the progress changed.
+      expect(await invoices.drainOutbox(drained, { through: 1 })).toBe(false);
       const deliveries = new DynamoDeliveryStore(table, 30);
       expect(await deliveries.listDue(at, 10)).toEqual([]);
 
@@ -328,6 +332,9 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
       expect(await deliveries.listDue(at, 10)).toEqual([
         { storeId: 'default', record: 'invoice', foreignId: 'order-1' },
       ]);
+      const again = (await invoices.readOutbox('order-1'))!;
+      expect(again.record.outbox?.pending.map(({ seq }) => seq)).toEqual([1, 2]);
+      expect(again.progress).toEqual(progress);
     });
 
     test('a stale update does not touch the open-items index either', async () => {

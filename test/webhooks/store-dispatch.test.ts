@@ -2,8 +2,8 @@
 // seq order per order, and a store whose endpoint hangs holds no other store's back. The dispatcher and the senders
 // are the real ones, over real HTTP to verifying receivers; the records and deliveries are kept in memory.
 import { NotFoundError } from '../../domain/errors';
-import type { Delivery, InvoiceRecord } from '../../domain/model';
-import type { DeliveryStore, DueWork, OutboxSource } from '../../domain/ports';
+import type { Delivery, InvoiceRecord, WebhookProgress } from '../../domain/model';
+import type { DeliveryStore, DueWork, OutboxRead, OutboxSource } from '../../domain/ports';
 import { DEFAULT_STORE_ID, type StoreAccount, type StoreId } from '../../domain/stores';
 import {
   deliveryIdOf,
@@ -24,18 +24,24 @@ import { startSilentEndpoint, type SilentEndpoint } from '../support/silent-endp
 
 const OTHER = 'shop-2';
 
-/** A store's invoices in memory, with the outbox drop the dispatcher makes. */
+/** A store's invoices in memory, with the dispatcher's progress beside each and the drain it makes. */
 class MemoryOutbox implements OutboxSource {
   readonly records = new Map<string, InvoiceRecord>();
+  readonly progress = new Map<string, WebhookProgress>();
 
-  async get(foreignId: string): Promise<InvoiceRecord | undefined> {
-    return structuredClone(this.records.get(foreignId));
+  async readOutbox(foreignId: string): Promise<OutboxRead | undefined> {
+    const record = this.records.get(foreignId);
+    return record && { record: structuredClone(record), progress: structuredClone(this.progress.get(foreignId)) };
   }
 
-  async dropOutbox(record: InvoiceRecord, seq: number): Promise<boolean> {
-    const stored = this.records.get(record.foreignId);
-    if (!stored?.outbox || stored.version !== record.version) return false;
-    stored.outbox.pending = stored.outbox.pending.filter((event) => event.seq > seq);
+  async drainOutbox({ record, progress: asRead }: OutboxRead, progress: WebhookProgress): Promise<boolean> {
+    const { foreignId } = record;
+    const stored = this.records.get(foreignId);
+    if (stored?.version !== record.version) return false;
+    if (JSON.stringify(this.progress.get(foreignId)) !== JSON.stringify(asRead)) return false;
+    const pending = (record.outbox?.pending ?? []).filter((event) => event.seq > progress.through);
+    this.records.set(foreignId, { ...(record as InvoiceRecord), outbox: { ...record.outbox!, pending } });
+    this.progress.set(foreignId, structuredClone(progress));
     return true;
   }
 }
@@ -187,6 +193,8 @@ function rig(orders: string[], defaultUrl: string, otherWebhook: StoreAccount['w
 const secrets = { default: newWebhookSecret(), [OTHER]: newWebhookSecret() };
 let receivers: Record<string, WebhookReceiver>;
 let hung: SilentEndpoint;
+/** Answers every event 500. */
+let refusing: WebhookReceiver;
 
 beforeAll(async () => {
   receivers = {
@@ -194,9 +202,12 @@ beforeAll(async () => {
     [OTHER]: await startWebhookReceiver(secrets[OTHER]),
   };
   hung = await startSilentEndpoint();
+  refusing = await startWebhookReceiver(secrets.default, { answer: () => 500 });
 });
 afterAll(async () => {
-  await Promise.all([...Object.values(receivers).map((receiver) => receiver.close()), hung.close()]);
+  await Promise.all(
+    [...Object.values(receivers), refusing].map((receiver) => receiver.close()).concat(hung.close()),
+  );
 });
 beforeEach(() => {
   for (const receiver of Object.values(receivers)) receiver.received.length = 0;
@@ -208,26 +219,30 @@ const SEQUENCES = orderWithEvents('order-0').outbox!.pending.map((event) => even
 const EVENTS = ORDERS.length * SEQUENCES.length;
 
 test("each store's events go to its own endpoint alone, signed with its own secret, in order per order", async () => {
-  const { deliveries, dispatcher } = rig(ORDERS, receivers.default.url, {
+  const { outboxes, deliveries, dispatcher } = rig(ORDERS, receivers.default.url, {
     url: receivers[OTHER].url,
     secrets: async () => [secrets[OTHER]],
   });
-  await dispatcher().run();
+  const report = await dispatcher().run();
 
-  // Every delivery of both stores was answered 2xx: the receivers verify each signature with their own store's
-  // secret (another's would get 401), so each store's were signed with its own.
+  // Every event of both stores was answered 2xx at its first attempt: the receivers verify each signature with
+  // their own store's secret (another's would get 401), so each store's were signed with its own. Delivered at
+  // once, an event leaves no delivery item; its record's progress names the last one.
+  expect(report).toEqual({ moved: 0, delivered: 2 * EVENTS, retrying: 0, failed: 0 });
   for (const storeId of [DEFAULT_STORE_ID, OTHER]) {
-    expect(deliveries.of(storeId).map((delivery) => delivery.state)).toEqual(Array(EVENTS).fill('delivered'));
+    expect(deliveries.of(storeId)).toEqual([]);
+    for (const foreignId of ORDERS) {
+      expect(outboxes.get(storeId)!.records.get(foreignId)!.outbox!.pending).toEqual([]);
+      expect(outboxes.get(storeId)!.progress.get(foreignId)).toEqual({
+        through: SEQUENCES.length,
+        delivered: { seq: SEQUENCES.length, at: expect.any(Number) },
+      });
+    }
   }
   for (const storeId of [DEFAULT_STORE_ID, OTHER]) {
     const received = receivers[storeId].received;
     // Its own events, each once, and nothing of the other store's.
-    expect(received.map((event) => event.id).sort()).toEqual(
-      deliveries
-        .of(storeId)
-        .map((delivery) => delivery.id)
-        .sort(),
-    );
+    expect(new Set(received.map((event) => event.id)).size).toBe(EVENTS);
     for (const foreignId of ORDERS) {
       const own = received.filter((event) => JSON.parse(event.body).data.foreign_id === foreignId);
       expect(own.map((event) => event.sequence)).toEqual(SEQUENCES);
@@ -249,9 +264,7 @@ test("a store whose endpoint hangs holds none of another store's deliveries back
   // Fewer senders than orders: the hung store's orders take their turns between the default store's.
   await dispatcher({ parallel: 2 }).run();
 
-  expect(deliveries.of(DEFAULT_STORE_ID).map((delivery) => delivery.state)).toEqual(
-    Array(EVENTS).fill('delivered'),
-  );
+  expect(deliveries.of(DEFAULT_STORE_ID)).toEqual([]);
   expect(receivers.default.received).toHaveLength(EVENTS);
   // Each hung order's first event was tried once, timed out, and waits for its retry; the rest wait behind it.
   const waiting = deliveries.of(OTHER);
@@ -266,10 +279,10 @@ test('a store with no endpoint records no deliveries: its events leave the outbo
   const { outboxes, deliveries, dispatcher } = rig(ORDERS, receivers.default.url, undefined);
   const report = await dispatcher().run();
 
-  expect(deliveries.of(DEFAULT_STORE_ID)).toHaveLength(EVENTS);
+  expect(receivers.default.received).toHaveLength(EVENTS);
   expect(deliveries.of(OTHER)).toEqual([]);
   for (const record of outboxes.get(OTHER)!.records.values()) expect(record.outbox?.pending).toEqual([]);
-  expect(report).toMatchObject({ moved: EVENTS, delivered: EVENTS });
+  expect(report).toMatchObject({ moved: 0, delivered: EVENTS });
 });
 
 test("a delivery whose store's endpoint was removed since fails its attempts, to be re-sent once it has one", async () => {
@@ -312,9 +325,7 @@ test('a store that cannot be read keeps its events as deliveries that back off, 
   outboxes.delete(OTHER);
 
   await expect(dispatcher().run()).rejects.toThrow('Some webhook work failed');
-  expect(deliveries.of(DEFAULT_STORE_ID).map((delivery) => delivery.state)).toEqual(
-    Array(EVENTS).fill('delivered'),
-  );
+  expect(receivers.default.received).toHaveLength(EVENTS);
   // Kept as deliveries, none sent; the first was tried and waits for its retry, as a refusing endpoint's would, so
   // that its work does not stay at the head of the due list, ahead of other stores'.
   const kept = deliveries.of('shop-gone');
@@ -329,8 +340,9 @@ test('a store that cannot be read keeps its events as deliveries that back off, 
 });
 
 test("a store's re-sends reach its own deliveries only: another store's id is not found", async () => {
-  const { deliveries, dispatcher } = rig(['order-1'], receivers.default.url, {
-    url: receivers[OTHER].url,
+  // Both endpoints refuse: every event waits as a delivery.
+  const { deliveries, dispatcher } = rig(['order-1'], refusing.url, {
+    url: refusing.url,
     secrets: async () => [secrets[OTHER]],
   });
   await dispatcher().run();
@@ -354,4 +366,140 @@ test("a store's re-sends reach its own deliveries only: another store's id is no
     resent: SEQUENCES.length,
     more: false,
   });
+});
+
+/** The order's record with one more event: the next write of a change its outbox has not announced yet. */
+function withOneMoreEvent(outbox: MemoryOutbox, foreignId: string): number {
+  const record = outbox.records.get(foreignId)!;
+  const announced = { ...record.outbox!.announced, status: 'confirming' };
+  const next = withEvents(
+    invoiceEvents,
+    { ...record, version: record.version + 1, outbox: { ...record.outbox!, announced } },
+    Date.now(),
+  );
+  outbox.records.set(foreignId, next);
+  expect(next.outbox!.pending.length).toBe(record.outbox!.pending.length + 1);
+  return next.outbox!.seq;
+}
+
+const woken = (foreignId: string): DueWork[] => [
+  { storeId: DEFAULT_STORE_ID, record: 'invoice', foreignId },
+];
+
+test('an event that fails is parked as a delivery with those after it; later events wait behind them, in order, and go at once again when they are delivered', async () => {
+  let refuse = true;
+  const shop = await startWebhookReceiver(secrets.default, { answer: () => (refuse ? 500 : 200) });
+  try {
+    const { outboxes, deliveries, dispatcher } = rig(['order-1'], shop.url, undefined);
+    const outbox = outboxes.get(DEFAULT_STORE_ID)!;
+
+    expect(await dispatcher().run(woken('order-1'))).toEqual({ moved: 4, delivered: 0, retrying: 1, failed: 0 });
+    const parked = deliveries.of(DEFAULT_STORE_ID);
+    expect(parked.map(({ seq, state, attempts }) => [seq, state, attempts])).toEqual([
+      [1, 'pending', 1],
+      [2, 'pending', 0],
+      [3, 'pending', 0],
+      [4, 'pending', 0],
+    ]);
+    expect(parked[0].lastAttempt).toMatchObject({ status: 500 });
+    expect(outbox.records.get('order-1')!.outbox!.pending).toEqual([]);
+    expect(outbox.progress.get('order-1')).toEqual({ through: 4, parked: 4 });
+
+    // The shop is back, but event 5 waits behind the parked ones: none of them is due yet.
+    refuse = false;
+    const fifth = withOneMoreEvent(outbox, 'order-1');
+    await dispatcher().run(woken('order-1'));
+    expect(shop.received).toEqual([]);
+    expect(deliveries.of(DEFAULT_STORE_ID).map(({ seq }) => seq)).toEqual([1, 2, 3, 4, fifth]);
+    expect(outbox.progress.get('order-1')).toEqual({ through: fifth, parked: fifth });
+
+    // Their retries come due: all go, in order.
+    const later = Date.now() + 3_600_000;
+    await dispatcher({ now: () => later }).run();
+    expect(shop.received.map(({ sequence }) => sequence)).toEqual([1, 2, 3, 4, fifth]);
+    expect(deliveries.of(DEFAULT_STORE_ID).every(({ state }) => state === 'delivered')).toBe(true);
+
+    // The next event goes at once, with no delivery item: the last parked one is delivered.
+    const sixth = withOneMoreEvent(outbox, 'order-1');
+    await dispatcher().run(woken('order-1'));
+    expect(shop.received.map(({ sequence }) => sequence)).toEqual([1, 2, 3, 4, fifth, sixth]);
+    expect(deliveries.of(DEFAULT_STORE_ID)).toHaveLength(fifth);
+    expect(outbox.progress.get('order-1')).toEqual({
+      through: sixth,
+      delivered: { seq: sixth, at: expect.any(Number) },
+    });
+  } finally {
+    await shop.close();
+  }
+});
+
+test('a run that dies between its sends and its drain loses nothing: the next run sends the events again, under the same ids', async () => {
+  const { outboxes, deliveries, dispatcher } = rig(['order-1'], receivers.default.url, undefined);
+  const outbox = outboxes.get(DEFAULT_STORE_ID)!;
+  const drain = outbox.drainOutbox.bind(outbox);
+  outbox.drainOutbox = async () => {
+    throw new Error('killed before its drain');
+  };
+  await expect(dispatcher().run(woken('order-1'))).rejects.toThrow('Some webhook work failed');
+  const first = receivers.default.received.map(({ id, sequence }) => [id, sequence]);
+  expect(first.map(([, sequence]) => sequence)).toEqual(SEQUENCES);
+  expect(outbox.records.get('order-1')!.outbox!.pending).toHaveLength(SEQUENCES.length);
+
+  outbox.drainOutbox = drain;
+  // The record is still due: a scheduled run finds it.
+  await dispatcher().run();
+  expect(receivers.default.received.map(({ id, sequence }) => [id, sequence])).toEqual([...first, ...first]);
+  expect(outbox.records.get('order-1')!.outbox!.pending).toEqual([]);
+  expect(deliveries.of(DEFAULT_STORE_ID)).toEqual([]);
+});
+
+test('runs at once for the same records keep each one in order: no event is sent before every earlier one was delivered', async () => {
+  /** Per order, the seqs answered 2xx so far, marked before the answer leaves. */
+  const acknowledged = new Map<string, Set<number>>();
+  const early: string[] = [];
+  const shop = await startWebhookReceiver(secrets.default, {
+    answer: async (event) => {
+      const { foreign_id: foreignId } = JSON.parse(event.body).data as { foreign_id: string };
+      const done = acknowledged.get(foreignId) ?? new Set<number>();
+      acknowledged.set(foreignId, done);
+      for (let seq = 1; seq < event.sequence; seq++) {
+        if (!done.has(seq)) early.push(`${foreignId} ${event.sequence} before ${seq}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
+      done.add(event.sequence);
+      return 200;
+    },
+  });
+  try {
+    const { outboxes, deliveries, dispatcher } = rig(ORDERS, shop.url, undefined);
+    const outbox = outboxes.get(DEFAULT_STORE_ID)!;
+    const runs = Promise.all(
+      [0, 1, 2].map(async (index) => {
+        await new Promise((resolve) => setTimeout(resolve, index * 15));
+        return dispatcher().run(ORDERS.flatMap(woken));
+      }),
+    );
+    // Events made while the runs go, each waking a run of its own.
+    const made = Promise.all(
+      ORDERS.map(async (foreignId) => {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        withOneMoreEvent(outbox, foreignId);
+        await dispatcher().run(woken(foreignId));
+      }),
+    );
+    await Promise.all([runs, made]);
+    await dispatcher().run();
+
+    expect(early).toEqual([]);
+    for (const foreignId of ORDERS) {
+      const seqs = outbox.records.get(foreignId)!.outbox!.seq;
+      expect([...acknowledged.get(foreignId)!].sort((a, b) => a - b)).toEqual(
+        Array.from({ length: seqs }, (_, index) => index + 1),
+      );
+      expect(outbox.records.get(foreignId)!.outbox!.pending).toEqual([]);
+    }
+    expect(deliveries.of(DEFAULT_STORE_ID)).toEqual([]);
+  } finally {
+    await shop.close();
+  }
 });
