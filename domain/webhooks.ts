@@ -142,12 +142,12 @@ export function withEvents<T extends ClaimedRecord<unknown>>(
 }
 
 /**
- * What stays put while a record's events wait, so that an event need not keep it: the request, the history (it
- * only grows: an event keeps its length) and an invoice's details (set by the create's answer; only their expiry
- * moves later, and an event keeps that). Only a claim that takes the record over changes them, and it keeps them
- * in the events it carries.
+ * What stays put while a record's events wait, so that an event need not keep it: its key and creation time, the
+ * request, the history (it only grows: an event keeps its length), and an invoice's details and client secret's
+ * hash (set by the create's answer; only the details' expiry moves later, and an event keeps that). Only a claim
+ * that takes the record over changes them, and it keeps them in the events it carries.
  */
-const STAYS_PUT = ['request', 'history', 'invoice'] as const;
+const STAYS_PUT = ['foreignId', 'createdAt', 'request', 'history', 'invoice', 'clientSecretHash'] as const;
 
 /** What an event keeps of its record: all but what stays put (model.ts, `EventState`). */
 function eventState(record: ClaimedRecord<unknown>): EventState {
@@ -596,7 +596,8 @@ export class WebhookDispatcher {
    */
   private settled(attempted: Delivery, lastAttempt: DeliveryAttempt, run: RunState): Delivery {
     const { at } = lastAttempt;
-    const outOfTime = at - attempted.retryFrom >= this.options.schedule.windowMs * this.options.schedule.scale;
+    const outOfTime =
+      at - attempted.retryFrom >= this.options.schedule.windowMs * this.options.schedule.scale;
     const settled: Delivery = {
       ...attempted,
       attemptUntil: null,

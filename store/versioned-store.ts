@@ -18,8 +18,33 @@ import { conditionalWrite, num, sortableTime, str, type Item, type Table } from 
 const { partitionKey: OPEN_PK, sortKey: OPEN_SK } = OPEN_ITEMS_INDEX;
 // A reserved word in DynamoDB's expressions.
 const DATA = { '#data': 'data' };
-/** The dispatcher's progress on a record's events (domain/model.ts, `WebhookProgress`), as JSON. */
-const PROGRESS = 'dispatched';
+/**
+ * The dispatcher's progress on a record's events (domain/model.ts, `WebhookProgress`), in short JSON: every status
+ * write of the record carries it, and a few bytes can take an item past a write unit.
+ */
+const PROGRESS = 'sent';
+
+interface StoredProgress {
+  t: number;
+  p?: number;
+  d?: [number, number];
+}
+
+function storedProgress({ through, parked, delivered }: WebhookProgress): string {
+  const stored: StoredProgress = { t: through };
+  if (parked !== undefined) stored.p = parked;
+  if (delivered) stored.d = [delivered.seq, delivered.at];
+  return JSON.stringify(stored);
+}
+
+function progressOf(text: string): WebhookProgress {
+  const { t: through, p: parked, d: delivered } = JSON.parse(text) as StoredProgress;
+  return {
+    through,
+    ...(parked !== undefined && { parked }),
+    ...(delivered && { delivered: { seq: delivered[0], at: delivered[1] } }),
+  };
+}
 
 interface Keyed {
   foreignId: string;
@@ -144,7 +169,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     if (!item) return undefined;
     const progress = item[PROGRESS]?.S;
     const record = recordFromItem<T>(item) as unknown as OutboxRead['record'];
-    return { record, progress: progress ? (JSON.parse(progress) as WebhookProgress) : undefined };
+    return { record, progress: progress ? progressOf(progress) : undefined };
   }
 
   /**
@@ -172,9 +197,9 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
         ExpressionAttributeNames: { ...DATA, '#progress': PROGRESS },
         ExpressionAttributeValues: {
           ':data': str(storedData(drained)),
-          ':progress': str(JSON.stringify(progress)),
+          ':progress': str(storedProgress(progress)),
           ':expected': num(record.version),
-          ...(asRead ? { ':asRead': str(JSON.stringify(asRead)) } : {}),
+          ...(asRead ? { ':asRead': str(storedProgress(asRead)) } : {}),
           ...(outbox[DUE_PK] ? { ':duePk': outbox[DUE_PK], ':dueSk': outbox[DUE_SK] } : {}),
         },
       }),

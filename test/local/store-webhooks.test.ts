@@ -1,6 +1,7 @@
 // Webhooks per store (issue 33), through the real handlers: two stores with their own endpoints, the same order id
 // in each; each endpoint receives only its own store's events, signed with its own store's secret, and each store's
-// deliveries list and re-send routes show and reach only its own.
+// deliveries list and re-send routes show and reach only its own. Each endpoint refuses an event's first attempt, so
+// that every event waits as a delivery (one delivered at its first attempt leaves none to list or re-send).
 import { startWebhookReceiver, type ReceivedEvent, type WebhookReceiver } from '../../local/webhook-receiver';
 import { newWebhookSecret } from '../../webhooks/signing';
 import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
@@ -14,8 +15,14 @@ let harness: Harness;
 let receivers: { default: WebhookReceiver; other: WebhookReceiver };
 let tokens: { storefront: string; admin: string };
 
+/** Answers 500 to each event's first attempt, 200 after. */
+function refusingFirstAttempts(): (event: ReceivedEvent) => number {
+  const refused = new Set<string>();
+  return (event) => (refused.has(event.id) ? 200 : (refused.add(event.id), 500));
+}
+
 beforeAll(async () => {
-  const defaultReceiver = await startWebhookReceiver(defaultSecret);
+  const defaultReceiver = await startWebhookReceiver(defaultSecret, { answer: refusingFirstAttempts() });
   harness = await startHarness({
     webhooks: { url: defaultReceiver.url, secret: defaultSecret, intervalMs: 50 },
   });
@@ -26,7 +33,7 @@ beforeAll(async () => {
   });
   expect(made.status).toBe(201);
   tokens = { storefront: made.body.storefront_token, admin: made.body.admin_token };
-  const other = await startWebhookReceiver(made.body.webhook_secret);
+  const other = await startWebhookReceiver(made.body.webhook_secret, { answer: refusingFirstAttempts() });
   const changed = await harness.api('PATCH', `/stores/${STORE}`, {
     token: 'platform',
     body: { webhook_url: other.url },

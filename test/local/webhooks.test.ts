@@ -142,13 +142,20 @@ test('a re-send while an attempt is under way starts no second send of the event
   const held = new Promise<void>((resolve) => (releaseHeld = resolve));
   let heldId: string | undefined;
   const underWay = new Map<string, number>();
+  const refused = new Set<string>();
   let mostAtOnce = 0;
   answer = async (event) => {
     const now = (underWay.get(event.id) ?? 0) + 1;
     underWay.set(event.id, now);
     mostAtOnce = Math.max(mostAtOnce, now);
     try {
-      if (heldId === undefined && JSON.parse(event.body).data.foreign_id === 'hook-in-flight') {
+      if (JSON.parse(event.body).data.foreign_id !== 'hook-in-flight') return 200;
+      // The first attempt refused: the event waits as a delivery, whose retry the shop then holds open.
+      if (!refused.has(event.id)) {
+        refused.add(event.id);
+        return 500;
+      }
+      if (heldId === undefined) {
         heldId = event.id;
         await held;
       }
@@ -190,17 +197,40 @@ test('a re-send while an attempt is under way starts no second send of the event
   expect(again.status).toBe(200);
 });
 
-test('an admin re-sends one event: the same id and body arrive again', async () => {
-  answer = () => 200;
-  expect(
-    (await harness.api('POST', '/checkout', { token: 'storefront', body: checkoutBody('hook-resend-1') }))
-      .status,
-  ).toBe(201);
+test('an admin re-sends an event that needed a retry: the same id and body arrive again; one delivered at its first attempt is not listed', async () => {
+  const refused = new Set<string>();
+  answer = (event) => {
+    if (JSON.parse(event.body).data.foreign_id !== 'hook-resend-1' || refused.has(event.id)) return 200;
+    refused.add(event.id);
+    return 500;
+  };
+  for (const id of ['hook-resend-1', 'hook-at-once-1']) {
+    expect(
+      (await harness.api('POST', '/checkout', { token: 'storefront', body: checkoutBody(id) })).status,
+    ).toBe(201);
+  }
   const [first] = await waitFor(
     async () => eventsOf('hook-resend-1'),
     (found) => found.length > 0,
     30_000,
   );
+  await waitFor(
+    async () => (await harness.api('GET', '/webhooks/deliveries?limit=100', { token: 'admin' })).body.data,
+    (list: Array<{ id: string; state: string }>) =>
+      list.some((delivery) => delivery.id === first.id && delivery.state === 'delivered'),
+    30_000,
+  );
+  // Delivered at its first attempt: it left no delivery to list or re-send.
+  const [atOnce] = await waitFor(
+    async () => eventsOf('hook-at-once-1'),
+    (found) => found.length > 0,
+    30_000,
+  );
+  const listed = (await harness.api('GET', '/webhooks/deliveries?limit=100', { token: 'admin' })).body.data;
+  expect(listed.map((delivery: { id: string }) => delivery.id)).not.toContain(atOnce.id);
+  expect(
+    (await harness.api('POST', `/webhooks/deliveries/${atOnce.id}/resend`, { token: 'admin' })).status,
+  ).toBe(404);
   const resent = await harness.api('POST', `/webhooks/deliveries/${first.id}/resend`, { token: 'admin' });
   expect(resent.status).toBe(200);
   expect(resent.body).toMatchObject({ id: first.id, state: 'pending' });

@@ -31,7 +31,9 @@ class MemoryOutbox implements OutboxSource {
 
   async readOutbox(foreignId: string): Promise<OutboxRead | undefined> {
     const record = this.records.get(foreignId);
-    return record && { record: structuredClone(record), progress: structuredClone(this.progress.get(foreignId)) };
+    return (
+      record && { record: structuredClone(record), progress: structuredClone(this.progress.get(foreignId)) }
+    );
   }
 
   async drainOutbox({ record, progress: asRead }: OutboxRead, progress: WebhookProgress): Promise<boolean> {
@@ -382,9 +384,7 @@ function withOneMoreEvent(outbox: MemoryOutbox, foreignId: string): number {
   return next.outbox!.seq;
 }
 
-const woken = (foreignId: string): DueWork[] => [
-  { storeId: DEFAULT_STORE_ID, record: 'invoice', foreignId },
-];
+const woken = (foreignId: string): DueWork[] => [{ storeId: DEFAULT_STORE_ID, record: 'invoice', foreignId }];
 
 test('an event that fails is parked as a delivery with those after it; later events wait behind them, in order, and go at once again when they are delivered', async () => {
   let refuse = true;
@@ -393,7 +393,12 @@ test('an event that fails is parked as a delivery with those after it; later eve
     const { outboxes, deliveries, dispatcher } = rig(['order-1'], shop.url, undefined);
     const outbox = outboxes.get(DEFAULT_STORE_ID)!;
 
-    expect(await dispatcher().run(woken('order-1'))).toEqual({ moved: 4, delivered: 0, retrying: 1, failed: 0 });
+    expect(await dispatcher().run(woken('order-1'))).toEqual({
+      moved: 4,
+      delivered: 0,
+      retrying: 1,
+      failed: 0,
+    });
     const parked = deliveries.of(DEFAULT_STORE_ID);
     expect(parked.map(({ seq, state, attempts }) => [seq, state, attempts])).toEqual([
       [1, 'pending', 1],
