@@ -26,6 +26,8 @@ const dispatcher =
     ...dispatchTiming,
     wake: dispatcherWake(),
     timeLeftMs: () => remainingMs() ?? Infinity,
+    // An event delivered at its first attempt leaves no delivery item: this line is its record (no body, no secret).
+    onDelivered: (delivered) => log.info('webhook delivered', { ...delivered }),
     onGaveUp: (delivery) => {
       countMetric('WebhookDeliveryFailures', 1, { Store: delivery.storeId });
       log.error('webhook delivery failed for good', {

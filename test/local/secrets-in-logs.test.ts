@@ -255,6 +255,7 @@ test('a full run, with errors, writes no secret or token to the logs or to any a
   expect(logs).toContain('request refused');
   expect(logs).toContain('request failed');
   expect(logs).toContain('webhook dispatch done');
+  expect(logs).toContain('webhook delivered');
   expect(replies).toContain('processor_auth_failed');
   for (const [name, value] of Object.entries(secrets)) {
     expect({ name, inLogs: logs.includes(value), inAnswers: replies.includes(value) }).toEqual({
