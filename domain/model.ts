@@ -56,8 +56,9 @@ export interface OutboxEvent {
 }
 
 /**
- * The record as the change left it, less what stays the same while its events wait: its request, and its history
- * but for its length (the history only grows). A claim that takes the record over keeps both in its waiting events.
+ * The record as the change left it, less what stays the same while its events wait (domain/webhooks.ts,
+ * `STAYS_PUT`): its key, creation time and request, and its history but for its length (the history only grows).
+ * A claim that takes the record over keeps what stayed put in its waiting events.
  */
 export interface EventState {
   historyLength: number;
@@ -81,7 +82,7 @@ export const WEBHOOK_EVENT_TYPES = [
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-/** A record's webhook state: the last seq given out, what the events so far announced, and those not yet moved out. */
+/** A record's webhook state: the last seq given out, what the events so far announced, and those not yet drained. */
 export interface Outbox {
   seq: number;
   announced: Record<string, string | null>;
@@ -103,7 +104,10 @@ export interface WebhookProgress {
 
 export type WebhookSubject = 'invoice' | 'refund';
 
-/** One event's delivery to the shop's endpoint, kept apart from its record once the dispatcher moved it out. */
+/**
+ * One event's delivery to the shop's endpoint, kept as an item of its own once its first attempt failed (or it was
+ * parked behind one that did): an event delivered at its first attempt has none.
+ */
 export interface Delivery {
   id: string;
   /** The store of the record whose event it carries: its endpoint, secret and lists. */

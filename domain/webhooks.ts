@@ -1,5 +1,5 @@
 // Webhooks to the shop: which events a record's change makes (written into the record's outbox by the same
-// conditional write), and the dispatcher that moves them out and delivers them, at least once, in seq order.
+// conditional write), and the dispatcher that delivers them, at least once, in seq order.
 import { createHash } from 'node:crypto';
 import { InProgressError, NotFoundError } from './errors';
 import type {
@@ -100,14 +100,14 @@ const NOTHING_ANNOUNCED: Announced = { status: 'creating', exception: null };
 /**
  * Events an outbox holds at most: a record's life makes a handful (status only moves forward), and with these the
  * largest item stays well under DynamoDB's 400 KB (test/store/item-bounds.test.ts). A write that would pass it
- * answers "in progress" until the dispatcher has moved some out: a callback answers 503 and comes again, and the
+ * answers "in progress" until the dispatcher has drained some: a callback answers 503 and comes again, and the
  * sweep looks again, so nothing is lost.
  */
 export const OUTBOX_CAP = 8;
 
 /**
  * Events a claim carries over when it takes a record over, each keeping the request it was made with; with more
- * waiting, the claim answers "in progress" until the dispatcher has moved them out.
+ * waiting, the claim answers "in progress" until the dispatcher has drained them.
  */
 export const OUTBOX_CAP_AT_TAKEOVER = 1;
 
@@ -128,7 +128,7 @@ export function withEvents<T extends ClaimedRecord<unknown>>(
   const announced = kind.announced(record);
   const types = kind.types(outbox.announced, announced);
   if (types.length === 0 && sameAnnounced(outbox.announced, announced)) return record;
-  // Waits for the dispatcher to move events out: a callback answers 503 and comes again, the sweep looks again.
+  // Waits for the dispatcher to drain events: a callback answers 503 and comes again, the sweep looks again.
   if (outbox.pending.length + types.length > OUTBOX_CAP) throw new InProgressError(1);
   const state = eventState(record);
   const events: OutboxEvent[] = types.map((type, index) => {
@@ -512,9 +512,11 @@ export class WebhookDispatcher {
     target: WebhookProgress,
   ): Promise<OutboxRead | undefined> {
     let current: OutboxRead | undefined = read;
-    for (let tries = 0; current && tries < DRAIN_TRIES; tries++) {
-      const progress = mergedProgress(read.progress, current.progress, target);
-      if (await source.drainOutbox(current, progress)) return { record: current.record, progress };
+    // A record made again under the foreign_id since is another record: its events are not this run's.
+    const same = (found: OutboxRead | undefined) => found?.record.createdAt === read.record.createdAt;
+    for (let tries = 0; same(current) && tries < DRAIN_TRIES; tries++) {
+      const progress = mergedProgress(read.progress, current!.progress, target);
+      if (await source.drainOutbox(current!, progress)) return { record: current!.record, progress };
       current = await source.readOutbox(read.record.foreignId);
     }
     return undefined;

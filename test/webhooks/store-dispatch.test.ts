@@ -476,6 +476,22 @@ test('runs at once for the same records keep each one in order: no event is sent
     },
   });
   try {
+    // The check catches an event sent before an earlier one was delivered.
+    const probe = new HttpWebhookSender({
+      url: shop.url,
+      secrets: async () => [secrets.default],
+      now: Date.now,
+    });
+    const body = JSON.stringify({
+      id: 'evt_probe',
+      type: 'invoice.paid',
+      sequence: 2,
+      data: { foreign_id: 'probe' },
+    });
+    expect(await probe.send({ id: 'evt_probe', body }, 2_000)).toMatchObject({ status: 200 });
+    expect(early).toEqual(['probe 2 before 1']);
+    early.length = 0;
+
     const { outboxes, deliveries, dispatcher } = rig(ORDERS, shop.url, undefined);
     const outbox = outboxes.get(DEFAULT_STORE_ID)!;
     const runs = Promise.all(
