@@ -345,6 +345,17 @@ test('1,000 orders paid at once give 1,000 invoice.paid events, each id once aft
     `1,000 orders: checkouts and payments ${paidAt - started} ms, then every invoice.paid delivered in ${Date.now() - paidAt} ms (${delivered.length} received, ${new Set(delivered).size} distinct)`,
   );
   expect(new Set(delivered).size).toBe(ORDERS);
+  // Each order's events first arrived in seq order, though the two runs may both have sent one.
+  const firstArrivals = new Map<string, number[]>();
+  for (const event of receiver.received) {
+    const foreignId = JSON.parse(event.body).data.foreign_id as string;
+    if (!foreignId.startsWith('drill-load-')) continue;
+    const seqs = firstArrivals.get(foreignId) ?? [];
+    if (!seqs.includes(event.sequence)) seqs.push(event.sequence);
+    firstArrivals.set(foreignId, seqs);
+  }
+  expect(firstArrivals.size).toBe(ORDERS);
+  expect([...firstArrivals].filter(([, seqs]) => seqs.join() !== '1,2')).toEqual([]);
   // About 30 s alone on a 2-core machine; the whole suite beside it can make it several times slower.
 }, 400_000);
 
