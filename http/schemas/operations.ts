@@ -255,14 +255,14 @@ export const operations: Record<RouteFunctionName, Operation> = {
   'list-webhook-deliveries': {
     summary: 'Webhook deliveries, newest first',
     description:
-      'Each event sent to the shop: its attempts and the last answer (status and time, never a body). Give `next_cursor` back as `cursor` for the next page.',
+      'Each event the shop did not take at its first attempt (retried, failed or re-sent): its attempts and the last answer (status and time, never a body). An event delivered at its first attempt is not listed. Give `next_cursor` back as `cursor` for the next page.',
     query: deliveryListQuery,
     answers: { 200: { description: 'A page of deliveries.', schema: deliveryList } },
   },
   'resend-webhook': {
     summary: 'Re-send one webhook event',
     description:
-      'Sends the event again, the same id and body, with a new 3-day retry window; after the events before it on its invoice or refund.',
+      'Sends the event again, the same id and body, with a new 3-day retry window; after the events before it on its invoice or refund. An event delivered at its first attempt has no delivery: 404.',
     answers: { 200: { description: 'The delivery, pending.', schema: deliveryView } },
     // 409 `in_progress` while a dispatcher keeps changing the delivery.
     errors: [404, 409],
