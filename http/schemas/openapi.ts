@@ -13,65 +13,37 @@ import { routes, type Access, type Route } from '../../lib/routes';
 import type { FieldsSchema } from '../validate';
 import { foreignId } from './fields';
 import { callbackBody } from './callback-body';
-import {
-  checkoutBody,
-  orderRefundBody,
-  refundBody,
-  rotateTokensBody,
-  storeBody,
-  storeChangesBody,
-  storeId,
-} from './inputs';
+import * as input from './inputs';
 import { operations, type Operation } from './operations';
-import {
-  callbackOutcome,
-  checkoutView,
-  createdStore,
-  currentToken,
-  errorBody,
-  gatewayMessage,
-  health,
-  invoiceList,
-  invoiceView,
-  pairList,
-  publicInvoiceView,
-  refundList,
-  refundView,
-  rotatedTokens,
-  snapshot,
-  snapshotList,
-  storeList,
-  storeView,
-  transaction,
-} from './outputs';
+import * as output from './outputs';
 
 const SCHEMAS = {
-  CheckoutBody: checkoutBody,
-  OrderRefundBody: orderRefundBody,
-  RefundBody: refundBody,
+  CheckoutBody: input.checkoutBody,
+  OrderRefundBody: input.orderRefundBody,
+  RefundBody: input.refundBody,
   CallbackBody: callbackBody,
-  InvoiceView: invoiceView,
-  CheckoutView: checkoutView,
-  PublicInvoiceView: publicInvoiceView,
-  InvoiceList: invoiceList,
-  RefundView: refundView,
-  RefundList: refundList,
-  BalanceSnapshot: snapshot,
-  BalanceSnapshotList: snapshotList,
-  Health: health,
-  PairList: pairList,
-  Transaction: transaction,
-  CallbackOutcome: callbackOutcome,
-  StoreBody: storeBody,
-  StoreChangesBody: storeChangesBody,
-  RotateTokensBody: rotateTokensBody,
-  Store: storeView,
-  StoreList: storeList,
-  CreatedStore: createdStore,
-  RotatedTokens: rotatedTokens,
-  CurrentToken: currentToken,
-  Error: errorBody,
-  GatewayMessage: gatewayMessage,
+  InvoiceView: output.invoiceView,
+  CheckoutView: output.checkoutView,
+  PublicInvoiceView: output.publicInvoiceView,
+  InvoiceList: output.invoiceList,
+  RefundView: output.refundView,
+  RefundList: output.refundList,
+  BalanceSnapshot: output.snapshot,
+  BalanceSnapshotList: output.snapshotList,
+  Health: output.health,
+  PairList: output.pairList,
+  Transaction: output.transaction,
+  CallbackOutcome: output.callbackOutcome,
+  StoreBody: input.storeBody,
+  StoreChangesBody: input.storeChangesBody,
+  RotateTokensBody: input.rotateTokensBody,
+  Store: output.storeView,
+  StoreList: output.storeList,
+  CreatedStore: output.createdStore,
+  RotatedTokens: output.rotatedTokens,
+  CurrentToken: output.currentToken,
+  Error: output.errorBody,
+  GatewayMessage: output.gatewayMessage,
 };
 
 const CONVERSION: ConversionConfig = {
@@ -172,6 +144,8 @@ function errorStatuses(route: Route, operation: Operation): number[] {
   const statuses = new Set<number>([429, 500, ...(operation.errors ?? [])]);
   if (operation.body || operation.query || route.path.includes('{')) statuses.add(400);
   if (operation.body) statuses.add(415);
+  // A path names a record, which may not exist.
+  if (route.path.includes('{')) statuses.add(404);
   const bearer = route.access === 'storefront' || route.access === 'admin' || route.access === 'platform';
   if (bearer) [401, 403].forEach((s) => statuses.add(s));
   if (route.access === 'service') statuses.add(403);
@@ -193,7 +167,7 @@ function parameters(route: Route, operation: Operation) {
       name === 'event_id'
         ? { type: 'string', pattern: EVENT_ID.source, description: "A webhook event's id." }
         : name === 'store_id'
-          ? jsonSchema(storeId('The store id.'))
+          ? jsonSchema(input.storeId('The store id.'))
           : jsonSchema(foreignId('The id the store gave it.')),
   }));
   const headers = Object.entries(operation.headers ?? {}).map(([name, description]) => ({
@@ -213,7 +187,7 @@ function parameters(route: Route, operation: Operation) {
             required: false,
             description:
               'With the platform token: the store to act for, `default` when absent. A store token may name only its own store.',
-            schema: jsonSchema(storeId('A store id.')),
+            schema: jsonSchema(input.storeId('A store id.')),
           },
         ]
       : [];

@@ -78,8 +78,12 @@ export interface Operation {
   errors?: readonly DomainErrorStatus[];
 }
 
-const invoice = { description: 'The invoice view.', schema: invoiceView };
-const refund = { description: 'The refund view.', schema: refundView };
+/** An answer with a JSON body. */
+const view = (description: string, schema: v.GenericSchema) => ({ description, schema });
+const invoice = view('The invoice view.', invoiceView);
+const refund = view('The refund view.', refundView);
+const store = view('The store.', storeView);
+const received = view('Received.', callbackOutcome);
 
 /** An idempotent create's answers: 201 when it is made, 200 with the same view for the identical request again. */
 const madeOnce = (schema: v.GenericSchema, made: string) => ({
@@ -107,6 +111,13 @@ const csvPage = (what: string) => ({
 const EXPORT_PAGING =
   "A page holds at most 1,000 rows and 1 MB; follow the `Link` header for the next, until an answer has none. A walk never skips or repeats a record that existed when it began. A cell that a spreadsheet would run as a formula (starting with `=`, `+`, `-` or `@`) starts with `'`.";
 
+/** The page of a route whose one answer is a 200 with `answer`. */
+const returning = (
+  summary: string,
+  answer: ReturnType<typeof view>,
+  page: Omit<Operation, 'summary' | 'answers'> = {},
+): Operation => ({ summary, ...page, answers: { 200: answer } });
+
 export const operations: Record<RouteFunctionName, Operation> = {
   checkout: {
     summary: "Create the order's invoice",
@@ -122,7 +133,6 @@ export const operations: Record<RouteFunctionName, Operation> = {
       'One read of the table, never a call to the service. Send the `ETag` of the last answer back as `If-None-Match`: an unchanged invoice answers 304 with no body.',
     headers: { 'If-None-Match': IF_NONE_MATCH },
     answers: { 200: { ...invoice, headers: invoiceEtag }, 304: unchanged },
-    errors: [404],
   },
   'public-invoice': {
     summary: "The customer's view of an invoice",
@@ -136,21 +146,18 @@ export const operations: Record<RouteFunctionName, Operation> = {
       200: { description: "The customer's view.", schema: publicInvoiceView, headers: invoiceEtag },
       304: unchanged,
     },
-    errors: [404],
   },
-  'list-invoices': {
-    summary: 'Invoices, newest first',
+  'list-invoices': returning('Invoices, newest first', view('A page of invoices.', invoiceList), {
     description:
       'A page at a time, from the table alone; give `next_cursor` back as `cursor`, with the same filters, for the next page. A walk never skips or repeats an invoice that existed when it began. A page filtered by `status` stops after reading 1,000 invoices, so it may hold fewer than `limit`, even none, with a `next_cursor`.',
     query: invoiceListQuery,
-    answers: { 200: { description: 'A page of invoices.', schema: invoiceList } },
-  },
+  }),
   'cancel-invoice': {
     summary: 'Cancel an invoice',
     description:
       'Refused with a 409 `payment_confirming` while a payment is being confirmed, `invoice_paid` once paid, or `invalid_invoice_state` when the state does not allow it.',
     answers: { 200: invoice },
-    errors: [404, 409],
+    errors: [409],
   },
   'refund-invoice': {
     summary: 'Refund an order',
@@ -158,35 +165,27 @@ export const operations: Record<RouteFunctionName, Operation> = {
       "An instant withdrawal with exchange from the currency the order was credited in (its `net_currency`) to `currency` (by default the one the customer paid in), of `debited_amount` (by default all that is left). Reserved on the order first: the order's refunds that are not failed never take more than its net, however many arrive at once; more is a 409 `refund_exceeds_refundable` whose `refundable` names what is left. An order that is not paid (or paid late) and credited is a 409 `invoice_not_refundable`; an order takes at most 20 refunds that are not failed (409 `too_many_refunds`). Idempotent by the refund's `foreign_id` as checkout is. A refused refund leaves nothing behind; a failed or rejected one no longer counts against the order.",
     body: orderRefundBody,
     answers: madeOnce(refundView, 'Sent'),
-    errors: [404, 409, 422, 503],
+    errors: [409, 422, 503],
   },
-  rates: {
-    summary: 'Exchange rate estimates',
+  rates: returning('Exchange rate estimates', view('The rates.', pairList), {
     description: "The service's estimates, for reference only, cached briefly.",
     query: pairQuery,
-    answers: { 200: { description: 'The rates.', schema: pairList } },
-  },
-  pairs: {
-    summary: 'Exchange pairs and their minimums',
+  }),
+  pairs: returning('Exchange pairs and their minimums', view('The pairs.', pairList), {
     query: pairQuery,
-    answers: { 200: { description: 'The pairs.', schema: pairList } },
-  },
-  'get-balances': {
-    summary: 'Balances',
+  }),
+  'get-balances': returning('Balances', view('A balance snapshot.', snapshot), {
     description:
       "The latest stored snapshot of the store's payment account, or with `live=true` the service asked now, stored as a snapshot. A store that shares the deployment's account has no balances of its own: 409 `shared_account`.",
     query: balancesQuery,
-    answers: { 200: { description: 'A balance snapshot.', schema: snapshot } },
     errors: [404, 409],
-  },
-  'balance-history': {
-    summary: 'Balance snapshots since a time',
+  }),
+  'balance-history': returning('Balance snapshots since a time', view('A page of snapshots.', snapshotList), {
     description:
       "The store's payment account's snapshots, a page at a time, oldest first; give `next_cursor` back as `cursor` for the next page. A store that shares the deployment's account: 409 `shared_account`.",
     query: historyQuery,
-    answers: { 200: { description: 'A page of snapshots.', schema: snapshotList } },
     errors: [409],
-  },
+  }),
   'create-refund': {
     summary: 'Send a payout tied to no order',
     description:
@@ -195,13 +194,11 @@ export const operations: Record<RouteFunctionName, Operation> = {
     answers: madeOnce(refundView, 'Sent'),
     errors: [409, 422, 503],
   },
-  'list-refunds': {
-    summary: 'Refunds, newest first',
+  'list-refunds': returning('Refunds, newest first', view('A page of refunds.', refundList), {
     description:
       'A page at a time, as stored, with no call to the service; give `next_cursor` back as `cursor`, with the same filters, for the next page.',
     query: refundListQuery,
-    answers: { 200: { description: 'A page of refunds.', schema: refundList } },
-  },
+  }),
   'export-invoices': {
     summary: 'Export orders as CSV',
     description: `One row per order created in the period (\`created_after\`, \`created_before\`; all when absent): what was asked and paid, the rate, fees, net, refunds and ids. ${EXPORT_PAGING}`,
@@ -218,30 +215,23 @@ export const operations: Record<RouteFunctionName, Operation> = {
     summary: 'A refund',
     description: "Refreshed from the service's transaction record while not final.",
     answers: { 200: refund },
-    errors: [404],
   },
-  'lookup-transaction': {
-    summary: "The service's transaction record",
+  'lookup-transaction': returning("The service's transaction record", view('The record.', transaction), {
     query: transactionQuery,
-    answers: { 200: { description: 'The record.', schema: transaction } },
     errors: [404],
-  },
-  callbacks: {
-    summary: "The service's payment callbacks",
+  }),
+  callbacks: returning("The service's payment callbacks", received, {
     description:
       "Signed by the service over the raw body with its keys. Answers 200 only once the callback's news is recorded (`applied`, or `duplicate` when it already was), and `ignored` for news of nothing the plugin keeps; a 503 when a retry by the service could succeed.",
     rawBody: callbackBody,
-    answers: { 200: { description: 'Received.', schema: callbackOutcome } },
     errors: [503],
-  },
-  'store-callbacks': {
-    summary: "The payment callbacks of a store's own account",
+  }),
+  'store-callbacks': returning("The payment callbacks of a store's own account", received, {
     description:
       "For a store with its own processing account: signed by the service with that store's keys, and applied to that store's records alone. Answers as `POST /callbacks`; 404 `store_not_found` when no store with its own account has this id.",
     rawBody: callbackBody,
-    answers: { 200: { description: 'Received.', schema: callbackOutcome } },
-    errors: [404, 503],
-  },
+    errors: [503],
+  }),
   health: {
     summary: 'Whether the plugin can reach the service',
     description:
@@ -252,29 +242,31 @@ export const operations: Record<RouteFunctionName, Operation> = {
       503: { description: 'A check failed: `checks` says which.', schema: health },
     },
   },
-  'list-webhook-deliveries': {
-    summary: 'Webhook deliveries, newest first',
-    description:
-      'Each event the shop did not take at its first attempt (retried, failed or re-sent): its attempts and the last answer (status and time, never a body). An event delivered at its first attempt is not listed. Give `next_cursor` back as `cursor` for the next page.',
-    query: deliveryListQuery,
-    answers: { 200: { description: 'A page of deliveries.', schema: deliveryList } },
-  },
-  'resend-webhook': {
-    summary: 'Re-send one webhook event',
+  'list-webhook-deliveries': returning(
+    'Webhook deliveries, newest first',
+    view('A page of deliveries.', deliveryList),
+    {
+      description:
+        'Each event the shop did not take at its first attempt (retried, failed or re-sent): its attempts and the last answer (status and time, never a body). An event delivered at its first attempt is not listed. Give `next_cursor` back as `cursor` for the next page.',
+      query: deliveryListQuery,
+    },
+  ),
+  'resend-webhook': returning('Re-send one webhook event', view('The delivery, pending.', deliveryView), {
     description:
       'Sends the event again, the same id and body, with a new 3-day retry window; after the events before it on its invoice or refund. An event delivered at its first attempt has no delivery: 404.',
-    answers: { 200: { description: 'The delivery, pending.', schema: deliveryView } },
     // 409 `in_progress` while a dispatcher keeps changing the delivery.
-    errors: [404, 409],
-  },
-  'resend-failed-webhooks': {
-    summary: 'Re-send every failed webhook event',
-    description:
-      'Up to 100 a call, longest failed first; call again while `more` is true. Takes no parameters; a body, if sent, must be `{}`.',
-    query: noQuery,
-    answers: { 200: { description: 'How many were set to be re-sent.', schema: resendReport } },
     errors: [409],
-  },
+  }),
+  'resend-failed-webhooks': returning(
+    'Re-send every failed webhook event',
+    view('How many were set to be re-sent.', resendReport),
+    {
+      description:
+        'Up to 100 a call, longest failed first; call again while `more` is true. Takes no parameters; a body, if sent, must be `{}`.',
+      query: noQuery,
+      errors: [409],
+    },
+  ),
   'create-store': {
     summary: 'Create a store',
     description:
@@ -283,60 +275,42 @@ export const operations: Record<RouteFunctionName, Operation> = {
     answers: { 201: { description: 'Created.', schema: createdStore } },
     errors: [409],
   },
-  'list-stores': {
-    summary: 'The stores',
+  'list-stores': returning('The stores', view('A page of stores.', storeList), {
     description:
       'The default store first, then the others oldest first; give `next_cursor` back as `cursor` for the next page.',
     query: storeListQuery,
-    answers: { 200: { description: 'A page of stores.', schema: storeList } },
-  },
-  'get-store': {
-    summary: 'A store',
+  }),
+  'get-store': returning('A store', store, {
     description: 'Never a key, a token or a secret. An unknown store is a 404 `store_not_found`.',
     query: noQuery,
-    answers: { 200: { description: 'The store.', schema: storeView } },
-    errors: [404],
-  },
-  'update-store': {
-    summary: 'Change a store',
+  }),
+  'update-store': returning('Change a store', store, {
     description:
       "Its name, webhook URL (null clears it) or processing keys (write-only: never answered back). A field left out keeps its value. The default store's settings belong to the deployment: 409 `default_store`. A shared store gets its own account (`processing`) only while it has no invoices and no refunds: otherwise 409 `store_has_orders`, and nothing changes. An own-account store's new keys must be the same merchant account's, which keeps its invoices.",
     body: storeChangesBody,
-    answers: { 200: { description: 'The store.', schema: storeView } },
-    errors: [404, 409],
-  },
-  'rotate-store-tokens': {
-    summary: "Rotate a store's tokens",
+    errors: [409],
+  }),
+  'rotate-store-tokens': returning("Rotate a store's tokens", view('The new tokens.', rotatedTokens), {
     description:
       "New storefront and admin tokens, answered this once. The previous ones keep working for `grace_seconds` (default a day), then answer 401; the previous ones of an earlier rotation stop now. The default store's tokens are in the tokens secret (409 `default_store`).",
     body: rotateTokensBody,
-    answers: { 200: { description: 'The new tokens.', schema: rotatedTokens } },
-    errors: [404, 409],
-  },
-  'disable-store': {
-    summary: 'Disable a store',
+    errors: [409],
+  }),
+  'disable-store': returning('Disable a store', store, {
     description:
       "Its tokens, and the platform token acting for it, answer 403 `store_disabled` on its routes; its callbacks are still applied and its webhooks still sent. Idempotent; warm functions see it within the store cache's time (docs/operations.md).",
     query: noQuery,
-    answers: { 200: { description: 'The store.', schema: storeView } },
-    errors: [404, 409],
-  },
-  'enable-store': {
-    summary: 'Enable a store',
+    errors: [409],
+  }),
+  'enable-store': returning('Enable a store', store, {
     description: 'Its tokens work again. Idempotent.',
     query: noQuery,
-    answers: { 200: { description: 'The store.', schema: storeView } },
-    errors: [404, 409],
-  },
-  'current-token': {
-    summary: 'What this token is',
+    errors: [409],
+  }),
+  'current-token': returning('What this token is', view('The token.', currentToken), {
     description:
       'Its scope and the store it acts for: a store token, its own store; the platform token, the store in `Store-Id`, else `default`.',
     query: noQuery,
-    answers: { 200: { description: 'The token.', schema: currentToken } },
-  },
-  openapi: {
-    summary: 'This document',
-    answers: { 200: { description: 'The OpenAPI 3.1 document.', schema: openApiObject } },
-  },
+  }),
+  openapi: returning('This document', view('The OpenAPI 3.1 document.', openApiObject)),
 };
