@@ -55,28 +55,28 @@ export class ProcessingFeatureDisabledError extends ProcessingError {
   }
 }
 
-export class ProcessingBadContentError extends ProcessingError {
-  override name = 'ProcessingBadContentError';
+/**
+ * The base of an error kind that adds nothing but its name: spelled out, since bundles minify class names
+ * (lib/bundling.ts).
+ */
+function kind(errorName: string) {
+  return class extends ProcessingError {
+    override name = errorName;
+  };
 }
+
+export class ProcessingBadContentError extends kind('ProcessingBadContentError') {}
 
 /** 403: `bad_header_signature`, `required_header_signature`, `bad_header_key` or `required_header_key`. */
-export class ProcessingAuthError extends ProcessingError {
-  override name = 'ProcessingAuthError';
-}
+export class ProcessingAuthError extends kind('ProcessingAuthError') {}
 
 /** The invoice cannot be cancelled in its current state (`invalid_invoice_state`). */
-export class ProcessingInvalidStateError extends ProcessingError {
-  override name = 'ProcessingInvalidStateError';
-}
+export class ProcessingInvalidStateError extends kind('ProcessingInvalidStateError') {}
 
-export class ProcessingNotFoundError extends ProcessingError {
-  override name = 'ProcessingNotFoundError';
-}
+export class ProcessingNotFoundError extends kind('ProcessingNotFoundError') {}
 
 /** 5xx, or an answer the client cannot read. */
-export class ProcessingUpstreamError extends ProcessingError {
-  override name = 'ProcessingUpstreamError';
-}
+export class ProcessingUpstreamError extends kind('ProcessingUpstreamError') {}
 
 export class ProcessingConnectionError extends ProcessingError {
   override name = 'ProcessingConnectionError';
