@@ -45,27 +45,26 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-/** An HTTP proxy in front of an endpoint (the service, DynamoDB) that injects faults at the wire. */
-export async function startFaultProxy(options: FaultProxyOptions): Promise<FaultProxy> {
+/**
+ * What both ways of putting faults in front of an endpoint share: each request read whole gets its fault decided
+ * and counted, and the faults that stop it before the endpoint (`hang`, `reset_before`, `refuse`) are met here.
+ */
+function faultLayer(decide: FaultProxyOptions['decide']) {
   const counts: Record<WireFault, number> = { pass: 0, refuse: 0, hang: 0, reset_before: 0, reset_after: 0 };
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const hung = new Set<ServerResponse>();
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
+  return {
+    counts,
+    /** The request and its fault when it goes on to the endpoint; undefined when its fault has stopped it. */
+    admit(request: IncomingMessage, response: ServerResponse, body: Buffer) {
       const proxied: ProxiedRequest = {
         method: request.method ?? 'GET',
         path: request.url ?? '/',
         headers: request.headers,
-        body: Buffer.concat(chunks),
+        body,
       };
-      const { fault, answer } = options.decide(proxied);
+      const { fault, answer } = decide(proxied);
       counts[fault]++;
-      if (fault === 'hang') {
-        hung.add(response);
-        return;
-      }
+      if (fault === 'hang') return void hung.add(response);
       if (fault === 'reset_before') return void request.socket.destroy();
       if (fault === 'refuse' && answer) {
         response.writeHead(answer.status, {
@@ -74,6 +73,26 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         });
         return void response.end(answer.body);
       }
+      return { proxied, fault };
+    },
+    /** Drops the connections of the requests left hanging. */
+    release() {
+      for (const response of hung) response.socket?.destroy();
+    },
+  };
+}
+
+/** An HTTP proxy in front of an endpoint (the service, DynamoDB) that injects faults at the wire. */
+export async function startFaultProxy(options: FaultProxyOptions): Promise<FaultProxy> {
+  const layer = faultLayer(options.decide);
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const admitted = layer.admit(request, response, Buffer.concat(chunks));
+      if (!admitted) return;
+      const { proxied, fault } = admitted;
       const target = new URL(options.target());
       const outgoing = httpRequest(
         {
@@ -104,9 +123,9 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   const listening = await listen(server, 0);
   return {
     url: listening.url,
-    counts,
+    counts: layer.counts,
     close: async () => {
-      for (const response of hung) response.socket?.destroy();
+      layer.release();
       server.closeAllConnections();
       await listening.close();
       agent.destroy();
@@ -120,8 +139,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
  * the proxy does, it reads each request whole and decides its fault before the server sees any of it.
  */
 export function faultsInFront(server: Server, options: FaultLayerOptions): FaultProxy {
-  const counts: Record<WireFault, number> = { pass: 0, refuse: 0, hang: 0, reset_before: 0, reset_after: 0 };
-  const hung = new Set<ServerResponse>();
+  const layer = faultLayer(options.decide);
   const serve = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
@@ -129,23 +147,13 @@ export function faultsInFront(server: Server, options: FaultLayerOptions): Fault
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.once('end', () => {
       request.removeAllListeners('data');
-      const proxied: ProxiedRequest = {
-        method: request.method ?? 'GET',
-        path: request.url ?? '/',
-        headers: request.headers,
-        body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks),
-      };
-      const { fault, answer } = options.decide(proxied);
-      counts[fault]++;
-      if (fault === 'hang') return void hung.add(response);
-      if (fault === 'reset_before') return void request.socket.destroy();
-      if (fault === 'refuse' && answer) {
-        response.writeHead(answer.status, {
-          'content-type': answer.type,
-          'content-length': Buffer.byteLength(answer.body),
-        });
-        return void response.end(answer.body);
-      }
+      const admitted = layer.admit(
+        request,
+        response,
+        chunks.length === 1 ? chunks[0] : Buffer.concat(chunks),
+      );
+      if (!admitted) return;
+      const { proxied, fault } = admitted;
       const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
       response.end = ((...args: unknown[]) => {
         const [chunk] = args;
@@ -166,9 +174,7 @@ export function faultsInFront(server: Server, options: FaultLayerOptions): Fault
   });
   return {
     url: '',
-    counts,
-    close: async () => {
-      for (const response of hung) response.socket?.destroy();
-    },
+    counts: layer.counts,
+    close: async () => layer.release(),
   };
 }
