@@ -76,12 +76,14 @@ export interface LocalStack {
 }
 
 const TABLE_NAME = 'payments-plugin-local';
-const SECRET_IDS: Record<SecretName, string> = {
-  processingKeys: 'payments-plugin/local/processing-keys',
-  tokens: 'payments-plugin/local/tokens',
-  webhookSecret: 'payments-plugin/local/webhook-secret',
-  platformToken: 'payments-plugin/local/platform-token',
-};
+const SECRET_NAMES = Object.keys(SECRET_ENV) as SecretName[];
+/** Each secret's id: its name, hyphenated, under the local prefix (`processingKeys`: `.../processing-keys`). */
+const SECRET_IDS = Object.fromEntries(
+  SECRET_NAMES.map((name) => [
+    name,
+    `payments-plugin/local/${name.replace(/[A-Z]/g, (capital) => `-${capital.toLowerCase()}`)}`,
+  ]),
+) as Record<SecretName, string>;
 /** Each store's own secret is `<prefix><store id>`, as in AWS. */
 const STORE_SECRETS_PREFIX = 'payments-plugin/local/stores/';
 
@@ -134,10 +136,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.url,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     TABLE_NAME,
-    [SECRET_ENV.processingKeys]: SECRET_IDS.processingKeys,
-    [SECRET_ENV.tokens]: SECRET_IDS.tokens,
-    [SECRET_ENV.webhookSecret]: SECRET_IDS.webhookSecret,
-    [SECRET_ENV.platformToken]: SECRET_IDS.platformToken,
+    ...Object.fromEntries(SECRET_NAMES.map((name) => [SECRET_ENV[name], SECRET_IDS[name]])),
     [STORE_SECRETS_PREFIX_ENV]: STORE_SECRETS_PREFIX,
     PROCESSING_BASE_URL: processing.baseUrl,
     // dynalite runs in this process, on a machine that may be busy: a slow answer here is load, not a hang.
