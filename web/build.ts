@@ -2,7 +2,8 @@
 // same way for `npm start`, which serves them from memory, and for the stack, which uploads them to S3. Each
 // top-level .ts file of an app is an entry, bundled with what it imports into one ES module of the same name (and
 // the CSS it imports into one stylesheet of the same name); its other top-level files (HTML, CSS, images) are
-// served as they are. web/apps/shared/ is imported, never served.
+// served as they are, but that each page's <head> starts with web/apps/shared/head.html. web/apps/shared/ is
+// imported or read by the build, never served.
 import { build } from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -60,6 +61,14 @@ export async function writeWebAssets(dir: string): Promise<void> {
   }
 }
 
+/** The page with the head every page shares (charset, viewport, icon) at the start of its own. */
+function withSharedHead(page: Buffer, file: string): Buffer {
+  const html = page.toString('utf8');
+  if (!html.includes('<head>')) throw new Error(`${file} has no <head> for the shared head to start`);
+  const shared = readFileSync(path.join(WEB_APPS_DIR, SHARED, 'head.html'), 'utf8');
+  return Buffer.from(html.replace('<head>', `<head>\n${shared}`));
+}
+
 async function buildApp(app: string): Promise<Map<string, WebAsset>> {
   const dir = path.join(WEB_APPS_DIR, app);
   const files = readdirSync(dir).filter((file) => statSync(path.join(dir, file)).isFile());
@@ -67,7 +76,9 @@ async function buildApp(app: string): Promise<Map<string, WebAsset>> {
   const built = new Map<string, WebAsset>();
   for (const file of files) {
     const type = CONTENT_TYPES[path.extname(file)];
-    if (type) built.set(file, { contentType: type, body: readFileSync(path.join(dir, file)) });
+    if (!type) continue;
+    const body = readFileSync(path.join(dir, file));
+    built.set(file, { contentType: type, body: file.endsWith('.html') ? withSharedHead(body, file) : body });
   }
   if (entries.length === 0) return built;
   const { outputFiles } = await build({
