@@ -1,7 +1,7 @@
 // Every page builds its DOM here. Text is always a text node: a title, an address or an error text from a shop or
 // the service is shown as it is, never parsed as HTML.
 
-type Child = Node | string | null | undefined | false;
+export type Child = Node | string | null | undefined | false;
 
 /** `<tag attributes...>children</tag>`; strings become text nodes, and empty children are skipped. */
 export function el<K extends keyof HTMLElementTagNameMap>(

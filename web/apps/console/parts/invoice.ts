@@ -2,7 +2,7 @@
 import { el, show } from '../../shared/dom';
 import { invoicePath, type InvoiceView } from './api';
 import { EXCEPTION_WORDS, historyWords, money, sourceWords, time } from './format';
-import { confirmDialog, facts, statusBadge, table } from './page';
+import { confirmDialog, facts, recordHead, statusBadge, table } from './page';
 import { refundsSection } from './refund';
 import { heading, type ViewContext } from './view';
 
@@ -32,18 +32,14 @@ function draw(context: ViewContext, invoice: InvoiceView): HTMLElement {
   show(
     root,
     backLink(),
-    el(
-      'div',
-      { class: 'invoice-head' },
+    recordHead(
       h1,
-      el(
-        'p',
-        { class: 'invoice-sub' },
+      [
         `Order ${invoice.foreign_id} · `,
         statusBadge(invoice.status),
         invoice.exception &&
           el('span', { class: 'badge badge-exception' }, EXCEPTION_WORDS[invoice.exception]),
-      ),
+      ],
       !invoice.final && cancelButton(context, invoice),
     ),
     paidAfterCancel(invoice),

@@ -1,6 +1,6 @@
 // The parts every view shares: the live regions that announce results and errors, the loading state, tables,
 // status badges and the confirmation dialog.
-import { el, show } from '../../shared/dom';
+import { el, show, type Child } from '../../shared/dom';
 import { ApiError, type InvoiceStatus } from './api';
 import { STATUS_WORDS } from './format';
 
@@ -70,6 +70,16 @@ export class Feedback {
       region.removeAttribute('aria-busy');
     }
   }
+}
+
+/** A record's head: its heading, a line on what it is and how it stands (`about`), then what can be done to it. */
+export function recordHead(h1: HTMLElement, about: Child[], ...actions: Child[]): HTMLElement {
+  return el('div', { class: 'invoice-head' }, h1, el('p', { class: 'invoice-sub' }, ...about), ...actions);
+}
+
+/** A list's toolbar: a line on what the list holds, then what can be done with it. */
+export function helpToolbar(help: string, ...actions: Child[]): HTMLElement {
+  return el('div', { class: 'toolbar' }, el('p', { class: 'help' }, help), ...actions);
 }
 
 export function statusBadge(status: InvoiceStatus): HTMLElement {

@@ -11,7 +11,7 @@ import {
   type StoreList,
 } from './api';
 import { time } from './format';
-import { confirmDialog, errorText, facts, showPager, table } from './page';
+import { confirmDialog, errorText, facts, helpToolbar, recordHead, showPager, table } from './page';
 import { copyButton, focusOnce, shownOnce } from './secrets';
 import { DEFAULT_STORE_ID, heading, remembered, type ViewContext } from './view';
 
@@ -42,14 +42,8 @@ export async function storesView(context: ViewContext, platform: Platform): Prom
   show(
     root,
     heading('Stores'),
-    el(
-      'div',
-      { class: 'toolbar' },
-      el(
-        'p',
-        { class: 'help' },
-        'Each store has its own orders, tokens and webhooks. The default store is the deployment’s own.',
-      ),
+    helpToolbar(
+      'Each store has its own orders, tokens and webhooks. The default store is the deployment’s own.',
       el('a', { href: '#new-store', class: 'button button-primary' }, 'New store'),
     ),
     results,
@@ -147,12 +141,7 @@ function drawStore(context: ViewContext, platform: Platform, store: Store, once?
   show(
     root,
     backLink(),
-    el(
-      'div',
-      { class: 'invoice-head' },
-      h1,
-      el('p', { class: 'invoice-sub' }, 'Store ', el('code', {}, store.id), ' · ', statusBadge(store)),
-    ),
+    recordHead(h1, ['Store ', el('code', {}, store.id), ' · ', statusBadge(store)]),
     once,
     store.status === 'disabled' &&
       el(

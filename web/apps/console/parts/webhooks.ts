@@ -5,7 +5,7 @@
 import { el, show } from '../../shared/dom';
 import type { Delivery, DeliveryList, ResentFailed } from './api';
 import { time, words } from './format';
-import { confirmDialog, facts, showPager, table } from './page';
+import { confirmDialog, facts, helpToolbar, showPager, table } from './page';
 import { DEFAULT_STORE_ID, heading, remembered, type ViewContext } from './view';
 
 const PAGE_SIZE = 20;
@@ -31,14 +31,8 @@ export async function webhooksView(context: ViewContext): Promise<void> {
   show(
     root,
     h1,
-    el(
-      'div',
-      { class: 'toolbar' },
-      el(
-        'p',
-        { class: 'help' },
-        'Each event the shop did not take at its first attempt, with its attempts: retried, failed or re-sent. Delivered means a 2xx. An event taken at once is not listed.',
-      ),
+    helpToolbar(
+      'Each event the shop did not take at its first attempt, with its attempts: retried, failed or re-sent. Delivered means a 2xx. An event taken at once is not listed.',
       refresh,
       resendFailedButton(context, reload),
     ),
