@@ -6,22 +6,8 @@ import {
   StoreHasOrdersError,
   StoreNotFoundError,
 } from '../../domain/store-admin';
-import type { StoreId, StoreSecretValues, StoreSecrets } from '../../domain/stores';
-import { MemoryStoreRegistry } from '../support/memory-stores';
-
-class MemorySecrets implements StoreSecrets {
-  readonly values = new Map<StoreId, StoreSecretValues>();
-  async create(storeId: StoreId, values: StoreSecretValues) {
-    this.values.set(storeId, values);
-  }
-  async read(storeId: StoreId) {
-    return this.values.get(storeId);
-  }
-  async write(storeId: StoreId, values: StoreSecretValues) {
-    if (!this.values.has(storeId)) throw new Error('no such secret');
-    this.values.set(storeId, values);
-  }
-}
+import type { StoreId } from '../../domain/stores';
+import { MemorySecrets, MemoryStoreRegistry } from '../support/memory-stores';
 
 function setup({ webhooksOn = true } = {}) {
   let now = 1_000;

@@ -2,23 +2,9 @@
 // within the cache's time (docs/operations.md, "The store cache").
 import { createHash } from 'node:crypto';
 import { StoreAdmin } from '../../domain/store-admin';
-import type { StoreId, StoreSecretValues, StoreSecrets } from '../../domain/stores';
 import { TokenHolders } from '../../domain/token-holders';
 import { CachedStoreRegistry } from '../../store/store-cache';
-import { MemoryStoreRegistry } from '../support/memory-stores';
-
-class MemorySecrets implements StoreSecrets {
-  readonly values = new Map<StoreId, StoreSecretValues>();
-  async create(storeId: StoreId, values: StoreSecretValues) {
-    this.values.set(storeId, values);
-  }
-  async read(storeId: StoreId) {
-    return this.values.get(storeId);
-  }
-  async write(storeId: StoreId, values: StoreSecretValues) {
-    this.values.set(storeId, values);
-  }
-}
+import { MemorySecrets, MemoryStoreRegistry } from '../support/memory-stores';
 
 const TTL_MS = 60_000;
 const sha = (token: string) => createHash('sha256').update(token).digest('hex');

@@ -1,6 +1,14 @@
-// The store registry in memory, for unit tests of what sits on the port (domain/stores.ts).
+// The store registry and the stores' own secrets in memory, for unit tests of what sits on the ports
+// (domain/stores.ts).
 import type { Tokens } from '../../domain/ports';
-import type { StoreRecord, StoreRegistry, TokenOwner } from '../../domain/stores';
+import type {
+  StoreId,
+  StoreRecord,
+  StoreRegistry,
+  StoreSecrets,
+  StoreSecretValues,
+  TokenOwner,
+} from '../../domain/stores';
 import { TokenHolders } from '../../domain/token-holders';
 
 export class MemoryStoreRegistry implements StoreRegistry {
@@ -57,4 +65,19 @@ export function defaultStoreTokens(tokens: Tokens) {
     storeNow: (storeId) => registry.get(storeId),
     now: Date.now,
   });
+}
+
+/** As Secrets Manager: a write needs the secret made first. */
+export class MemorySecrets implements StoreSecrets {
+  readonly values = new Map<StoreId, StoreSecretValues>();
+  async create(storeId: StoreId, values: StoreSecretValues) {
+    this.values.set(storeId, values);
+  }
+  async read(storeId: StoreId) {
+    return this.values.get(storeId);
+  }
+  async write(storeId: StoreId, values: StoreSecretValues) {
+    if (!this.values.has(storeId)) throw new Error('no such secret');
+    this.values.set(storeId, values);
+  }
 }
