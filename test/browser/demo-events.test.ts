@@ -1,34 +1,16 @@
 // The demo store as the shop's webhook endpoint: its page lists the order's events as the endpoint verifies them,
 // in seq order, on the product page and on the page the customer lands on after paying.
-import type { Browser, Page } from 'playwright-core';
-import { startDemoWebhookEndpoint, type DemoWebhookEndpoint } from '../../local/demo-store';
-import { newWebhookSecret } from '../../webhooks/signing';
-import { axeViolations, launchBrowser, openPage, screenshot } from '../support/browser';
-import { startHarness, type Harness } from '../support/local-stack';
-import { captureOutput, type CapturedOutput } from '../support/output';
+import type { Page } from 'playwright-core';
+import { axeViolations, openPage, screenshot } from '../support/browser';
+import { startDemoRig, type DemoRig } from '../support/demo-rig';
 
-let endpoint: DemoWebhookEndpoint;
-let harness: Harness;
-let browser: Browser;
-let output: CapturedOutput;
+let rig: DemoRig;
 
 beforeAll(async () => {
-  output = captureOutput();
-  const secret = newWebhookSecret();
-  endpoint = await startDemoWebhookEndpoint(secret);
-  harness = await startHarness({
-    webhooks: { url: endpoint.url, secret, intervalMs: 200 },
-    demoEvents: endpoint.events,
-  });
-  browser = await launchBrowser();
+  rig = await startDemoRig();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await harness?.close();
-  await endpoint?.close();
-  output.restore();
-});
+afterAll(() => rig?.close());
 
 /** Generous: the widget and the panel poll with backoff (at most 10 s apart) on a busy machine. */
 const STATE_TIMEOUT = 90_000;
@@ -42,8 +24,8 @@ async function expectAccessible(page: Page, name: string): Promise<void> {
 }
 
 test('pay in full: the order events panel shows awaiting_payment, then everything up to invoice.paid, in seq order', async () => {
-  const { page, errors } = await openPage(browser);
-  await page.goto(`${harness.stack.url}/demo/`);
+  const { page, errors } = await openPage(rig.browser);
+  await page.goto(`${rig.harness.stack.url}/demo/`);
   const answered = page.waitForResponse((response) => response.url().endsWith('/demo/api/checkout'));
   await page.getByRole('button', { name: 'Pay with crypto' }).click();
   const { foreign_id: foreignId } = await (await answered).json();
@@ -70,7 +52,7 @@ test('pay in full: the order events panel shows awaiting_payment, then everythin
   expect(types.at(-1)).toBe('invoice.paid');
   expect(seqs).toEqual(seqs.map((_, index) => index + 1));
   // Exactly what the endpoint verified for the order, each event once.
-  expect(types).toEqual(endpoint.events.of(foreignId).map((event) => event.type));
+  expect(types).toEqual(rig.endpoint.events.of(foreignId).map((event) => event.type));
   await page.getByRole('status').filter({ hasText: 'received, the latest invoice.paid' }).waitFor();
   await expectAccessible(page, 'demo-events-paid');
   expect(errors).toEqual([]);

@@ -1,35 +1,18 @@
 // Every page on a 390 px phone: nothing scrolls sideways, the demo's order events table and the console's tables
 // included (a wide table scrolls within its own box).
-import type { Browser, Page } from 'playwright-core';
-import { startDemoWebhookEndpoint, type DemoWebhookEndpoint } from '../../local/demo-store';
-import { newWebhookSecret } from '../../webhooks/signing';
-import { launchBrowser, openPage, screenshot } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { openPage, screenshot } from '../support/browser';
 import { signIn } from '../support/console-page';
-import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
-import { captureOutput, type CapturedOutput } from '../support/output';
+import { checkoutBody } from '../support/local-stack';
+import { startDemoRig, type DemoRig } from '../support/demo-rig';
 
-let endpoint: DemoWebhookEndpoint;
-let harness: Harness;
-let browser: Browser;
-let output: CapturedOutput;
+let rig: DemoRig;
 
 beforeAll(async () => {
-  output = captureOutput();
-  const secret = newWebhookSecret();
-  endpoint = await startDemoWebhookEndpoint(secret);
-  harness = await startHarness({
-    webhooks: { url: endpoint.url, secret, intervalMs: 200 },
-    demoEvents: endpoint.events,
-  });
-  browser = await launchBrowser();
+  rig = await startDemoRig();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await harness?.close();
-  await endpoint?.close();
-  output.restore();
-});
+afterAll(() => rig?.close());
 
 const PHONE_WIDTH = 390;
 
@@ -46,9 +29,9 @@ async function expectNoSidewaysScroll(page: Page, name: string): Promise<void> {
 }
 
 test('no page scrolls sideways at 390 px', async () => {
-  const { page, errors } = await openPage(browser);
+  const { page, errors } = await openPage(rig.browser);
   await page.setViewportSize({ width: PHONE_WIDTH, height: 844 });
-  const url = harness.stack.url;
+  const url = rig.harness.stack.url;
 
   await page.goto(`${url}/demo/`);
   await page.getByRole('button', { name: 'Pay with crypto' }).waitFor();
@@ -58,13 +41,13 @@ test('no page scrolls sideways at 390 px', async () => {
   await events.getByRole('cell', { name: 'invoice.awaiting_payment' }).waitFor({ timeout: 90_000 });
   await expectNoSidewaysScroll(page, 'demo-events');
 
-  const { status } = await harness.api('POST', '/checkout', {
+  const { status } = await rig.harness.api('POST', '/checkout', {
     token: 'storefront',
     body: checkoutBody('narrow-order', { title: 'A long title for a narrow screen' }),
   });
   expect(status).toBe(201);
   await page.goto(`${url}/console/`);
-  await signIn(page, harness.stack.adminToken);
+  await signIn(page, rig.harness.stack.adminToken);
   await page.getByRole('link', { name: 'narrow-order' }).waitFor();
   await expectNoSidewaysScroll(page, 'console-invoices');
   await page.getByRole('link', { name: 'narrow-order' }).click();
