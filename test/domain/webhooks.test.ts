@@ -15,23 +15,9 @@ import {
   withEvents,
 } from '../../domain/webhooks';
 import { MemoryStore } from '../support/memory-store';
+import { sentInvoice } from '../support/records';
 
-const base = {
-  foreignId: 'order-1',
-  version: 1,
-  phase: 'sent',
-  request: {},
-  claimedAt: 0,
-  status: 'pending',
-  error: null,
-  history: [],
-  createdAt: 0,
-  updatedAt: 0,
-  attempt: 1,
-  invoice: null,
-  payment: null,
-  cancelled: false,
-} as unknown as InvoiceRecord;
+const base = sentInvoice('order-1');
 
 test('each change of status or exception makes one event, with a seq that grows and an id from it', () => {
   const awaiting = withEvents(invoiceEvents, base, 1);

@@ -18,6 +18,7 @@ import {
 import { startWebhookReceiver, type WebhookReceiver } from '../../local/webhook-receiver';
 import { HttpWebhookSender } from '../../webhooks/sender';
 import { newWebhookSecret } from '../../webhooks/signing';
+import { sentInvoice } from '../support/records';
 import { StoreWebhookEndpoints } from '../../webhooks/store-senders';
 import { noWake } from '../../webhooks/wake';
 import { startSilentEndpoint, type SilentEndpoint } from '../support/silent-endpoint';
@@ -95,27 +96,11 @@ class MemoryDeliveries implements DeliveryStore {
   }
 }
 
-const base = {
-  version: 1,
-  phase: 'sent',
-  request: {},
-  claimedAt: 0,
-  status: 'pending',
-  error: null,
-  history: [],
-  createdAt: 0,
-  updatedAt: 0,
-  attempt: 1,
-  invoice: null,
-  payment: null,
-  cancelled: false,
-} as unknown as InvoiceRecord;
-
 /** An order whose changes wait in its outbox: awaiting payment, a partial payment, then paid over. */
 function orderWithEvents(foreignId: string): InvoiceRecord {
   // Made now: their retry window starts now.
   const at = Date.now();
-  const awaiting = withEvents(invoiceEvents, { ...base, foreignId }, at);
+  const awaiting = withEvents(invoiceEvents, sentInvoice(foreignId), at);
   const partial = withEvents(
     invoiceEvents,
     { ...awaiting, payment: { currency: 'BTC', amount: '0.1' } } as InvoiceRecord,
