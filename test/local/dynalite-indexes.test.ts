@@ -12,12 +12,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import dynaliteDb from 'dynalite/db';
 import http from 'node:http';
-import {
-  createPluginTable,
-  LOCAL_CREDENTIALS,
-  startLocalDynamo,
-  type LocalDynamo,
-} from '../../local/dynamodb';
+import { startDynaliteTable, type DynaliteTable } from '../support/dynalite-table';
 import { pendingIndexWrites } from '../../local/dynalite-indexes';
 import { CREATED_INDEX, OPEN_ITEMS_INDEX } from '../../store/schema';
 
@@ -25,14 +20,13 @@ const TABLE = 'index-test';
 const S = (value: string): AttributeValue => ({ S: value });
 const KEY = { pk: S('INVOICE#order-1'), sk: S('INVOICE') };
 
-let dynamo: LocalDynamo;
+let table: DynaliteTable;
 let client: DynamoDBClient;
 let indexPuts: number;
 
 beforeAll(async () => {
-  dynamo = await startLocalDynamo();
-  await createPluginTable(dynamo.url, TABLE);
-  client = new DynamoDBClient({ endpoint: dynamo.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
+  table = await startDynaliteTable(TABLE);
+  client = table.client;
   // Counts the entries written, through the store dynalite hands the patched function.
   const update = dynaliteDb.updateIndexes;
   dynaliteDb.updateIndexes = (store, ...rest) =>
@@ -53,10 +47,7 @@ beforeAll(async () => {
     );
 });
 
-afterAll(async () => {
-  client.destroy();
-  await dynamo.close();
-});
+afterAll(() => table.close());
 
 beforeEach(() => {
   indexPuts = 0;
@@ -152,8 +143,8 @@ const entriesWritten = () => until(() => pendingIndexWrites() === 0);
  * answered in full (a 400, as it is unsigned), as a client gone mid-body would make dynalite throw.
  */
 async function requestInHand(): Promise<{ release: () => Promise<void> }> {
-  const callsBefore = dynamo.calls();
-  const held = http.request(dynamo.url, {
+  const callsBefore = table.dynamo.calls();
+  const held = http.request(table.dynamo.url, {
     method: 'POST',
     headers: { 'x-amz-target': 'DynamoDB_20120810.GetItem', 'content-type': 'application/x-amz-json-1.0' },
   });
@@ -162,7 +153,7 @@ async function requestInHand(): Promise<{ release: () => Promise<void> }> {
     held.on('error', reject);
   });
   held.flushHeaders();
-  await until(() => dynamo.calls() > callsBefore);
+  await until(() => table.dynamo.calls() > callsBefore);
   return {
     release: () => {
       held.end(JSON.stringify({ TableName: TABLE, Key: KEY }));

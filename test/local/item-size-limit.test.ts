@@ -7,12 +7,7 @@ import {
   UpdateItemCommand,
   type AttributeValue,
 } from '@aws-sdk/client-dynamodb';
-import {
-  createPluginTable,
-  LOCAL_CREDENTIALS,
-  startLocalDynamo,
-  type LocalDynamo,
-} from '../../local/dynamodb';
+import { startDynaliteTable, type DynaliteTable } from '../support/dynalite-table';
 import { itemSize, MAX_ITEM_BYTES } from '../../store/item-size';
 
 const TABLE = 'size-test';
@@ -21,19 +16,15 @@ const KEY = { pk: S('INVOICE#order-1'), sk: S('INVOICE') };
 /** U+1F600, 4 bytes in UTF-8 and 2 code units in UTF-16. */
 const WIDE = '\u{1F600}';
 
-let dynamo: LocalDynamo;
+let table: DynaliteTable;
 let client: DynamoDBClient;
 
 beforeAll(async () => {
-  dynamo = await startLocalDynamo();
-  await createPluginTable(dynamo.url, TABLE);
-  client = new DynamoDBClient({ endpoint: dynamo.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
+  table = await startDynaliteTable(TABLE);
+  client = table.client;
 });
 
-afterAll(async () => {
-  client.destroy();
-  await dynamo.close();
-});
+afterAll(() => table.close());
 
 /** The key and as many 4-byte characters in `data` as fit under the limit. */
 function largestItem(): Record<string, AttributeValue> {

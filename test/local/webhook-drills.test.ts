@@ -1,4 +1,3 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -8,12 +7,6 @@ import type { ProcessingApi } from '../../domain/ports';
 import { isOpen } from '../../domain/status';
 import { eventId, RETRY_SCHEDULE, WebhookDispatcher, type DispatchOptions } from '../../domain/webhooks';
 import { webhookPayload } from '../../http/webhook-views';
-import {
-  createPluginTable,
-  LOCAL_CREDENTIALS,
-  startLocalDynamo,
-  type LocalDynamo,
-} from '../../local/dynamodb';
 import { httpApiEvent } from '../../local/lambda-event';
 import {
   bundleFunctions,
@@ -24,20 +17,19 @@ import {
 import { startWebhookReceiver, type ReceivedEvent, type WebhookReceiver } from '../../local/webhook-receiver';
 import { DynamoDeliveryStore } from '../../store/delivery-store';
 import { TABLE_SCHEMA } from '../../store/schema';
-import type { Table } from '../../store/table';
 import { VersionedDynamoStore } from '../../store/versioned-store';
 import { HttpWebhookSender } from '../../webhooks/sender';
 import { newWebhookSecret } from '../../webhooks/signing';
 import { noWake } from '../../webhooks/wake';
 import { invoiceCallbackBody, signedHeaders as callbackHeaders } from '../support/callbacks';
+import { startDynaliteTable, type DynaliteTable } from '../support/dynalite-table';
 import { startKillingProxy } from '../support/killing-proxy';
 import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
 
 // Crash drills that kill processes, the retry wake, and a load of 1,000 orders, on dynalite (it serialises writes to
 // an item, as DynamoDB does).
 const secret = newWebhookSecret();
-let dynamo: LocalDynamo;
-let table: Table;
+let table: DynaliteTable;
 let receiver: WebhookReceiver;
 /** Answers the attempts the shop held open, when the file ends. */
 const hung: Array<() => void> = [];
@@ -63,21 +55,15 @@ const service = {
 } as unknown as ProcessingApi;
 
 beforeAll(async () => {
-  dynamo = await startLocalDynamo();
-  await createPluginTable(dynamo.url, 'drills');
-  table = {
-    name: 'drills',
-    client: new DynamoDBClient({ endpoint: dynamo.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS }),
-  };
+  table = await startDynaliteTable('drills');
   receiver = await startWebhookReceiver(secret, {
     answer: (event) => (refusing.has(JSON.parse(event.body).data.foreign_id) ? 500 : 200),
   });
 });
 afterAll(async () => {
   hung.forEach((release) => release());
-  table.client.destroy();
   await receiver.close();
-  await dynamo.close();
+  await table.close();
 });
 
 const invoiceStore = () => new VersionedDynamoStore<InvoiceRecord>(table, 'INVOICE', isOpen);

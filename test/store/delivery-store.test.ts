@@ -1,34 +1,20 @@
 // Deliveries per store (issue 33), on dynalite: the default store's items keep the keys of before stores, byte for
 // byte; another store's are scoped to it and name it; a store reads and re-sends its own alone, while the due list
 // stays one for the dispatcher.
-import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { Delivery } from '../../domain/model';
-import {
-  createPluginTable,
-  LOCAL_CREDENTIALS,
-  startLocalDynamo,
-  type LocalDynamo,
-} from '../../local/dynamodb';
 import { DynamoDeliveryStore } from '../../store/delivery-store';
-import type { Item, Table } from '../../store/table';
+import type { Item } from '../../store/table';
+import { startDynaliteTable, type DynaliteTable } from '../support/dynalite-table';
 
-let dynamo: LocalDynamo;
-let table: Table;
+let table: DynaliteTable;
 let deliveries: DynamoDeliveryStore;
 
 beforeAll(async () => {
-  dynamo = await startLocalDynamo();
-  await createPluginTable(dynamo.url, 'deliveries');
-  table = {
-    name: 'deliveries',
-    client: new DynamoDBClient({ endpoint: dynamo.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS }),
-  };
+  table = await startDynaliteTable('deliveries');
   deliveries = new DynamoDeliveryStore(table, 30);
 });
-afterAll(async () => {
-  table.client.destroy();
-  await dynamo.close();
-});
+afterAll(() => table.close());
 
 const AT = 1_795_000_000_000;
 

@@ -1,29 +1,20 @@
 // The store registry (store/store-registry.ts) on dynalite, through the real SDK client.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { StoreRecord } from '../../domain/stores';
-import {
-  createPluginTable,
-  LOCAL_CREDENTIALS,
-  startLocalDynamo,
-  type LocalDynamo,
-} from '../../local/dynamodb';
+import { startDynaliteTable, type DynaliteTable } from '../support/dynalite-table';
 import { DynamoStoreRegistry } from '../../store/store-registry';
 
-let dynamo: LocalDynamo;
+let table: DynaliteTable;
 let registry: DynamoStoreRegistry;
 let client: DynamoDBClient;
 const TABLE = 'store-registry-test';
 
 beforeAll(async () => {
-  dynamo = await startLocalDynamo();
-  await createPluginTable(dynamo.url, TABLE);
-  client = new DynamoDBClient({ endpoint: dynamo.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
+  table = await startDynaliteTable(TABLE);
+  client = table.client;
   registry = new DynamoStoreRegistry({ client, name: TABLE });
 });
-afterAll(async () => {
-  client.destroy();
-  await dynamo.close();
-});
+afterAll(() => table.close());
 
 const HASH = (n: number) => n.toString(16).padStart(64, '0');
 
