@@ -1,11 +1,8 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { eventId } from '../../domain/webhooks';
 import { routes, type RouteFunctionName } from '../../lib/routes';
-import { LOCAL_CREDENTIALS } from '../../local/dynamodb';
-import { DynamoDeliveryStore } from '../../store/delivery-store';
 import { checkoutBody, refundBody, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
-import { scanTable } from '../support/table';
+import { addFailedDelivery, scanTable } from '../support/table';
 import { waitFor } from '../support/wait';
 
 let harness: Harness;
@@ -34,31 +31,7 @@ beforeAll(async () => {
     (await harness.api('POST', '/refunds', { token: 'admin', body: refundBody('auth-refund') })).status,
   ).toBe(201);
   // A failed webhook delivery, for the re-send routes (no dispatcher runs here: no webhook URL).
-  const client = new DynamoDBClient({
-    endpoint: harness.stack.dynamo.url,
-    region: 'us-east-1',
-    credentials: LOCAL_CREDENTIALS,
-  });
-  await new DynamoDeliveryStore({ client, name: harness.stack.tableName }, 30).create({
-    id: AUTH_EVENT,
-    storeId: 'default',
-    type: 'invoice.awaiting_payment',
-    seq: 1,
-    subject: 'invoice',
-    foreignId: 'auth-invoice',
-    recordCreatedAt: 0,
-    body: '{}',
-    createdAt: Date.now(),
-    state: 'failed',
-    attempts: 3,
-    retryFrom: Date.now(),
-    nextAttemptAt: Date.now(),
-    attemptUntil: null,
-    lastAttempt: { at: Date.now(), status: 500, error: null },
-    deliveredAt: null,
-    version: 1,
-  });
-  client.destroy();
+  await addFailedDelivery(harness.stack, AUTH_EVENT, 'auth-invoice');
   // A store for the store routes to act on.
   expect(
     (await harness.api('POST', '/stores', { token: 'platform', body: { id: 'auth-store', name: 'Auth' } }))

@@ -3,14 +3,11 @@
 // and a deployment from before stores keeps serving its store, `default`, with its old tokens.
 import { startWebhookReceiver, type WebhookReceiver } from '../../local/webhook-receiver';
 import { newWebhookSecret } from '../../webhooks/signing';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { eventId } from '../../domain/webhooks';
 import { routes, type RouteFunctionName } from '../../lib/routes';
-import { LOCAL_CREDENTIALS } from '../../local/dynamodb';
-import { DynamoDeliveryStore } from '../../store/delivery-store';
 import { checkoutBody, refundBody, startHarness, type Answer, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
-import { scanTable } from '../support/table';
+import { addFailedDelivery, scanTable } from '../support/table';
 import { waitFor } from '../support/wait';
 
 let harness: Harness;
@@ -75,32 +72,8 @@ describe('the upgrade path: a deployment from before stores', () => {
     );
     await harness.stack.runJob('snapshot-balances');
     // A webhook delivery that ran out of retries, for the re-send routes (this stack sends no webhooks).
-    const client = new DynamoDBClient({
-      endpoint: harness.stack.dynamo.url,
-      region: 'us-east-1',
-      credentials: LOCAL_CREDENTIALS,
-    });
-    await new DynamoDeliveryStore({ client, name: harness.stack.tableName }, 30).create({
-      id: OLD_EVENT,
-      // The default store's item is the one a deployment from before stores wrote: no store in its key or data.
-      storeId: 'default',
-      type: 'invoice.awaiting_payment',
-      seq: 1,
-      subject: 'invoice',
-      foreignId: OLD.open,
-      recordCreatedAt: 0,
-      body: '{}',
-      createdAt: Date.now(),
-      state: 'failed',
-      attempts: 3,
-      retryFrom: Date.now(),
-      nextAttemptAt: Date.now(),
-      attemptUntil: null,
-      lastAttempt: { at: Date.now(), status: 500, error: null },
-      deliveredAt: null,
-      version: 1,
-    });
-    client.destroy();
+    // The default store's item is the one a deployment from before stores wrote: no store in its key or data.
+    await addFailedDelivery(harness.stack, OLD_EVENT, OLD.open);
     itemsBefore = (await scanTable(harness.stack)).map((item) => item.pk.S!);
     // Then stores arrive: one is made, the deployment's data untouched.
     expect((await createStore({ id: 'upgrade-new', name: 'New' })).status).toBe(201);

@@ -1,5 +1,7 @@
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { LOCAL_CREDENTIALS } from '../../local/dynamodb';
 import type { LocalStack } from '../../local/stack';
+import { DynamoDeliveryStore } from '../../store/delivery-store';
 import { recordFromItem } from '../../store/record-item';
 
 /** Every item in the plugin's table, read straight from dynalite, to check what was (not) written. */
@@ -33,4 +35,39 @@ export async function storedRecord(
 ): Promise<Record<string, any> | undefined> {
   const item = (await scanTable(stack)).find((candidate) => candidate.pk?.S === `${kind}#${foreignId}`);
   return item ? recordFromItem(item) : undefined;
+}
+
+/**
+ * A default-store webhook delivery that ran out of retries, written straight to the table: for the re-send routes
+ * on a stack that sends no webhooks.
+ */
+export async function addFailedDelivery(stack: LocalStack, id: string, foreignId: string): Promise<void> {
+  const client = new DynamoDBClient({
+    endpoint: stack.dynamo.url,
+    region: 'us-east-1',
+    credentials: LOCAL_CREDENTIALS,
+  });
+  try {
+    await new DynamoDeliveryStore({ client, name: stack.tableName }, 30).create({
+      id,
+      storeId: 'default',
+      type: 'invoice.awaiting_payment',
+      seq: 1,
+      subject: 'invoice',
+      foreignId,
+      recordCreatedAt: 0,
+      body: '{}',
+      createdAt: Date.now(),
+      state: 'failed',
+      attempts: 3,
+      retryFrom: Date.now(),
+      nextAttemptAt: Date.now(),
+      attemptUntil: null,
+      lastAttempt: { at: Date.now(), status: 500, error: null },
+      deliveredAt: null,
+      version: 1,
+    });
+  } finally {
+    client.destroy();
+  }
 }
