@@ -1,6 +1,6 @@
 // A service written from the spec alone finds deposits and withdrawals by id, never an invoice (issue 29, problem
 // 7): the lookup's not-found is counted and never read as unpaid or expired, and the callbacks' deposits are asked.
-import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
+import { checkoutWithTimer, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
 import { waitFor } from '../support/wait';
 
@@ -30,14 +30,8 @@ const loseCallbacks = () =>
   harness.control('POST', '/callbacks', { url: 'http://127.0.0.1:9/callbacks', retry_ms: [] });
 const notFoundCounts = () => output.text().split('"InvoiceLookupNotFound":1').length - 1;
 
-async function checkout(foreignId: string, overrides: Record<string, unknown> = {}) {
-  const created = await harness.api('POST', '/checkout', {
-    token: 'storefront',
-    body: checkoutBody(foreignId, { timer: true, ...overrides }),
-  });
-  expect(created.status).toBe(201);
-  return created.body;
-}
+const checkout = (foreignId: string, overrides?: Record<string, unknown>) =>
+  checkoutWithTimer(harness, foreignId, overrides);
 
 /** The sandbox's answers to lookups by id since `from`, as [id, status]. */
 async function lookups(from = 0): Promise<Array<[number, number]>> {

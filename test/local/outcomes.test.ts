@@ -1,5 +1,11 @@
 // Every outcome a shop must tell apart, driven through the sandbox and its callbacks, read from the poll alone.
-import { checkoutBody, startHarness, type Answer, type Harness } from '../support/local-stack';
+import {
+  checkoutBody,
+  checkoutWithTimer,
+  startHarness,
+  type Answer,
+  type Harness,
+} from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
 import { waitFor } from '../support/wait';
 
@@ -20,14 +26,8 @@ const CALLBACKS_MS = 30_000;
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const TIME_FIELDS = ['fixed_at', 'expires_at', 'created_at', 'updated_at'];
 
-async function checkout(foreignId: string, overrides: Record<string, unknown> = {}) {
-  const created = await harness.api('POST', '/checkout', {
-    token: 'storefront',
-    body: checkoutBody(foreignId, { timer: true, ...overrides }),
-  });
-  expect(created.status).toBe(201);
-  return created.body;
-}
+const checkout = (foreignId: string, overrides?: Record<string, unknown>) =>
+  checkoutWithTimer(harness, foreignId, overrides);
 
 const sandbox = async (foreignId: string, action: string, body: object = {}) => {
   const answer = await harness.control('POST', `/invoices/${foreignId}/${action}`, body);
