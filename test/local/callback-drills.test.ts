@@ -3,7 +3,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { httpApiEvent } from '../../local/lambda-event';
 import {
   bundleFunctions,
   environmentSetBy,
@@ -11,7 +10,7 @@ import {
   type LambdaProcess,
 } from '../../local/lambda-process';
 import { TABLE_SCHEMA } from '../../store/schema';
-import { invoiceCallbackBody, postCallback, signedHeaders } from '../support/callbacks';
+import { invoiceCallbackBody, postCallback, signedCallbackEvent, signedHeaders } from '../support/callbacks';
 import { startKillingProxy } from '../support/killing-proxy';
 import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
 
@@ -54,22 +53,13 @@ test('a copy that arrives while a dead copy holds the receipt applies the news b
   });
   expect(created.status).toBe(201);
   const body = invoiceCallbackBody(foreignId, 'confirmed');
-  const headers = { 'content-type': 'application/json', ...signedHeaders(harness, body) };
 
   const proxy = await startKillingProxy(harness.stack.dynamo.url, receiptClaim);
   try {
     const doomed = await startLambdaProcess(bundle, { ...env, AWS_ENDPOINT_URL_DYNAMODB: proxy.url });
     children.push(doomed);
     proxy.onAnswered = () => void doomed.kill();
-    const event = httpApiEvent({
-      method: 'POST',
-      routeKey: 'POST /callbacks',
-      path: '/callbacks',
-      headers,
-      body: Buffer.from(body),
-      sourceIp: '127.0.0.1',
-      protocol: 'HTTP/1.1',
-    });
+    const event = signedCallbackEvent(harness, body);
     await expect(doomed.invoke(event, 'callbacks')).rejects.toThrow(/exited/);
     expect(proxy.answered).toBe(1);
   } finally {

@@ -7,7 +7,6 @@ import type { ProcessingApi } from '../../domain/ports';
 import { isOpen } from '../../domain/status';
 import { eventId, RETRY_SCHEDULE, WebhookDispatcher, type DispatchOptions } from '../../domain/webhooks';
 import { webhookPayload } from '../../http/webhook-views';
-import { httpApiEvent } from '../../local/lambda-event';
 import {
   bundleFunctions,
   environmentSetBy,
@@ -21,7 +20,11 @@ import { VersionedDynamoStore } from '../../store/versioned-store';
 import { HttpWebhookSender } from '../../webhooks/sender';
 import { newWebhookSecret } from '../../webhooks/signing';
 import { noWake } from '../../webhooks/wake';
-import { invoiceCallbackBody, signedHeaders as callbackHeaders } from '../support/callbacks';
+import {
+  invoiceCallbackBody,
+  signedCallbackEvent,
+  signedHeaders as callbackHeaders,
+} from '../support/callbacks';
 import { startDynaliteTable, type DynaliteTable } from '../support/dynalite-table';
 import { startKillingProxy } from '../support/killing-proxy';
 import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
@@ -237,16 +240,7 @@ describe('crash drills', () => {
 
   /** The same callback as API Gateway hands it to the function. */
   function paidCallbackEvent(foreignId: string) {
-    const { body, headers } = paidCallback(foreignId);
-    return httpApiEvent({
-      method: 'POST',
-      routeKey: 'POST /callbacks',
-      path: '/callbacks',
-      headers,
-      body: Buffer.from(body),
-      sourceIp: '127.0.0.1',
-      protocol: 'HTTP/1.1',
-    });
+    return signedCallbackEvent(harness, invoiceCallbackBody(foreignId, 'confirmed'));
   }
 
   /** What the order's record announces: checkout, then the paid callback and the exception it raises. */

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { httpApiEvent } from '../../local/lambda-event';
 import type { Harness } from './local-stack';
 
 /** Hex HMAC-SHA512 over the exact bytes, as the service signs a callback. */
@@ -14,6 +15,19 @@ export function signedHeaders(
 ): Record<string, string> {
   const { apiKey, secretKey } = harness.stack.sandbox!;
   return { [names.key]: apiKey, [names.signature]: signBody(secretKey, body) };
+}
+
+/** A callback signed with the sandbox's keys, as API Gateway hands it to the callbacks function. */
+export function signedCallbackEvent(harness: Harness, body: string) {
+  return httpApiEvent({
+    method: 'POST',
+    routeKey: 'POST /callbacks',
+    path: '/callbacks',
+    headers: { 'content-type': 'application/json', ...signedHeaders(harness, body) },
+    body: Buffer.from(body),
+    sourceIp: '127.0.0.1',
+    protocol: 'HTTP/1.1',
+  });
 }
 
 /** POSTs a callback body to the plugin with the given headers, exactly as given. */
