@@ -6,7 +6,31 @@ import { invoiceOutcome, isRefundable } from '../../domain/outcome';
 import type { DepositNews, ProcessingApi } from '../../domain/ports';
 import { LATE_MONEY_WATCH_MS, isOpen } from '../../domain/status';
 import { MemoryStore } from '../support/memory-store';
+import { sentInvoice } from '../support/records';
 import { checkoutRequest, startDomainRig, type DomainRig } from '../support/domain-rig';
+
+const NOW = Date.UTC(2030, 0, 1);
+
+/** order-1, sent and answered with the service's invoice 7; nothing paid yet. */
+function answeredInvoice(): InvoiceRecord {
+  return sentInvoice('order-1', {
+    request: checkoutRequest('order-1'),
+    claimedAt: NOW,
+    createdAt: NOW,
+    updatedAt: NOW,
+    invoice: {
+      id: 7,
+      url: 'https://pay.example/7',
+      address: 'bc1q',
+      tag: null,
+      amount: '25.50000000',
+      senderCurrency: 'BTC',
+      senderAmount: '0.00045900',
+      fixedAt: NOW / 1000,
+      releaseAt: NOW / 1000 + 900,
+    },
+  });
+}
 
 describe('a cancelled invoice, through the sandbox with every callback lost', () => {
   let rig: DomainRig;
@@ -75,34 +99,7 @@ describe('an invoice whose timer ran out unpaid, through the sandbox with every 
 });
 
 describe('when the service cannot find the invoice by its id', () => {
-  const NOW = Date.UTC(2030, 0, 1);
-  const record: InvoiceRecord = {
-    foreignId: 'order-1',
-    version: 1,
-    phase: 'sent',
-    request: checkoutRequest('order-1'),
-    claimedAt: NOW,
-    status: 'pending',
-    error: null,
-    history: [],
-    createdAt: NOW,
-    updatedAt: NOW,
-    attempt: 1,
-    invoice: {
-      id: 7,
-      url: 'https://pay.example/7',
-      address: 'bc1q',
-      tag: null,
-      amount: '25.50000000',
-      senderCurrency: 'BTC',
-      senderAmount: '0.00045900',
-      fixedAt: NOW / 1000,
-      releaseAt: NOW / 1000 + 900,
-    },
-    payment: null,
-    cancelled: false,
-    depositIds: [8, 9],
-  };
+  const record: InvoiceRecord = { ...answeredInvoice(), depositIds: [8, 9] };
 
   async function refreshWith(depositNews: DepositNews, depositIds = record.depositIds) {
     const store = new MemoryStore<InvoiceRecord>(() => NOW);
@@ -157,35 +154,8 @@ describe('when the service cannot find the invoice by its id', () => {
 
 test("a cancel whose callback is recorded before the cancel's answer still marks the invoice cancelled and watched", async () => {
   // The service may send its `failed` callback as it answers the cancel: that callback can be written first.
-  const NOW = Date.UTC(2030, 0, 1);
   const store = new MemoryStore<InvoiceRecord>(() => NOW);
-  const request = checkoutRequest('order-1');
-  await store.create({
-    foreignId: 'order-1',
-    version: 1,
-    phase: 'sent',
-    request,
-    claimedAt: NOW,
-    status: 'pending',
-    error: null,
-    history: [],
-    createdAt: NOW,
-    updatedAt: NOW,
-    attempt: 1,
-    invoice: {
-      id: 7,
-      url: 'https://pay.example/7',
-      address: 'bc1q',
-      tag: null,
-      amount: '25.50000000',
-      senderCurrency: 'BTC',
-      senderAmount: '0.00045900',
-      fixedAt: NOW / 1000,
-      releaseAt: NOW / 1000 + 900,
-    },
-    payment: null,
-    cancelled: false,
-  });
+  await store.create(answeredInvoice());
   const processing = {
     invoiceNews: async () => ({ status: 'pending' }),
     cancelInvoice: async (upstreamForeignId: string) => {

@@ -5,6 +5,7 @@ import type { InvoiceRecord, InvoiceStatus, InvoiceType, Payment } from '../../d
 import { invoiceOutcome, isRefundable, SERVICE_FAILURES } from '../../domain/outcome';
 import type { ProcessingApi } from '../../domain/ports';
 import { MemoryStore } from '../support/memory-store';
+import { sentInvoice } from '../support/records';
 
 const NOW = Date.UTC(2030, 0, 1);
 const DUE = '0.00100000';
@@ -15,18 +16,11 @@ type Paid = keyof typeof AMOUNTS | 'late';
 type ServiceSays = [InvoiceStatus, string?];
 
 function record(type: InvoiceType): InvoiceRecord {
-  return {
-    foreignId: 'order-1',
-    version: 1,
-    phase: 'sent',
+  return sentInvoice('order-1', {
     request: { foreignId: 'order-1', currency: 'EUR', type } as InvoiceRecord['request'],
     claimedAt: NOW,
-    status: 'pending',
-    error: null,
-    history: [],
     createdAt: NOW,
     updatedAt: NOW,
-    attempt: 1,
     invoice: {
       id: 1,
       url: 'https://pay.example/1',
@@ -38,9 +32,7 @@ function record(type: InvoiceType): InvoiceRecord {
       fixedAt: NOW / 1000,
       releaseAt: NOW / 1000 + 900,
     },
-    payment: null,
-    cancelled: false,
-  };
+  });
 }
 
 /** As the service words it: a partial-pay invoice also reports what remains while something does. */

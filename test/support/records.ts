@@ -1,8 +1,11 @@
 // Records as the store holds them, for unit tests that start from one.
 import type { InvoiceRecord } from '../../domain/model';
 
-/** An invoice sent to the service and not yet answered: pending, with no invoice, payment or event. */
-export function sentInvoice(foreignId: string): InvoiceRecord {
+/**
+ * An invoice sent to the service and not yet answered (pending: no invoice, payment or event), but for
+ * `overrides`.
+ */
+export function sentInvoice(foreignId: string, overrides: Partial<InvoiceRecord> = {}): InvoiceRecord {
   return {
     foreignId,
     version: 1,
@@ -18,5 +21,6 @@ export function sentInvoice(foreignId: string): InvoiceRecord {
     invoice: null,
     payment: null,
     cancelled: false,
+    ...overrides,
   } as unknown as InvoiceRecord;
 }
