@@ -185,39 +185,33 @@ test('pay too little: underpaid, in words, and back to the shop page for a faile
   expect(shop.errors).toEqual([]);
 });
 
-test('the timer runs out: expired', async () => {
-  const shop = await checkout();
-  await shop.page.getByRole('button', { name: 'Let the timer run out' }).click();
-  await expectState(
-    shop,
+// A wallet button of the demo store, and the final state it leads the widget to: its status, screenshot and advice.
+test.each([
+  [
+    'the timer runs out: expired',
+    'Let the timer run out',
     'The time to pay has run out.',
     'widget-expired',
     'Your order did not go through. Do not send money to this address now. To buy, go back to the shop and order again.',
-  );
-  expect(shop.errors).toEqual([]);
-});
-
-test('paid late: expired, and the late payment said in words', async () => {
-  const shop = await checkout();
-  await shop.page.getByRole('button', { name: 'Pay late' }).click();
-  await expectState(
-    shop,
+  ],
+  [
+    'paid late: expired, and the late payment said in words',
+    'Pay late',
     'The time to pay has run out. Your payment arrived after the time ran out.',
     'widget-paid-late',
     'Your order did not go through on its own. The shop has been told of your payment and will contact you to complete the order or return your money.',
-  );
-  expect(shop.errors).toEqual([]);
-});
-
-test('pay too much: paid, and the extra said in words', async () => {
-  const shop = await checkout();
-  await shop.page.getByRole('button', { name: 'Pay too much' }).click();
-  await expectState(
-    shop,
+  ],
+  [
+    'pay too much: paid, and the extra said in words',
+    'Pay too much',
     'Payment complete. Thank you! You sent more than was due.',
     'widget-paid-over',
     'Your order is paid. The shop has been told of the extra and can send it back: contact the shop if you do not hear from it.',
-  );
+  ],
+])('%s', async (_name, button, status, screenshotName, advice) => {
+  const shop = await checkout();
+  await shop.page.getByRole('button', { name: button }).click();
+  await expectState(shop, status, screenshotName, advice);
   expect(shop.errors).toEqual([]);
 });
 
