@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { API_FUNCTION_TIMEOUT_SECONDS } from '../../lib/routes';
 import { lambdaContext } from '../../local/lambda-context';
 import { invoiceCallbackBody, postCallback, signBody, signedHeaders } from '../support/callbacks';
-import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
+import { checkoutMade, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
 import { scanTable } from '../support/table';
 import { waitFor } from '../support/wait';
@@ -20,14 +20,7 @@ afterAll(async () => {
 // Only the callbacks a test sends itself reach the plugin, unless it turns the sandbox's back on.
 beforeEach(() => harness.control('POST', '/callbacks', { url: null, duplicate: false }));
 
-async function pendingInvoice(foreignId: string) {
-  const created = await harness.api('POST', '/checkout', {
-    token: 'storefront',
-    body: checkoutBody(foreignId),
-  });
-  expect(created.status).toBe(201);
-  return created.body;
-}
+const pendingInvoice = (foreignId: string) => checkoutMade(harness, foreignId);
 
 const poll = async (foreignId: string) =>
   (await harness.api('GET', `/invoices/${foreignId}`, { token: 'storefront' })).body;

@@ -1,6 +1,13 @@
 import { Decimal } from 'decimal.js';
 import { clearFaults, expectCleanError, injectFault, type FaultKind } from '../support/faults';
-import { checkoutBody, refundBody, startHarness, type Answer, type Harness } from '../support/local-stack';
+import {
+  checkoutBody,
+  checkoutMade,
+  refundBody,
+  startHarness,
+  type Answer,
+  type Harness,
+} from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
 import { waitFor } from '../support/wait';
 
@@ -47,14 +54,7 @@ async function eurBalance(): Promise<string> {
   return body.data.find((entry: { currency: string }) => entry.currency === 'EUR').balance;
 }
 
-async function createInvoice(foreignId: string) {
-  const created = await harness.api('POST', '/checkout', {
-    token: 'storefront',
-    body: checkoutBody(foreignId),
-  });
-  expect(created.status).toBe(201);
-  return created.body;
-}
+const createInvoice = (foreignId: string) => checkoutMade(harness, foreignId);
 
 async function createRefund(foreignId: string) {
   const created = await harness.api('POST', '/refunds', { token: 'admin', body: refundBody(foreignId) });

@@ -1,6 +1,6 @@
 // A service written from the spec alone finds deposits and withdrawals by id, never an invoice (issue 29, problem
 // 7): the lookup's not-found is counted and never read as unpaid or expired, and the callbacks' deposits are asked.
-import { checkoutWithTimer, startHarness, type Harness } from '../support/local-stack';
+import { checkoutMade, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
 import { waitFor } from '../support/wait';
 
@@ -31,7 +31,7 @@ const loseCallbacks = () =>
 const notFoundCounts = () => output.text().split('"InvoiceLookupNotFound":1').length - 1;
 
 const checkout = (foreignId: string, overrides?: Record<string, unknown>) =>
-  checkoutWithTimer(harness, foreignId, overrides);
+  checkoutMade(harness, foreignId, { timer: true, ...overrides });
 
 /** The sandbox's answers to lookups by id since `from`, as [id, status]. */
 async function lookups(from = 0): Promise<Array<[number, number]>> {

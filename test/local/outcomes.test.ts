@@ -1,11 +1,5 @@
 // Every outcome a shop must tell apart, driven through the sandbox and its callbacks, read from the poll alone.
-import {
-  checkoutBody,
-  checkoutWithTimer,
-  startHarness,
-  type Answer,
-  type Harness,
-} from '../support/local-stack';
+import { checkoutBody, checkoutMade, startHarness, type Answer, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
 import { waitFor } from '../support/wait';
 
@@ -27,7 +21,7 @@ const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const TIME_FIELDS = ['fixed_at', 'expires_at', 'created_at', 'updated_at'];
 
 const checkout = (foreignId: string, overrides?: Record<string, unknown>) =>
-  checkoutWithTimer(harness, foreignId, overrides);
+  checkoutMade(harness, foreignId, { timer: true, ...overrides });
 
 const sandbox = async (foreignId: string, action: string, body: object = {}) => {
   const answer = await harness.control('POST', `/invoices/${foreignId}/${action}`, body);

@@ -119,15 +119,15 @@ export function checkoutBody(foreignId: string, overrides: Record<string, unknow
   };
 }
 
-/** Checks out an order with a timer, as a storefront does, and expects it made (201); answers the invoice. */
-export async function checkoutWithTimer(
+/** Checks out an order as a storefront does, and expects it made (201); answers the invoice. */
+export async function checkoutMade(
   harness: Harness,
   foreignId: string,
   overrides: Record<string, unknown> = {},
 ) {
   const created = await harness.api('POST', '/checkout', {
     token: 'storefront',
-    body: checkoutBody(foreignId, { timer: true, ...overrides }),
+    body: checkoutBody(foreignId, overrides),
   });
   expect(created.status).toBe(201);
   return created.body;
