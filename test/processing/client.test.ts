@@ -1,7 +1,15 @@
 // The client's wire format against a local HTTP server: paths, bodies, signatures, amounts.
 import { ProcessingClient } from '../../processing/client';
 import { ProcessingValidationError } from '../../processing/errors';
-import { KEYS, NEW_KEYS, hmacHex, keySequence, startFakeService, type FakeService } from './fake-service';
+import {
+  KEYS,
+  NEW_KEYS,
+  WITHDRAWAL,
+  hmacHex,
+  keySequence,
+  startFakeService,
+  type FakeService,
+} from './fake-service';
 
 const INVOICE_REQUEST = {
   foreign_id: 'inv-1',
@@ -147,17 +155,7 @@ describe('ProcessingClient wire format', () => {
   });
 
   it('sends the withdrawal amount as a normalised decimal string', async () => {
-    const withdrawal = {
-      id: 9,
-      foreign_id: 'wd-1',
-      type: 'withdrawal_instant_exchange',
-      status: 'processing',
-      sender_currency: 'USDT',
-      sender_amount: '25.00000000',
-      received_currency: 'BTC',
-      received_amount: '0.00038000',
-    };
-    service.replies({ status: 201, body: { data: withdrawal } });
+    service.replies({ status: 201, body: { data: WITHDRAWAL } });
 
     await expect(
       client.createWithdrawal({
@@ -167,7 +165,7 @@ describe('ProcessingClient wire format', () => {
         sender_amount: '25',
         address: 'bc1qexample',
       }),
-    ).resolves.toEqual(withdrawal);
+    ).resolves.toEqual(WITHDRAWAL);
 
     expect(only().body.toString()).toBe(
       '{"foreign_id":"wd-1","sender_currency":"USDT","received_currency":"BTC","sender_amount":"25.00000000","address":"bc1qexample"}',

@@ -103,3 +103,15 @@ export const NEW_KEYS: ProcessingKeys = {
   apiKey: 'api-key-BBBBBBBBBBBB',
   secretKey: 'secret-key-TTTTTTTTTTTT',
 };
+
+/** The service's record of `wd-1`, 25 USDT to BTC, as it answers an instant withdrawal with exchange. */
+export const WITHDRAWAL = {
+  id: 9,
+  foreign_id: 'wd-1',
+  type: 'withdrawal_instant_exchange',
+  status: 'processing',
+  sender_currency: 'USDT',
+  sender_amount: '25.00000000',
+  received_currency: 'BTC',
+  received_amount: '0.00038000',
+};

@@ -16,6 +16,7 @@ import { deadlineAt, runWithDeadline } from '../../runtime/deadline';
 import {
   KEYS,
   NEW_KEYS,
+  WITHDRAWAL,
   closedPortUrl,
   hmacHex,
   keySequence,
@@ -72,17 +73,6 @@ const WITHDRAWAL_REQUEST: WithdrawalRequest = {
   sender_amount: '25',
   address: 'bc1qexample',
   end_user_reference: 'customer-7',
-};
-
-const WITHDRAWAL = {
-  id: 9,
-  foreign_id: 'wd-1',
-  type: 'withdrawal_instant_exchange',
-  status: 'processing',
-  sender_currency: 'USDT',
-  sender_amount: '25.00000000',
-  received_currency: 'BTC',
-  received_amount: '0.00038000',
 };
 
 const RECORD =
