@@ -1,5 +1,5 @@
 import { check, DYNAMODB_ITEM_LIMIT_BYTES, INVARIANTS } from '../../soak/checker';
-import type { History, InvoiceView, ShopDelivery } from '../../soak/history';
+import type { ApiCall, History, InvoiceView, ShopDelivery } from '../../soak/history';
 import { CANCELLED_ERROR } from '../../sandbox/invoices';
 
 // Each invariant is shown able to fail: a history that keeps every guarantee passes all nine, and each mutation
@@ -18,6 +18,11 @@ function event(sequence: number, status: string, exception: string | null = null
     verified: true,
     answered: 200,
   };
+}
+
+/** The order's poll, as the soak records it: what the route answered, quickly. */
+function poll(status: number, body: ApiCall['body']): ApiCall {
+  return { order: ORDER, action: 'poll', method: 'GET', path: `/invoices/${ORDER}`, status, body, ms: 5 };
 }
 
 /** One order created, paid, refunded in part; every fact agrees. */
@@ -39,24 +44,8 @@ function goodHistory(): History {
     orders: [ORDER],
     calls: [
       { order: ORDER, action: 'checkout', method: 'POST', path: '/checkout', status: 201, body: {}, ms: 30 },
-      {
-        order: ORDER,
-        action: 'poll',
-        method: 'GET',
-        path: `/invoices/${ORDER}`,
-        status: 200,
-        body: { status: 'awaiting_payment' },
-        ms: 5,
-      },
-      {
-        order: ORDER,
-        action: 'poll',
-        method: 'GET',
-        path: `/invoices/${ORDER}`,
-        status: 200,
-        body: { status: 'paid' },
-        ms: 5,
-      },
+      poll(200, { status: 'awaiting_payment' }),
+      poll(200, { status: 'paid' }),
       {
         order: ORDER,
         action: 'refund',
@@ -198,15 +187,7 @@ const breakages: Array<[number, string, (history: History) => void]> = [
     6,
     'a poll that saw a paid order awaiting payment again',
     (h) => {
-      h.calls.push({
-        order: ORDER,
-        action: 'poll',
-        method: 'GET',
-        path: `/invoices/${ORDER}`,
-        status: 200,
-        body: { status: 'awaiting_payment' },
-        ms: 5,
-      });
+      h.calls.push(poll(200, { status: 'awaiting_payment' }));
     },
   ],
   [
@@ -227,15 +208,7 @@ const breakages: Array<[number, string, (history: History) => void]> = [
     8,
     'an undocumented 500',
     (h) => {
-      h.calls.push({
-        order: ORDER,
-        action: 'poll',
-        method: 'GET',
-        path: `/invoices/${ORDER}`,
-        status: 500,
-        body: {},
-        ms: 5,
-      });
+      h.calls.push(poll(500, {}));
     },
   ],
   [
