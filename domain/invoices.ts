@@ -12,6 +12,7 @@ import type {
   InvoiceNews,
   InvoiceRecord,
   InvoiceStatus,
+  NewsOutcome,
   OrderRefundRequest,
   Payment,
   RefundRequest,
@@ -19,7 +20,7 @@ import type {
   StatusChange,
 } from './model';
 import { failedOnItsOwn, SERVICE_FAILURES } from './outcome';
-import { creditGrows, paysMore, recordedPayment } from './payment';
+import { creditGrows, paysMore, paysSame, recordedPayment } from './payment';
 import type { ClientSecrets, InvoiceStore, Owned, ProcessingApi, VersionedStore } from './ports';
 import { ClaimedRecords, mayHaveBeenSent, readRecord, type ClaimTiming } from './records';
 import { MAX_REFUNDS_PER_ORDER, refundableAmount, refundEnded, reservation } from './refund-bound';
@@ -226,8 +227,9 @@ export class InvoiceService implements RefundReservations {
       news = await this.newsFromDeposits(record);
     }
     if (!news || !isInvoiceStatus(news.status)) return undefined;
-    return (
-      (await this.applyStatus({
+    // Applied to the record as read, not read again: a lost race re-reads it (see `mutate`).
+    const applied = await this.applyNews(
+      {
         upstreamForeignId: upstreamForeignId(record),
         status: news.status,
         source,
@@ -237,8 +239,10 @@ export class InvoiceService implements RefundReservations {
         depositIds: news.depositIds,
         expiresAt: news.expiresAt,
         confirmations: news.confirmations,
-      })) ?? this.invoices.read(record.foreignId)
+      },
+      record,
     );
+    return applied.record;
   }
 
   /**
@@ -256,56 +260,84 @@ export class InvoiceService implements RefundReservations {
   }
 
   /** Applies a status from the service, only forward and only to the invoice's current upstream attempt. */
-  applyStatus(update: StatusUpdate): Promise<InvoiceRecord | undefined> {
-    return this.invoices.mutate(orderForeignId(update.upstreamForeignId), (current) => {
-      if (upstreamForeignId(current) !== update.upstreamForeignId) return undefined;
-      // The service answered our create but we have not recorded it yet: the news must not be lost.
-      if (current.phase === 'sending') throw new NotReadyError('The invoice');
-      if (current.phase !== 'sent') return undefined;
-      const advances = movesForward(current.status, update.status);
-      // A partial payment may keep the status; news of a smaller one is older news, whatever order it came in.
-      // Money may still come in once the invoice is final: it is recorded, as late. So is the first money that
-      // comes with the service's word that nothing was paid in time, whichever way the two arrive.
-      const notPaidInTime = update.status === 'failed' && update.error === SERVICE_FAILURES.expiredUnpaid;
-      const late = isFinal(current.status) || (notPaidInTime && !current.payment);
-      const paid =
-        update.payment && paysMore(update.payment, current.payment)
-          ? recordedPayment(update.payment, current, late)
-          : undefined;
-      // A credit that grows is news even when nothing else moves: money confirmed after a cancel, say.
-      const credited = update.settlement && creditGrows(update.settlement, current.settlement);
-      const depositIds = withDepositIds(current.depositIds, update.depositIds);
-      const invoice = extendedExpiry(current.invoice, update.expiresAt);
-      // Only more: older news delivered late never takes the count the customer has seen back.
-      const confirmations = Math.max(update.confirmations ?? -1, current.confirmations ?? -1);
-      const confirms = confirmations > (current.confirmations ?? -1);
-      // Our cancel is news even when its own callback already recorded the `failed`: the sweep then watches it.
-      const cancelled = current.cancelled || (update.source === 'cancel' && update.status === 'failed');
-      const moves = advances || paid || credited || cancelled !== current.cancelled;
-      if (!moves && !confirms && depositIds === current.depositIds && invoice === current.invoice)
-        return undefined;
-      const at = this.timing.now();
-      // Older news may move something else (a later expiry, a deposit id) while it reports less credit.
-      const settlement = credited ? update.settlement : (current.settlement ?? update.settlement);
-      return {
-        ...current,
-        invoice,
-        ...(depositIds && { depositIds }),
-        ...(confirms && { confirmations }),
-        status: advances ? update.status : current.status,
-        payment: paid ?? current.payment,
-        settlement,
-        // A later credit (a late payment) leaves more to refund.
-        ...(current.refunds &&
-          settlement && { refundable: refundableAmount(settlement.net, current.refunds) }),
-        error: update.error ?? current.error,
-        cancelled,
-        history: advances
-          ? [...current.history, { status: update.status, at, source: update.source }]
-          : current.history,
-        updatedAt: at,
-      };
-    });
+  async applyStatus(update: StatusUpdate): Promise<InvoiceRecord | undefined> {
+    const applied = await this.applyNews(update);
+    return applied.outcome === 'applied' ? applied.record : undefined;
+  }
+
+  /**
+   * Applies news from the service (see `applyStatus`) and tells what it was: `applied`, a `duplicate` the record
+   * already holds, or `ignored` (older news, or of nothing the record keeps). With it comes the record as it now
+   * stands, written or as last read. Nothing is written when nothing moves: applying news twice is applying it once.
+   */
+  async applyNews(
+    update: StatusUpdate,
+    seen?: InvoiceRecord,
+  ): Promise<{ outcome: NewsOutcome; record: InvoiceRecord | undefined }> {
+    let latest: InvoiceRecord | undefined;
+    let held = false;
+    const written = await this.invoices.mutate(
+      orderForeignId(update.upstreamForeignId),
+      (current) => {
+        latest = current;
+        const next = this.withNews(current, update);
+        held = next === undefined && holdsNews(current, update);
+        return next;
+      },
+      { seen },
+    );
+    if (written) return { outcome: 'applied', record: written };
+    return { outcome: held ? 'duplicate' : 'ignored', record: latest };
+  }
+
+  /** The record with the news in it; undefined when the news moves nothing. */
+  private withNews(current: InvoiceRecord, update: StatusUpdate): Omit<InvoiceRecord, 'version'> | undefined {
+    if (upstreamForeignId(current) !== update.upstreamForeignId) return undefined;
+    // The service answered our create but we have not recorded it yet: the news must not be lost.
+    if (current.phase === 'sending') throw new NotReadyError('The invoice');
+    if (current.phase !== 'sent') return undefined;
+    const advances = movesForward(current.status, update.status);
+    // A partial payment may keep the status; news of a smaller one is older news, whatever order it came in.
+    // Money may still come in once the invoice is final: it is recorded, as late. So is the first money that
+    // comes with the service's word that nothing was paid in time, whichever way the two arrive.
+    const notPaidInTime = update.status === 'failed' && update.error === SERVICE_FAILURES.expiredUnpaid;
+    const late = isFinal(current.status) || (notPaidInTime && !current.payment);
+    const paid =
+      update.payment && paysMore(update.payment, current.payment)
+        ? recordedPayment(update.payment, current, late)
+        : undefined;
+    // A credit that grows is news even when nothing else moves: money confirmed after a cancel, say.
+    const credited = update.settlement && creditGrows(update.settlement, current.settlement);
+    const depositIds = withDepositIds(current.depositIds, update.depositIds);
+    const invoice = extendedExpiry(current.invoice, update.expiresAt);
+    // Only more: older news delivered late never takes the count the customer has seen back.
+    const confirmations = Math.max(update.confirmations ?? -1, current.confirmations ?? -1);
+    const confirms = confirmations > (current.confirmations ?? -1);
+    // Our cancel is news even when its own callback already recorded the `failed`: the sweep then watches it.
+    const cancelled = current.cancelled || (update.source === 'cancel' && update.status === 'failed');
+    const moves = advances || paid || credited || cancelled !== current.cancelled;
+    if (!moves && !confirms && depositIds === current.depositIds && invoice === current.invoice)
+      return undefined;
+    const at = this.timing.now();
+    // Older news may move something else (a later expiry, a deposit id) while it reports less credit.
+    const settlement = credited ? update.settlement : (current.settlement ?? update.settlement);
+    return {
+      ...current,
+      invoice,
+      ...(depositIds && { depositIds }),
+      ...(confirms && { confirmations }),
+      status: advances ? update.status : current.status,
+      payment: paid ?? current.payment,
+      settlement,
+      // A later credit (a late payment) leaves more to refund.
+      ...(current.refunds && settlement && { refundable: refundableAmount(settlement.net, current.refunds) }),
+      error: update.error ?? current.error,
+      cancelled,
+      history: advances
+        ? [...current.history, { status: update.status, at, source: update.source }]
+        : current.history,
+      updatedAt: at,
+    };
   }
 
   /** Open records of every store the sweep is due to look at, by `now`, the longest due first. */
@@ -320,7 +352,7 @@ export class InvoiceService implements RefundReservations {
       sends = reserved.sends;
       return reserved.next;
     };
-    await this.invoices.mutate(ask.invoiceForeignId, change, REFUND_WRITE_ATTEMPTS);
+    await this.invoices.mutate(ask.invoiceForeignId, change, { attempts: REFUND_WRITE_ATTEMPTS });
     if (!sends) throw new NotFoundError('Invoice');
     return sends;
   }
@@ -328,11 +360,12 @@ export class InvoiceService implements RefundReservations {
   async endRefund(invoiceForeignId: string, refundForeignId: string, state: 'confirmed' | 'failed') {
     const change = (current: InvoiceRecord) =>
       refundEnded(current, refundForeignId, state, this.timing.now());
-    await this.invoices.mutate(invoiceForeignId, change, REFUND_WRITE_ATTEMPTS);
+    await this.invoices.mutate(invoiceForeignId, change, { attempts: REFUND_WRITE_ATTEMPTS });
   }
 
-  markSwept(foreignId: string): Promise<void> {
-    return this.invoices.markSwept(foreignId);
+  /** Marks the record looked at; `seen` as the sweep last read or wrote it (see `ClaimedRecords.markSwept`). */
+  markSwept(foreignId: string, seen?: InvoiceRecord): Promise<void> {
+    return this.invoices.markSwept(foreignId, seen);
   }
 
   /**
@@ -418,6 +451,16 @@ export class InvoiceService implements RefundReservations {
       if (failure !== 'invalid_state' && failure !== 'not_found') throw error;
     }
   }
+}
+
+/**
+ * Whether the record already says what the news says: its status and, where the news names one, its payment. A
+ * repeated delivery is such news; older news (an earlier status, a smaller payment) is not.
+ */
+function holdsNews(record: InvoiceRecord, update: StatusUpdate): boolean {
+  if (upstreamForeignId(record) !== update.upstreamForeignId || record.phase !== 'sent') return false;
+  if (record.status !== update.status) return false;
+  return !update.payment || paysSame(update.payment, record.payment);
 }
 
 /**

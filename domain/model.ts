@@ -316,12 +316,11 @@ export interface FoundWithdrawal extends StatusNews {
   withdrawal?: WithdrawalDetails;
 }
 
-/** A callback whose signature has been verified, read into what it is news of. */
-export interface Callback {
-  /** The same for every delivery of the same bytes: a repeat is recognised by it. */
-  receiptId: string;
-  event: CallbackEvent;
-}
+/**
+ * What news from the service did to its record: `applied` when it moved it, `duplicate` when the record already
+ * said it, `ignored` when it is older news or of nothing the record keeps.
+ */
+export type NewsOutcome = 'applied' | 'duplicate' | 'ignored';
 
 export type CallbackEvent =
   | ({ kind: 'invoice'; upstreamForeignId: string } & InvoiceNews)

@@ -13,6 +13,13 @@ export function paysMore(next: Payment, recorded: Payment | null): boolean {
   return !leftGrows && new Decimal(next.amount).gt(recorded?.amount ?? 0);
 }
 
+/** Whether the payment is the one recorded: the same currency and amount. */
+export function paysSame(next: Payment, recorded: Payment | null): boolean {
+  return (
+    recorded !== null && next.currency === recorded.currency && new Decimal(next.amount).eq(recorded.amount)
+  );
+}
+
 /**
  * The payment as the record keeps it: to 8 places, with what is due and still owed in the currency paid where
  * known, and how the two compare. `late`: the invoice was final before this payment grew, or its time had run out

@@ -156,18 +156,6 @@ export interface SecretHolder {
   createdAt: number;
 }
 
-/** Remembers callback deliveries so a repeated one has no second effect. */
-export interface ReceiptStore {
-  /** True the first time a receipt id is seen, or when the delivery that claimed it died before finishing. */
-  claim(receiptId: string): Promise<boolean>;
-  /** Whether a delivery of this receipt id was applied; false while one is pending, or when none was seen. */
-  isDone(receiptId: string): Promise<boolean>;
-  /** Records that the delivery was applied: from now on a repeat is a duplicate for good. */
-  complete(receiptId: string): Promise<void>;
-  /** Forgets a receipt whose processing failed, so that the retried delivery is applied. */
-  release(receiptId: string): Promise<void>;
-}
-
 /** A record with what the dispatcher did with its events so far (none yet: undefined). */
 export interface OutboxRead {
   record: ClaimedRecord<unknown>;

@@ -22,8 +22,6 @@ export interface SweepTiming {
   expiryGraceMs: number;
 }
 
-type Marker = (foreignId: string) => Promise<void>;
-
 export interface SweepOptions extends SweepTiming {
   now: () => number;
   batch: number;
@@ -121,10 +119,25 @@ export async function sweep(stores: SweptStores, options: SweepOptions): Promise
       report.failures++;
     }
   };
-  /** Looks at a record, then marks it looked at whether or not the look failed: one failure at most per record. */
-  const look = async (foreignId: string, work: () => Promise<unknown>, mark: Marker) => {
+  /**
+   * Looks at a record, then marks it looked at whether or not the look failed: one failure at most per record. The
+   * record is read once, by the listing: the look starts from it, and the mark from what the look left (see
+   * `mutate`).
+   */
+  const look = async <T>(
+    listed: T,
+    work: (record: T) => Promise<T | undefined>,
+    mark: (seen: T) => Promise<void>,
+  ) => {
+    let seen = listed;
     let failed = false;
-    for (const step of [work, () => mark(foreignId)]) {
+    const steps = [
+      async () => {
+        seen = (await work(listed)) ?? listed;
+      },
+      () => mark(seen),
+    ];
+    for (const step of steps) {
       try {
         await step();
       } catch {
@@ -147,9 +160,9 @@ export async function sweep(stores: SweptStores, options: SweepOptions): Promise
     const refunds = stores.refundsFor(storeId);
     report.refundsChecked++;
     await look(
-      refund.foreignId,
-      () => refunds.refresh(refund, 'reconcile'),
-      (id) => refunds.markSwept(id),
+      refund,
+      (listed) => refunds.refresh(listed, 'reconcile'),
+      (seen) => refunds.markSwept(refund.foreignId, seen),
     );
   }
   for (const { storeId, record: invoice } of whileTimeLasts(await stores.dueInvoices(options.batch, now))) {
@@ -157,16 +170,16 @@ export async function sweep(stores: SweptStores, options: SweepOptions): Promise
     if (invoice.phase !== 'sent' && !isStale(invoice, now, options)) {
       // A first claim is due before it is stale (see nextSweepAt): looked at, it waits a stale period more.
       report.invoicesChecked++;
-      await attempt(() => invoices.markSwept(invoice.foreignId));
+      await attempt(() => invoices.markSwept(invoice.foreignId, invoice));
     } else if (invoice.phase !== 'sent') {
       report.invoicesAbandoned++;
       await attempt(() => invoices.abandon(invoice));
     } else {
       report.invoicesChecked++;
       await look(
-        invoice.foreignId,
-        () => invoices.refresh(invoice, 'reconcile'),
-        (id) => invoices.markSwept(id),
+        invoice,
+        (listed) => invoices.refresh(listed, 'reconcile'),
+        (seen) => invoices.markSwept(invoice.foreignId, seen),
       );
     }
   }

@@ -98,6 +98,16 @@ export async function save<T extends { foreignId: string; version: number }>(
   return { record: latest ?? record, won: false };
 }
 
+export interface MutateOptions<T> {
+  attempts?: number;
+  /**
+   * The record as this invocation last read or wrote it, so that the first try reads nothing: its compare-and-set
+   * fails if the record has moved since, and the next try reads it. Only for a change that may do nothing when an
+   * older version needs nothing: news such a version already holds, a later one holds too (records move forward).
+   */
+  seen?: T;
+}
+
 /**
  * Applies `change` with compare-and-set, re-reading on a lost race. `change` answers undefined when there is
  * nothing to do (for example a status that would go backwards); so does `mutate` then, and for a missing record.
@@ -106,16 +116,17 @@ export async function mutate<T extends { foreignId: string; version: number }>(
   store: VersionedStore<T>,
   foreignId: string,
   change: (current: T) => Omit<T, 'version'> | undefined,
-  announce?: Announce<T>,
-  attempts = 5,
+  announce: Announce<T> = (record) => record,
+  { attempts = 5, seen }: MutateOptions<T> = {},
 ): Promise<T | undefined> {
+  let current = seen ?? (await store.get(foreignId));
   for (let i = 0; i < attempts; i++) {
-    const current = await store.get(foreignId);
     if (!current) return undefined;
     const next = change(current);
     if (!next) return undefined;
-    const { record, won } = await save(store, current, next, announce);
-    if (won) return record;
+    const record = announce({ ...next, version: current.version + 1 } as T, current);
+    if (await store.update(record, current.version, current)) return record;
+    current = await store.get(foreignId);
   }
   throw new InProgressError(1);
 }
@@ -202,9 +213,9 @@ export class ClaimedRecords<T extends AnyRecord> {
   mutate(
     foreignId: string,
     change: (current: T) => Omit<T, 'version'> | undefined,
-    attempts?: number,
+    options?: MutateOptions<T>,
   ): Promise<T | undefined> {
-    return mutate(this.store, foreignId, change, this.announce, attempts);
+    return mutate(this.store, foreignId, change, this.announce, options);
   }
 
   /** `record` once the service has answered for it: sent, at the status it gave, which history records. */
@@ -263,11 +274,14 @@ export class ClaimedRecords<T extends AnyRecord> {
   /**
    * Notes that the sweep has looked at an open record, which moves it behind the others in the sweep's order. Not
    * one claimed since the sweep listed it: the holder's write of the service's answer must not lose to this one.
+   * `seen` is the record as the sweep last read or wrote it (see `MutateOptions`).
    */
-  async markSwept(foreignId: string): Promise<void> {
+  async markSwept(foreignId: string, seen?: T): Promise<void> {
     const now = this.timing.now();
-    await this.mutate(foreignId, (current) =>
-      leaseHeld(current, this.timing) ? undefined : { ...current, sweptAt: now },
+    await this.mutate(
+      foreignId,
+      (current) => (leaseHeld(current, this.timing) ? undefined : { ...current, sweptAt: now }),
+      { seen },
     );
   }
 }

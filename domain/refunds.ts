@@ -7,7 +7,14 @@ import {
   type ServiceError,
 } from './errors';
 import type { RefundReservations } from './invoices';
-import type { FoundWithdrawal, OrderRefundRequest, RefundRecord, RefundRequest, StatusChange } from './model';
+import type {
+  FoundWithdrawal,
+  NewsOutcome,
+  OrderRefundRequest,
+  RefundRecord,
+  RefundRequest,
+  StatusChange,
+} from './model';
 import type { Owned, ProcessingApi, RefundStore } from './ports';
 import { ClaimedRecords, mayHaveBeenSent, type ClaimTiming } from './records';
 import { isFinal } from './status';
@@ -111,8 +118,9 @@ export class RefundService {
     return this.refunds.listDue(limit, now);
   }
 
-  markSwept(foreignId: string): Promise<void> {
-    return this.refunds.markSwept(foreignId);
+  /** Marks the record looked at; `seen` as the sweep last read or wrote it (see `ClaimedRecords.markSwept`). */
+  markSwept(foreignId: string, seen?: RefundRecord): Promise<void> {
+    return this.refunds.markSwept(foreignId, seen);
   }
 
   /**
@@ -126,7 +134,9 @@ export class RefundService {
     if (!sends) return this.giveUpUnsent(record);
     const found = await this.processing.findWithdrawal(sends);
     if (!found) return record.phase === 'sent' ? record : this.resendUnfound(record);
-    if (record.phase === 'sent') return this.applyStatus(record.foreignId, found.status, source, found.error);
+    if (record.phase === 'sent') {
+      return (await this.applyNews(record.foreignId, found.status, source, found.error, record)).record;
+    }
     if (!mayHaveBeenSent(record)) return undefined;
     await this.endOnOrder(record, found.withdrawal ? found.status : undefined);
     return this.refunds.mutate(record.foreignId, (current) =>
@@ -134,28 +144,41 @@ export class RefundService {
     );
   }
 
-  /** Records a status from the service; final states are final, and end the refund's reservation first. */
-  async applyStatus(
+  /**
+   * Records a status from the service, final states final, ending the refund's reservation first; tells what it
+   * was: `applied`, a `duplicate` the refund already holds, or `ignored`. Nothing is written when nothing moves.
+   * `seen`: the refund as just read, then not read again (see `mutate`).
+   */
+  async applyNews(
     foreignId: string,
     status: string,
     source: StatusChange['source'],
     error?: string,
-  ): Promise<RefundRecord | undefined> {
-    const stored = await this.store.get(foreignId);
+    seen?: RefundRecord,
+  ): Promise<{ outcome: NewsOutcome; record?: RefundRecord }> {
+    const stored = seen ?? (await this.store.get(foreignId));
     if (stored?.phase === 'sent' && !isFinal(stored.status)) await this.endOnOrder(stored, status);
-    return this.refunds.mutate(foreignId, (current) => {
-      if (current.phase === 'sending' && source === 'callback') throw new NotReadyError('The refund');
-      // Withdrawal statuses past creation are not listed by the spec: accept only a move to a final one.
-      if (current.phase !== 'sent' || isFinal(current.status) || !isFinal(status)) return undefined;
-      const at = this.timing.now();
-      return {
-        ...current,
-        status,
-        error: error ?? current.error,
-        history: [...current.history, { status, at, source }],
-        updatedAt: at,
-      };
-    });
+    let held = false;
+    const record = await this.refunds.mutate(
+      foreignId,
+      (current) => {
+        if (current.phase === 'sending' && source === 'callback') throw new NotReadyError('The refund');
+        held = current.phase === 'sent' && isFinal(status) && current.status === status;
+        // Withdrawal statuses past creation are not listed by the spec: accept only a move to a final one.
+        if (current.phase !== 'sent' || isFinal(current.status) || !isFinal(status)) return undefined;
+        const at = this.timing.now();
+        return {
+          ...current,
+          status,
+          error: error ?? current.error,
+          history: [...current.history, { status, at, source }],
+          updatedAt: at,
+        };
+      },
+      { seen: stored },
+    );
+    if (record) return { outcome: 'applied', record };
+    return { outcome: held ? 'duplicate' : 'ignored' };
   }
 
   /**

@@ -14,12 +14,12 @@ import { sharesDeploymentAccount } from '../runtime/store-account';
 export const handler = apiRoute(
   { route: callbacksRoute, input: ({ rawBody, headers }) => ({ rawBody, headers }) },
   async ({ rawBody, headers }) => {
-    const callback = await verifyCallback(rawBody, headers, processingKeys);
-    const routed = callback && routeSharedCallback(callback.event);
-    if (!callback || !routed || !(await sharesDeploymentAccount(routed.storeId))) {
+    const event = await verifyCallback(rawBody, headers, processingKeys);
+    const routed = event && routeSharedCallback(event);
+    if (!routed || !(await sharesDeploymentAccount(routed.storeId))) {
       return { status: 200, body: { outcome: 'ignored' } };
     }
-    const outcome = await callbacksFor(routed.storeId).receive({ ...callback, event: routed.event });
+    const outcome = await callbacksFor(routed.storeId).receive(routed.event);
     return { status: 200, body: { outcome } };
   },
 );

@@ -22,8 +22,8 @@ export const handler = apiRoute(
     if (account?.processing.account !== 'own') {
       throw new HttpError(404, 'store_not_found', 'No store with its own processing account has this id');
     }
-    const callback = await verifyCallback(rawBody, headers, account.processing.keys);
-    if (!callback || !isOwnAccountEvent(callback.event)) return { status: 200, body: { outcome: 'ignored' } };
-    return { status: 200, body: { outcome: await callbacksFor(storeId).receive(callback) } };
+    const event = await verifyCallback(rawBody, headers, account.processing.keys);
+    if (!event || !isOwnAccountEvent(event)) return { status: 200, body: { outcome: 'ignored' } };
+    return { status: 200, body: { outcome: await callbacksFor(storeId).receive(event) } };
   },
 );

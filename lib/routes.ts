@@ -207,7 +207,7 @@ export const lookupTransactionRoute = route('GET /transactions', 'lookup-transac
 });
 
 export const callbacksRoute = route('POST /callbacks', 'callbacks', 'service', {
-  data: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  data: { table: ['GetItem', 'UpdateItem'] },
   secrets: ['processingKeys'],
   // A store on its own account has its callbacks verified with its own keys.
   storeSecrets: 'read',
@@ -219,7 +219,7 @@ export const callbacksRoute = route('POST /callbacks', 'callbacks', 'service', {
 // A store with its own processing account has its own callback URL, verified with the keys of the store's account.
 // The same services as POST /callbacks apply it, and they hold the deployment's keys too.
 export const storeCallbacksRoute = route('POST /callbacks/{store_id}', 'store-callbacks', 'service', {
-  data: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  data: { table: ['GetItem', 'UpdateItem'] },
   secrets: ['processingKeys'],
   storeSecrets: 'read',
 });

@@ -1,7 +1,6 @@
 // The service's callbacks: signed like our requests (processing/signing.ts), read into the domain's events.
-import { createHash } from 'node:crypto';
 import { CallbackSignatureError } from '../domain/errors';
-import type { Callback, CallbackEvent } from '../domain/model';
+import type { CallbackEvent } from '../domain/model';
 import type { KeySource, ProcessingKeys } from '../domain/ports';
 import { depositIdsOf } from './deposits';
 import { parseJson } from './json';
@@ -36,14 +35,14 @@ export async function verifyCallback(
   rawBody: Buffer,
   headers: Record<string, string | undefined>,
   keys: KeySource,
-): Promise<Callback | undefined> {
+): Promise<CallbackEvent | undefined> {
   const signature = signatureIn(headers);
   if (!signature) throw new CallbackSignatureError();
   const signedBy = (current: ProcessingKeys) => isSignedBy(current, rawBody, signature);
   if (!signedBy(await keys.get()) && !signedBy(await keys.refresh())) throw new CallbackSignatureError();
   const payload = parsePayload(rawBody);
   if (!payload) return undefined;
-  return { receiptId: createHash('sha256').update(rawBody).digest('hex'), event: eventOf(payload) };
+  return eventOf(payload);
 }
 
 /** Ours are at most 64 characters and an attempt suffix: a longer one names nothing of ours, and is no key to look up. */

@@ -1,7 +1,6 @@
 import type { InvoiceRecord, RefundRecord } from '../domain/model';
 import { nextSweepAt } from '../domain/reconcile';
 import { isOpen } from '../domain/status';
-import { DynamoReceiptStore } from '../store/receipt-store';
 import { DynamoSnapshotStore } from '../store/snapshot-store';
 import { VersionedDynamoStore } from '../store/versioned-store';
 import { numberEnv } from './env';
@@ -25,9 +24,4 @@ export const refundStore = /* @__PURE__ */ new VersionedDynamoStore<RefundRecord
 export const snapshotStore = /* @__PURE__ */ new DynamoSnapshotStore(
   table,
   /* @__PURE__ */ numberEnv('SNAPSHOT_RETENTION_DAYS', 90),
-);
-export const receiptStore = /* @__PURE__ */ new DynamoReceiptStore(
-  table,
-  /* @__PURE__ */ numberEnv('CALLBACK_RECEIPT_DAYS', 30),
-  () => Date.now(),
 );

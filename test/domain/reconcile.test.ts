@@ -75,3 +75,45 @@ test("the sweep's reads stay bounded: an invoice left open costs about 55 lookup
   expect(firstDay).toBeLessThanOrEqual(60);
   expect((await lookups()) - firstDay).toBe(24);
 });
+
+describe('the sweep reads each record it looks at once: the listing reads it, the look and the mark start from it', () => {
+  const gets = () => jest.spyOn(rig.invoiceStore, 'get');
+
+  test('with news and without, no record is read again, and each is marked looked at', async () => {
+    await rig.invoices.checkout(checkoutRequest('order-quiet'));
+    await rig.invoices.checkout(checkoutRequest('order-news'));
+    await rig.control('POST', '/invoices/order-news/pay', { kind: 'full', hold: true });
+    rig.clock.ms += 2 * MINUTE;
+    const reads = gets();
+
+    const report = await rig.sweep();
+
+    expect(report).toMatchObject({ invoicesChecked: 2, failures: 0 });
+    expect(reads).not.toHaveBeenCalled();
+    expect(await stored('order-quiet')).toMatchObject({ status: 'pending', sweptAt: rig.clock.ms });
+    expect(await stored('order-news')).toMatchObject({ status: 'processing', sweptAt: rig.clock.ms });
+  });
+
+  test('a record written after the listing read it is read again once, and keeps both changes', async () => {
+    await rig.invoices.checkout(checkoutRequest('order-raced'));
+    rig.clock.ms += 2 * MINUTE;
+    const reads = gets();
+    const listOpen = rig.invoiceStore.listOpen.bind(rig.invoiceStore);
+    jest.spyOn(rig.invoiceStore, 'listOpen').mockImplementation(async (...args) => {
+      const listed = await listOpen(...args);
+      // A callback lands between the listing and the look.
+      await rig.invoices.applyStatus({
+        upstreamForeignId: 'order-raced',
+        status: 'processing',
+        source: 'callback',
+      });
+      reads.mockClear();
+      return listed;
+    });
+
+    await rig.sweep();
+
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(await stored('order-raced')).toMatchObject({ status: 'processing', sweptAt: rig.clock.ms });
+  });
+});

@@ -3,7 +3,7 @@
 import { CallbackService } from '../../domain/callbacks';
 import { InvoiceService } from '../../domain/invoices';
 import type { CallbackEvent, InvoiceRecord, RefundRecord, RefundRequest } from '../../domain/model';
-import type { ProcessingApi, ReceiptStore } from '../../domain/ports';
+import type { ProcessingApi } from '../../domain/ports';
 import { nextSweepAt } from '../../domain/reconcile';
 import { RefundService } from '../../domain/refunds';
 import {
@@ -133,20 +133,6 @@ describe("the default store's view of the deployment's account", () => {
 });
 
 describe('two stores on the sandbox, one account', () => {
-  class MemoryReceipts implements ReceiptStore {
-    readonly done = new Set<string>();
-    async claim(id: string) {
-      return !this.done.has(id);
-    }
-    async isDone(id: string) {
-      return this.done.has(id);
-    }
-    async complete(id: string) {
-      this.done.add(id);
-    }
-    async release() {}
-  }
-
   let rig: DomainRig;
   let storeB: MemoryStore<InvoiceRecord>;
   let invoicesB: InvoiceService;
@@ -164,8 +150,8 @@ describe('two stores on the sandbox, one account', () => {
       timing,
       invoicesB,
     );
-    callbacksB = new CallbackService(new MemoryReceipts(), invoicesB, refundsB);
-    callbacksA = new CallbackService(new MemoryReceipts(), rig.invoices, rig.refunds);
+    callbacksB = new CallbackService(invoicesB, refundsB);
+    callbacksA = new CallbackService(rig.invoices, rig.refunds);
   });
   afterEach(() => rig.close());
 
@@ -191,13 +177,13 @@ describe('two stores on the sandbox, one account', () => {
     })!;
 
     expect(forB.storeId).toBe(STORE_B);
-    expect(await callbacksB.receive({ receiptId: 'r-1', event: forB.event })).toBe('applied');
+    expect(await callbacksB.receive(forB.event)).toBe('applied');
     expect((await storeB.get('order-1'))?.status).toBe('processing');
     expect((await rig.invoiceStore.get('order-1'))?.status).not.toBe('processing');
 
     // The default store's news, under the bare foreign_id, moves only the default store's order.
     const forA = routeSharedCallback({ kind: 'invoice', upstreamForeignId: 'order-1', status: 'confirmed' })!;
-    expect(await callbacksA.receive({ receiptId: 'r-2', event: forA.event })).toBe('applied');
+    expect(await callbacksA.receive(forA.event)).toBe('applied');
     expect((await rig.invoiceStore.get('order-1'))?.status).toBe('confirmed');
     expect((await storeB.get('order-1'))?.status).toBe('processing');
   });

@@ -30,8 +30,8 @@ const TABLE_ACTIONS: Record<string, string[]> = {
   'refund-invoice': ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
   'list-refunds': ['GetItem', 'BatchGetItem'],
   'get-refund': ['GetItem', 'UpdateItem'],
-  callbacks: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-  'store-callbacks': ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+  callbacks: ['GetItem', 'UpdateItem'],
+  'store-callbacks': ['GetItem', 'UpdateItem'],
   // GetItem and the `created` index: the registry's stores with their own account, each snapshot too.
   'snapshot-balances': ['GetItem', 'PutItem'],
   reconcile: ['Query', 'GetItem', 'UpdateItem', 'DeleteItem'],

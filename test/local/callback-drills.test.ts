@@ -1,5 +1,5 @@
-// A callback function killed mid-way, as a crash would end it, while a copy of its delivery arrives: the copy is
-// answered 200 only once the news is in the record (issue 29).
+// A callback function killed mid-way, as a crash would end it: unanswered, the delivery is sent again, and the copy
+// is answered 200 only once the news is in the record, applied once (issues 29, 30).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -38,44 +38,58 @@ afterAll(async () => {
   rmSync(outDir, { recursive: true, force: true });
 });
 
-/** The PutItem that claims a callback's receipt: the first copy dies right after it lands, before any news. */
-function receiptClaim(target: string, body: string): boolean {
-  if (target !== 'DynamoDB_20120810.PutItem') return false;
-  const request = JSON.parse(body) as { Item: Record<string, { S?: string }> };
-  return request.Item[TABLE_SCHEMA.partitionKey]?.S?.startsWith('CALLBACK#') ?? false;
+/** The first copy dies right after DynamoDB answers this call on the order's record: its read, or its write. */
+function recordCall(action: 'GetItem' | 'UpdateItem', foreignId: string) {
+  return (target: string, body: string): boolean => {
+    if (target !== `DynamoDB_20120810.${action}`) return false;
+    const request = JSON.parse(body) as { Key: Record<string, { S?: string }> };
+    return request.Key[TABLE_SCHEMA.partitionKey]?.S === `INVOICE#${foreignId}`;
+  };
 }
 
-test('a copy that arrives while a dead copy holds the receipt applies the news before it answers 200', async () => {
-  const foreignId = 'crash-receipt-1';
-  const created = await harness.api('POST', '/checkout', {
-    token: 'storefront',
-    body: checkoutBody(foreignId),
-  });
-  expect(created.status).toBe(201);
-  const body = invoiceCallbackBody(foreignId, 'confirmed');
+test.each([
+  ['read, before its write', 'GetItem', 'awaiting_payment', 'applied'],
+  ['write, with the answer lost', 'UpdateItem', 'paid', 'duplicate'],
+] as const)(
+  'a copy that dies right after its %s: the retry answers 200 with the news in the record once',
+  async (_when, action, statusAfterCrash, retryOutcome) => {
+    const foreignId = `crash-after-${action}`;
+    const created = await harness.api('POST', '/checkout', {
+      token: 'storefront',
+      body: checkoutBody(foreignId),
+    });
+    expect(created.status).toBe(201);
+    const body = invoiceCallbackBody(foreignId, 'confirmed');
 
-  const proxy = await startKillingProxy(harness.stack.dynamo.url, receiptClaim);
-  try {
-    const doomed = await startLambdaProcess(bundle, { ...env, AWS_ENDPOINT_URL_DYNAMODB: proxy.url });
-    children.push(doomed);
-    proxy.onAnswered = () => void doomed.kill();
-    const event = signedCallbackEvent(harness, body);
-    await expect(doomed.invoke(event, 'callbacks')).rejects.toThrow(/exited/);
-    expect(proxy.answered).toBe(1);
-  } finally {
-    await proxy.close();
-  }
-  // The dead copy's receipt is still pending, its lease far from over: the news is not in the record.
-  expect((await harness.api('GET', `/invoices/${foreignId}`, { token: 'storefront' })).body.status).toBe(
-    'awaiting_payment',
-  );
+    const proxy = await startKillingProxy(harness.stack.dynamo.url, recordCall(action, foreignId));
+    try {
+      const doomed = await startLambdaProcess(bundle, { ...env, AWS_ENDPOINT_URL_DYNAMODB: proxy.url });
+      children.push(doomed);
+      proxy.onAnswered = () => void doomed.kill();
+      const event = signedCallbackEvent(harness, body);
+      await expect(doomed.invoke(event, 'callbacks')).rejects.toThrow(/exited/);
+      expect(proxy.answered).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+    const poll = async () =>
+      (await harness.api('GET', `/invoices/${foreignId}`, { token: 'storefront' })).body;
+    expect((await poll()).status).toBe(statusAfterCrash);
 
-  const copy = await postCallback(harness, body, signedHeaders(harness, body));
+    // The dead copy answered nothing, so the payment service sends the delivery again.
+    const copy = await postCallback(harness, body, signedHeaders(harness, body));
 
-  expect(copy.status).toBe(200);
-  expect(copy.body.outcome).toBe('applied');
-  const view = (await harness.api('GET', `/invoices/${foreignId}`, { token: 'storefront' })).body;
-  expect(view).toMatchObject({ status: 'paid', net_amount: '25.50000000' });
-  // Once applied, a further copy is a duplicate.
-  expect((await postCallback(harness, body, signedHeaders(harness, body))).body.outcome).toBe('duplicate');
-}, 180_000);
+    expect(copy.status).toBe(200);
+    expect(copy.body.outcome).toBe(retryOutcome);
+    const view = await poll();
+    expect(view).toMatchObject({ status: 'paid', net_amount: '25.50000000' });
+    expect(view.history.map((change: { service_status: string }) => change.service_status)).toEqual([
+      'pending',
+      'confirmed',
+    ]);
+    // Once applied, a further copy is a duplicate and changes nothing.
+    expect((await postCallback(harness, body, signedHeaders(harness, body))).body.outcome).toBe('duplicate');
+    expect(await poll()).toEqual(view);
+  },
+  180_000,
+);

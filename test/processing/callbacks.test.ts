@@ -58,13 +58,11 @@ describe('the event', () => {
     );
 
     await expect(read(body)).resolves.toMatchObject({
-      event: {
-        kind: 'invoice',
-        upstreamForeignId: 'order-1~2',
-        status: 'pending',
-        error: undefined,
-        payment: { currency: 'BTC', amount: '0.000123456789012345678', remainingAmount: '0.1' },
-      },
+      kind: 'invoice',
+      upstreamForeignId: 'order-1~2',
+      status: 'pending',
+      error: undefined,
+      payment: { currency: 'BTC', amount: '0.000123456789012345678', remainingAmount: '0.1' },
     });
   });
 
@@ -78,14 +76,12 @@ describe('the event', () => {
     );
 
     await expect(read(body)).resolves.toMatchObject({
-      event: {
-        kind: 'invoice',
-        payment: { currency: 'BTC', amount: '0.00046' },
-        settlement: {
-          currency: 'EUR',
-          net: '25.24500000',
-          fees: [{ currency: 'EUR', amount: '0.25500000' }],
-        },
+      kind: 'invoice',
+      payment: { currency: 'BTC', amount: '0.00046' },
+      settlement: {
+        currency: 'EUR',
+        net: '25.24500000',
+        fees: [{ currency: 'EUR', amount: '0.25500000' }],
       },
     });
   });
@@ -96,7 +92,10 @@ describe('the event', () => {
       await expect(
         read({ foreign_id: 'refund-1', type, status: 'failed', error: 'address rejected' }),
       ).resolves.toMatchObject({
-        event: { kind: 'withdrawal', foreignId: 'refund-1', status: 'failed', error: 'address rejected' },
+        kind: 'withdrawal',
+        foreignId: 'refund-1',
+        status: 'failed',
+        error: 'address rejected',
       });
     },
   );
@@ -106,7 +105,7 @@ describe('the event', () => {
     ['no foreign_id', { type: 'invoice', status: 'confirmed' }],
     ['a status that is not text', { foreign_id: 'x', type: 'invoice', status: 3 }],
   ])('%s: other', async (_name, payload) => {
-    await expect(read(payload)).resolves.toMatchObject({ event: { kind: 'other' } });
+    await expect(read(payload)).resolves.toEqual({ kind: 'other' });
   });
 
   test.each([
@@ -115,14 +114,5 @@ describe('the event', () => {
     ['JSON null', bytes(null)],
   ])('a signed body that is %s: nothing to apply', async (_name, body) => {
     await expect(read(body)).resolves.toBeUndefined();
-  });
-
-  test('the receipt id is the same for the same bytes, and differs for any other', async () => {
-    const payload = { foreign_id: 'order-1', type: 'invoice', status: 'pending' };
-    const first = await read(payload);
-
-    expect((await read(payload))?.receiptId).toBe(first?.receiptId);
-    expect((await read({ ...payload, status: 'processing' }))?.receiptId).not.toBe(first?.receiptId);
-    expect(first?.receiptId).toMatch(/^[0-9a-f]{64}$/);
   });
 });

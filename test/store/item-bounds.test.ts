@@ -36,7 +36,6 @@ import {
 } from '../../processing/translate';
 import { DynamoDeliveryStore } from '../../store/delivery-store';
 import { itemSize, MAX_ITEM_BYTES } from '../../store/item-size';
-import { DynamoReceiptStore } from '../../store/receipt-store';
 import type { Table } from '../../store/table';
 import { VersionedDynamoStore } from '../../store/versioned-store';
 
@@ -268,11 +267,6 @@ sizes.refund = recordItemSize('REFUND', refund);
   const { table, items } = caught();
   void new DynamoDeliveryStore(table, 30).create(delivery);
   sizes.delivery = itemSize(items[0]);
-}
-{
-  const { table, items } = caught();
-  void new DynamoReceiptStore(table, 30, () => AT).claim('f'.repeat(64));
-  sizes.receipt = itemSize(items[0]);
 }
 
 describe.each(Object.entries(sizes))('the largest %s item', (_kind, size) => {

@@ -10,7 +10,6 @@ import {
   startLocalDynamo,
   type LocalDynamo,
 } from '../../local/dynamodb';
-import { DynamoReceiptStore } from '../../store/receipt-store';
 import { DynamoRecordList } from '../../store/record-list';
 import { DynamoSnapshotStore } from '../../store/snapshot-store';
 import { keyOwner, scopedKey } from '../../store/store-scope';
@@ -149,18 +148,11 @@ test("the open-items index is one queue for all stores, each record listed with 
   expect((await invoicesB.listOpen(10)).length).toBe(2);
 });
 
-test('refunds, receipts and snapshots are kept per store too', async () => {
+test('refunds and snapshots are kept per store too', async () => {
   const refundsA = new VersionedDynamoStore<RefundRecord>(table, 'REFUND', isOpen);
   const refund = { foreignId: 'refund-1', version: 1, phase: 'sending' } as RefundRecord;
   await refundsA.create({ ...refund, createdAt: 1, updatedAt: 1, claimedAt: 1 } as RefundRecord);
   expect(await refundsA.forStore(STORE_B).get('refund-1')).toBeUndefined();
-
-  const receiptsA = new DynamoReceiptStore(table, 30, Date.now);
-  const receiptsB = receiptsA.forStore(STORE_B);
-  expect(await receiptsA.claim('same-body')).toBe(true);
-  await receiptsA.complete('same-body');
-  expect(await receiptsB.isDone('same-body')).toBe(false);
-  expect(await receiptsB.claim('same-body')).toBe(true);
 
   const snapshotsA = new DynamoSnapshotStore(table, 90);
   const snapshotsB = snapshotsA.forStore(STORE_B);
@@ -171,14 +163,5 @@ test('refunds, receipts and snapshots are kept per store too', async () => {
   expect(await snapshotsA.claimLiveSlot(2_000, 60_000)).toBe(true);
 
   const keys = (await scan()).map((item) => item.pk.S).sort();
-  expect(keys).toEqual(
-    [
-      'BALANCES',
-      'CALLBACK#same-body',
-      'REFUND#refund-1',
-      'S#shop-b#BALANCES_LIVE',
-      'S#shop-b#CALLBACK#same-body',
-      'BALANCES_LIVE',
-    ].sort(),
-  );
+  expect(keys).toEqual(['BALANCES', 'REFUND#refund-1', 'S#shop-b#BALANCES_LIVE', 'BALANCES_LIVE'].sort());
 });

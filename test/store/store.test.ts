@@ -10,7 +10,6 @@ import { invoiceEvents, withEvents } from '../../domain/webhooks';
 import { createdKeys } from '../../store/created-index';
 import { DynamoDeliveryStore } from '../../store/delivery-store';
 import { DUE_PK, DUE_SK } from '../../store/due-index';
-import { DynamoReceiptStore } from '../../store/receipt-store';
 import { DynamoRecordList } from '../../store/record-list';
 import { DynamoSnapshotStore } from '../../store/snapshot-store';
 import { str, type Table } from '../../store/table';
@@ -502,57 +501,6 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
       await new DynamoSnapshotStore(table, 90).put(snapshot(1_700_000_000_000));
       const [item] = await scan();
       expect(Number(item.ttl.N)).toBe(1_700_000_000 + 90 * DAY_SECONDS);
-    });
-  });
-
-  describe('DynamoReceiptStore', () => {
-    const now = () => 1_700_000_000_000;
-
-    test('claim is true once per receipt id; release lets the next delivery claim it again', async () => {
-      const receipts = new DynamoReceiptStore(table, 30, now);
-      expect(await receipts.claim('delivery-1')).toBe(true);
-      expect(await receipts.claim('delivery-1')).toBe(false);
-      expect(await receipts.claim('delivery-2')).toBe(true);
-      await receipts.release('delivery-1');
-      expect(await receipts.claim('delivery-1')).toBe(true);
-      expect(await receipts.claim('delivery-2')).toBe(false);
-      await expect(receipts.release('never-claimed')).resolves.toBeUndefined();
-    });
-
-    race(`${CONCURRENCY} concurrent claims of one receipt: exactly one is true`, async () => {
-      const receipts = new DynamoReceiptStore(table, 30, now);
-      const results = await Promise.all(
-        Array.from({ length: CONCURRENCY }, () => receipts.claim('delivery-1')),
-      );
-      expect(results.filter(Boolean)).toHaveLength(1);
-    });
-
-    test('a pending receipt whose lease ran out can be claimed again; a completed one never', async () => {
-      let clock = 1_700_000_000_000;
-      const receipts = new DynamoReceiptStore(table, 30, () => clock, 60_000);
-      expect(await receipts.claim('crashed')).toBe(true);
-      expect(await receipts.claim('finished')).toBe(true);
-      await receipts.complete('finished');
-      clock += 30_000;
-      expect(await receipts.claim('crashed')).toBe(false);
-      clock += 31_000;
-      expect(await receipts.claim('crashed')).toBe(true);
-      expect(await receipts.claim('finished')).toBe(false);
-    });
-
-    test('isDone: only once a delivery was completed', async () => {
-      const receipts = new DynamoReceiptStore(table, 30, now);
-      expect(await receipts.isDone('delivery-9')).toBe(false);
-      await receipts.claim('delivery-9');
-      expect(await receipts.isDone('delivery-9')).toBe(false);
-      await receipts.complete('delivery-9');
-      expect(await receipts.isDone('delivery-9')).toBe(true);
-    });
-
-    test('receipts carry a TTL of the retention period', async () => {
-      await new DynamoReceiptStore(table, 30, now).claim('delivery-1');
-      const [item] = await scan();
-      expect(Number(item.ttl.N)).toBe(1_700_000_000 + 30 * DAY_SECONDS);
     });
   });
 
