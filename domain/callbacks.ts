@@ -4,8 +4,6 @@ import type { CallbackEvent, NewsOutcome } from './model';
 import type { RefundService } from './refunds';
 import { isInvoiceStatus } from './status';
 
-export type CallbackOutcome = NewsOutcome;
-
 /**
  * Applies the service's verified callbacks (processing/callbacks.ts reads them). Every delivery is applied: a copy
  * of one already applied finds its news in the record, writes nothing and is a `duplicate`. Applying is idempotent
@@ -22,7 +20,7 @@ export class CallbackService {
    * A record too busy to write now (its outbox full, or other writers winning every try) is "not ready", a 503:
    * the 409 `in_progress` a storefront retries would tell the payment service its news was refused.
    */
-  async receive(event: CallbackEvent): Promise<CallbackOutcome> {
+  async receive(event: CallbackEvent): Promise<NewsOutcome> {
     try {
       return await this.apply(event);
     } catch (error) {
@@ -31,7 +29,7 @@ export class CallbackService {
     }
   }
 
-  private async apply(event: CallbackEvent): Promise<CallbackOutcome> {
+  private async apply(event: CallbackEvent): Promise<NewsOutcome> {
     if (event.kind === 'invoice') {
       const { upstreamForeignId, status, error, payment, settlement, depositIds, expiresAt, confirmations } =
         event;

@@ -102,8 +102,9 @@ export interface MutateOptions<T> {
   attempts?: number;
   /**
    * The record as this invocation last read or wrote it, so that the first try reads nothing: its compare-and-set
-   * fails if the record has moved since, and the next try reads it. Only for a change that may do nothing when an
-   * older version needs nothing: news such a version already holds, a later one holds too (records move forward).
+   * fails if the record has moved since, and the next try reads it. Only for a change that may safely do nothing
+   * when this version needs nothing: what an older version already holds, a later one holds too (records only move
+   * forward).
    */
   seen?: T;
 }
