@@ -28,6 +28,9 @@ const poll = async (foreignId: string) =>
 const stored = ({ seconds_left: _secondsLeft, ...view }: Record<string, unknown>) => view;
 const statuses = (view: { history: Array<{ service_status: string }> }) =>
   view.history.map((change) => change.service_status);
+/** The order's item as stored: a delivery that writes nothing leaves it the same, version and all. */
+const itemOf = async (foreignId: string) =>
+  (await scanTable(harness.stack)).find((item) => item.pk.S === `INVOICE#${foreignId}`);
 const tableText = async () =>
   JSON.stringify((await scanTable(harness.stack)).map((item) => JSON.stringify(item)).sort());
 
@@ -109,6 +112,7 @@ test('a replayed delivery has no second effect', async () => {
 
   const first = await postCallback(harness, body, signedHeaders(harness, body));
   const afterFirst = await poll('cb-replay');
+  const itemAfterFirst = await itemOf('cb-replay');
   const replay = await postCallback(harness, body, signedHeaders(harness, body));
 
   expect(first.status).toBe(200);
@@ -117,11 +121,14 @@ test('a replayed delivery has no second effect', async () => {
   expect(replay.body.outcome).toBe('duplicate');
   expect(stored(await poll('cb-replay'))).toEqual(stored(afterFirst));
   expect(statuses(afterFirst)).toEqual(['pending', 'processing']);
+  expect(itemAfterFirst?.version).toBeDefined();
+  expect(await itemOf('cb-replay')).toEqual(itemAfterFirst);
 });
 
 test('concurrent copies of one delivery are applied once', async () => {
   await pendingInvoice('cb-replay-race');
   const body = invoiceCallbackBody('cb-replay-race', 'confirmed');
+  const version = Number((await itemOf('cb-replay-race'))?.version.N);
 
   const answers = await Promise.all(
     Array.from({ length: 10 }, () => postCallback(harness, body, signedHeaders(harness, body))),
@@ -129,7 +136,10 @@ test('concurrent copies of one delivery are applied once', async () => {
 
   expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
   expect(answers.filter((answer) => answer.body.outcome === 'applied')).toHaveLength(1);
+  expect(answers.filter((answer) => answer.body.outcome === 'duplicate')).toHaveLength(9);
   expect(statuses(await poll('cb-replay-race'))).toEqual(['pending', 'confirmed']);
+  // One write: the copies that lost its compare-and-set found the news there and wrote nothing.
+  expect(Number((await itemOf('cb-replay-race'))?.version.N)).toBe(version + 1);
 });
 
 test('out of order: confirmed, then processing, stays confirmed; a later failed does not undo it', async () => {
