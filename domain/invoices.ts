@@ -218,8 +218,14 @@ export class InvoiceService implements RefundReservations {
    * Asks the service for the invoice's transaction and records its status and payment where they move forward.
    * The spec promises lookups of deposits by id, not of invoices: an invoice the service does not find is counted
    * (`onLookupNotFound`), never read as unpaid or expired, and the deposits its callbacks named are asked instead.
+   * Answers the record as it now stands. `listed`: the sweep's record is applied to as it listed it, not read again
+   * (see `mutate`); a cancel reads it afresh, as a payment may have landed since.
    */
-  async refresh(record: InvoiceRecord, source: StatusChange['source']): Promise<InvoiceRecord | undefined> {
+  async refresh(
+    record: InvoiceRecord,
+    source: StatusChange['source'],
+    { listed = false } = {},
+  ): Promise<InvoiceRecord | undefined> {
     if (!record.invoice) return undefined;
     let news = await this.processing.invoiceNews(record.invoice.id);
     if (!news) {
@@ -227,7 +233,6 @@ export class InvoiceService implements RefundReservations {
       news = await this.newsFromDeposits(record);
     }
     if (!news || !isInvoiceStatus(news.status)) return undefined;
-    // Applied to the record as read, not read again: a lost race re-reads it (see `mutate`).
     const applied = await this.applyNews(
       {
         upstreamForeignId: upstreamForeignId(record),
@@ -240,7 +245,7 @@ export class InvoiceService implements RefundReservations {
         expiresAt: news.expiresAt,
         confirmations: news.confirmations,
       },
-      record,
+      listed ? record : undefined,
     );
     return applied.record;
   }

@@ -161,7 +161,7 @@ export async function sweep(stores: SweptStores, options: SweepOptions): Promise
     report.refundsChecked++;
     await look(
       refund,
-      (listed) => refunds.refresh(listed, 'reconcile'),
+      (listed) => refunds.refresh(listed, 'reconcile', { listed: true }),
       (seen) => refunds.markSwept(refund.foreignId, seen),
     );
   }
@@ -178,7 +178,7 @@ export async function sweep(stores: SweptStores, options: SweepOptions): Promise
       report.invoicesChecked++;
       await look(
         invoice,
-        (listed) => invoices.refresh(listed, 'reconcile'),
+        (listed) => invoices.refresh(listed, 'reconcile', { listed: true }),
         (seen) => invoices.markSwept(invoice.foreignId, seen),
       );
     }

@@ -127,15 +127,20 @@ export class RefundService {
    * Asks the service for the withdrawal's status and records it. A send whose answer was lost is settled: our
    * withdrawal is adopted, someone else's under the same foreign_id refuses the refund for good, and one no lookup
    * finds is sent again. An order's refund that never got as far as writing what it sends has sent nothing: the
-   * sweep gives it up.
+   * sweep gives it up. `listed`: the sweep's record is applied to as it listed it, not read again (see `mutate`).
    */
-  async refresh(record: RefundRecord, source: StatusChange['source']): Promise<RefundRecord | undefined> {
+  async refresh(
+    record: RefundRecord,
+    source: StatusChange['source'],
+    { listed = false } = {},
+  ): Promise<RefundRecord | undefined> {
     const sends = withdrawalOf(record);
     if (!sends) return this.giveUpUnsent(record);
     const found = await this.processing.findWithdrawal(sends);
     if (!found) return record.phase === 'sent' ? record : this.resendUnfound(record);
     if (record.phase === 'sent') {
-      return (await this.applyNews(record.foreignId, found.status, source, found.error, record)).record;
+      const seen = listed ? record : undefined;
+      return (await this.applyNews(record.foreignId, found.status, source, found.error, seen)).record;
     }
     if (!mayHaveBeenSent(record)) return undefined;
     await this.endOnOrder(record, found.withdrawal ? found.status : undefined);
