@@ -90,12 +90,22 @@ async function runWorker(seed: number, orders: number, shard: string, concurrenc
   console.log(`${RESULT_PREFIX}${JSON.stringify(handed)}`);
 }
 
+/**
+ * A worker allocates short-lived objects fast (every request's buffers, parsed bodies and promises): a larger young
+ * generation lets most of them die young, which is cheap, instead of being copied into the old one and marked there.
+ */
+const WORKER_NODE_OPTIONS = ['--max-semi-space-size=64'];
+
 /** Runs this file again as one worker, passing its progress lines through. */
 function worker(args: string[]): Promise<WorkerResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, __filename, ...args], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...process.execArgv, ...WORKER_NODE_OPTIONS, __filename, ...args],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let last: WorkerResult | undefined;
     let buffered = '';
     child.stdout.on('data', (chunk: Buffer) => {

@@ -107,6 +107,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   installSoakClock();
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
+  /** The time and CPU since the start, for the progress lines. */
+  const at = () =>
+    `${Math.round((performance.now() - started) / 100) / 10} s (${cpuSeconds(process.cpuUsage(cpuBefore))} s of CPU)`;
   const { seed } = options;
   const rates = options.rates ?? DEFAULT_RATES;
   const log = options.log ?? (() => undefined);
@@ -240,20 +243,25 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     );
     working = false;
     await sweeper;
-    log(`workload done in ${Math.round((performance.now() - started) / 1000)} s; quiet period`);
+    log(`workload done at ${at()}; quiet period`);
 
     // The quiet period: faults off, time jumps past every timer, lease and wait; the jobs catch up.
     faultsOn = false;
     await relay.idle();
+    log(`delayed callbacks delivered at ${at()}`);
     for (const jumpMinutes of [20, 180, 720]) {
       advanceSoakClock(jumpMinutes * 60_000);
       await control(sandbox.url, 'GET', '/stats'); // any request makes the sandbox expire what is due
-      await reconcileUntilCaughtUp(stack);
+      const swept = await reconcileUntilCaughtUp(stack);
+      const reconciled = at();
       await relay.idle();
       await settledDeliveries(shop);
+      log(
+        `+${jumpMinutes} min: ${swept.runs} reconcile runs, ${swept.records} records, done at ${reconciled}; webhooks settled at ${at()}`,
+      );
     }
 
-    log(`quiet period done at ${Math.round((performance.now() - started) / 1000)} s`);
+    log(`quiet period done at ${at()}`);
     const final: History['final'] = { invoices: {}, refunds: {} };
     for (const order of orders)
       final.invoices[order] = (await api.view(`/invoices/${order}`)) as InvoiceView | null;
@@ -267,6 +275,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       .filter((request: { status: number | null }) => request.status !== null && request.status < 300)
       .map((request: { body: string }) => JSON.parse(request.body).foreign_id);
     await scanItems(stack);
+    log(`final views, the service's records and the table read at ${at()}`);
 
     const history: History = {
       seed,
@@ -290,6 +299,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       apiTimeoutMs: API_FUNCTION_TIMEOUT_SECONDS * 1000,
     };
     const results = check(history);
+    log(`invariants checked at ${at()}`);
     const outcomes: Record<string, number> = {};
     for (const view of Object.values(final.invoices)) {
       const key = view ? `${view.status}${view.exception ? `/${view.exception}` : ''}` : 'none';
@@ -400,12 +410,15 @@ async function balances(sandboxUrl: string): Promise<Record<string, string>> {
  * jump of the clock every open order of a long run is due at once. Twice at least, as an unknown create's claim is
  * given up on only at a second look.
  */
-async function reconcileUntilCaughtUp(stack: LocalStack): Promise<void> {
+async function reconcileUntilCaughtUp(stack: LocalStack): Promise<{ runs: number; records: number }> {
+  let records = 0;
   for (let run = 1; run <= 1_000; run++) {
     const report = (await stack.runJob('reconcile').catch(() => undefined)) as SweepReport | undefined;
     const found = report ? report.invoicesChecked + report.refundsChecked + report.deferred : 1;
-    if (run >= 2 && found === 0) return;
+    records += report ? report.invoicesChecked + report.refundsChecked + report.invoicesAbandoned : 0;
+    if (run >= 2 && found === 0) return { runs: run, records };
   }
+  return { runs: 1_000, records };
 }
 
 /** Waits until the shop has heard nothing new for a while: the dispatcher has caught up. */
