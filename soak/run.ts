@@ -262,12 +262,21 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     }
 
     log(`quiet period done at ${at()}`);
-    const final: History['final'] = { invoices: {}, refunds: {} };
-    for (const order of orders)
-      final.invoices[order] = (await api.view(`/invoices/${order}`)) as InvoiceView | null;
-    for (const refund of refundIds) {
-      final.refunds[refund] = (await api.view(`/refunds/${refund}`)) as unknown as RefundView | null;
-    }
+    // Several reads at once, so that the process does not wait on each round trip in turn; nothing changes meanwhile.
+    const invoiceViews = await eachAtOnce(
+      orders,
+      FINAL_READS_AT_ONCE,
+      (order) => api.view(`/invoices/${order}`) as Promise<InvoiceView | null>,
+    );
+    const refundViews = await eachAtOnce(
+      [...refundIds],
+      FINAL_READS_AT_ONCE,
+      (refund) => api.view(`/refunds/${refund}`) as Promise<unknown> as Promise<RefundView | null>,
+    );
+    const final: History['final'] = {
+      invoices: Object.fromEntries(invoiceViews),
+      refunds: Object.fromEntries(refundViews),
+    };
     const transactions = await control(sandbox.url, 'GET', '/transactions');
     const accepted = (
       await control(sandbox.url, 'GET', '/requests?path=/v2/crypto/withdrawal_instant_exchange')
@@ -403,6 +412,28 @@ async function balances(sandboxUrl: string): Promise<Record<string, string>> {
   return Object.fromEntries(
     data.map((entry: { currency: string; balance: string }) => [entry.currency, entry.balance]),
   );
+}
+
+/** The final views read at once at the end of a run. */
+const FINAL_READS_AT_ONCE = 16;
+
+/** `read` of every key, at most `atOnce` at a time; the answers in the keys' order. */
+async function eachAtOnce<T>(
+  keys: string[],
+  atOnce: number,
+  read: (key: string) => Promise<T>,
+): Promise<Array<[string, T]>> {
+  const answers: Array<[string, T]> = keys.map((key) => [key, undefined as T]);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: atOnce }, async () => {
+      while (next < keys.length) {
+        const index = next++;
+        answers[index][1] = await read(keys[index]);
+      }
+    }),
+  );
+  return answers;
 }
 
 /**
