@@ -236,7 +236,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     await Promise.all(
       Array.from({ length: options.concurrency ?? DEFAULT_CONCURRENCY }, async () => {
         while (next < indexes.length) {
-          await workload.order(indexes[next++]);
+          const index = indexes[next++];
+          // From here on the lanes only finish their orders, the slowest (a claim held by a killed call) last.
+          if (next === indexes.length) log(`last order started at ${at()}`);
+          await workload.order(index);
           if (++done % 500 === 0) log(`${done} orders`);
         }
       }),
@@ -546,6 +549,13 @@ function parse(text: string): AnswerBody {
   }
 }
 
+/**
+ * A storefront retries a checkout until it has an answer, as the README asks: a create whose answer was lost waits
+ * for that retry. Enough attempts to outlast two claims held by killed calls (each answered 409 in_progress, about
+ * 5 s a time, until its lease runs out) on a busy machine, where the service's answers also come late.
+ */
+const CHECKOUT_ATTEMPTS = 30;
+
 type Behaviour = 'full' | 'over' | 'under' | 'instalments' | 'late' | 'never' | 'held';
 
 /** One order's life, every decision drawn from the order's own generator. */
@@ -593,7 +603,12 @@ class Workload {
     const cancelAt = rng.weighted({ none: 80, before: 6, during: 8, after: 6 });
 
     const checkout = () =>
-      this.api.retried(rng, 'checkout', 'POST', '/checkout', { order, body, killRate: this.killRate });
+      this.api.retried(rng, 'checkout', 'POST', '/checkout', {
+        order,
+        body,
+        killRate: this.killRate,
+        attempts: CHECKOUT_ATTEMPTS,
+      });
     let created = await checkout();
     if (created.status >= 300) return;
     if (rng.chance(0.15)) created = await checkout();
