@@ -509,3 +509,33 @@ test('runs at once for the same records keep each one in order: no event is sent
     await shop.close();
   }
 });
+
+// Review finding: a first attempt from the outbox holds no lease, so a scheduled run that comes while the shop is
+// slow to answer sends the same event again beside it. A parked delivery's attempt is leased; this one is not.
+test('a scheduled run while a first attempt is under way (a slow shop) starts no second send of the event beside it', async () => {
+  const underWay = new Map<string, number>();
+  let mostAtOnce = 0;
+  const shop = await startWebhookReceiver(secrets.default, {
+    answer: async (event) => {
+      const now = (underWay.get(event.id) ?? 0) + 1;
+      underWay.set(event.id, now);
+      mostAtOnce = Math.max(mostAtOnce, now);
+      // Slow, but well within the send timeout.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      underWay.set(event.id, (underWay.get(event.id) ?? 1) - 1);
+      return 200;
+    },
+  });
+  try {
+    const { dispatcher } = rig(['order-1'], shop.url, undefined);
+    const streamRun = dispatcher().run(woken('order-1'));
+    // The schedule's run comes while the stream's run waits on the shop's answer to the first event.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const scheduledRun = dispatcher().run();
+    await Promise.all([streamRun, scheduledRun]);
+    expect(shop.received.length).toBeGreaterThan(0);
+    expect(mostAtOnce).toBe(1);
+  } finally {
+    await shop.close();
+  }
+});
