@@ -539,3 +539,45 @@ test('a scheduled run while a first attempt is under way (a slow shop) starts no
     await shop.close();
   }
 });
+
+// Review finding: 0.4.0 moved every event out of the outbox into a delivery item before its first attempt, and kept
+// no progress beside the record. After the upgrade to 0.5.0 (no step of its own), a record whose earlier event is
+// still retrying as a 0.4.0 delivery has no `parked` mark: its next event goes at once, before the earlier one.
+test('after the upgrade from 0.4.0, a record whose earlier event still retries as a delivery item sends its next event behind it', async () => {
+  const shop = await startWebhookReceiver(secrets.default);
+  try {
+    const { outboxes, deliveries, dispatcher } = rig(['order-1'], shop.url, undefined);
+    const outbox = outboxes.get(DEFAULT_STORE_ID)!;
+    const record = outbox.records.get('order-1')!;
+    const [first, ...rest] = record.outbox!.pending;
+    // As 0.4.0 left it: the first event moved out to a delivery, failed twice and backing off for an hour.
+    const now = Date.now();
+    await deliveries.create({
+      id: deliveryIdOf(DEFAULT_STORE_ID, first.id),
+      storeId: DEFAULT_STORE_ID,
+      type: first.type,
+      seq: first.seq,
+      subject: 'invoice',
+      foreignId: 'order-1',
+      recordCreatedAt: record.createdAt,
+      body: payloadOf('invoice', record, first),
+      createdAt: first.at,
+      state: 'pending',
+      attempts: 2,
+      retryFrom: first.at,
+      nextAttemptAt: now + 3_600_000,
+      attemptUntil: null,
+      lastAttempt: { at: now, status: 500, error: null },
+      deliveredAt: null,
+      version: 3,
+    });
+    outbox.records.set('order-1', { ...record, outbox: { ...record.outbox!, pending: rest } });
+    expect(outbox.progress.get('order-1')).toBeUndefined();
+
+    await dispatcher().run(woken('order-1'));
+    // Event 1 has not been delivered yet: none of the later ones may reach the shop before it.
+    expect(shop.received.map(({ sequence }) => sequence)).toEqual([]);
+  } finally {
+    await shop.close();
+  }
+});
