@@ -577,6 +577,10 @@ test('after the upgrade from 0.4.0, a record whose earlier event still retries a
     await dispatcher().run(woken('order-1'));
     // Event 1 has not been delivered yet: none of the later ones may reach the shop before it.
     expect(shop.received.map(({ sequence }) => sequence)).toEqual([]);
+    // Its retry comes due: then all go, in order.
+    const later = Date.now() + 7_200_000;
+    await dispatcher({ now: () => later }).run();
+    expect(shop.received.map(({ sequence }) => sequence)).toEqual([1, 2, 3, 4]);
   } finally {
     await shop.close();
   }
