@@ -441,7 +441,14 @@ export class WebhookDispatcher {
       await this.drain(source, read, { ...progress, through: last });
       return { parked: [], tried: true };
     }
-    const behind = progress.parked !== undefined && (await this.waitsBehind(work, record, progress));
+    // A record 0.4.0 drained keeps no progress, but its earlier events may still retry as delivery items.
+    const before = events[0].seq - 1;
+    const behind =
+      progress.parked !== undefined
+        ? await this.waitsBehind(work, record, progress)
+        : read.progress === undefined &&
+          before > 0 &&
+          (await this.waitsBehind(work, record, { through: before, parked: before }));
     const next: WebhookProgress = { ...progress };
     if (!behind) delete next.parked;
     let sent = 0;
