@@ -90,6 +90,16 @@ export interface Outbox {
 }
 
 /**
+ * When the `deliveries-due` index lists a record whose outbox holds events: `graceMs` after the first one. Until
+ * then the runs that read the index leave it to the run the record's write woke (through the table's stream); after
+ * it, they pick up what that run left, had it died.
+ */
+export function outboxListedAt(outbox: Outbox | undefined, graceMs: number): number | undefined {
+  const first = outbox?.pending[0];
+  return first && first.at + graceMs;
+}
+
+/**
  * What the dispatcher did with a record's events. It is kept beside the record, not in it, so that a status write
  * computed from a read made before a drain cannot undo it.
  */

@@ -2,18 +2,19 @@
 // conditional write), and the dispatcher that delivers them, at least once, in seq order.
 import { createHash } from 'node:crypto';
 import { InProgressError, NotFoundError } from './errors';
-import type {
-  ClaimedRecord,
-  Delivery,
-  DeliveryAttempt,
-  EventState,
-  InvoiceRecord,
-  Outbox,
-  OutboxEvent,
-  RefundRecord,
-  WebhookEventType,
-  WebhookProgress,
-  WebhookSubject,
+import {
+  outboxListedAt,
+  type ClaimedRecord,
+  type Delivery,
+  type DeliveryAttempt,
+  type EventState,
+  type InvoiceRecord,
+  type Outbox,
+  type OutboxEvent,
+  type RefundRecord,
+  type WebhookEventType,
+  type WebhookProgress,
+  type WebhookSubject,
 } from './model';
 import { invoiceOutcome, type InvoiceStatusName } from './outcome';
 import type {
@@ -26,6 +27,7 @@ import type {
   WebhookSender,
 } from './ports';
 import { isFinal } from './status';
+
 import { DEFAULT_STORE_ID, type StoreId } from './stores';
 
 type Announced = Outbox['announced'];
@@ -249,6 +251,13 @@ export interface DispatchOptions {
   sendTimeoutMs: number;
   /** How long a started attempt holds its delivery; longer than an attempt can take. */
   leaseMs: number;
+  /**
+   * How long after its first event a record's outbox is listed as due (`outboxListedAt`), as the record store was
+   * given it. Meanwhile only the run its write woke (`woken`) works on it, and that one starts nothing it cannot
+   * finish by then, so that no two runs send the same event at once. Longer than two send timeouts; 0 where runs
+   * never overlap (the local stack), and then a woken run has no deadline either.
+   */
+  outboxGraceMs: number;
   schedule: RetrySchedule;
   /** Due items read at a time. */
   batch: number;
@@ -308,6 +317,8 @@ interface RecordWork {
   subject: WebhookSubject;
   foreignId: string;
   outbox: boolean;
+  /** Named by the stream (its write woke this run), rather than listed as due. */
+  woken: boolean;
   deliveries: Delivery[];
 }
 
@@ -342,7 +353,7 @@ export class WebhookDispatcher {
       const byStream = woken.length > 0;
       const due = byStream ? woken : await this.deliveries.listDue(this.options.now(), this.options.batch);
       if (due.length === 0) break;
-      const records = await this.gather(due, run);
+      const records = await this.gather(due, run, byStream);
       const progressed = await inParallel(takingTurns(records), this.options.parallel, (work) =>
         this.work(work, report, run),
       );
@@ -357,11 +368,11 @@ export class WebhookDispatcher {
   }
 
   /** The due work by record: whether its outbox is due, and its due deliveries (read here). */
-  private async gather(due: DueWork[], run: RunState): Promise<RecordWork[]> {
+  private async gather(due: DueWork[], run: RunState, woken: boolean): Promise<RecordWork[]> {
     const byRecord = new Map<string, RecordWork>();
     const of = (storeId: StoreId, subject: WebhookSubject, foreignId: string): RecordWork => {
       const key = `${storeId}#${subject}#${foreignId}`;
-      const work = byRecord.get(key) ?? { storeId, subject, foreignId, outbox: false, deliveries: [] };
+      const work = byRecord.get(key) ?? { storeId, subject, foreignId, outbox: false, woken, deliveries: [] };
       byRecord.set(key, work);
       return work;
     };
@@ -429,6 +440,13 @@ export class WebhookDispatcher {
       return { parked: [], tried: pending.length > 0 };
     }
     const last = events[events.length - 1].seq;
+    const startBy = this.startBy(work, record.outbox);
+    // Another run is parking the record's events (or died doing so, and a listing run finishes it).
+    const parking = progress.parked !== undefined && progress.through < progress.parked;
+    if (work.woken && (parking || this.options.now() > startBy)) {
+      if (!parking) wakeAt(run.wakes, outboxListedAt(record.outbox, this.options.outboxGraceMs)!);
+      return { parked: [], tried: false };
+    }
     let sender: WebhookSender | undefined;
     try {
       sender = await this.senders.get(storeId);
@@ -453,7 +471,9 @@ export class WebhookDispatcher {
     if (!behind) delete next.parked;
     let sent = 0;
     let failure: DeliveryAttempt | undefined;
+    let late = false;
     while (!behind && sent < events.length && this.options.timeLeftMs() > this.options.sendTimeoutMs) {
+      if ((late = this.options.now() > startBy)) break;
       const delivery = this.newDelivery(storeId, subject, record, events[sent]);
       const answer = await sender.send(delivery, this.options.sendTimeoutMs);
       const at = this.options.now();
@@ -472,6 +492,12 @@ export class WebhookDispatcher {
       await this.drain(source, read, { ...next, through: last });
       return { parked: [], tried: true };
     }
+    if (late) {
+      // The rest is the listing runs' once the index lists it: this run parks none of it beside them.
+      await this.drain(source, read, next);
+      wakeAt(run.wakes, events[sent].at + this.options.outboxGraceMs);
+      return { parked: [], tried: true };
+    }
     // Said first: no later run sends one of the record's events directly while these wait, even if this one dies.
     const marked = await this.drain(source, read, { ...next, parked: last });
     if (!marked) return { parked: [], tried: true };
@@ -487,6 +513,17 @@ export class WebhookDispatcher {
     }
     await this.drain(source, marked, { ...marked.progress!, through: last });
     return { parked, tried: true };
+  }
+
+  /**
+   * Until when a run the stream woke may start an attempt from the record's outbox: two send timeouts before the
+   * index lists it, so that the attempt and the writes after it are done before a listing run may take the record.
+   * No limit for a listed record, or where runs never overlap (no grace).
+   */
+  private startBy(work: RecordWork, outbox: Outbox | undefined): number {
+    const listedAt = outboxListedAt(outbox, this.options.outboxGraceMs);
+    if (!work.woken || this.options.outboxGraceMs === 0 || listedAt === undefined) return Infinity;
+    return listedAt - 2 * this.options.sendTimeoutMs;
   }
 
   /**

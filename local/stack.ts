@@ -145,6 +145,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     DEFAULT_STORE_WEBHOOK_URL: options.webhooks?.url ?? '',
     WEBHOOK_EVENTS: options.webhooks ? 'on' : 'off',
     WEBHOOK_ALLOW_LOOPBACK_HTTP: 'true',
+    // No stream here: the stack's dispatcher runs read the index, one at a time, so none runs beside another and the
+    // index lists a record's outbox at its first event.
+    WEBHOOK_OUTBOX_GRACE_MS: '0',
     ...options.env,
   });
 

@@ -5,7 +5,7 @@ import { DynamoSnapshotStore } from '../store/snapshot-store';
 import { VersionedDynamoStore } from '../store/versioned-store';
 import { numberEnv } from './env';
 import { table } from './table';
-import { sweepTiming } from './timing';
+import { outboxGraceMs, sweepTiming } from './timing';
 
 // Pure, settings included: a function's bundle keeps only the stores it uses (the poll's, only the invoices). Reading
 // `Date.now` would count as a side effect to esbuild; `() => Date.now()` does not.
@@ -14,12 +14,14 @@ export const invoiceStore = /* @__PURE__ */ new VersionedDynamoStore<InvoiceReco
   'INVOICE',
   isOpen,
   (record) => nextSweepAt(record, sweepTiming),
+  outboxGraceMs,
 );
 export const refundStore = /* @__PURE__ */ new VersionedDynamoStore<RefundRecord>(
   table,
   'REFUND',
   isOpen,
   (record) => nextSweepAt(record, sweepTiming),
+  outboxGraceMs,
 );
 export const snapshotStore = /* @__PURE__ */ new DynamoSnapshotStore(
   table,

@@ -13,3 +13,9 @@ export const sweepTiming: SweepTiming = {
   staleAfterMs: numberEnv('RECONCILE_STALE_SECONDS', 300) * 1000,
   expiryGraceMs: numberEnv('RECONCILE_EXPIRY_GRACE_SECONDS', 60) * 1000,
 };
+
+/**
+ * How long after its first event a record's outbox is listed as due: the run its write woke has it meanwhile
+ * (domain/webhooks.ts, `outboxListedAt`). The record stores and the webhook dispatcher must agree on it.
+ */
+export const outboxGraceMs = numberEnv('WEBHOOK_OUTBOX_GRACE_MS', 60_000);

@@ -17,6 +17,7 @@ import { cachedSecret } from './secret';
 import { storeAccounts } from './store-accounts';
 import { invoiceStore, refundStore } from './stores';
 import { table } from './table';
+import { outboxGraceMs } from './timing';
 
 export const deliveryStore = /* @__PURE__ */ new DynamoDeliveryStore(
   table,
@@ -81,6 +82,7 @@ export const dispatchTiming: Omit<DispatchOptions, 'timeLeftMs' | 'onGaveUp' | '
   now: Date.now,
   sendTimeoutMs: numberEnv('WEBHOOK_TIMEOUT_MS', 10_000),
   leaseMs: numberEnv('WEBHOOK_LEASE_MS', 15_000),
+  outboxGraceMs,
   schedule: { ...RETRY_SCHEDULE, scale: numberEnv('WEBHOOK_RETRY_SCALE', 1) },
   batch: numberEnv('WEBHOOK_BATCH', 100),
   parallel: numberEnv('WEBHOOK_PARALLEL', 16),

@@ -5,7 +5,7 @@ import {
   QueryCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import type { Outbox, WebhookProgress } from '../domain/model';
+import { outboxListedAt, type Outbox, type WebhookProgress } from '../domain/model';
 import type { OpenItems, OutboxRead, Owned, VersionedStore } from '../domain/ports';
 import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
 import { createdKeys } from './created-index';
@@ -60,7 +60,7 @@ interface Keyed {
  * JSON in `data` (store/record-item.ts); `version` guards every change, and open
  * records carry the keys of the sparse, keys-only `open-items` index. Every record carries the `created` index's
  * keys from its creation on, and they never change. A record whose outbox holds webhook events carries the
- * `deliveries-due` index's keys, due at the first event.
+ * `deliveries-due` index's keys, due a grace after the first event (the run its write woke has it meanwhile).
  *
  * Each instance reads and writes one store's records (store/store-scope.ts): `forStore` makes another store's. The
  * open-items and deliveries-due indexes are global, one queue for all stores; an item of a store other than the
@@ -73,12 +73,21 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     private readonly isOpen: (record: T) => boolean,
     /** When the sweep is next due to look at an open record: the index's sort key. */
     private readonly dueAt: (record: T) => number = lastTouched,
+    /** How long after its first event a record's outbox is listed as due (domain/webhooks.ts, `outboxListedAt`). */
+    private readonly outboxGraceMs = 0,
     readonly storeId: StoreId = DEFAULT_STORE_ID,
   ) {}
 
   /** The same kind of records, of another store. */
   forStore(storeId: StoreId): VersionedDynamoStore<T> {
-    return new VersionedDynamoStore(this.table, this.kind, this.isOpen, this.dueAt, storeId);
+    return new VersionedDynamoStore(
+      this.table,
+      this.kind,
+      this.isOpen,
+      this.dueAt,
+      this.outboxGraceMs,
+      storeId,
+    );
   }
 
   async get(foreignId: string): Promise<T | undefined> {
@@ -255,8 +264,8 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
   }
 
   private outboxKeys(record: T): Item {
-    const first = record.outbox?.pending[0];
-    return first ? dueKeys('DUE', `${this.kind}#${record.foreignId}`, first.at) : {};
+    const listedAt = outboxListedAt(record.outbox, this.outboxGraceMs);
+    return listedAt === undefined ? {} : dueKeys('DUE', `${this.kind}#${record.foreignId}`, listedAt);
   }
 }
 

@@ -87,6 +87,8 @@ function dispatcher(
       timeLeftMs: () => 60_000,
       sendTimeoutMs: 2_000,
       leaseMs: 300,
+      // As the store here was given (none), as the local stack's: the index lists a record at its first event.
+      outboxGraceMs: 0,
       schedule: { ...RETRY_SCHEDULE, scale: 0.001 },
       batch: 100,
       parallel: 16,

@@ -2,7 +2,7 @@
 // seq order per order, and a store whose endpoint hangs holds no other store's back. The dispatcher and the senders
 // are the real ones, over real HTTP to verifying receivers; the records and deliveries are kept in memory.
 import { NotFoundError } from '../../domain/errors';
-import type { Delivery, InvoiceRecord, WebhookProgress } from '../../domain/model';
+import { outboxListedAt, type Delivery, type InvoiceRecord, type WebhookProgress } from '../../domain/model';
 import type { DeliveryStore, DueWork, OutboxRead, OutboxSource } from '../../domain/ports';
 import { DEFAULT_STORE_ID, type StoreAccount, type StoreId } from '../../domain/stores';
 import {
@@ -53,12 +53,15 @@ class MemoryOutbox implements OutboxSource {
 class MemoryDeliveries implements DeliveryStore {
   readonly items = new Map<string, Delivery>();
 
-  constructor(private readonly outboxes: Map<StoreId, MemoryOutbox>) {}
+  constructor(
+    private readonly outboxes: Map<StoreId, MemoryOutbox>,
+    private readonly outboxGraceMs: number,
+  ) {}
 
   async listDue(now: number, limit: number): Promise<DueWork[]> {
     const records: DueWork[] = [...this.outboxes].flatMap(([storeId, outbox]) =>
       [...outbox.records.values()]
-        .filter((record) => (record.outbox?.pending.length ?? 0) > 0)
+        .filter((record) => (outboxListedAt(record.outbox, this.outboxGraceMs) ?? Infinity) <= now)
         .map((record) => ({ storeId, record: 'invoice' as const, foreignId: record.foreignId })),
     );
     const deliveries: DueWork[] = [...this.items.values()]
@@ -128,13 +131,21 @@ interface Rig {
   dispatcher: (options?: Partial<DispatchOptions>) => WebhookDispatcher;
 }
 
-/** Two stores' outboxes, holding `orders` each; the other store's account says where its webhooks go, if anywhere. */
-function rig(orders: string[], defaultUrl: string, otherWebhook: StoreAccount['webhook']): Rig {
+/**
+ * Two stores' outboxes, holding `orders` each; the other store's account says where its webhooks go, if anywhere.
+ * `outboxGraceMs`: how long after its first event the index lists a record (none by default, as the local stack).
+ */
+function rig(
+  orders: string[],
+  defaultUrl: string,
+  otherWebhook: StoreAccount['webhook'],
+  outboxGraceMs = 0,
+): Rig {
   const outboxes = new Map([DEFAULT_STORE_ID, OTHER].map((storeId) => [storeId, new MemoryOutbox()]));
   for (const outbox of outboxes.values()) {
     for (const foreignId of orders) outbox.records.set(foreignId, orderWithEvents(foreignId));
   }
-  const deliveries = new MemoryDeliveries(outboxes);
+  const deliveries = new MemoryDeliveries(outboxes, outboxGraceMs);
   const accounts = {
     get: async (storeId: StoreId): Promise<StoreAccount | undefined> =>
       storeId === OTHER
@@ -164,6 +175,7 @@ function rig(orders: string[], defaultUrl: string, otherWebhook: StoreAccount['w
         timeLeftMs: () => 60_000,
         sendTimeoutMs: 2_000,
         leaseMs: 5_000,
+        outboxGraceMs,
         // No retry comes due within a test.
         schedule: { ...RETRY_SCHEDULE, firstMs: 600_000 },
         batch: 100,
@@ -369,6 +381,9 @@ function withOneMoreEvent(outbox: MemoryOutbox, foreignId: string): number {
   return next.outbox!.seq;
 }
 
+/** As the table's stream and index work in AWS: the index lists a record a while after its first event. */
+const GRACE_MS = 30_000;
+
 const woken = (foreignId: string): DueWork[] => [{ storeId: DEFAULT_STORE_ID, record: 'invoice', foreignId }];
 
 test('an event that fails is parked as a delivery with those after it; later events wait behind them, in order, and go at once again when they are delivered', async () => {
@@ -527,7 +542,7 @@ test('a scheduled run while a first attempt is under way (a slow shop) starts no
     },
   });
   try {
-    const { dispatcher } = rig(['order-1'], shop.url, undefined);
+    const { dispatcher } = rig(['order-1'], shop.url, undefined, GRACE_MS);
     const streamRun = dispatcher().run(woken('order-1'));
     // The schedule's run comes while the stream's run waits on the shop's answer to the first event.
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -584,4 +599,48 @@ test('after the upgrade from 0.4.0, a record whose earlier event still retries a
   } finally {
     await shop.close();
   }
+});
+
+test('a record whose stream run died is sent by a listing run once the grace has passed; a stream run too late to finish by then leaves it to that run', async () => {
+  const shop = await startWebhookReceiver(secrets.default);
+  try {
+    const { outboxes, dispatcher } = rig(['order-1'], shop.url, undefined, GRACE_MS);
+    const outbox = outboxes.get(DEFAULT_STORE_ID)!;
+    const listedAt = outboxListedAt(outbox.records.get('order-1')!.outbox, GRACE_MS)!;
+    const nothing = { moved: 0, delivered: 0, retrying: 0, failed: 0 };
+
+    // The stream's run died before it sent anything. Within the grace, a listing run leaves the record to it.
+    expect(await dispatcher().run()).toEqual(nothing);
+
+    // A stream run (a retried batch, say) that could not finish by then sends nothing, and asks for a run then.
+    const wakes: number[] = [];
+    const wake = { at: async (times: readonly number[]) => void wakes.push(...times) };
+    expect(await dispatcher({ now: () => listedAt - 1_000, wake }).run(woken('order-1'))).toEqual(nothing);
+    expect(wakes).toEqual([Math.ceil(listedAt / 1000) * 1000]);
+    expect(shop.received).toEqual([]);
+
+    // Once the grace has passed, a listing run sends the events, in order, and drops them from the outbox.
+    const report = await dispatcher({ now: () => listedAt }).run();
+    expect(report).toEqual({ ...nothing, delivered: 4 });
+    expect(shop.received.map(({ sequence }) => sequence)).toEqual([1, 2, 3, 4]);
+    expect(outbox.records.get('order-1')!.outbox!.pending).toEqual([]);
+  } finally {
+    await shop.close();
+  }
+});
+
+test("a stream run woken by a parking run's own mark leaves the record to it: the failed attempt is not parked again uncounted", async () => {
+  const { outboxes, deliveries, dispatcher } = rig(['order-1'], receivers.default.url, undefined, GRACE_MS);
+  const outbox = outboxes.get(DEFAULT_STORE_ID)!;
+  // A listing run has said that it parks events 1 to 4 (its mark, which the stream carries), and makes their items.
+  outbox.progress.set('order-1', { through: 0, parked: 4 });
+
+  expect(await dispatcher().run(woken('order-1'))).toEqual({
+    moved: 0,
+    delivered: 0,
+    retrying: 0,
+    failed: 0,
+  });
+  expect(deliveries.of(DEFAULT_STORE_ID)).toEqual([]);
+  expect(outbox.records.get('order-1')!.outbox!.pending).toHaveLength(4);
 });
