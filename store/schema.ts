@@ -30,7 +30,8 @@ export const CREATED_INDEX = {
 } as const;
 
 /**
- * The webhook dispatcher's work, sparse and keys-only: records whose outbox holds events (due at once) and
+ * The webhook dispatcher's work, sparse and keys-only: records whose outbox holds events (due a grace after the
+ * first, `WEBHOOK_OUTBOX_GRACE_MS`: the run the stream woke has them till then) and
  * deliveries waiting for an attempt (due at their next attempt), partitioned `DUE#<shard>` and sorted by due time;
  * deliveries that ran out of retries, under `FAILED#<shard>`, for an admin's re-send. A run queries what is due only.
  */

@@ -177,6 +177,8 @@ beforeAll(async () => {
       AWS_ENDPOINT_URL_DYNAMODB: dynamo,
       AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets,
       AWS_REQUEST_TIMEOUT_MS: '10000',
+      // No stream here: the test runs the dispatcher itself, reading the index, as the local stack does.
+      WEBHOOK_OUTBOX_GRACE_MS: '0',
     };
     for (const [variable, value] of Object.entries(variables)) {
       if (typeof value === 'string') env[variable] = value;
