@@ -27,7 +27,6 @@ import type {
   WebhookSender,
 } from './ports';
 import { isFinal } from './status';
-
 import { DEFAULT_STORE_ID, type StoreId } from './stores';
 
 type Announced = Outbox['announced'];
@@ -494,9 +493,9 @@ export class WebhookDispatcher {
     }
     if (late) {
       // The rest is the listing runs' once the index lists it: this run parks none of it beside them.
-      await this.drain(source, read, next);
+      if (sent > 0) await this.drain(source, read, next);
       wakeAt(run.wakes, events[sent].at + this.options.outboxGraceMs);
-      return { parked: [], tried: true };
+      return { parked: [], tried: sent > 0 };
     }
     // Said first: no later run sends one of the record's events directly while these wait, even if this one dies.
     const marked = await this.drain(source, read, { ...next, parked: last });
