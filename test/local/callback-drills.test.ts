@@ -65,7 +65,7 @@ test.each([
     try {
       const doomed = await startLambdaProcess(bundle, { ...env, AWS_ENDPOINT_URL_DYNAMODB: proxy.url });
       children.push(doomed);
-      proxy.onAnswered = () => void doomed.kill();
+      proxy.onAnswered = () => doomed.kill();
       const event = signedCallbackEvent(harness, body);
       await expect(doomed.invoke(event, 'callbacks')).rejects.toThrow(/exited/);
       expect(proxy.answered).toBe(1);

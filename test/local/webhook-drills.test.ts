@@ -295,7 +295,7 @@ describe('crash drills', () => {
     const proxy = await startKillingProxy(harness.stack.dynamo.url, paidWrite);
     try {
       const doomed = await start('callbacks', { AWS_ENDPOINT_URL_DYNAMODB: proxy.url });
-      proxy.onAnswered = () => void doomed.kill();
+      proxy.onAnswered = () => doomed.kill();
       await expect(doomed.invoke(paidCallbackEvent('crash-write-1'), 'callbacks')).rejects.toThrow(/exited/);
       expect(proxy.answered).toBe(1);
     } finally {

@@ -5,14 +5,15 @@ export interface KillingProxy {
   url: string;
   /** How many matching writes DynamoDB has answered with success. */
   answered: number;
-  /** Called once the answer to a matching write has gone back to the caller. */
-  onAnswered: () => void;
+  /** Called once DynamoDB has answered a matching write, before the caller sees it; the answer waits for it. */
+  onAnswered: () => void | Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * An HTTP proxy in front of DynamoDB: forwards every request, and after passing on a successful answer to a
- * request that `matches`, calls `onAnswered` (which kills the caller): the write has landed, nothing after it runs.
+ * An HTTP proxy in front of DynamoDB: forwards every request, and once a request that `matches` has succeeded, calls
+ * `onAnswered` (which kills the caller) before passing the answer on: the write has landed, and nothing after it runs,
+ * however fast the caller would have answered.
  */
 export async function startKillingProxy(
   target: string,
@@ -34,12 +35,13 @@ export async function startKillingProxy(
         answer.on('end', () => {
           const matched =
             answer.statusCode === 200 && matches(String(request.headers['x-amz-target']), body.toString());
-          response.writeHead(answer.statusCode ?? 502, answer.headers);
-          response.end(Buffer.concat(parts), () => {
-            if (!matched) return;
-            proxy.answered += 1;
-            proxy.onAnswered();
-          });
+          const passOn = () => {
+            response.writeHead(answer.statusCode ?? 502, answer.headers);
+            response.end(Buffer.concat(parts));
+          };
+          if (!matched) return passOn();
+          proxy.answered += 1;
+          void Promise.resolve(proxy.onAnswered()).finally(passOn);
         });
       });
       upstream.on('error', () => response.destroy());
