@@ -95,6 +95,12 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
   }
 
   private async getOf(storeId: StoreId, foreignId: string): Promise<T | undefined> {
+    const item = await this.readItem(storeId, foreignId);
+    return item ? recordFromItem<T>(item) : undefined;
+  }
+
+  /** The record's item, read consistently. */
+  private async readItem(storeId: StoreId, foreignId: string): Promise<Item | undefined> {
     const { Item: item } = await this.table.client.send(
       new GetItemCommand({
         TableName: this.table.name,
@@ -102,7 +108,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
         ConsistentRead: true,
       }),
     );
-    return item ? recordFromItem<T>(item) : undefined;
+    return item;
   }
 
   async create(record: T): Promise<boolean> {
@@ -168,13 +174,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
 
   /** The record, with the dispatcher's progress on its events from the attribute of its own. */
   async readOutbox(foreignId: string): Promise<OutboxRead | undefined> {
-    const { Item: item } = await this.table.client.send(
-      new GetItemCommand({
-        TableName: this.table.name,
-        Key: recordKey(this.kind, foreignId, this.storeId),
-        ConsistentRead: true,
-      }),
-    );
+    const item = await this.readItem(this.storeId, foreignId);
     if (!item) return undefined;
     const progress = item[PROGRESS]?.S;
     const record = recordFromItem<T>(item) as unknown as OutboxRead['record'];
