@@ -3,6 +3,7 @@ import type { InvoiceService } from './invoices';
 import type { CallbackEvent, NewsOutcome } from './model';
 import type { RefundService } from './refunds';
 import { isInvoiceStatus } from './status';
+import type { AccountKind } from './stores';
 
 /**
  * Applies the service's verified callbacks (processing/callbacks.ts reads them). Every delivery is applied: a copy
@@ -14,6 +15,8 @@ export class CallbackService {
   constructor(
     private readonly invoices: InvoiceService,
     private readonly refunds: RefundService,
+    /** The account whose callback endpoint this is: its news is applied only to records claimed on it. */
+    private readonly via: AccountKind,
   ) {}
 
   /**
@@ -44,12 +47,13 @@ export class CallbackService {
         depositIds,
         expiresAt,
         confirmations,
+        via: this.via,
       });
       return outcome;
     }
     if (event.kind === 'withdrawal') {
       const { foreignId, status, error } = event;
-      return (await this.refunds.applyNews(foreignId, status, 'callback', error)).outcome;
+      return (await this.refunds.applyCallback(foreignId, status, error, this.via)).outcome;
     }
     return 'ignored';
   }

@@ -21,10 +21,18 @@ import type {
 } from './model';
 import { failedOnItsOwn, SERVICE_FAILURES } from './outcome';
 import { creditGrows, paysMore, paysSame, recordedPayment } from './payment';
-import type { ClientSecrets, InvoiceStore, Owned, ProcessingApi, VersionedStore } from './ports';
+import type {
+  ClientSecrets,
+  InvoiceStore,
+  Owned,
+  ProcessingAccounts,
+  ProcessingApi,
+  VersionedStore,
+} from './ports';
 import { ClaimedRecords, mayHaveBeenSent, readRecord, type ClaimTiming } from './records';
 import { MAX_REFUNDS_PER_ORDER, refundableAmount, refundEnded, reservation } from './refund-bound';
 import { isFinal, isInvoiceStatus, movesForward } from './status';
+import type { AccountKind } from './stores';
 import { invoiceEvents } from './webhooks';
 
 /** Attempts after the first use `<foreign_id>~<attempt>` upstream, so `~` is not allowed in our foreign_ids. */
@@ -50,6 +58,8 @@ export interface StatusUpdate {
   depositIds?: number[];
   expiresAt?: number;
   confirmations?: number;
+  /** The account whose callback endpoint brought the news; applied only to a record claimed on that account. */
+  via?: AccountKind;
 }
 
 /** Deposit ids an invoice keeps for its lookups: enough for a payment in many parts, bounded for the item's size. */
@@ -68,7 +78,10 @@ export interface RefundReservations {
    * Reserves the refund (made at `createdAt`) within what the order has left and answers what it sends; a retry
    * finds its reservation.
    */
-  reserveRefund(ask: OrderRefundRequest, createdAt: number): Promise<RefundRequest>;
+  reserveRefund(
+    ask: OrderRefundRequest,
+    createdAt: number,
+  ): Promise<{ sends: RefundRequest; account: AccountKind | undefined }>;
   /** Marks the refund's entry ended; a failed refund no longer counts against the order. */
   endRefund(invoiceForeignId: string, refundForeignId: string, state: 'confirmed' | 'failed'): Promise<void>;
 }
@@ -103,6 +116,8 @@ export async function readInvoiceForCustomer(
 export interface InvoiceServiceOptions {
   /** Told when the service does not find an invoice we created by its id (the spec does not promise it will). */
   onLookupNotFound?: (foreignId: string) => void;
+  /** Told when news names another record or came to another account than the record's: it is never applied. */
+  onNewsMismatch?: (foreignId: string, reason: 'foreign_id' | 'account') => void;
   /** Issues each invoice's client secret, which the checkout answers. */
   clientSecrets?: ClientSecrets;
   /** False when no webhook endpoint is set: then no change makes an event, and records keep no outbox. */
@@ -120,15 +135,17 @@ export class InvoiceService implements RefundReservations {
   private readonly invoices: ClaimedRecords<InvoiceRecord>;
   private readonly clientSecrets?: ClientSecrets;
   private readonly onLookupNotFound?: (foreignId: string) => void;
+  private readonly onNewsMismatch?: (foreignId: string, reason: 'foreign_id' | 'account') => void;
 
   constructor(
     store: InvoiceStore,
-    private readonly processing: ProcessingApi,
+    private readonly accounts: ProcessingAccounts,
     private readonly timing: ClaimTiming,
     options: InvoiceServiceOptions = {},
   ) {
     this.clientSecrets = options.clientSecrets;
     this.onLookupNotFound = options.onLookupNotFound;
+    this.onNewsMismatch = options.onNewsMismatch;
     this.invoices = new ClaimedRecords(
       store,
       timing,
@@ -148,7 +165,7 @@ export class InvoiceService implements RefundReservations {
    * comes its client secret (see `clientSecretOf`).
    */
   async checkout(request: CheckoutRequest): Promise<Checkout> {
-    const claimed = await this.invoices.claim(request, (existing) => ({
+    const claimed = await this.invoices.claim(request, await this.accounts.current(), (existing) => ({
       // After an unknown outcome the same upstream id is tried again; a duplicate answer tells us it was created.
       attempt: existing.phase === 'abandoned' ? existing.attempt + 1 : existing.attempt,
     }));
@@ -182,7 +199,7 @@ export class InvoiceService implements RefundReservations {
     const refusedNow = cancelRefusal(seen);
     if (refusedNow) throw refusedNow;
     try {
-      await this.processing.cancelInvoice(upstreamForeignId(record));
+      await this.processingOf(record).cancelInvoice(upstreamForeignId(record));
     } catch (error) {
       const outcomeUnknown = error instanceof ServiceError && error.outcomeUnknown;
       if (!(serviceFailure(error) === 'invalid_state' || outcomeUnknown)) throw error;
@@ -207,6 +224,11 @@ export class InvoiceService implements RefundReservations {
     return updated ?? this.invoices.read(foreignId);
   }
 
+  /** The account the record was claimed on: every call for it goes there. */
+  private processingOf(record: InvoiceRecord): ProcessingApi {
+    return this.accounts.of(record.account);
+  }
+
   private async markCancelled(record: InvoiceRecord): Promise<InvoiceRecord> {
     const updated = await this.invoices.mutate(record.foreignId, (current) =>
       current.cancelled ? undefined : { ...current, cancelled: true, updatedAt: this.timing.now() },
@@ -227,7 +249,12 @@ export class InvoiceService implements RefundReservations {
     { listed = false } = {},
   ): Promise<InvoiceRecord | undefined> {
     if (!record.invoice) return undefined;
-    let news = await this.processing.invoiceNews(record.invoice.id);
+    let news = await this.processingOf(record).invoiceNews(record.invoice.id);
+    if (news && news.upstreamForeignId !== upstreamForeignId(record)) {
+      // Another invoice under the same id (another account's, say): its news is not this order's.
+      this.onNewsMismatch?.(record.foreignId, 'foreign_id');
+      return undefined;
+    }
     if (!news) {
       this.onLookupNotFound?.(record.foreignId);
       news = await this.newsFromDeposits(record);
@@ -256,7 +283,7 @@ export class InvoiceService implements RefundReservations {
    */
   private async newsFromDeposits(record: InvoiceRecord): Promise<InvoiceNews | undefined> {
     if (!record.depositIds?.length || record.status === null) return undefined;
-    const found = await this.processing.depositNews(record.depositIds, upstreamForeignId(record));
+    const found = await this.processingOf(record).depositNews(record.depositIds, upstreamForeignId(record));
     if (found.invoice) return found.invoice;
     if (!found.payment) return undefined;
     const coverage = recordedPayment(found.payment, record, false).coverage;
@@ -281,10 +308,15 @@ export class InvoiceService implements RefundReservations {
   ): Promise<{ outcome: NewsOutcome; record: InvoiceRecord | undefined }> {
     let latest: InvoiceRecord | undefined;
     let held = false;
+    let elsewhere = false;
+    // A record made before accounts were pinned belongs to the store's account now.
+    const storeAccount = update.via && (await this.accounts.current());
     const written = await this.invoices.mutate(
       orderForeignId(update.upstreamForeignId),
       (current) => {
         latest = current;
+        elsewhere = update.via !== undefined && (current.account ?? storeAccount) !== update.via;
+        if (elsewhere) return undefined;
         const next = this.withNews(current, update);
         held = next === undefined && holdsNews(current, update);
         return next;
@@ -292,6 +324,7 @@ export class InvoiceService implements RefundReservations {
       { seen },
     );
     if (written) return { outcome: 'applied', record: written };
+    if (elsewhere) this.onNewsMismatch?.(orderForeignId(update.upstreamForeignId), 'account');
     return { outcome: held ? 'duplicate' : 'ignored', record: latest };
   }
 
@@ -350,16 +383,19 @@ export class InvoiceService implements RefundReservations {
     return this.invoices.listDue(limit, now);
   }
 
-  async reserveRefund(ask: OrderRefundRequest, createdAt: number): Promise<RefundRequest> {
+  /** The refund's withdrawal goes from the account the order's money came to. */
+  async reserveRefund(ask: OrderRefundRequest, createdAt: number) {
     let sends: RefundRequest | undefined;
+    let account: AccountKind | undefined;
     const change = (current: InvoiceRecord) => {
       const reserved = reservation(current, ask, createdAt, this.timing.now());
       sends = reserved.sends;
+      account = current.account;
       return reserved.next;
     };
     await this.invoices.mutate(ask.invoiceForeignId, change, { attempts: REFUND_WRITE_ATTEMPTS });
     if (!sends) throw new NotFoundError('Invoice');
-    return sends;
+    return { sends, account };
   }
 
   async endRefund(invoiceForeignId: string, refundForeignId: string, state: 'confirmed' | 'failed') {
@@ -380,7 +416,7 @@ export class InvoiceService implements RefundReservations {
   async abandon(record: InvoiceRecord): Promise<void> {
     const taken = await this.invoices.retake(record);
     if (!taken.won) return;
-    await this.cancelOrphan(upstreamForeignId(taken.record));
+    await this.cancelOrphan(taken.record);
     await this.invoices.save(taken.record, {
       ...taken.record,
       phase: 'abandoned',
@@ -403,7 +439,10 @@ export class InvoiceService implements RefundReservations {
     const own = secret === undefined ? {} : { clientSecretHash: clientSecretHash(secret) };
     for (;;) {
       try {
-        const created = await this.processing.createInvoice(upstreamForeignId(record), record.request);
+        const created = await this.processingOf(record).createInvoice(
+          upstreamForeignId(record),
+          record.request,
+        );
         const answered = this.invoices.answered(record, created, 'create', {
           invoice: created.details,
           ...own,
@@ -428,7 +467,7 @@ export class InvoiceService implements RefundReservations {
         }
         // An earlier attempt was created upstream but its answer was lost: retire it and start a new one.
         try {
-          await this.cancelOrphan(upstreamForeignId(record));
+          await this.cancelOrphan(record);
         } catch (cancelError) {
           await this.invoices.release(record, refusal(cancelError));
           throw cancelError;
@@ -447,9 +486,9 @@ export class InvoiceService implements RefundReservations {
     }
   }
 
-  private async cancelOrphan(upstreamId: string): Promise<void> {
+  private async cancelOrphan(record: InvoiceRecord): Promise<void> {
     try {
-      await this.processing.cancelInvoice(upstreamId);
+      await this.processingOf(record).cancelInvoice(upstreamForeignId(record));
     } catch (error) {
       // Already final or never created: either way nothing payable is left behind.
       const failure = serviceFailure(error);

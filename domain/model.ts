@@ -1,6 +1,6 @@
 // The domain's own types: what a request asks for, what the store keeps, and what the service's news means here.
 // The service's wire shapes live in processing/wire.ts; its adapter maps them to these.
-import type { StoreId } from './stores';
+import type { AccountKind, StoreId } from './stores';
 
 export type InvoiceStatus = 'created' | 'pending' | 'processing' | 'confirmed' | 'failed';
 export type InvoiceType = 'fill_or_kill' | 'good_until_expired';
@@ -37,6 +37,11 @@ export interface ClaimedRecord<Request, Status extends string = string> {
   history: StatusChange[];
   createdAt: number;
   updatedAt: number;
+  /**
+   * The payment service account the record was claimed on, where all its calls and callbacks belong; absent on
+   * records made before 0.6.0, which follow their store's account.
+   */
+  account?: AccountKind;
   /** When the reconciliation sweep last looked at it; orders the sweep's work with `updatedAt`. */
   sweptAt?: number;
   /** Its webhook events not yet handed to the dispatcher, written with the change that made them. */
@@ -308,6 +313,8 @@ export interface StatusNews {
 }
 
 export interface InvoiceNews extends StatusNews {
+  /** The foreign_id the service names the transaction by, as the store knows it; null when it is not the store's. */
+  upstreamForeignId?: string | null;
   payment?: Payment;
   settlement?: Settlement;
   /** Transaction ids of the deposits a callback names (`transactions[].id`): the lookups the spec promises. */

@@ -22,7 +22,7 @@ import type {
   WebhookSubject,
   WithdrawalDetails,
 } from './model';
-import type { StoreId } from './stores';
+import type { AccountKind, StoreId } from './stores';
 
 /** The payment service. Every method throws ServiceError (domain/errors.ts) when the service does not do it. */
 export interface ProcessingApi {
@@ -32,7 +32,10 @@ export interface ProcessingApi {
     request: CheckoutRequest,
   ): Promise<Created<InvoiceDetails, InvoiceStatus>>;
   cancelInvoice(upstreamForeignId: string): Promise<void>;
-  /** The invoice's status and payment now; undefined when the service has no such invoice. */
+  /**
+   * The invoice's status and payment now, with the foreign_id the service names it by; undefined when the service
+   * has no such invoice.
+   */
   invoiceNews(invoiceId: number): Promise<InvoiceNews | undefined>;
   /**
    * What the deposits with these transaction ids tell of the invoice: the invoice's own news when the service
@@ -49,6 +52,17 @@ export interface ProcessingApi {
   pairs(query: PairQuery): Promise<ServiceData[]>;
   /** The transaction record, for the back office's lookup. */
   transaction(query: TransactionQuery): Promise<ServiceData>;
+}
+
+/**
+ * A store's accounts at the payment service. Each record is claimed on the store's account of the moment, and every
+ * later call for it goes to that account, so that a store's move never splits an order between two (issue 40).
+ */
+export interface ProcessingAccounts {
+  /** The account the store's new records are claimed on, as this container knows the store now. */
+  current(): Promise<AccountKind>;
+  /** The account a record claimed on `kind` lives on; for a record that names none, the store's account now. */
+  of(kind: AccountKind | undefined): ProcessingApi;
 }
 
 export interface DepositNews {

@@ -4,6 +4,7 @@ import { ConflictError, InProgressError, NotFoundError } from './errors';
 import { isSameRequest } from './hash';
 import type { ClaimedRecord, Phase, StatusChange, StatusNews } from './model';
 import type { OpenItems, Owned, VersionedStore } from './ports';
+import type { AccountKind } from './stores';
 import { carriedOutbox, withEvents, type EventKind } from './webhooks';
 
 /** The part of an invoice or refund record that the claim protocol reads. */
@@ -155,11 +156,12 @@ export class ClaimedRecords<T extends AnyRecord> {
     this.events ? withEvents(this.events, record, this.timing.now(), previous) : record;
 
   /**
-   * Claims the request's foreign_id with a new record made now, or takes over one whose send ended without an
-   * answer (keeping its `createdAt`; `takeOver` may carry some of its own fields on).
+   * Claims the request's foreign_id with a new record made now on `account`, or takes over one whose send ended
+   * without an answer (keeping its `createdAt` and account; `takeOver` may carry some of its own fields on).
    */
   claim(
     request: T['request'],
+    account: AccountKind,
     takeOver: (existing: T) => Partial<OwnFields<T>> = () => ({}),
   ): Promise<Claim<T>> {
     const now = this.timing.now();
@@ -174,6 +176,7 @@ export class ClaimedRecords<T extends AnyRecord> {
       history: [],
       createdAt: now,
       updatedAt: now,
+      account,
       ...this.own,
     } as AnyRecord as T;
     return claim(this.store, this.announce(fresh), this.timing, (existing) =>
@@ -183,6 +186,7 @@ export class ClaimedRecords<T extends AnyRecord> {
           ...takeOver(existing),
           version: existing.version + 1,
           createdAt: existing.createdAt,
+          account: existing.account ?? account,
           // Events not yet moved out, and the seq, live on: none is lost and no id is given twice.
           outbox: carriedOutbox(existing),
         },

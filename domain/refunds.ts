@@ -15,9 +15,10 @@ import type {
   RefundRequest,
   StatusChange,
 } from './model';
-import type { Owned, ProcessingApi, RefundStore } from './ports';
+import type { Owned, ProcessingAccounts, ProcessingApi, RefundStore } from './ports';
 import { ClaimedRecords, mayHaveBeenSent, type ClaimTiming } from './records';
 import { isFinal } from './status';
+import type { AccountKind } from './stores';
 import { refundEvents } from './webhooks';
 
 const HELD_ELSEWHERE = 'The service holds this foreign_id for another withdrawal';
@@ -42,12 +43,17 @@ export class RefundService {
 
   constructor(
     private readonly store: RefundStore,
-    private readonly processing: ProcessingApi,
+    private readonly accounts: ProcessingAccounts,
     private readonly timing: ClaimTiming,
     private readonly orders: RefundReservations,
-    /** False when no webhook endpoint is set: then no change makes an event. */
-    { announce = true }: { announce?: boolean } = {},
+    private readonly options: {
+      /** False when no webhook endpoint is set: then no change makes an event. */
+      announce?: boolean;
+      /** Told when a callback came to another account than the refund's: it is never applied. */
+      onNewsMismatch?: (foreignId: string, reason: 'account') => void;
+    } = {},
   ) {
+    const { announce = true } = options;
     this.refunds = new ClaimedRecords(
       store,
       timing,
@@ -63,7 +69,7 @@ export class RefundService {
   ): Promise<{ record: RefundRecord; created: boolean }> {
     // What an earlier attempt meant to send is kept for the lookup of a send that may have happened; a refused
     // one's is not, or a claim that dies before writing its own would leave the sweep that to send.
-    const claimed = await this.refunds.claim(request, (existing) =>
+    const claimed = await this.refunds.claim(request, await this.accounts.current(), (existing) =>
       mayHaveBeenSent(existing) ? { sends: existing.sends } : {},
     );
     if (!claimed.owned) return { record: claimed.record, created: false };
@@ -89,9 +95,9 @@ export class RefundService {
     ask: OrderRefundRequest,
     previous: RefundRecord | undefined,
   ): Promise<RefundRecord> {
-    let sends: RefundRequest;
+    let reserved: { sends: RefundRequest; account: AccountKind | undefined };
     try {
-      sends = await this.orders.reserveRefund(ask, record.createdAt);
+      reserved = await this.orders.reserveRefund(ask, record.createdAt);
     } catch (error) {
       // Refused (over the bound, not refundable, no such order): nothing was reserved.
       if (error instanceof DomainError) {
@@ -101,7 +107,13 @@ export class RefundService {
       }
       throw error;
     }
-    const saved = await this.refunds.save(record, { ...record, sends, updatedAt: this.timing.now() });
+    const { sends, account = record.account } = reserved;
+    const saved = await this.refunds.save(record, {
+      ...record,
+      sends,
+      account,
+      updatedAt: this.timing.now(),
+    });
     if (!saved.won) throw new InProgressError(1);
     return saved.record;
   }
@@ -136,7 +148,7 @@ export class RefundService {
   ): Promise<RefundRecord | undefined> {
     const sends = withdrawalOf(record);
     if (!sends) return this.giveUpUnsent(record);
-    const found = await this.processing.findWithdrawal(sends);
+    const found = await this.processingOf(record).findWithdrawal(sends);
     if (!found) return record.phase === 'sent' ? record : this.resendUnfound(record);
     if (record.phase === 'sent') {
       const seen = listed ? record : undefined;
@@ -147,6 +159,22 @@ export class RefundService {
     return this.refunds.mutate(record.foreignId, (current) =>
       mayHaveBeenSent(current) ? this.settled(current, found, source) : undefined,
     );
+  }
+
+  /** A callback's news, applied only to a refund whose withdrawal went from the account the callback came to. */
+  async applyCallback(
+    foreignId: string,
+    status: string,
+    error: string | undefined,
+    via: AccountKind,
+  ): Promise<{ outcome: NewsOutcome; record?: RefundRecord }> {
+    const stored = await this.store.get(foreignId);
+    // A refund made before accounts were pinned belongs to the store's account now.
+    if (stored && (stored.account ?? (await this.accounts.current())) !== via) {
+      this.options.onNewsMismatch?.(foreignId, 'account');
+      return { outcome: 'ignored' };
+    }
+    return this.applyNews(foreignId, status, 'callback', error, stored);
   }
 
   /**
@@ -260,7 +288,7 @@ export class RefundService {
   private async adoptSent(record: RefundRecord): Promise<RefundRecord | undefined> {
     let found: FoundWithdrawal | undefined;
     try {
-      found = await this.processing.findWithdrawal(withdrawalOf(record)!);
+      found = await this.processingOf(record).findWithdrawal(withdrawalOf(record)!);
     } catch (error) {
       // Whatever the lookup's failure, the earlier send may have gone through: its outcome stays unknown.
       await this.release(record, undefined);
@@ -297,7 +325,7 @@ export class RefundService {
 
   private async send(record: RefundRecord): Promise<RefundRecord> {
     try {
-      const created = await this.processing.createWithdrawal(withdrawalOf(record)!);
+      const created = await this.processingOf(record).createWithdrawal(withdrawalOf(record)!);
       const answered = this.refunds.answered(record, created, 'create', { withdrawal: created.details });
       return (await this.refunds.save(record, answered)).record;
     } catch (error) {
@@ -309,6 +337,11 @@ export class RefundService {
       await this.release(record, refusal(error));
       throw error;
     }
+  }
+
+  /** The account the refund's withdrawal goes from: the order's, or the one its payout was claimed on. */
+  private processingOf(record: RefundRecord): ProcessingApi {
+    return this.accounts.of(record.account);
   }
 
   /** As ClaimedRecords.release; a refused refund frees its reservation first. */

@@ -19,6 +19,12 @@ export interface Caller {
 /** A store's signing secrets for its webhooks, the current one first (Standard Webhooks `whsec_...`). */
 export type WebhookSecrets = () => Promise<readonly string[]>;
 
+/**
+ * A store's account at the payment service: `shared`, the deployment's (the default store's keys), with the store's
+ * prefix on upstream foreign_ids; `own`, the store's own keys and base URL.
+ */
+export type AccountKind = 'shared' | 'own';
+
 /** What a store's data, calls and webhooks need to know of it. */
 export interface StoreAccount {
   storeId: StoreId;
@@ -66,7 +72,7 @@ export interface StoreRecord {
   name: string;
   status: StoreStatus;
   /** `shared`: the deployment's processing account; `own`: the store's keys, in its secret, at `baseUrl`. */
-  account: 'shared' | 'own';
+  account: AccountKind;
   baseUrl?: string;
   webhookUrl?: string;
   createdAt: number;

@@ -2,8 +2,8 @@
 // account; stores that share the deployment's account each put their id in front of theirs (issue 33).
 import { ServiceError } from './errors';
 import type { CallbackEvent, RefundRequest, ServiceData, TransactionQuery } from './model';
-import type { ProcessingApi } from './ports';
-import { DEFAULT_STORE_ID, STORE_ID, type StoreId } from './stores';
+import type { ProcessingAccounts, ProcessingApi } from './ports';
+import { DEFAULT_STORE_ID, STORE_ID, type AccountKind, type StoreId } from './stores';
 
 /** Between a store's id and its own foreign_id upstream; neither our foreign_ids nor store ids may hold it. */
 export const STORE_SEPARATOR = '!';
@@ -44,6 +44,11 @@ export function isOwnAccountEvent(event: CallbackEvent): boolean {
   return !upstream.includes(STORE_SEPARATOR);
 }
 
+/** A store that keeps one account for good, as the default store keeps the deployment's. */
+export function oneAccount(processing: ProcessingApi, kind: AccountKind = 'shared'): ProcessingAccounts {
+  return { current: async () => kind, of: () => processing };
+}
+
 /** Another store's transaction, answered as the payment service answers an id it does not know. */
 function notTheStores(): ServiceError {
   return new ServiceError('not_found', "transaction: another store's record", { code: 'not_found' });
@@ -63,7 +68,14 @@ export function sharedAccountOf(processing: ProcessingApi, storeId: StoreId): Pr
     createInvoice: (upstreamForeignId, request) =>
       processing.createInvoice(upstream(upstreamForeignId), request),
     cancelInvoice: (upstreamForeignId) => processing.cancelInvoice(upstream(upstreamForeignId)),
-    invoiceNews: (invoiceId) => processing.invoiceNews(invoiceId),
+    invoiceNews: async (invoiceId) => {
+      const news = await processing.invoiceNews(invoiceId);
+      const named = news?.upstreamForeignId;
+      const prefix = upstream('');
+      return (
+        news && { ...news, upstreamForeignId: named?.startsWith(prefix) ? named.slice(prefix.length) : null }
+      );
+    },
     depositNews: (depositIds, upstreamForeignId) =>
       processing.depositNews(depositIds, upstream(upstreamForeignId)),
     createWithdrawal: (request) => processing.createWithdrawal(prefixed(request)),
@@ -92,7 +104,10 @@ export function defaultStoreAccountOf(processing: ProcessingApi): ProcessingApi 
   return {
     createInvoice: (upstreamForeignId, request) => processing.createInvoice(upstreamForeignId, request),
     cancelInvoice: (upstreamForeignId) => processing.cancelInvoice(upstreamForeignId),
-    invoiceNews: (invoiceId) => processing.invoiceNews(invoiceId),
+    invoiceNews: async (invoiceId) => {
+      const news = await processing.invoiceNews(invoiceId);
+      return news?.upstreamForeignId?.includes(STORE_SEPARATOR) ? { ...news, upstreamForeignId: null } : news;
+    },
     depositNews: (depositIds, upstreamForeignId) => processing.depositNews(depositIds, upstreamForeignId),
     createWithdrawal: (request) => processing.createWithdrawal(request),
     findWithdrawal: (request) => processing.findWithdrawal(request),

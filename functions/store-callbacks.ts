@@ -24,6 +24,6 @@ export const handler = apiRoute(
     }
     const event = await verifyCallback(rawBody, headers, account.processing.keys);
     if (!event || !isOwnAccountEvent(event)) return { status: 200, body: { outcome: 'ignored' } };
-    return { status: 200, body: { outcome: await callbacksFor(storeId).receive(event) } };
+    return { status: 200, body: { outcome: await callbacksFor(storeId, 'own').receive(event) } };
   },
 );

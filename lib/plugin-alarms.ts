@@ -45,6 +45,8 @@ export const CUSTOM_METRICS: Record<MetricName, string> = {
   InvoiceLookupNotFound:
     'The payment service did not find an invoice we created by its id: the reconcile job cannot see invoices there (docs/operations.md)',
   ReconcileLookFailures: 'The reconcile job could not look records up; it retries each later',
+  NewsMismatch:
+    "The payment service's news named another record, or came to another account than the record's; it was not applied",
 };
 
 export interface PluginAlarmsProps {

@@ -11,12 +11,14 @@ export function metricDimensions(stage: string): { Service: string; Stage: strin
 /** `WebhookDeliveryFailures`: a webhook ran out of retries (3 days) and waits for an admin's re-send; also per `Store`. */
 /** `InvoiceLookupNotFound`: the service did not find an invoice we created by its id (runtime/invoice-lookups.ts). */
 /** `ReconcileLookFailures`: the reconcile job could not look at a record; it looks again later. */
+/** `NewsMismatch`: news from the service named another record, or came to another account; never applied. */
 export type MetricName =
   | 'UpstreamServerErrors'
   | 'CallbackSignatureFailures'
   | 'WebhookDeliveryFailures'
   | 'InvoiceLookupNotFound'
-  | 'ReconcileLookFailures';
+  | 'ReconcileLookFailures'
+  | 'NewsMismatch';
 
 /** Dimensions a count may carry besides the stage's: `Store`, the store it happened for (a webhook's). */
 export interface CountDimensions {

@@ -43,6 +43,7 @@ export class ProcessingAdapter implements ProcessingApi {
       const record = await this.lookUp({ id: invoiceId });
       return (
         record && {
+          upstreamForeignId: typeof record.foreign_id === 'string' ? record.foreign_id : null,
           ...statusNews(record),
           ...moneyNews(record),
           depositIds: depositIdsOf(record.transactions),

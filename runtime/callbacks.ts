@@ -1,16 +1,17 @@
 import { CallbackService } from '../domain/callbacks';
-import type { StoreId } from '../domain/stores';
+import type { AccountKind, StoreId } from '../domain/stores';
 import { invoicesFor } from './invoices';
 import { refundsFor } from './refunds';
 
-const byStore = new Map<StoreId, CallbackService>();
+const byEndpoint = new Map<string, CallbackService>();
 
-/** Applies the payment service's callbacks to one store's records. */
-export function callbacksFor(storeId: StoreId): CallbackService {
-  let service = byStore.get(storeId);
+/** Applies the callbacks that came to one account's endpoint to one store's records claimed on that account. */
+export function callbacksFor(storeId: StoreId, via: AccountKind): CallbackService {
+  const key = `${via} ${storeId}`;
+  let service = byEndpoint.get(key);
   if (!service) {
-    service = new CallbackService(invoicesFor(storeId), refundsFor(storeId));
-    byStore.set(storeId, service);
+    service = new CallbackService(invoicesFor(storeId), refundsFor(storeId), via);
+    byEndpoint.set(key, service);
   }
   return service;
 }

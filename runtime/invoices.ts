@@ -1,8 +1,8 @@
 import { InvoiceService } from '../domain/invoices';
 import type { StoreId } from '../domain/stores';
 import { clientSecretIssuer } from '../secrets/client-secrets';
-import { invoiceLookupNotFound } from './invoice-lookups';
-import { processingFor } from './processing';
+import { invoiceLookupNotFound, newsMismatch } from './invoice-lookups';
+import { processingAccountsFor } from './processing';
 import { keysOf } from './processing-keys';
 import { invoiceStore } from './stores';
 import { claimTiming } from './timing';
@@ -18,11 +18,17 @@ const byStore = new Map<StoreId, InvoiceService>();
 export function invoicesFor(storeId: StoreId): InvoiceService {
   let service = byStore.get(storeId);
   if (!service) {
-    service = new InvoiceService(invoiceStore.forStore(storeId), processingFor(storeId), claimTiming, {
-      clientSecrets: clientSecretIssuer(keysOf(storeId), storeId),
-      announce: announceEvents,
-      onLookupNotFound: invoiceLookupNotFound,
-    });
+    service = new InvoiceService(
+      invoiceStore.forStore(storeId),
+      processingAccountsFor(storeId),
+      claimTiming,
+      {
+        clientSecrets: clientSecretIssuer(keysOf(storeId), storeId),
+        announce: announceEvents,
+        onLookupNotFound: invoiceLookupNotFound,
+        onNewsMismatch: newsMismatch,
+      },
+    );
     byStore.set(storeId, service);
   }
   return service;

@@ -1,7 +1,8 @@
 import { RefundService } from '../domain/refunds';
 import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
+import { newsMismatch } from './invoice-lookups';
 import { invoicesFor } from './invoices';
-import { processingFor } from './processing';
+import { processingAccountsFor } from './processing';
 import { requireOwnAccount } from './store-account';
 import { refundStore } from './stores';
 import { claimTiming } from './timing';
@@ -14,8 +15,9 @@ export function refundsFor(storeId: StoreId): RefundService {
   let service = byStore.get(storeId);
   if (!service) {
     const store = refundStore.forStore(storeId);
-    service = new RefundService(store, processingFor(storeId), claimTiming, invoicesFor(storeId), {
+    service = new RefundService(store, processingAccountsFor(storeId), claimTiming, invoicesFor(storeId), {
       announce: announceEvents,
+      onNewsMismatch: newsMismatch,
     });
     byStore.set(storeId, service);
   }

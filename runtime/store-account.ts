@@ -9,10 +9,9 @@ export async function accountOf(storeId: StoreId): Promise<StoreAccount> {
   return account;
 }
 
-/** Whether the store exists and shares the deployment's processing account; the default store does, with no read. */
-export async function sharesDeploymentAccount(storeId: StoreId): Promise<boolean> {
-  const account = await storeAccounts.get(storeId);
-  return account?.processing.account === 'shared';
+/** Whether the store exists; the default store does, with no read. */
+export async function storeExists(storeId: StoreId): Promise<boolean> {
+  return (await storeAccounts.get(storeId)) !== undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { oneAccount } from '../../domain/upstream';
 // Verified callbacks applied once whatever copies arrive, over in-memory stores; the service is never called.
 import { CallbackService } from '../../domain/callbacks';
 import { NotReadyError } from '../../domain/errors';
@@ -72,10 +73,11 @@ let callbacks: CallbackService;
 function start(announce = true) {
   invoices = new WatchedStore<InvoiceRecord>((record) => record.updatedAt);
   refunds = new WatchedStore<RefundRecord>((record) => record.updatedAt);
-  const invoiceService = new InvoiceService(invoices, noService, timing, { announce });
+  const invoiceService = new InvoiceService(invoices, oneAccount(noService), timing, { announce });
   callbacks = new CallbackService(
     invoiceService,
-    new RefundService(refunds, noService, timing, invoiceService),
+    new RefundService(refunds, oneAccount(noService), timing, invoiceService),
+    'shared',
   );
 }
 

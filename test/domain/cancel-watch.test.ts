@@ -1,3 +1,4 @@
+import { oneAccount } from '../../domain/upstream';
 // Money that lands on an invoice cancelled a moment before is never hidden: the sweep keeps looking for a day,
 // and a growing credit is recorded on a final invoice. Also what deposits can tell when an invoice's id cannot.
 import { InvoiceService } from '../../domain/invoices';
@@ -115,7 +116,7 @@ describe('when the service cannot find the invoice by its id', () => {
     } as unknown as ProcessingApi;
     const invoices = new InvoiceService(
       store,
-      processing,
+      oneAccount(processing),
       { now: () => NOW, leaseMs: 1, waitMs: 1, pollMs: 1 },
       { onLookupNotFound: (foreignId) => notFound.push(foreignId) },
     );
@@ -162,7 +163,7 @@ test("a cancel whose callback is recorded before the cancel's answer still marks
       await invoices.applyStatus({ upstreamForeignId, status: 'failed', source: 'callback', error: '' });
     },
   } as unknown as ProcessingApi;
-  const invoices = new InvoiceService(store, processing, {
+  const invoices = new InvoiceService(store, oneAccount(processing), {
     now: () => NOW,
     leaseMs: 1,
     waitMs: 1,

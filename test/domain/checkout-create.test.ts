@@ -1,3 +1,4 @@
+import { oneAccount } from '../../domain/upstream';
 // The checkout claims the order, sends its create, saves the answer and answers: only the claim's owner sends, under
 // the upstream foreign_id its record holds, and the invoice's client secret is the one of the record it made.
 import { clientSecretHash, clientSecretMatches } from '../../domain/client-secret';
@@ -49,7 +50,7 @@ function recordingSecrets() {
 
 function invoicesWith(service: ProcessingApi, clientSecrets?: ClientSecrets) {
   const store = new MemoryStore<InvoiceRecord>((record) => nextSweepAt(record, SWEEP_TIMING));
-  return { store, invoices: new InvoiceService(store, service, timing, { clientSecrets }) };
+  return { store, invoices: new InvoiceService(store, oneAccount(service), timing, { clientSecrets }) };
 }
 
 test('a repeated checkout sends no create: the order was created once', async () => {
@@ -117,7 +118,7 @@ test('the checkout answers the record that won when another write reached it fir
     }
     return update(record, expectedVersion);
   };
-  const invoices = new InvoiceService(store, recordingService().service, timing);
+  const invoices = new InvoiceService(store, oneAccount(recordingService().service), timing);
 
   const answered = await invoices.checkout(checkoutRequest('order-5'));
 

@@ -1,3 +1,4 @@
+import { oneAccount } from '../../domain/upstream';
 // The one rule for "paid enough" (domain/outcome.ts): every service status, with too little, exactly enough, too
 // much and money that came late, in both invoice types, applied as the service's news through InvoiceService.
 import { InvoiceService } from '../../domain/invoices';
@@ -49,7 +50,7 @@ function sent(type: InvoiceType, amount: string): Payment {
 async function outcome(type: InvoiceType, [status, error]: ServiceSays, paid: Paid) {
   const store = new MemoryStore<InvoiceRecord>(() => NOW);
   await store.create(record(type));
-  const invoices = new InvoiceService(store, {} as ProcessingApi, {
+  const invoices = new InvoiceService(store, oneAccount({} as ProcessingApi), {
     now: () => NOW,
     leaseMs: 1,
     waitMs: 1,
@@ -176,7 +177,7 @@ test('an underpaid order stays unrefundable when more money, still too little, c
   // The payment service returns an underpaid order's money itself: a late part must not open the refund route.
   const store = new MemoryStore<InvoiceRecord>(() => NOW);
   await store.create(record('fill_or_kill'));
-  const invoices = new InvoiceService(store, {} as ProcessingApi, {
+  const invoices = new InvoiceService(store, oneAccount({} as ProcessingApi), {
     now: () => NOW,
     leaseMs: 1,
     waitMs: 1,
@@ -213,7 +214,7 @@ test.each([
     // Less than was set: the payment service e-mails the customer a full refund (spec 2.1, `email_user`).
     const store = new MemoryStore<InvoiceRecord>(() => NOW);
     await store.create(record('fill_or_kill'));
-    const invoices = new InvoiceService(store, {} as ProcessingApi, {
+    const invoices = new InvoiceService(store, oneAccount({} as ProcessingApi), {
       now: () => NOW,
       leaseMs: 1,
       waitMs: 1,

@@ -35,14 +35,14 @@ const nextTry = (existing: NoteRecord) => ({ tries: existing.tries + 1 });
 
 /** Claims `foreignId` and leaves it in `phase` with its claim released, as a send that ended so would. */
 async function leftIn(phase: 'unknown' | 'rejected', foreignId = 'n-1'): Promise<NoteRecord> {
-  const { record } = await notes.claim(note(foreignId));
+  const { record } = await notes.claim(note(foreignId), 'shared');
   await notes.release(record, phase === 'rejected' ? 'refused' : undefined);
   return (await store.get(foreignId))!;
 }
 
 describe('claim', () => {
-  test('a new foreign_id gets a fresh record, owned by this caller, with the fields of its kind', async () => {
-    const claimed = await notes.claim(note('n-1'));
+  test('a new foreign_id gets a fresh record on the account given, owned by this caller, with the fields of its kind', async () => {
+    const claimed = await notes.claim(note('n-1'), 'own');
 
     expect(claimed.owned).toBe(true);
     expect(claimed.previous).toBeUndefined();
@@ -57,42 +57,46 @@ describe('claim', () => {
       history: [],
       createdAt: START,
       updatedAt: START,
+      account: 'own',
       tries: 1,
     });
     expect(await store.get('n-1')).toEqual(claimed.record);
   });
 
   test('a repeat of an answered request gets the stored record and no claim', async () => {
-    const { record } = await notes.claim(note('n-1'));
+    const { record } = await notes.claim(note('n-1'), 'shared');
     const { record: sent } = await notes.save(
       record,
       notes.answered(record, { status: 'done' }, 'create', {}),
     );
 
-    await expect(notes.claim(note('n-1'))).resolves.toEqual({ record: sent, owned: false });
+    await expect(notes.claim(note('n-1'), 'shared')).resolves.toEqual({ record: sent, owned: false });
   });
 
   test('another request under the same foreign_id is a conflict, unless the first was refused', async () => {
-    await notes.claim(note('n-1'));
-    await expect(notes.claim(note('n-1', 'other'))).rejects.toMatchObject({
+    await notes.claim(note('n-1'), 'shared');
+    await expect(notes.claim(note('n-1', 'other'), 'shared')).rejects.toMatchObject({
       constructor: ConflictError,
       code: 'foreign_id_conflict',
     });
 
     await leftIn('rejected', 'n-2');
-    await expect(notes.claim(note('n-2', 'other'))).resolves.toMatchObject({ owned: true });
+    await expect(notes.claim(note('n-2', 'other'), 'shared')).resolves.toMatchObject({ owned: true });
   });
 
   test('the same request with its keys in another order is a repeat, not a conflict', async () => {
-    await notes.claim({ text: 'hello', foreignId: 'n-1' });
-    await expect(recordsWith({ waitMs: 0 }).claim(note('n-1'))).rejects.toBeInstanceOf(InProgressError);
+    await notes.claim({ text: 'hello', foreignId: 'n-1' }, 'shared');
+    await expect(recordsWith({ waitMs: 0 }).claim(note('n-1'), 'shared')).rejects.toBeInstanceOf(
+      InProgressError,
+    );
   });
 
-  test('a takeover of an unknown outcome keeps createdAt, carries its own fields on and names what it took', async () => {
+  test('a takeover of an unknown outcome keeps createdAt and account, carries its own fields on and names what it took', async () => {
     const before = await leftIn('unknown');
     clock.ms += 60_000;
 
-    const claimed = await notes.claim(note('n-1'), nextTry);
+    // The store has moved to its own account since: the send that may have happened was on the shared one.
+    const claimed = await notes.claim(note('n-1'), 'own', nextTry);
 
     expect(claimed.owned).toBe(true);
     expect(claimed.previous).toEqual(before);
@@ -101,18 +105,21 @@ describe('claim', () => {
       phase: 'sending',
       claimedAt: START + 60_000,
       createdAt: START,
+      account: 'shared',
       error: null,
       tries: 2,
     });
   });
 
   test('a claim whose lease ran out is taken over; one still held makes a duplicate wait, then answer in progress', async () => {
-    await notes.claim(note('n-1'));
+    await notes.claim(note('n-1'), 'shared');
     // The lease holds: a duplicate waits for the holder's answer, here not at all, and then says so.
-    await expect(recordsWith({ waitMs: 0 }).claim(note('n-1'))).rejects.toBeInstanceOf(InProgressError);
+    await expect(recordsWith({ waitMs: 0 }).claim(note('n-1'), 'shared')).rejects.toBeInstanceOf(
+      InProgressError,
+    );
 
     clock.ms += 45_000;
-    await expect(notes.claim(note('n-1'), nextTry)).resolves.toMatchObject({
+    await expect(notes.claim(note('n-1'), 'shared', nextTry)).resolves.toMatchObject({
       owned: true,
       record: { tries: 2 },
       previous: { phase: 'sending' },
@@ -122,7 +129,7 @@ describe('claim', () => {
 
 describe('answered and release', () => {
   test('answered: sent at the status given, its error, one more history entry and its own fields', async () => {
-    const { record } = await notes.claim(note('n-1'));
+    const { record } = await notes.claim(note('n-1'), 'shared');
     clock.ms += 1_000;
 
     const next = notes.answered(record, { status: 'pending', error: 'slow' }, 'lookup', { tries: 5 });
@@ -148,7 +155,7 @@ describe('answered and release', () => {
   });
 
   test('release after a lost race changes nothing and does not throw: the lease runs out instead', async () => {
-    const { record } = await notes.claim(note('n-1'));
+    const { record } = await notes.claim(note('n-1'), 'shared');
     const { record: moved } = await notes.save(record, { ...record, updatedAt: START + 1 });
 
     await expect(notes.release(record, undefined)).resolves.toBeUndefined();
@@ -158,7 +165,7 @@ describe('answered and release', () => {
 
 describe('reading and the sweep', () => {
   test('read answers the stored record, and NotFoundError naming the kind when there is none', async () => {
-    const { record } = await notes.claim(note('n-1'));
+    const { record } = await notes.claim(note('n-1'), 'shared');
 
     await expect(notes.read('n-1')).resolves.toEqual(record);
     await expect(notes.read('n-2')).rejects.toMatchObject({
@@ -173,7 +180,7 @@ describe('reading and the sweep', () => {
       ['late', START + 2_000],
     ] as const) {
       clock.ms = at;
-      await notes.claim(note(foreignId));
+      await notes.claim(note(foreignId), 'shared');
     }
     await leftIn('rejected', 'closed');
 
@@ -193,7 +200,7 @@ describe('reading and the sweep', () => {
   });
 
   test("markSwept leaves a claim alone while its lease is held: its holder's next write would lose to it", async () => {
-    const { record } = await notes.claim(note('held'));
+    const { record } = await notes.claim(note('held'), 'shared');
     clock.ms = START + 44_999;
 
     await notes.markSwept('held');

@@ -1,3 +1,4 @@
+import { oneAccount } from '../../domain/upstream';
 // A refund adopts a withdrawal found under its foreign_id only when it is the one the refund asked for.
 import { Decimal } from 'decimal.js';
 import { ConflictError, ServiceError } from '../../domain/errors';
@@ -164,7 +165,7 @@ function refundsWithLookup(findWithdrawal: ProcessingApi['findWithdrawal']): Ref
     findWithdrawal,
   });
   const timing = { now: () => rig.clock.ms, leaseMs: 45_000, waitMs: 5_000, pollMs: 100 };
-  return new RefundService(rig.refundStore, processing, timing, rig.invoices);
+  return new RefundService(rig.refundStore, oneAccount(processing), timing, rig.invoices);
 }
 
 /** The order's reservation of the refund, and what the order has left. */
@@ -296,7 +297,12 @@ describe('a refused order refund whose foreign_id is claimed again', () => {
       reserveRefund: () => Promise.reject(new Error('The order store failed')),
     });
     const timing = { now: () => rig.clock.ms, leaseMs: 45_000, waitMs: 5_000, pollMs: 100 };
-    const failing = new RefundService(rig.refundStore, new ProcessingAdapter(rig.client), timing, orders);
+    const failing = new RefundService(
+      rig.refundStore,
+      oneAccount(new ProcessingAdapter(rig.client)),
+      timing,
+      orders,
+    );
     const second = {
       foreignId: 'reused-1',
       invoiceForeignId: 'order-rb',

@@ -1,3 +1,4 @@
+import { oneAccount } from '../../domain/upstream';
 // A checkout that died after its claim, before the service's answer was written: the sweep first sees it when an
 // answered invoice would be first due, and gives it up only once stale, as before.
 import { InvoiceService } from '../../domain/invoices';
@@ -89,7 +90,7 @@ test("the sweep's look at a claim it listed before a retry took it over leaves t
     },
   });
   const timing = { now: () => rig.clock.ms, leaseMs: 45_000, waitMs: 5_000, pollMs: 100 };
-  const retry = new InvoiceService(rig.invoiceStore, held, timing).checkout(request);
+  const retry = new InvoiceService(rig.invoiceStore, oneAccount(held), timing).checkout(request);
   await sending;
 
   // What the sweep does with a claim it listed that is not stale (domain/reconcile.ts).

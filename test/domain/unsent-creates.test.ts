@@ -1,3 +1,4 @@
+import { oneAccount } from '../../domain/upstream';
 // A create that surely never reached the service made nothing: its claim is left unsent, not unknown, so that no
 // retry or sweep later takes an invoice the service holds under the foreign_id for a lost answer of ours, and
 // cancels it.
@@ -30,7 +31,7 @@ const timing = () => ({ now: () => rig.clock.ms, leaseMs: 45_000, waitMs: 5_000,
 
 /** The invoices over the rig's store, their creates sent to a port nobody listens on. */
 const invoicesUnreachable = () =>
-  new InvoiceService(rig.invoiceStore, new ProcessingAdapter(unreachable), timing());
+  new InvoiceService(rig.invoiceStore, oneAccount(new ProcessingAdapter(unreachable)), timing());
 
 const cancels = async () =>
   ((await rig.control('GET', '/requests')).requests as Array<{ path: string }>).filter((request) =>
@@ -104,10 +105,12 @@ test('after a lost answer, the next attempt left unsent is not taken for ours ei
   // The retry cancels its own lost attempt, then cannot reach the service for the next one.
   const cancelsOnly = new InvoiceService(
     rig.invoiceStore,
-    Object.assign(Object.create(new ProcessingAdapter(rig.client)), {
-      createInvoice: (id: string, request: CheckoutRequest) =>
-        new ProcessingAdapter(id === 'unsent-4' ? rig.client : unreachable).createInvoice(id, request),
-    }),
+    oneAccount(
+      Object.assign(Object.create(new ProcessingAdapter(rig.client)), {
+        createInvoice: (id: string, request: CheckoutRequest) =>
+          new ProcessingAdapter(id === 'unsent-4' ? rig.client : unreachable).createInvoice(id, request),
+      }),
+    ),
     timing(),
   );
   await expect(cancelsOnly.checkout(checkoutRequest('unsent-4'))).rejects.toMatchObject({
@@ -127,9 +130,14 @@ test('a client secret that cannot be had before the send takes the claim back to
   const failing: ClientSecrets = {
     secretFor: () => Promise.reject(new Error('The keys are out of reach')),
   };
-  const invoices = new InvoiceService(rig.invoiceStore, new ProcessingAdapter(rig.client), timing(), {
-    clientSecrets: failing,
-  });
+  const invoices = new InvoiceService(
+    rig.invoiceStore,
+    oneAccount(new ProcessingAdapter(rig.client)),
+    timing(),
+    {
+      clientSecrets: failing,
+    },
+  );
 
   await expect(invoices.checkout(checkoutRequest('unsent-3'))).rejects.toThrow('The keys are out of reach');
 

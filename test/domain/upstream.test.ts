@@ -12,6 +12,7 @@ import {
   routeSharedCallback,
   sharedAccountOf,
   sharedUpstreamId,
+  oneAccount,
 } from '../../domain/upstream';
 import { ProcessingAdapter } from '../../processing/adapter';
 import { checkoutRequest, startDomainRig, SWEEP_TIMING, type DomainRig } from '../support/domain-rig';
@@ -143,15 +144,15 @@ describe('two stores on the sandbox, one account', () => {
     storeB = new MemoryStore<InvoiceRecord>((record) => nextSweepAt(record, SWEEP_TIMING));
     const timing = { now: () => rig.clock.ms, leaseMs: 45_000, waitMs: 5_000, pollMs: 100 };
     const shared = sharedAccountOf(new ProcessingAdapter(rig.client), STORE_B);
-    invoicesB = new InvoiceService(storeB, shared, timing);
+    invoicesB = new InvoiceService(storeB, oneAccount(shared), timing);
     const refundsB = new RefundService(
       new MemoryStore<RefundRecord>((record) => nextSweepAt(record, SWEEP_TIMING)),
-      shared,
+      oneAccount(shared),
       timing,
       invoicesB,
     );
-    callbacksB = new CallbackService(invoicesB, refundsB);
-    callbacksA = new CallbackService(rig.invoices, rig.refunds);
+    callbacksB = new CallbackService(invoicesB, refundsB, 'shared');
+    callbacksA = new CallbackService(rig.invoices, rig.refunds, 'shared');
   });
   afterEach(() => rig.close());
 

@@ -715,6 +715,7 @@ describe('alarms', () => {
       'CallbackSignatureFailures',
       'WebhookDeliveryFailures',
       'InvoiceLookupNotFound',
+      'NewsMismatch',
     ]) {
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         Namespace: 'MerchantPayments',

@@ -1,3 +1,4 @@
+import { oneAccount } from '../../domain/upstream';
 import { Decimal } from 'decimal.js';
 import type { InvoiceService } from '../../domain/invoices';
 import { ProcessingClient } from '../../processing/client';
@@ -21,7 +22,7 @@ beforeAll(async () => {
     import('../../runtime/processing'),
     import('../../runtime/timing'),
   ]);
-  invoices = new InvoiceService(invoiceStore, processing, claimTiming);
+  invoices = new InvoiceService(invoiceStore, oneAccount(processing), claimTiming);
 });
 afterAll(async () => {
   await harness.close();

@@ -1,3 +1,4 @@
+import { oneAccount } from '../../domain/upstream';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -124,7 +125,7 @@ const idsOf = (type: string, prefix: string) =>
     .map((event) => event.id);
 
 test('a run asks to be woken when each retry it put off comes due, to the second', async () => {
-  const invoices = new InvoiceService(invoiceStore(), service, timing);
+  const invoices = new InvoiceService(invoiceStore(), oneAccount(service), timing);
   await checkout(invoices, 'drill-wake-1');
   refusing.add('drill-wake-1');
   const asked: number[] = [];
@@ -145,7 +146,7 @@ test('a run asks to be woken when each retry it put off comes due, to the second
 
 test('an order removed and made again under its foreign_id gets new event ids: none of its events is lost', async () => {
   const store = invoiceStore();
-  const invoices = new InvoiceService(store, service, timing);
+  const invoices = new InvoiceService(store, oneAccount(service), timing);
   await checkout(invoices, 'drill-again-1');
   await dispatcher().run();
   const first = (await store.get('drill-again-1'))!;
@@ -310,7 +311,7 @@ describe('crash drills', () => {
 
 test('1,000 orders paid at once give 1,000 invoice.paid events, each id once after dedupe', async () => {
   const ORDERS = 1_000;
-  const invoices = new InvoiceService(invoiceStore(), service, timing);
+  const invoices = new InvoiceService(invoiceStore(), oneAccount(service), timing);
   const ids = Array.from({ length: ORDERS }, (_, index) => `drill-load-${index}`);
   const started = Date.now();
   for (let i = 0; i < ORDERS; i += 50)

@@ -1,3 +1,4 @@
+import { oneAccount } from '../../domain/upstream';
 import { InvoiceService } from '../../domain/invoices';
 import type { CheckoutRequest, InvoiceRecord, RefundRecord } from '../../domain/model';
 import { nextSweepAt, sweep, type SweptStores, type SweepTiming } from '../../domain/reconcile';
@@ -54,8 +55,8 @@ export async function startDomainRig(): Promise<DomainRig> {
   const refundStore = new MemoryStore<RefundRecord>((record) => nextSweepAt(record, SWEEP_TIMING));
   const timing = { now, leaseMs: 45_000, waitMs: 5_000, pollMs: 100 };
   const processing = new ProcessingAdapter(client);
-  const invoices = new InvoiceService(invoiceStore, processing, timing);
-  const refunds = new RefundService(refundStore, processing, timing, invoices);
+  const invoices = new InvoiceService(invoiceStore, oneAccount(processing), timing);
+  const refunds = new RefundService(refundStore, oneAccount(processing), timing, invoices);
   return {
     sandbox,
     client,
