@@ -25,8 +25,6 @@ export interface StoreAdminDeps {
   urlRefusal: (url: string) => string | undefined;
   /** Whether this deployment's records make webhook events: without them, no store's endpoint would get any. */
   webhooksOn: boolean;
-  /** Whether the store has any invoice or refund record. */
-  hasOrders: (storeId: StoreId) => Promise<boolean>;
   now: () => number;
 }
 
@@ -71,21 +69,6 @@ export class DefaultStoreError extends ConflictError {
 
   constructor() {
     super('default_store', "The default store's settings belong to the deployment: see docs/operations.md");
-  }
-}
-
-/**
- * A shared store's invoices and refunds were made on the shared account, which keeps their callbacks, lookups and
- * money: with its own account the store could no longer settle them.
- */
-export class StoreHasOrdersError extends ConflictError {
-  override name = 'StoreHasOrdersError';
-
-  constructor() {
-    super(
-      'store_has_orders',
-      'The store has orders on the shared processing account, so it cannot move to its own: make a new store for the new account',
-    );
   }
 }
 
@@ -137,8 +120,9 @@ export class StoreAdmin {
   }
 
   /**
-   * New keys go into the store's secret before the store item says it has its own account. A shared store moves
-   * to its own account only while it has no orders; an own account's keys may change (the same merchant account's).
+   * New keys go into the store's secret before the store item says it has its own account. A shared store may move
+   * at any time: each order stays on the account it was claimed on (issue 40). An own account's keys may change,
+   * but only for the same merchant account's.
    */
   async update(storeId: StoreId, changes: StoreChanges): Promise<StoreRecord> {
     if (storeId === DEFAULT_STORE_ID) throw new DefaultStoreError();
@@ -146,8 +130,6 @@ export class StoreAdmin {
     if (changes.processing) {
       const { processing } = changes;
       const current = await this.get(storeId);
-      if (current.account === 'shared' && (await this.deps.hasOrders(storeId)))
-        throw new StoreHasOrdersError();
       const values = await this.deps.secrets.read(storeId);
       const webhookSecrets = values?.webhookSecrets ?? [this.deps.newWebhookSecret()];
       await this.deps.secrets.write(current.id, { processing: keysOf(processing), webhookSecrets });

@@ -5,10 +5,7 @@ import { updateStoreRoute } from '../lib/routes';
 import { bearerTokens } from '../runtime/bearer-tokens';
 import { storeAdmin } from '../runtime/store-admin';
 
-/**
- * PATCH /stores/{store_id}: name, webhook URL, processing keys; 409 `default_store` for the default store, 409
- * `store_has_orders` for a shared store with orders given its own account.
- */
+/** PATCH /stores/{store_id}: name, webhook URL, processing keys; 409 `default_store` for the default store. */
 export const handler = apiRoute(
   { route: updateStoreRoute, tokens: bearerTokens, input: storeChangesInput },
   async ({ storeId, changes, apiBase }) => ({

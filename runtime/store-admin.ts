@@ -3,7 +3,6 @@ import { StoreAdmin } from '../domain/store-admin';
 import { tokenDigest } from '../domain/token-holders';
 import { endpointRefusal } from '../webhooks/sender';
 import { newWebhookSecret } from '../webhooks/signing';
-import { invoiceListFor, refundListFor } from './lists';
 import { announceEvents } from './webhook-events';
 import { storeRegistry } from './store-registry';
 import { storeSecrets } from './store-secrets';
@@ -19,7 +18,5 @@ export const storeAdmin = new StoreAdmin({
   // As the webhook dispatcher sends: https, or http://127.0.0.1 where the deployment allows it (locally).
   urlRefusal: (url) => endpointRefusal(url, process.env.WEBHOOK_ALLOW_LOOPBACK_HTTP === 'true'),
   webhooksOn: announceEvents,
-  hasOrders: async (storeId) =>
-    (await Promise.all([invoiceListFor(storeId).hasAny(), refundListFor(storeId).hasAny()])).some(Boolean),
   now: Date.now,
 });

@@ -44,13 +44,6 @@ export class DynamoRecordList<T extends { createdAt: number; version: number }> 
     return new DynamoRecordList(this.table, this.kind, this.idOf, storeId);
   }
 
-  /** Whether the store has any record of this kind: one key-only Query per shard, no record read. */
-  async hasAny(): Promise<boolean> {
-    const shards = Array.from({ length: CREATED_INDEX.shards }, (_, shard) => shard);
-    const pages = await Promise.all(shards.map((shard) => this.queryShard(shard, sortableTime(0), TOP, 1)));
-    return pages.some((keys) => keys.length > 0);
-  }
-
   async listNewest(query: CreatedQuery): Promise<{ records: T[]; more: boolean }> {
     const low = sortableTime(query.createdFrom ?? 0);
     const above = query.after && positionKey(query.after);

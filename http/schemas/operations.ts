@@ -286,7 +286,7 @@ export const operations: Record<RouteFunctionName, Operation> = {
   }),
   'update-store': returning('Change a store', store, {
     description:
-      "Its name, webhook URL (null clears it) or processing keys (write-only: never answered back). A field left out keeps its value. The default store's settings belong to the deployment: 409 `default_store`. A shared store gets its own account (`processing`) only while it has no invoices and no refunds: otherwise 409 `store_has_orders`, and nothing changes. An own-account store's new keys must be the same merchant account's, which keeps its invoices.",
+      "Its name, webhook URL (null clears it) or processing keys (write-only: never answered back). A field left out keeps its value. The default store's settings belong to the deployment: 409 `default_store`. A shared store may get its own account (`processing`) at any time: its new orders are made there, and each earlier order stays on the shared account, with its callbacks, lookups and refunds. An own-account store's new keys must be the same merchant account's, which keeps its invoices.",
     body: storeChangesBody,
     errors: [409],
   }),

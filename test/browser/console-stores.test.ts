@@ -168,7 +168,6 @@ test('the platform token gets the store switcher and the Stores page; a new stor
 });
 
 test('editing a store changes its name and webhook URL; its processing keys are taken but never shown', async () => {
-  // With no orders yet, so that it may move to its own account (a store with orders answers 409 store_has_orders).
   await newStore('editing-shop');
   const { page, errors } = await suite.open(platformToken());
   await page.evaluate(() => ((globalThis as any).location.hash = '#stores/editing-shop'));

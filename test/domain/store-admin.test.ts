@@ -1,18 +1,10 @@
 // Store management (domain/store-admin.ts) over the registry and the secrets in memory.
 import { ConflictError, InvalidFieldsError } from '../../domain/errors';
-import {
-  DefaultStoreError,
-  StoreAdmin,
-  StoreHasOrdersError,
-  StoreNotFoundError,
-} from '../../domain/store-admin';
-import type { StoreId } from '../../domain/stores';
+import { DefaultStoreError, StoreAdmin, StoreNotFoundError } from '../../domain/store-admin';
 import { MemorySecrets, MemoryStoreRegistry } from '../support/memory-stores';
 
 function setup({ webhooksOn = true } = {}) {
   let now = 1_000;
-  /** The stores that have an invoice or a refund record. */
-  const withOrders = new Set<StoreId>();
   let serial = 0;
   const registry = new MemoryStoreRegistry();
   const secrets = new MemorySecrets();
@@ -24,10 +16,9 @@ function setup({ webhooksOn = true } = {}) {
     hashToken: (token) => `hash(${token})`,
     urlRefusal: (url) => (url.startsWith('https://') ? undefined : 'not https'),
     webhooksOn,
-    hasOrders: async (storeId) => withOrders.has(storeId),
     now: () => now,
   });
-  return { registry, secrets, admin, withOrders, advance: (ms: number) => (now += ms) };
+  return { registry, secrets, admin, advance: (ms: number) => (now += ms) };
 }
 
 test('a store is made with digests of its tokens in the registry, and its keys and webhook secret in its secret', async () => {
@@ -152,23 +143,7 @@ test("a webhook URL is refused, naming the field, where the deployment's records
   expect((await admin.update('shop-w', { webhookUrl: null })).webhookUrl).toBeUndefined();
 });
 
-test('a shared store with orders is not given its own account: 409 store_has_orders, nothing written', async () => {
-  const { registry, secrets, admin, withOrders } = setup();
-  await admin.create({ id: 'shop-s', name: 'S' });
-  withOrders.add('shop-s');
-  const record = registry.stores.get('shop-s');
-  const secret = secrets.values.get('shop-s');
-  const own = { processing: { apiKey: 'k', secretKey: 's', baseUrl: 'https://pay.test' } };
-  const refused = admin.update('shop-s', { name: 'S2', ...own });
-  await expect(refused).rejects.toThrow(StoreHasOrdersError);
-  await expect(refused).rejects.toMatchObject({ code: 'store_has_orders' });
-  expect(registry.stores.get('shop-s')).toBe(record);
-  expect(secrets.values.get('shop-s')).toBe(secret);
-  // Its other settings still change.
-  expect((await admin.update('shop-s', { name: 'S2' })).name).toBe('S2');
-});
-
-test('a shared store with no orders is given its own account', async () => {
+test('a shared store is given its own account', async () => {
   const { secrets, admin } = setup();
   await admin.create({ id: 'shop-s', name: 'S' });
   const own = { processing: { apiKey: 'k', secretKey: 's', baseUrl: 'https://pay.test' } };
@@ -176,14 +151,13 @@ test('a shared store with no orders is given its own account', async () => {
   expect(secrets.values.get('shop-s')?.processing).toEqual({ apiKey: 'k', secretKey: 's' });
 });
 
-test("an own-account store with orders may still change its keys (the same merchant account's)", async () => {
-  const { secrets, admin, withOrders } = setup();
+test("an own-account store may change its keys (the same merchant account's)", async () => {
+  const { secrets, admin } = setup();
   await admin.create({
     id: 'shop-o',
     name: 'O',
     processing: { apiKey: 'k', secretKey: 's', baseUrl: 'https://pay.test' },
   });
-  withOrders.add('shop-o');
   const keys = { processing: { apiKey: 'k2', secretKey: 's2', baseUrl: 'https://pay.test' } };
   expect(await admin.update('shop-o', keys)).toMatchObject({ account: 'own' });
   expect(secrets.values.get('shop-o')?.processing).toEqual({ apiKey: 'k2', secretKey: 's2' });

@@ -23,7 +23,6 @@ function containers() {
     hashToken: sha,
     urlRefusal: () => undefined,
     webhooksOn: true,
-    hasOrders: async () => false,
     now: clock,
   });
   const cache = new CachedStoreRegistry(table, TTL_MS, clock);

@@ -23,7 +23,6 @@ const samples: Error[] = [
   new domainErrors.InvalidFieldsError({ webhook_url: 'is refused' }),
   new storeAdminErrors.StoreNotFoundError(),
   new storeAdminErrors.DefaultStoreError(),
-  new storeAdminErrors.StoreHasOrdersError(),
   new domainErrors.ServiceError('failed', 'message', { code: 'code' }),
   new httpErrors.HttpError(401, 'unauthorized', 'message'),
   new httpErrors.InvalidRequestError({ amount: 'is required' }),
