@@ -19,7 +19,7 @@ import type {
   Settlement,
   StatusChange,
 } from './model';
-import { failedOnItsOwn, SERVICE_FAILURES } from './outcome';
+import { failedOnItsOwn, readsCancelled, SERVICE_FAILURES } from './outcome';
 import { creditGrows, paysMore, paysSame, recordedPayment } from './payment';
 import type {
   ClientSecrets,
@@ -192,12 +192,13 @@ export class InvoiceService implements RefundReservations {
     if (refusal) throw refusal;
     // Ask the service first: our record may not have heard of a payment yet, and a cancel would strand it.
     const seen = (await this.refresh(record, 'lookup')) ?? record;
-    if (seen.status === 'failed' && !seen.cancelled && mayBeOurCancel(seen.error, false)) {
+    if (seen.status === 'failed' && !seen.cancelled && mayBeOurCancel(seen, false)) {
       // An earlier cancel of ours went through with its answer lost.
       return this.markCancelled(seen);
     }
     const refusedNow = cancelRefusal(seen);
     if (refusedNow) throw refusedNow;
+    await this.markCancelAsked(seen);
     try {
       await this.processingOf(record).cancelInvoice(upstreamForeignId(record));
     } catch (error) {
@@ -206,7 +207,7 @@ export class InvoiceService implements RefundReservations {
       // An earlier cancel may have gone through with its answer (and callback) lost: ask the service. An invoice it
       // failed for another reason (expired, underpaid) keeps that outcome, and the cancel is refused.
       const settled = await this.refresh(record, 'lookup');
-      if (settled?.status === 'failed' && mayBeOurCancel(settled.error, outcomeUnknown)) {
+      if (settled?.status === 'failed' && mayBeOurCancel(settled, outcomeUnknown)) {
         return this.markCancelled(settled);
       }
       if (outcomeUnknown && settled?.status !== 'failed') throw error;
@@ -227,6 +228,23 @@ export class InvoiceService implements RefundReservations {
   /** The account the record was claimed on: every call for it goes there. */
   private processingOf(record: InvoiceRecord): ProcessingApi {
     return this.accounts.of(record.account);
+  }
+
+  /**
+   * Notes that we ask for a cancel, before the request is sent, so that the service's news of it, which may come
+   * first or alone, reads as our cancel (domain/outcome.ts, `readsCancelled`).
+   */
+  private async markCancelAsked(seen: InvoiceRecord): Promise<void> {
+    const at = this.timing.now();
+    await this.invoices.mutate(
+      seen.foreignId,
+      (current) => {
+        const refused = cancelRefusal(current);
+        if (refused) throw refused;
+        return current.cancelAskedAt === undefined ? { ...current, cancelAskedAt: at } : undefined;
+      },
+      { seen },
+    );
   }
 
   private async markCancelled(record: InvoiceRecord): Promise<InvoiceRecord> {
@@ -508,12 +526,13 @@ function holdsNews(record: InvoiceRecord, update: StatusUpdate): boolean {
 }
 
 /**
- * Whether a failed invoice's reason may be a cancel of ours: never one of the service's own failures; its cancel
- * text, or none (the spec gives no text for a cancel); any other only when our cancel's outcome is unknown.
+ * Whether a failed invoice may be a cancel of ours: never for one of the service's own failures; for one that reads
+ * cancelled (a known cancel text, or no money after a cancel we asked for), or with no reason (the spec gives no
+ * text for a cancel); for any other only when our cancel's outcome is unknown.
  */
-function mayBeOurCancel(reason: string | null, outcomeUnknown: boolean): boolean {
-  if (failedOnItsOwn(reason)) return false;
-  return outcomeUnknown || reason === null || reason === SERVICE_FAILURES.cancelled;
+function mayBeOurCancel(record: InvoiceRecord, outcomeUnknown: boolean): boolean {
+  if (failedOnItsOwn(record.error)) return false;
+  return outcomeUnknown || record.error === null || readsCancelled(record);
 }
 
 /**

@@ -229,7 +229,13 @@ export interface InvoiceRecord extends ClaimedRecord<CheckoutRequest, InvoiceSta
   invoice: InvoiceDetails | null;
   payment: Payment | null;
   settlement?: Settlement;
+  /** Set when our cancel's answer said it went through, or when its outcome was settled as ours. */
   cancelled: boolean;
+  /**
+   * When we first asked the service to cancel, written before the request is sent: a `failed` that follows with no
+   * money is then read as our cancel, whatever the service's words (domain/outcome.ts). Absent if never asked.
+   */
+  cancelAskedAt?: number;
   /** The order's refunds, each reserved here before it is sent (domain/refund-bound.ts); oldest first. */
   refunds?: RefundEntry[];
   /**

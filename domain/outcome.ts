@@ -27,7 +27,10 @@ export interface InvoiceOutcome {
   failureMessage: string | null;
 }
 
-export type OutcomeFacts = Pick<InvoiceRecord, 'phase' | 'status' | 'error' | 'cancelled' | 'payment'>;
+export type OutcomeFacts = Pick<
+  InvoiceRecord,
+  'phase' | 'status' | 'error' | 'cancelled' | 'cancelAskedAt' | 'payment'
+>;
 
 /** The service's texts for a failed invoice that we know the meaning of; matched exactly, never guessed at. */
 export const SERVICE_FAILURES = {
@@ -36,6 +39,9 @@ export const SERVICE_FAILURES = {
   underpaid: 'User paid less than required.',
   cancelled: 'Invoice cancelled by merchant.',
 } as const;
+
+/** The words a merchant's cancel is known by: the sandbox's, and the reference service's (issue 40). */
+export const CANCEL_FAILURES: readonly string[] = [SERVICE_FAILURES.cancelled, 'Cancelled by merchant.'];
 
 const FINAL: ReadonlySet<InvoiceStatusName> = new Set([
   'paid',
@@ -66,12 +72,13 @@ export function isRefundable(facts: OutcomeFacts & Pick<InvoiceRecord, 'settleme
   return status === 'paid' || exception === 'paid_late';
 }
 
-function statusOf({ phase, status, error, cancelled, payment }: OutcomeFacts): InvoiceStatusName {
+function statusOf(facts: OutcomeFacts): InvoiceStatusName {
+  const { phase, status, error, payment } = facts;
   // Refused by the service. A create whose outcome stayed unknown, even one the sweep gave up on, or that never
   // reached the service, waits for the store's retry of its checkout (the answer was 504 or 502), which resumes it.
   if (phase === 'rejected') return 'failed';
   if (phase !== 'sent' || status === null) return 'creating';
-  if (cancelled) return 'cancelled';
+  if (readsCancelled(facts)) return 'cancelled';
   switch (status) {
     case 'created':
     case 'pending':
@@ -94,6 +101,27 @@ export function coversDue(payment: InvoiceRecord['payment']): boolean {
   return payment?.coverage !== 'short';
 }
 
+/** What tells an invoice cancelled by the store; an invoice's fields, all absent on a refund. */
+export interface CancelFacts {
+  status: string | null;
+  error?: string | null;
+  cancelled?: boolean;
+  cancelAskedAt?: number;
+  payment?: Pick<NonNullable<InvoiceRecord['payment']>, 'late'> | null;
+}
+
+/**
+ * Whether the invoice was cancelled by the store: our cancel's answer said so, or the service failed it in words
+ * known for a cancel, or with no money in time after we asked for a cancel, in any words but its own failures'. What
+ * we asked decides, as the service's wording may differ from the sandbox's.
+ */
+export function readsCancelled({ status, error, cancelled, cancelAskedAt, payment }: CancelFacts): boolean {
+  if (cancelled) return true;
+  if (status !== 'failed') return false;
+  if (error != null && CANCEL_FAILURES.includes(error)) return true;
+  return cancelAskedAt !== undefined && !failedOnItsOwn(error ?? null) && (!payment || payment.late === true);
+}
+
 /** Whether the service's reason says it failed the invoice itself: its timer ran out, or too little was paid. */
 export function failedOnItsOwn(reason: string | null): boolean {
   const status = failureOf(reason, null);
@@ -108,8 +136,6 @@ function failureOf(error: string | null, payment: InvoiceRecord['payment']): Inv
     case SERVICE_FAILURES.expiredPartlyPaid:
     case SERVICE_FAILURES.underpaid:
       return 'underpaid';
-    case SERVICE_FAILURES.cancelled:
-      return 'cancelled';
     default:
       return 'failed';
   }

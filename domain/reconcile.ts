@@ -13,6 +13,8 @@ export interface SweepReport {
   failures: number;
   /** Due records left for the next run because this one's time ran low. */
   deferred: number;
+  /** Late-money watches ended though every attempt at their last look failed (see LAST_LOOK_ATTEMPTS). */
+  watchesEndedUnseen: number;
 }
 
 export interface SweepTiming {
@@ -29,7 +31,18 @@ export interface SweepOptions extends SweepTiming {
   timeLeftMs: () => number;
   /** No record is taken with less time left than this: what one record's calls and writes may need. */
   recordReserveMs: number;
+  /** The wait before each further attempt at a watch's last look; LAST_LOOK_PAUSE_MS unless given. */
+  lastLookPauseMs?: number;
 }
+
+/**
+ * Attempts at a late-money watch's last look within one run: the watch ends when that look is marked, so a look
+ * that failed would end it unseen. When every attempt fails the watch ends all the same, counted in
+ * `watchesEndedUnseen`; one cut short by the run's time is left due for the next run.
+ */
+export const LAST_LOOK_ATTEMPTS = 3;
+/** Gives a passing fault of the service's time to clear between the last look's attempts. */
+export const LAST_LOOK_PAUSE_MS = 1_000;
 
 /**
  * When the sweep should next look at an open record. The open-items index is ordered by it, so the sweep reads
@@ -87,6 +100,11 @@ function nextInvoiceLook(record: InvoiceRecord, timing: SweepTiming): number {
   return afterExpiry !== undefined && afterExpiry > sweptAt ? Math.min(next, afterExpiry) : next;
 }
 
+/** Whether marking a final invoice looked at now ends its late-money watch (see `isOpen`). */
+function endsWatch(record: InvoiceRecord, now: number): boolean {
+  return isFinal(record.status) && awaitsLateMoney(record) && now >= record.updatedAt + LATE_MONEY_WATCH_MS;
+}
+
 /** What the sweep works on: every store's due records, each looked at through its own store's services. */
 export interface SweptStores {
   /** Every store's open records due by `now`, the longest due first (one queue for all stores). */
@@ -100,8 +118,9 @@ export interface SweptStores {
  * Refreshes refunds that are not final, closes out invoices the service reports final, and gives up on creates
  * whose outcome stayed unknown. A record whose look fails is marked looked at all the same, which pushes it back
  * in the queue as its schedule says (at least a couple of minutes, longer as it ages): a batch of records that
- * always fail never keeps the sweep from the others. The caller counts the failures. When its time runs low it
- * takes no more records: they stay due for the next run.
+ * always fail never keeps the sweep from the others. Only a watch's last look is tried again first (see
+ * LAST_LOOK_ATTEMPTS). The caller counts the failures. When its time runs low it takes no more records: they stay
+ * due for the next run.
  */
 export async function sweep(stores: SweptStores, options: SweepOptions): Promise<SweepReport> {
   const report: SweepReport = {
@@ -110,8 +129,16 @@ export async function sweep(stores: SweptStores, options: SweepOptions): Promise
     invoicesAbandoned: 0,
     failures: 0,
     deferred: 0,
+    watchesEndedUnseen: 0,
   };
   const now = options.now();
+  const pauseMs = options.lastLookPauseMs ?? LAST_LOOK_PAUSE_MS;
+  /** Waits before another attempt if the run's time allows one after the wait. */
+  const pauseIfTimeLasts = async (): Promise<boolean> => {
+    if (options.timeLeftMs() - pauseMs < options.recordReserveMs) return false;
+    if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    return true;
+  };
   const attempt = async (work: () => Promise<unknown>) => {
     try {
       await work();
@@ -120,31 +147,38 @@ export async function sweep(stores: SweptStores, options: SweepOptions): Promise
     }
   };
   /**
-   * Looks at a record, then marks it looked at whether or not the look failed: one failure at most per record. The
-   * record is read once, by the listing: the look starts from it, and the mark from what the look left (see
-   * `mutate`).
+   * Looks at a record, up to `attempts` times while the run's time lasts, then marks it looked at whether or not
+   * the look failed: one failure at most per record. The record is read once, by the listing: the look starts from
+   * it, and the mark from what the look left (see `mutate`). Answers whether the look succeeded, or `left` when the
+   * run's time ran out before the attempts did: then it is not marked, and stays due.
    */
   const look = async <T>(
     listed: T,
     work: (record: T) => Promise<T | undefined>,
     mark: (seen: T) => Promise<void>,
-  ) => {
-    let seen = listed;
-    let failed = false;
-    const steps = [
-      async () => {
-        seen = (await work(listed)) ?? listed;
-      },
-      () => mark(seen),
-    ];
-    for (const step of steps) {
+    attempts = 1,
+  ): Promise<'looked' | 'failed' | 'left'> => {
+    let seen: T | undefined;
+    for (let attempt = 1; seen === undefined && attempt <= attempts; attempt++) {
+      if (attempt > 1 && !(await pauseIfTimeLasts())) {
+        report.failures++;
+        report.deferred++;
+        return 'left';
+      }
       try {
-        await step();
+        seen = (await work(listed)) ?? listed;
       } catch {
-        failed = true;
+        // Tried again while attempts are left; marked as listed when none are.
       }
     }
+    let failed = seen === undefined;
+    try {
+      await mark(seen ?? listed);
+    } catch {
+      failed = true;
+    }
     if (failed) report.failures++;
+    return seen === undefined ? 'failed' : 'looked';
   };
   function* whileTimeLasts<T>(records: T[]): Generator<T> {
     for (const [index, record] of records.entries()) {
@@ -176,11 +210,14 @@ export async function sweep(stores: SweptStores, options: SweepOptions): Promise
       await attempt(() => invoices.abandon(invoice));
     } else {
       report.invoicesChecked++;
-      await look(
+      const lastLook = endsWatch(invoice, options.now());
+      const looked = await look(
         invoice,
         (listed) => invoices.refresh(listed, 'reconcile', { listed: true }),
         (seen) => invoices.markSwept(invoice.foreignId, seen),
+        lastLook ? LAST_LOOK_ATTEMPTS : 1,
       );
+      if (lastLook && looked === 'failed') report.watchesEndedUnseen++;
     }
   }
   return report;

@@ -1,5 +1,5 @@
 import type { InvoiceStatus } from './model';
-import { SERVICE_FAILURES } from './outcome';
+import { readsCancelled, SERVICE_FAILURES, type CancelFacts } from './outcome';
 
 const INVOICE_RANK: Record<InvoiceStatus, number> = {
   created: 0,
@@ -37,13 +37,8 @@ export function movesForward(current: string | null, next: string): boolean {
  */
 export const LATE_MONEY_WATCH_MS = 24 * 3_600_000;
 
-interface OpenFacts {
+interface OpenFacts extends CancelFacts {
   phase: string;
-  status: string | null;
-  /** An invoice's: the service's reason for a `failed` status. */
-  error?: string | null;
-  /** An invoice's: cancelled by the store. */
-  cancelled?: boolean;
   updatedAt?: number;
   sweptAt?: number;
 }
@@ -51,8 +46,7 @@ interface OpenFacts {
 /** A final invoice that late money may still reach: cancelled by the store, or expired with nothing paid. */
 export function awaitsLateMoney(record: OpenFacts): boolean {
   return (
-    record.cancelled === true ||
-    (record.status === 'failed' && record.error === SERVICE_FAILURES.expiredUnpaid)
+    readsCancelled(record) || (record.status === 'failed' && record.error === SERVICE_FAILURES.expiredUnpaid)
   );
 }
 

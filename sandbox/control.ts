@@ -114,9 +114,9 @@ function clearFaults({ faults }: Context): Reply {
 }
 
 function setFeatures({ state, body }: Context): Reply {
-  const { invoices_enabled: enabled, invoice_lookups: lookups } = body;
-  if (enabled === undefined && lookups === undefined) {
-    throw badRequest('Give invoices_enabled or invoice_lookups (true or false).');
+  const { invoices_enabled: enabled, invoice_lookups: lookups, cancel_error: cancelError } = body;
+  if (enabled === undefined && lookups === undefined && cancelError === undefined) {
+    throw badRequest('Give invoices_enabled or invoice_lookups (true or false), or cancel_error (a text).');
   }
   if (enabled !== undefined && typeof enabled !== 'boolean') {
     throw badRequest('invoices_enabled must be true or false.');
@@ -124,9 +124,17 @@ function setFeatures({ state, body }: Context): Reply {
   if (lookups !== undefined && typeof lookups !== 'boolean') {
     throw badRequest('invoice_lookups must be true or false.');
   }
+  if (cancelError !== undefined && typeof cancelError !== 'string') {
+    throw badRequest('cancel_error must be a text.');
+  }
   if (enabled !== undefined) state.invoicesEnabled = enabled;
   if (lookups !== undefined) state.invoiceLookups = lookups;
-  return reply(200, { invoices_enabled: state.invoicesEnabled, invoice_lookups: state.invoiceLookups });
+  if (cancelError !== undefined) state.cancelError = cancelError;
+  return reply(200, {
+    invoices_enabled: state.invoicesEnabled,
+    invoice_lookups: state.invoiceLookups,
+    cancel_error: state.cancelError,
+  });
 }
 
 function advanceClock({ state, invoices, body }: Context): Reply {

@@ -83,12 +83,12 @@ export class InvoiceDesk {
         }),
       );
     }
-    this.finish(invoice, 'failed', CANCELLED_ERROR);
+    this.finish(invoice, 'failed', this.state.cancelError);
   }
 
   pay(foreignId: string, spec: PaymentSpec): InvoiceRecord {
     const invoice = this.find(foreignId);
-    const late = isExpired(invoice);
+    const late = isExpired(invoice, this.state.cancelError);
     if (!PAYABLE.includes(invoice.status) && !late) {
       throw invalidState('Invoice cannot be paid in its current state.');
     }
@@ -229,8 +229,8 @@ export class InvoiceDesk {
 }
 
 /** Failed by its timer or by the merchant's cancel: its address still takes money, which comes late. */
-function isExpired(invoice: InvoiceRecord): boolean {
-  const closed = [EXPIRED_ERROR, EXPIRED_PARTLY_PAID_ERROR, CANCELLED_ERROR];
+function isExpired(invoice: InvoiceRecord, cancelError: string): boolean {
+  const closed = [EXPIRED_ERROR, EXPIRED_PARTLY_PAID_ERROR, CANCELLED_ERROR, cancelError];
   return invoice.status === 'failed' && closed.includes(invoice.error);
 }
 

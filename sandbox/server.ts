@@ -6,7 +6,7 @@ import { CallbackSender } from './callbacks';
 import { CONTROL_PREFIX, handleControl, type ControlServices } from './control';
 import { FaultTable, type Fault } from './faults';
 import { BodyTooLarge, notFound, readBody, reply, writeJson, type Reply } from './http';
-import { InvoiceDesk } from './invoices';
+import { CANCELLED_ERROR, InvoiceDesk } from './invoices';
 import { payPage } from './pay-page';
 import { SandboxState } from './state';
 import { Traffic } from './traffic';
@@ -32,6 +32,11 @@ export interface SandboxOptions {
    * deposits and withdrawals; false answers 404 for an invoice's id, as a service written from the spec may.
    */
   invoiceLookups?: boolean;
+  /**
+   * The error a cancel fails an invoice with (default CANCELLED_ERROR, the sandbox's own words); the reference
+   * service says "Cancelled by merchant." (issue 40).
+   */
+  cancelError?: string;
   /** One line per /v2 request and per callback attempt; silent by default. */
   log?: (line: string) => void;
 }
@@ -60,7 +65,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => undefined);
-  const state = new SandboxState(options.now ?? Date.now, options.invoiceLookups ?? true);
+  const state = new SandboxState(
+    options.now ?? Date.now,
+    options.invoiceLookups ?? true,
+    options.cancelError ?? CANCELLED_ERROR,
+  );
   const callbacks = new CallbackSender(
     {
       url: options.callbackUrl ?? null,

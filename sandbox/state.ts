@@ -71,6 +71,8 @@ export class SandboxState {
   invoicesEnabled = true;
   /** Whether the lookup finds an invoice by its id, which the spec does not promise; deposits it always finds. */
   invoiceLookups: boolean;
+  /** The error a merchant's cancel fails an invoice with: services word it differently. */
+  cancelError: string;
   private clockOffsetMs = 0;
   private nextTransactionId = 1;
   private nextAddressId = 1;
@@ -79,8 +81,10 @@ export class SandboxState {
   constructor(
     private readonly baseNow: () => number,
     private readonly seedInvoiceLookups = true,
+    private readonly seedCancelError: string,
   ) {
     this.invoiceLookups = seedInvoiceLookups;
+    this.cancelError = seedCancelError;
   }
 
   reset(): void {
@@ -90,6 +94,7 @@ export class SandboxState {
     this.ledger.reset();
     this.invoicesEnabled = true;
     this.invoiceLookups = this.seedInvoiceLookups;
+    this.cancelError = this.seedCancelError;
     this.clockOffsetMs = 0;
     this.nextTransactionId = 1;
     this.nextAddressId = 1;

@@ -1,14 +1,23 @@
 import { oneAccount } from '../../domain/upstream';
 // Money that lands on an invoice cancelled a moment before is never hidden: the sweep keeps looking for a day,
 // and a growing credit is recorded on a final invoice. Also what deposits can tell when an invoice's id cannot.
+import { ServiceError } from '../../domain/errors';
 import { InvoiceService } from '../../domain/invoices';
 import type { InvoiceRecord } from '../../domain/model';
 import { invoiceOutcome, isRefundable } from '../../domain/outcome';
 import type { DepositNews, ProcessingApi } from '../../domain/ports';
+import { LAST_LOOK_ATTEMPTS, nextSweepAt, sweep } from '../../domain/reconcile';
+import type { RefundService } from '../../domain/refunds';
 import { LATE_MONEY_WATCH_MS, isOpen } from '../../domain/status';
 import { MemoryStore } from '../support/memory-store';
 import { sentInvoice } from '../support/records';
-import { checkoutRequest, startDomainRig, type DomainRig } from '../support/domain-rig';
+import {
+  checkoutRequest,
+  oneStore,
+  startDomainRig,
+  SWEEP_TIMING,
+  type DomainRig,
+} from '../support/domain-rig';
 
 const NOW = Date.UTC(2030, 0, 1);
 
@@ -158,7 +167,7 @@ test("a cancel whose callback is recorded before the cancel's answer still marks
   const store = new MemoryStore<InvoiceRecord>(() => NOW);
   await store.create(answeredInvoice());
   const processing = {
-    invoiceNews: async () => ({ status: 'pending' }),
+    invoiceNews: async () => ({ upstreamForeignId: 'order-1', status: 'pending' }),
     cancelInvoice: async (upstreamForeignId: string) => {
       await invoices.applyStatus({ upstreamForeignId, status: 'failed', source: 'callback', error: '' });
     },
@@ -176,4 +185,103 @@ test("a cancel whose callback is recorded before the cancel's answer still marks
   const stored = (await store.get('order-1'))!;
   expect(stored.cancelled).toBe(true);
   expect(isOpen(stored)).toBe(true);
+});
+
+describe("the watch's last look", () => {
+  /** The watch's last look is due now: the last change a watch period ago, the look before long past. */
+  function watchedRecord(): InvoiceRecord {
+    return {
+      ...answeredInvoice(),
+      status: 'failed',
+      error: 'Cancelled by the store owner',
+      cancelled: true,
+      updatedAt: NOW - LATE_MONEY_WATCH_MS,
+      sweptAt: NOW - LATE_MONEY_WATCH_MS + 11 * 3_600_000,
+    };
+  }
+
+  /** The service's lookup fails `failing` times, then answers `answer`. */
+  async function sweepWith(
+    failing: number,
+    {
+      answer = { status: 'failed' } as object,
+      record = watchedRecord(),
+      timeLeftMs = Infinity,
+      lastLookPauseMs = 0,
+    } = {},
+  ) {
+    const store = new MemoryStore<InvoiceRecord>((stored) => nextSweepAt(stored, SWEEP_TIMING));
+    await store.create(record);
+    let calls = 0;
+    const processing = {
+      invoiceNews: async () => {
+        calls++;
+        if (calls <= failing)
+          throw new ServiceError('failed', 'The service answered 503', { code: 'http_503' });
+        return { upstreamForeignId: record.foreignId, ...answer };
+      },
+    } as unknown as ProcessingApi;
+    const invoices = new InvoiceService(store, oneAccount(processing), {
+      now: () => NOW,
+      leaseMs: 1,
+      waitMs: 1,
+      pollMs: 1,
+    });
+    const report = await sweep(oneStore(invoices, { listDue: async () => [] } as unknown as RefundService), {
+      ...SWEEP_TIMING,
+      now: () => NOW,
+      batch: 10,
+      timeLeftMs: () => timeLeftMs,
+      recordReserveMs: 5_000,
+      lastLookPauseMs,
+    });
+    return { report, calls, stored: (await store.get('order-1'))!, store };
+  }
+
+  test('is tried again when it fails, and the watch ends after the look that succeeds', async () => {
+    const { report, calls, stored } = await sweepWith(LAST_LOOK_ATTEMPTS - 1);
+    expect(calls).toBe(LAST_LOOK_ATTEMPTS);
+    expect(report).toMatchObject({ invoicesChecked: 1, failures: 0, watchesEndedUnseen: 0 });
+    expect(stored.sweptAt).toBe(NOW);
+    expect(isOpen(stored)).toBe(false);
+  });
+
+  test('a retried look that finds late money keeps the watch going', async () => {
+    const answer = {
+      status: 'failed',
+      payment: { currency: 'BTC', amount: '0.00045900' },
+      settlement: { currency: 'EUR', net: '25.24500000', fees: [] },
+    };
+    const { report, stored } = await sweepWith(1, { answer });
+    expect(report).toMatchObject({ failures: 0, watchesEndedUnseen: 0 });
+    expect(invoiceOutcome(stored)).toMatchObject({ status: 'cancelled', exception: 'paid_late' });
+    expect(isOpen(stored)).toBe(true);
+  });
+
+  test('failing at every attempt, it ends the watch all the same, and says so', async () => {
+    const { report, calls, stored } = await sweepWith(Infinity);
+    expect(calls).toBe(LAST_LOOK_ATTEMPTS);
+    expect(report).toMatchObject({ invoicesChecked: 1, failures: 1, watchesEndedUnseen: 1 });
+    expect(isOpen(stored)).toBe(false);
+  });
+
+  test("cut short by the run's time, it is left unmarked and due for the next run", async () => {
+    // Time for one attempt, not for the pause and another.
+    const { report, calls, stored, store } = await sweepWith(Infinity, {
+      timeLeftMs: 5_500,
+      lastLookPauseMs: 1_000,
+    });
+    expect(calls).toBe(1);
+    expect(report).toMatchObject({ failures: 1, deferred: 1, watchesEndedUnseen: 0 });
+    expect(stored.sweptAt).toBe(watchedRecord().sweptAt);
+    expect((await store.listOpen(10, NOW)).map(({ record }) => record.foreignId)).toEqual(['order-1']);
+  });
+
+  test('an earlier look of the watch that fails is tried once, and waits its next turn', async () => {
+    const record = { ...watchedRecord(), updatedAt: NOW - 600_000, sweptAt: undefined };
+    const { report, calls, stored } = await sweepWith(Infinity, { record });
+    expect(calls).toBe(1);
+    expect(report).toMatchObject({ failures: 1, watchesEndedUnseen: 0 });
+    expect(isOpen(stored)).toBe(true);
+  });
 });

@@ -1,6 +1,13 @@
 // The one mapping from what the service said to what the store sees: a row per case a shop must tell apart.
 import type { Payment } from '../../domain/model';
-import { invoiceOutcome, SERVICE_FAILURES, type OutcomeFacts } from '../../domain/outcome';
+import {
+  CANCEL_FAILURES,
+  failedOnItsOwn,
+  invoiceOutcome,
+  SERVICE_FAILURES,
+  type OutcomeFacts,
+} from '../../domain/outcome';
+import { awaitsLateMoney } from '../../domain/status';
 import {
   CANCELLED_ERROR,
   EXPIRED_ERROR,
@@ -25,6 +32,9 @@ const facts = (overrides: Partial<OutcomeFacts>): OutcomeFacts => ({
 });
 
 type Row = [string, Partial<OutcomeFacts>, string, boolean, string | null];
+
+/** When we asked the service to cancel: written before the request was sent. */
+const ASKED = Date.UTC(2030, 0, 1);
 
 const rows: Row[] = [
   ['create in flight', { phase: 'sending', status: null }, 'creating', false, null],
@@ -108,6 +118,74 @@ const rows: Row[] = [
     true,
     null,
   ],
+  [
+    "cancelled, in the reference service's words",
+    { status: 'failed', error: 'Cancelled by merchant.' },
+    'cancelled',
+    true,
+    null,
+  ],
+  [
+    'a cancel asked, not yet done',
+    { status: 'pending', cancelAskedAt: ASKED },
+    'awaiting_payment',
+    false,
+    null,
+  ],
+  [
+    'a cancel asked, then failed in words we do not know',
+    { status: 'failed', error: 'Closed on request.', cancelAskedAt: ASKED },
+    'cancelled',
+    true,
+    null,
+  ],
+  [
+    'a cancel asked, then failed with no words',
+    { status: 'failed', error: '', cancelAskedAt: ASKED },
+    'cancelled',
+    true,
+    null,
+  ],
+  [
+    'a cancel asked, then paid late',
+    { status: 'failed', error: 'Closed on request.', cancelAskedAt: ASKED, payment: paid('exact', true) },
+    'cancelled',
+    true,
+    'paid_late',
+  ],
+  [
+    'a cancel asked, but failed with money paid in time, in words we do not know',
+    { status: 'failed', error: 'Closed on request.', cancelAskedAt: ASKED, payment: paid('short') },
+    'failed',
+    true,
+    null,
+  ],
+  [
+    'a cancel asked, but the timer ran out first',
+    { status: 'failed', error: SERVICE_FAILURES.expiredUnpaid, cancelAskedAt: ASKED },
+    'expired',
+    true,
+    null,
+  ],
+  [
+    'a cancel asked, but too little was paid in time',
+    {
+      status: 'failed',
+      error: SERVICE_FAILURES.expiredPartlyPaid,
+      cancelAskedAt: ASKED,
+      payment: paid('short'),
+    },
+    'underpaid',
+    true,
+    null,
+  ],
+  [
+    'a cancel asked, but paid',
+    { status: 'confirmed', cancelAskedAt: ASKED, payment: paid('exact') },
+    'paid',
+    true,
+    null,
+  ],
   ['failed, unknown text', { status: 'failed', error: 'Processing took too long' }, 'failed', true, null],
   [
     'failed, a text that only resembles one',
@@ -129,6 +207,25 @@ const rows: Row[] = [
 
 test.each(rows)('%s', (_name, given, status, final, exception) => {
   expect(invoiceOutcome(facts(given))).toMatchObject({ status, final, exception });
+});
+
+test("both wordings of a cancel are known; neither is one of the service's own failures", () => {
+  expect(CANCEL_FAILURES).toEqual([CANCELLED_ERROR, 'Cancelled by merchant.']);
+  for (const text of CANCEL_FAILURES) expect(failedOnItsOwn(text)).toBe(false);
+});
+
+test.each<[string, boolean, Partial<OutcomeFacts>]>([
+  ['cancelled in the reference words, our answer lost', true, { error: 'Cancelled by merchant.' }],
+  ['failed in other words after our cancel was asked', true, { error: 'Closed.', cancelAskedAt: ASKED }],
+  ['expired, a cancel asked too late', true, { error: SERVICE_FAILURES.expiredUnpaid, cancelAskedAt: ASKED }],
+  ['failed in other words, no cancel asked', false, { error: 'Closed.' }],
+  [
+    'failed in other words with money paid in time',
+    false,
+    { error: 'Closed.', cancelAskedAt: ASKED, payment: paid('exact') },
+  ],
+])('an invoice %s: watched for late money, %s', (_name, watched, given) => {
+  expect(awaitsLateMoney(facts({ status: 'failed', ...given }))).toBe(watched);
 });
 
 test('failure_message carries the service text for failed only', () => {

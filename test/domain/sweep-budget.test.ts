@@ -42,6 +42,7 @@ it('stops taking records when its time runs low, and reports the rest as deferre
     invoicesAbandoned: 0,
     failures: 0,
     deferred: 2,
+    watchesEndedUnseen: 0,
   });
   expect(work).toHaveBeenCalledTimes(3);
 });

@@ -271,6 +271,24 @@ describe('payment simulation', () => {
     });
   });
 
+  test("cancel_error sets a cancel's words, as another service words it; money sent after is late all the same", async () => {
+    expect((await control(getSandbox(), 'POST', '/features', { cancel_error: 7 })).status).toBe(400);
+    const set = await control(getSandbox(), 'POST', '/features', { cancel_error: 'Cancelled by merchant.' });
+    expect(set.json).toMatchObject({ cancel_error: 'Cancelled by merchant.' });
+    const invoice = await createInvoice(getSandbox(), { timer: true, sender_currency: 'XRP', amount: '10' });
+    await api(getSandbox(), 'POST', `/v2/invoices/${invoice.foreign_id}/cancel/`, {});
+    expect((await callbacks(1))[0]).toMatchObject({ status: 'failed', error: 'Cancelled by merchant.' });
+    expect((await pay(invoice.foreign_id, { kind: 'full' })).json).toMatchObject({
+      status: 'failed',
+      error: 'Cancelled by merchant.',
+      paid_amount: '20.00000000',
+    });
+
+    await control(getSandbox(), 'POST', '/reset');
+    const after = await control(getSandbox(), 'POST', '/features', { invoice_lookups: true });
+    expect(after.json.cancel_error).toBe('Invoice cancelled by merchant.');
+  });
+
   test('withdrawal completion sends a withrawal_exchange callback', async () => {
     await api(getSandbox(), 'POST', '/v2/crypto/withdrawal_instant_exchange', {
       sender_currency: 'USD',

@@ -471,7 +471,11 @@ describe('4.7 Lookups of an invoice and of its deposits', () => {
     expect(deposit.id).not.toBe(invoice.id);
 
     const switched = await control(getSandbox(), 'POST', '/features', { invoice_lookups: false });
-    expect(switched.json).toEqual({ invoices_enabled: true, invoice_lookups: false });
+    expect(switched.json).toEqual({
+      invoices_enabled: true,
+      invoice_lookups: false,
+      cancel_error: 'Invoice cancelled by merchant.',
+    });
     expect((await lookup(invoice.id)).status).toBe(404);
     expect((await lookup(deposit.id)).json).toEqual({
       id: deposit.id,
