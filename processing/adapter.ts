@@ -44,7 +44,7 @@ export class ProcessingAdapter implements ProcessingApi {
       return (
         record && {
           ...statusNews(record),
-          ...moneyNews(record),
+          ...moneyNews(record, 'getTransaction'),
           depositIds: depositIdsOf(record.transactions),
         }
       );
