@@ -45,6 +45,8 @@ export const CUSTOM_METRICS: Record<MetricName, string> = {
   InvoiceLookupNotFound:
     'The payment service did not find an invoice we created by its id: the reconcile job cannot see invoices there (docs/operations.md)',
   ReconcileLookFailures: 'The reconcile job could not look records up; it retries each later',
+  UnrenderableRecords:
+    'A stored record holds a time no view can write: its own routes answer 500 unrenderable_record, lists and exports go on without it (docs/operations.md)',
 };
 
 export interface PluginAlarmsProps {

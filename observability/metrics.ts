@@ -11,12 +11,14 @@ export function metricDimensions(stage: string): { Service: string; Stage: strin
 /** `WebhookDeliveryFailures`: a webhook ran out of retries (3 days) and waits for an admin's re-send; also per `Store`. */
 /** `InvoiceLookupNotFound`: the service did not find an invoice we created by its id (runtime/invoice-lookups.ts). */
 /** `ReconcileLookFailures`: the reconcile job could not look at a record; it looks again later. */
+/** `UnrenderableRecords`: a stored record holds a time no view can write; lists, exports and webhooks went on without it. */
 export type MetricName =
   | 'UpstreamServerErrors'
   | 'CallbackSignatureFailures'
   | 'WebhookDeliveryFailures'
   | 'InvoiceLookupNotFound'
-  | 'ReconcileLookFailures';
+  | 'ReconcileLookFailures'
+  | 'UnrenderableRecords';
 
 /** Dimensions a count may carry besides the stage's: `Store`, the store it happened for (a webhook's). */
 export interface CountDimensions {
