@@ -194,6 +194,18 @@ export interface InvoiceDetails {
   releaseAt: number | null;
 }
 
+/** Unix seconds of every time kept from the service: 2000-01-01T00:00:00Z to 9999-12-31T23:59:59Z (docs/internals.md). */
+export const SERVICE_TIME_RANGE = { minSeconds: 946_684_800, maxSeconds: 253_402_300_799 } as const;
+
+/** Whole Unix seconds within SERVICE_TIME_RANGE: a time a record may keep, and every view can write. */
+export function isServiceTime(value: unknown): value is number {
+  return (
+    Number.isSafeInteger(value) &&
+    (value as number) >= SERVICE_TIME_RANGE.minSeconds &&
+    (value as number) <= SERVICE_TIME_RANGE.maxSeconds
+  );
+}
+
 /** How the amount received stands against the amount due, both in the currency paid. */
 export type Coverage = 'short' | 'exact' | 'over';
 

@@ -1,5 +1,6 @@
 import type { ListPage } from '../domain/lists';
 import type { ListPosition } from '../domain/ports';
+import { renderedViews } from './render-guard';
 
 /** Where a list stopped: a time (ms) and, in lists of records, the foreign_id that breaks ties. */
 export interface CursorPosition {
@@ -39,9 +40,12 @@ export function decodeCursor(
   return typeof id === 'string' && foreignId(id) ? { at: at as number, foreignId: id } : undefined;
 }
 
-/** Every list answers in this shape: the page, and the cursor of the next one, null after the last. */
+/**
+ * Every list answers in this shape: the page, and the cursor of the next one, null after the last. A record no
+ * view can render is left out of the page (counted), and the cursor still passes it.
+ */
 export function listBody<T, V>(records: readonly T[], view: (record: T) => V, next: CursorPosition | null) {
-  return { data: records.map(view), next_cursor: next && encodeCursor(next) };
+  return { data: renderedViews(records, view), next_cursor: next && encodeCursor(next) };
 }
 
 /** A page of records, with its next cursor holding the creation time and foreign_id it stopped at. */

@@ -35,6 +35,18 @@ export class InvalidRequestError extends HttpError {
   }
 }
 
+/**
+ * A stored record holds a time no view can write (past JavaScript's dates, or not a time at all). Its own routes
+ * answer this; lists, exports and webhooks go on without it (http/render-guard.ts). `field` names the view's field.
+ */
+export class UnrenderableRecordError extends HttpError {
+  override name = 'UnrenderableRecordError';
+
+  constructor(readonly field: string) {
+    super(500, 'unrenderable_record', `The record's ${field} holds a time that cannot be shown`);
+  }
+}
+
 export interface ErrorResponse {
   status: number;
   code: string;

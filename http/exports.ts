@@ -7,6 +7,7 @@ import type { InvoiceRecord, RefundRecord } from '../domain/model';
 import type { CreatedQuery, ListPosition, NewestFirst } from '../domain/ports';
 import { CSV_CONTENT_TYPE, csvLine } from './csv';
 import { encodeCursor } from './cursor';
+import { renderedOrUndefined } from './render-guard';
 import { asText, type ApiResponse } from './route';
 import { invoiceView, refundView, type InvoiceView, type RefundView } from './views';
 
@@ -96,6 +97,16 @@ export interface CsvPage {
 export const EXPORT_ROWS = 1_000;
 export const EXPORT_BYTES = 1_000_000;
 
+/** The `status` of a row whose record holds a time no view can write: the row has its id and nothing else. */
+export const UNRENDERABLE_STATUS = 'unrenderable';
+
+/** Such a record's row: the first column (its id) and `status` alone, so that the books still show it. */
+function markedRow<V>(columns: Columns<V>, foreignId: string): Cell[] {
+  return columns.map(([name], index) =>
+    index === 0 ? foreignId : name === 'status' ? UNRENDERABLE_STATUS : null,
+  );
+}
+
 async function exportPage<T extends ListPosition, V>(
   store: NewestFirst<T>,
   query: Omit<CreatedQuery, 'limit'>,
@@ -105,8 +116,10 @@ async function exportPage<T extends ListPosition, V>(
   const lines = [csvLine(columns.map(([name]) => name))];
   let bytes = Buffer.byteLength(lines[0]);
   const { next } = await listUntilFull(store, query, (record) => {
-    const shown = view(record);
-    const line = csvLine(columns.map(([, cell]) => cell(shown)));
+    const shown = renderedOrUndefined(record, view, 'marked in an export');
+    const cells =
+      shown === undefined ? markedRow(columns, record.foreignId) : columns.map(([, cell]) => cell(shown));
+    const line = csvLine(cells);
     lines.push(line);
     bytes += Buffer.byteLength(line);
     return lines.length > EXPORT_ROWS || bytes >= EXPORT_BYTES ? 'full' : 'more';

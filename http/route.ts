@@ -6,7 +6,7 @@ import { DEFAULT_STORE_ID, STORE_ID, type BearerTokens, type Caller } from '../d
 import { addLogContext, describeError, log } from '../observability/log';
 import { countMetric } from '../observability/metrics';
 import { invocation } from '../runtime/invocation';
-import { HttpError, toErrorResponse } from './errors';
+import { HttpError, toErrorResponse, UnrenderableRecordError } from './errors';
 import { FOREIGN_ID } from './validate';
 
 export interface ApiRequest {
@@ -145,6 +145,7 @@ function errorResponse(error: unknown): Result {
     countMetric('UpstreamServerErrors');
   }
   if (error instanceof CallbackSignatureError) countMetric('CallbackSignatureFailures');
+  if (error instanceof UnrenderableRecordError) countMetric('UnrenderableRecords');
   const fields = { ...describeError(error), status: mapped.status };
   if (mapped.status >= 500) log.error('request failed', fields);
   else log.warn('request refused', fields);

@@ -1,7 +1,7 @@
 import { DEFAULT_STORE_ID, type StoreRecord } from '../domain/stores';
 import { encodeCursor } from './cursor';
-
-const iso = (ms: number) => new Date(ms).toISOString();
+import { renderedViews } from './render-guard';
+import { iso } from './views';
 
 /** A store as the platform token reads it: never a key, a token or a secret. */
 export function storeView(record: StoreRecord, apiBase: string) {
@@ -13,8 +13,8 @@ export function storeView(record: StoreRecord, apiBase: string) {
     base_url: record.baseUrl ?? null,
     webhook_url: record.webhookUrl ?? null,
     callback_url: record.account === 'own' ? `${apiBase}/callbacks/${record.id}` : null,
-    created_at: iso(record.createdAt),
-    updated_at: iso(record.updatedAt),
+    created_at: iso(record.createdAt, 'created_at'),
+    updated_at: iso(record.updatedAt, 'updated_at'),
   };
 }
 
@@ -33,7 +33,10 @@ export function defaultStoreView(webhookUrl: string | undefined) {
   };
 }
 
-/** A page of stores; the next cursor holds the last store's creation time and id. */
+/**
+ * A page of stores; the next cursor holds the last store's creation time and id. A store no view can render is
+ * left out (counted).
+ */
 export function storeListBody(
   page: { records: StoreRecord[]; more: boolean },
   apiBase: string,
@@ -42,7 +45,7 @@ export function storeListBody(
   // A first page of the default store alone continues from the start of the registry.
   const last = page.records.at(-1) ?? (first && { createdAt: 0, id: first.id });
   return {
-    data: [...(first ? [first] : []), ...page.records.map((record) => storeView(record, apiBase))],
+    data: [...(first ? [first] : []), ...renderedViews(page.records, (record) => storeView(record, apiBase))],
     next_cursor: page.more && last ? encodeCursor({ at: last.createdAt, foreignId: last.id }) : null,
   };
 }

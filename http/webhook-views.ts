@@ -6,30 +6,53 @@ import type {
   RefundRecord,
   WebhookSubject,
 } from '../domain/model';
-import { invoiceView, refundView } from './views';
-
-const iso = (ms: number): string => new Date(ms).toISOString();
+import { countUnrenderable } from './render-guard';
+import { UnrenderableRecordError } from './errors';
+import { invoiceView, iso, refundView } from './views';
 
 /**
  * An event's JSON body: `data` is the view the shop reads with GET of `record` as the event's change left it
- * (domain/webhooks.ts, `recordAsOf`), so nothing the shop could not read already; `sequence` grows per order.
+ * (domain/webhooks.ts, `recordAsOf`), so nothing the shop could not read already; `sequence` grows per order. A
+ * record no view can render still has its events sent, in order, with `data` null and an `error` naming the record
+ * (docs/webhooks.md), so that neither its later events nor any other record's wait behind it.
  */
 export function webhookPayload(
   subject: WebhookSubject,
   record: ClaimedRecord<unknown>,
   event: OutboxEvent,
 ): string {
-  const data =
-    subject === 'invoice'
-      ? invoiceView(record as InvoiceRecord, event.at)
-      : refundView(record as RefundRecord);
-  return JSON.stringify({
-    id: event.id,
-    type: event.type,
-    created_at: iso(event.at),
-    sequence: event.seq,
-    data,
-  });
+  try {
+    const data =
+      subject === 'invoice'
+        ? invoiceView(record as InvoiceRecord, event.at)
+        : refundView(record as RefundRecord);
+    return JSON.stringify({
+      id: event.id,
+      type: event.type,
+      created_at: iso(event.at, 'created_at'),
+      sequence: event.seq,
+      data,
+    });
+  } catch (error) {
+    if (!(error instanceof UnrenderableRecordError)) throw error;
+    countUnrenderable(error, record, 'marked in a webhook');
+    return JSON.stringify({
+      id: event.id,
+      type: event.type,
+      created_at: isoOrNull(event.at),
+      sequence: event.seq,
+      data: null,
+      error: { code: error.code, message: error.message, foreign_id: record.foreignId },
+    });
+  }
+}
+
+function isoOrNull(ms: number): string | null {
+  try {
+    return iso(ms, 'created_at');
+  } catch {
+    return null;
+  }
 }
 
 export interface DeliveryView {
@@ -61,12 +84,14 @@ export function deliveryView(delivery: Delivery): DeliveryView {
     sequence: delivery.seq,
     state: delivery.state,
     attempts: delivery.attempts,
-    created_at: iso(delivery.createdAt),
+    created_at: iso(delivery.createdAt, 'created_at'),
     next_attempt_at:
-      delivery.state === 'pending' ? iso(delivery.attemptUntil ?? delivery.nextAttemptAt) : null,
-    last_attempt_at: lastAttempt && iso(lastAttempt.at),
+      delivery.state === 'pending'
+        ? iso(delivery.attemptUntil ?? delivery.nextAttemptAt, 'next_attempt_at')
+        : null,
+    last_attempt_at: lastAttempt && iso(lastAttempt.at, 'last_attempt_at'),
     last_status: lastAttempt?.status ?? null,
     last_error: lastAttempt?.error ?? null,
-    delivered_at: delivery.deliveredAt === null ? null : iso(delivery.deliveredAt),
+    delivered_at: delivery.deliveredAt === null ? null : iso(delivery.deliveredAt, 'delivered_at'),
   };
 }

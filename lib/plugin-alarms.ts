@@ -47,6 +47,8 @@ export const CUSTOM_METRICS: Record<MetricName, string> = {
   ReconcileLookFailures: 'The reconcile job could not look records up; it retries each later',
   NewsMismatch:
     "The payment service's news named another record, or came to another account than the record's; it was not applied",
+  UnrenderableRecords:
+    'A stored record holds a time no view can write: its own routes answer 500 unrenderable_record, lists and exports go on without it (docs/operations.md)',
 };
 
 export interface PluginAlarmsProps {

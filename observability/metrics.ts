@@ -12,13 +12,15 @@ export function metricDimensions(stage: string): { Service: string; Stage: strin
 /** `InvoiceLookupNotFound`: the service did not find an invoice we created by its id (runtime/invoice-lookups.ts). */
 /** `ReconcileLookFailures`: the reconcile job could not look at a record; it looks again later. */
 /** `NewsMismatch`: news from the service named another record, or came to another account; never applied. */
+/** `UnrenderableRecords`: a stored record holds a time no view can write; lists, exports and webhooks went on without it. */
 export type MetricName =
   | 'UpstreamServerErrors'
   | 'CallbackSignatureFailures'
   | 'WebhookDeliveryFailures'
   | 'InvoiceLookupNotFound'
   | 'ReconcileLookFailures'
-  | 'NewsMismatch';
+  | 'NewsMismatch'
+  | 'UnrenderableRecords';
 
 /** Dimensions a count may carry besides the stage's: `Store`, the store it happened for (a webhook's). */
 export interface CountDimensions {

@@ -45,7 +45,7 @@ export class ProcessingAdapter implements ProcessingApi {
         record && {
           upstreamForeignId: typeof record.foreign_id === 'string' ? record.foreign_id : null,
           ...statusNews(record),
-          ...moneyNews(record),
+          ...moneyNews(record, 'getTransaction'),
           depositIds: depositIdsOf(record.transactions),
         }
       );

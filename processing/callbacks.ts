@@ -1,8 +1,9 @@
 // The service's callbacks: signed like our requests (processing/signing.ts), read into the domain's events.
-import { CallbackSignatureError } from '../domain/errors';
+import { CallbackSignatureError, InvalidFieldsError } from '../domain/errors';
 import type { CallbackEvent } from '../domain/model';
 import type { KeySource, ProcessingKeys } from '../domain/ports';
 import { depositIdsOf } from './deposits';
+import { ProcessingTimeRangeError, SERVICE_TIME_RULE } from './errors';
 import { parseJson } from './json';
 import { isSignedBy, signatureIn } from './signing';
 import { errorText, moneyNews } from './translate';
@@ -29,7 +30,8 @@ interface CallbackPayload {
 /**
  * Verifies a delivery's signature over its raw bytes and reads it. Throws CallbackSignatureError unless it is
  * signed with the current keys, looked up once more in case they were rotated since they were cached. Undefined
- * for a signed body that is not a JSON object: there is nothing in it to apply.
+ * for a signed body that is not a JSON object: there is nothing in it to apply. Throws InvalidFieldsError, naming
+ * the field, for a signed time outside the range a record keeps: nothing of it is applied.
  */
 export async function verifyCallback(
   rawBody: Buffer,
@@ -59,13 +61,24 @@ function eventOf(payload: CallbackPayload): CallbackEvent {
       upstreamForeignId: foreignId,
       status,
       error,
-      ...moneyNews(payload),
+      ...invoiceMoneyNews(payload),
       depositIds: depositIdsOf(payload.transactions),
     };
   }
   if (typeof type === 'string' && WITHDRAWAL_TYPES.has(type))
     return { kind: 'withdrawal', foreignId, status, error };
   return { kind: 'other' };
+}
+
+/** The callback's money news; a time out of range is the sender's bad input, answered 400. */
+function invoiceMoneyNews(payload: CallbackPayload): ReturnType<typeof moneyNews> {
+  try {
+    return moneyNews(payload, 'callback');
+  } catch (error) {
+    if (error instanceof ProcessingTimeRangeError)
+      throw new InvalidFieldsError({ [error.field]: SERVICE_TIME_RULE });
+    throw error;
+  }
 }
 
 function parsePayload(rawBody: Buffer): CallbackPayload | undefined {

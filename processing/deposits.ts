@@ -28,7 +28,10 @@ export function depositIdsOf(transactions: unknown): number[] | undefined {
 export function depositNews(records: TransactionRecord[], upstreamForeignId: string): DepositNews {
   const ours = records.filter((record) => record.foreign_id === upstreamForeignId);
   const whole = ours.find((record) => record.type === 'invoice');
-  if (whole) return { invoice: { status: whole.status, error: errorText(whole.error), ...moneyNews(whole) } };
+  if (whole)
+    return {
+      invoice: { status: whole.status, error: errorText(whole.error), ...moneyNews(whole, 'getTransaction') },
+    };
   const payments = ours
     .map((record) => paymentOf(record.currency_sent))
     .filter((payment): payment is Payment => payment !== undefined);

@@ -78,6 +78,24 @@ export class ProcessingNotFoundError extends kind('ProcessingNotFoundError') {}
 /** 5xx, or an answer the client cannot read. */
 export class ProcessingUpstreamError extends kind('ProcessingUpstreamError') {}
 
+/** What a time the service gives must be; SERVICE_TIME_RANGE in domain/model.ts holds the bounds. */
+export const SERVICE_TIME_RULE = 'must be whole Unix seconds from 2000-01-01 to 9999-12-31 UTC';
+
+/**
+ * A time in an answer or callback outside the range a record keeps: the whole answer is refused, never stored.
+ * `field` is the service's name for it.
+ */
+export class ProcessingTimeRangeError extends ProcessingUpstreamError {
+  override name = 'ProcessingTimeRangeError';
+
+  constructor(
+    operation: string,
+    readonly field: string,
+  ) {
+    super({ operation, code: 'invalid_response', message: `${operation}: ${field} ${SERVICE_TIME_RULE}` });
+  }
+}
+
 export class ProcessingConnectionError extends ProcessingError {
   override name = 'ProcessingConnectionError';
   /** False only when the request surely never reached the service; true means it may have been processed. */

@@ -1,13 +1,14 @@
 // Between the domain's types and the service's words: requests out, answers and errors in.
 import { Decimal } from '../domain/decimal';
 import { ServiceError, type ServiceFailure } from '../domain/errors';
-import type {
-  CheckoutRequest,
-  InvoiceDetails,
-  Payment,
-  RefundRequest,
-  Settlement,
-  WithdrawalDetails,
+import {
+  isServiceTime,
+  type CheckoutRequest,
+  type InvoiceDetails,
+  type Payment,
+  type RefundRequest,
+  type Settlement,
+  type WithdrawalDetails,
 } from '../domain/model';
 import {
   ProcessingAuthError,
@@ -18,6 +19,7 @@ import {
   ProcessingInvalidStateError,
   ProcessingNotFoundError,
   ProcessingTimeoutError,
+  ProcessingTimeRangeError,
   ProcessingValidationError,
   serviceReason,
 } from './errors';
@@ -61,9 +63,19 @@ export function invoiceDetails(invoice: Invoice): InvoiceDetails {
     amount: invoice.amount,
     senderCurrency: boundedOrNull(invoice.sender_currency, CURRENCY_MAX_BYTES),
     senderAmount: invoice.sender_amount,
-    fixedAt: invoice.fixed_at,
-    releaseAt: invoice.release_at,
+    fixedAt: serviceTime(invoice.fixed_at, 'fixed_at', 'createInvoice'),
+    releaseAt: serviceTime(invoice.release_at, 'release_at', 'createInvoice'),
   };
+}
+
+/**
+ * A time the service gives, in Unix seconds; null when it gives none. Throws ProcessingTimeRangeError for any
+ * other value, a number outside SERVICE_TIME_RANGE included: no view could write it.
+ */
+export function serviceTime(value: unknown, field: string, operation: string): number | null {
+  if (value === null || value === undefined) return null;
+  if (isServiceTime(value)) return value;
+  throw new ProcessingTimeRangeError(operation, field);
 }
 
 export function withdrawalDetails(withdrawal: Withdrawal): WithdrawalDetails {
@@ -89,21 +101,27 @@ export function paymentOf(sent: Reported): Payment | undefined {
   };
 }
 
-/** The payment, the settlement and the expiry a transaction record or an invoice's callback reports. */
-export function moneyNews(reported: {
-  currency_sent?: Reported;
-  currency_received?: Reported;
-  fees?: unknown;
-  expires_at?: unknown;
-  transactions?: unknown;
-}): { payment?: Payment; settlement?: Settlement; expiresAt?: number; confirmations?: number } {
-  const { expires_at: expiresAt } = reported;
+/**
+ * The payment, the settlement and the expiry a transaction record or an invoice's callback reports. Throws
+ * ProcessingTimeRangeError for an `expires_at` that is neither null nor a time within SERVICE_TIME_RANGE.
+ */
+export function moneyNews(
+  reported: {
+    currency_sent?: Reported;
+    currency_received?: Reported;
+    fees?: unknown;
+    expires_at?: unknown;
+    transactions?: unknown;
+  },
+  operation: string,
+): { payment?: Payment; settlement?: Settlement; expiresAt?: number; confirmations?: number } {
+  // Unix seconds; the service extends it to 24 hours once a payment is seen.
+  const expiresAt = serviceTime(reported.expires_at, 'expires_at', operation);
   const confirmations = confirmationsOf(reported.transactions);
   return {
     payment: paymentOf(reported.currency_sent),
     settlement: settlementOf(reported.currency_received, reported.fees),
-    // Unix seconds; the service extends it to 24 hours once a payment is seen.
-    ...(Number.isSafeInteger(expiresAt) && (expiresAt as number) > 0 && { expiresAt: expiresAt as number }),
+    ...(expiresAt !== null && { expiresAt }),
     ...(confirmations !== undefined && { confirmations }),
   };
 }

@@ -99,7 +99,11 @@ const ERRORS: Record<number, { name: string; description: string }> = {
     description:
       'Over the route\'s throttle: API Gateway\'s own answer, `{"message": "Too Many Requests"}`. Retry later, with backoff.',
   },
-  500: { name: 'InternalError', description: 'An unexpected failure, with no details.' },
+  500: {
+    name: 'InternalError',
+    description:
+      'An unexpected failure, with no details; or `unrenderable_record`: the record holds a time no view can write (a list leaves it out).',
+  },
   502: {
     name: 'ServiceFailed',
     description: 'The service failed, could not be reached, or refused our keys.',
@@ -142,7 +146,8 @@ const SECURITY: Record<Access, Array<Record<string, string[]>>> = {
 function errorStatuses(route: Route, operation: Operation): number[] {
   // Every route has a throttle (lib/routes.ts), which API Gateway enforces before the function runs.
   const statuses = new Set<number>([429, 500, ...(operation.errors ?? [])]);
-  if (operation.body || operation.query || route.path.includes('{')) statuses.add(400);
+  // A signed callback is refused, naming the field, for a time outside the range a record keeps.
+  if (operation.body || operation.rawBody || operation.query || route.path.includes('{')) statuses.add(400);
   if (operation.body) statuses.add(415);
   // A path names a record, which may not exist.
   if (route.path.includes('{')) statuses.add(404);

@@ -222,7 +222,7 @@ export const operations: Record<RouteFunctionName, Operation> = {
   }),
   callbacks: returning("The service's payment callbacks", received, {
     description:
-      "Signed by the service over the raw body with its keys. Answers 200 only once the callback's news is recorded (`applied`, or `duplicate` when the record already held it), and `ignored` for older news or news of nothing the plugin keeps; a 503 when a retry by the service could succeed.",
+      "Signed by the service over the raw body with its keys. Answers 200 only once the callback's news is recorded (`applied`, or `duplicate` when the record already held it), and `ignored` for older news or news of nothing the plugin keeps; a 503 when a retry by the service could succeed; a 400 `invalid_request` naming the field, with nothing written, for a time that is not whole Unix seconds from 2000-01-01 to 9999-12-31 UTC.",
     rawBody: callbackBody,
     errors: [503],
   }),
