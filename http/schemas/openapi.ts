@@ -144,8 +144,8 @@ function errorStatuses(route: Route, operation: Operation): number[] {
   const statuses = new Set<number>([429, 500, ...(operation.errors ?? [])]);
   if (operation.body || operation.query || route.path.includes('{')) statuses.add(400);
   if (operation.body) statuses.add(415);
-  // A path names a record, which may not exist.
-  if (route.path.includes('{')) statuses.add(404);
+  // A path names a record, which may not exist; a signed route answers an unknown one as a wrong signature.
+  if (route.path.includes('{') && route.access !== 'service') statuses.add(404);
   const bearer = route.access === 'storefront' || route.access === 'admin' || route.access === 'platform';
   if (bearer) [401, 403].forEach((s) => statuses.add(s));
   if (route.access === 'service') statuses.add(403);
