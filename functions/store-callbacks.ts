@@ -1,6 +1,5 @@
 import { CallbackSignatureError } from '../domain/errors';
 import { isOwnAccountEvent } from '../domain/upstream';
-import { HttpError } from '../http/errors';
 import { storeCallbackInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { storeCallbacksRoute } from '../lib/routes';
@@ -16,12 +15,11 @@ import { storeAccounts } from '../runtime/store-accounts';
 export const handler = apiRoute(
   { route: storeCallbacksRoute, input: storeCallbackInput },
   async ({ storeId, rawBody, headers }) => {
-    // Unsigned is refused as on POST /callbacks, before anything tells which stores exist.
     if (!signatureIn(headers)) throw new CallbackSignatureError();
     const account = await storeAccounts.get(storeId);
-    if (account?.processing.account !== 'own') {
-      throw new HttpError(404, 'store_not_found', 'No store with its own processing account has this id');
-    }
+    // No keys can sign for an id without its own account: it answers as a wrong signature does, so that the
+    // answer never tells which stores exist or have their own account.
+    if (account?.processing.account !== 'own') throw new CallbackSignatureError();
     const event = await verifyCallback(rawBody, headers, account.processing.keys);
     if (!event || !isOwnAccountEvent(event)) return { status: 200, body: { outcome: 'ignored' } };
     return { status: 200, body: { outcome: await callbacksFor(storeId, 'own').receive(event) } };

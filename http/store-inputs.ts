@@ -76,7 +76,10 @@ export function rotateTokensInput(request: ApiRequest): {
   apiBase: string;
 } {
   const storeId = storeIdInput(request);
-  const { grace_seconds = 86_400 } = readFields(rotateTokensBody, request.body ?? {});
+  // Only leaving the field out takes the default: a null is no number of seconds.
+  const { grace_seconds = 86_400 } = readFields(rotateTokensBody, request.body ?? {}, 'body', [
+    'grace_seconds',
+  ]);
   return { storeId, graceSeconds: grace_seconds, apiBase: apiBaseOf(request) };
 }
 

@@ -20,7 +20,8 @@ export function fields<E extends v.ObjectEntries>(entries: E) {
 
 /**
  * Validates a JSON body or a query string against its schema, collecting every failure, so that one 400 names
- * all the fields at fault, each with the first rule it breaks. A null field counts as absent, as an undefined one does. Fields the schema
+ * all the fields at fault, each with the first rule it breaks. A null field counts as absent, as an undefined one does,
+ * except one named in `nullRefused`, whose schema then judges the null. Fields the schema
  * does not know are refused too, since a typo must not pass silently; this is checked here rather than by
  * valibot, which stops at the first unknown key and passes over keys such as `__proto__` and `constructor`.
  */
@@ -28,6 +29,7 @@ export function readFields<S extends FieldsSchema>(
   schema: S,
   source: unknown,
   what = 'body',
+  nullRefused: readonly string[] = [],
 ): v.InferOutput<S> {
   // No prototype: a field named like `__proto__` or `constructor` must be an ordinary key here.
   const errors: Record<string, string> = Object.create(null);
@@ -39,7 +41,7 @@ export function readFields<S extends FieldsSchema>(
   const unknown: string[] = [];
   for (const [name, value] of Object.entries(given)) {
     if (!Object.hasOwn(schema.entries, name)) unknown.push(name);
-    else if (value !== null && value !== undefined) known[name] = value;
+    else if (value !== undefined && (value !== null || nullRefused.includes(name))) known[name] = value;
   }
   const result = v.safeParse(schema, known);
   // A field's own parts are named after it, as `metadata.<key>`.

@@ -216,11 +216,11 @@ export const callbacksRoute = route('POST /callbacks', 'callbacks', 'service', {
   concurrency: { reserved: 20 },
 });
 
-// A store with its own processing account has its own callback URL, verified with the keys of the store's account.
-// The same services as POST /callbacks apply it, and they hold the deployment's keys too.
+// A store with its own processing account has its own callback URL, verified with the keys of the store's account,
+// which its own secret holds. Applying a callback calls no service, so the deployment's keys are not granted.
 export const storeCallbacksRoute = route('POST /callbacks/{store_id}', 'store-callbacks', 'service', {
   data: { table: ['GetItem', 'UpdateItem'] },
-  secrets: ['processingKeys'],
+  secrets: [],
   storeSecrets: 'read',
 });
 

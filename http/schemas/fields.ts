@@ -168,13 +168,24 @@ interface WholeNumberRule {
   rangeMessage: string;
   /** For the document; the route applies it. */
   default?: number;
+  /** A body field: only a JSON number, since a string there is not the integer the document states. */
+  jsonOnly?: boolean;
 }
 
-/** A whole number, as an exact JSON number or a query string. */
-export const wholeNumber = ({ description, minimum, maximum, rangeMessage, ...facts }: WholeNumberRule) =>
+/** A whole number, as an exact JSON number or, unless `jsonOnly`, a query string. */
+export const wholeNumber = ({
+  description,
+  minimum,
+  maximum,
+  rangeMessage,
+  jsonOnly,
+  ...facts
+}: WholeNumberRule) =>
   v.pipe(
     v.unknown(),
-    v.check(isWholeNumber, 'must be a whole number'),
+    jsonOnly
+      ? v.check((value) => isLosslessNumber(value) && isWholeNumber(value), 'must be a JSON integer')
+      : v.check(isWholeNumber, 'must be a whole number'),
     v.metadata({ type: 'integer', minimum, ...(maximum === undefined ? {} : { maximum }), ...facts }),
     v.description(description),
     v.transform((value) => Number(digitsOf(value))),

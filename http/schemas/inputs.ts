@@ -241,6 +241,7 @@ export const rotateTokensBody = fields({
       maximum: MAX_GRACE_SECONDS,
       rangeMessage: `must be between 0 and ${MAX_GRACE_SECONDS}`,
       default: 86_400,
+      jsonOnly: true,
     }),
   ),
 });

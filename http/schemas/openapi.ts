@@ -149,8 +149,8 @@ function errorStatuses(route: Route, operation: Operation): number[] {
   // A signed callback is refused, naming the field, for a time outside the range a record keeps.
   if (operation.body || operation.rawBody || operation.query || route.path.includes('{')) statuses.add(400);
   if (operation.body) statuses.add(415);
-  // A path names a record, which may not exist.
-  if (route.path.includes('{')) statuses.add(404);
+  // A path names a record, which may not exist; a signed route answers an unknown one as a wrong signature.
+  if (route.path.includes('{') && route.access !== 'service') statuses.add(404);
   const bearer = route.access === 'storefront' || route.access === 'admin' || route.access === 'platform';
   if (bearer) [401, 403].forEach((s) => statuses.add(s));
   if (route.access === 'service') statuses.add(403);

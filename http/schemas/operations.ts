@@ -228,7 +228,7 @@ export const operations: Record<RouteFunctionName, Operation> = {
   }),
   'store-callbacks': returning("The payment callbacks of a store's own account", received, {
     description:
-      "For a store with its own processing account: signed by the service with that store's keys, and applied to that store's records alone. Answers as `POST /callbacks`; 404 `store_not_found` when no store with its own account has this id.",
+      "For a store with its own processing account: signed by the service with that store's keys, and applied to that store's records alone. Answers as `POST /callbacks`; an id of no store with its own account answers as a wrong signature does, 403 `invalid_signature`, so that the answer never tells which stores have their own account.",
     rawBody: callbackBody,
     errors: [503],
   }),

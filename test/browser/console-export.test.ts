@@ -81,3 +81,57 @@ test("Export downloads the period's orders as CSV, the same rows as the list sho
   await expectAccessibleState(page, 'invoices-empty-period');
   expect(errors).toEqual([]);
 });
+
+test('switching the period quickly, the list draws only the answer to the latest period, as Export downloads it', async () => {
+  const { page, errors } = await suite.open();
+  await pageSays(page, 'Page 1: 6 invoices.');
+  // Each answer's body, once the page has read it: what follows in the page runs before the test's next look.
+  await page.evaluate(() => {
+    const read = Response.prototype.json;
+    const answered: string[] = [];
+    Object.assign(globalThis, { answered });
+    Object.defineProperty(Response.prototype, 'json', {
+      value: async function (this: Response) {
+        const body: unknown = await read.call(this);
+        answered.push(this.url);
+        return body;
+      },
+    });
+  });
+  // The first period's answer (since 2001, open-ended: every order) is held until the second has been drawn.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const asked = new Promise<string>((resolve) =>
+    page.route(
+      (url) =>
+        url.pathname === '/invoices' &&
+        url.searchParams.has('created_after') &&
+        !url.searchParams.has('created_before'),
+      async (route) => {
+        resolve(route.request().url());
+        await held;
+        await route.continue();
+      },
+      { times: 1 },
+    ),
+  );
+  await page.getByLabel('From (UTC)').fill('2001-01-01');
+  const slowUrl = await asked;
+  await page.getByLabel('To (UTC)').fill('2001-01-31');
+  await pageSays(page, 'Page 1: 0 invoices.');
+
+  release();
+  await page.waitForFunction(
+    (url) => (globalThis as unknown as { answered: string[] }).answered.includes(url),
+    slowUrl,
+  );
+  expect(await page.getByRole('status').textContent()).toBe('Page 1: 0 invoices.');
+  expect(await shownRows(page)).toEqual([]);
+  await page.getByText('No invoices yet.').waitFor();
+  expect(await page.locator('[aria-busy]').count()).toBe(0);
+  // The file is the period shown: only its header row.
+  const [header, ...rows] = await exportFile(page);
+  expect(header[0]).toBe('order_id');
+  expect(rows).toEqual([]);
+  expect(errors).toEqual([]);
+});

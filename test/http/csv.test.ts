@@ -1,6 +1,7 @@
 // The accounting exports' CSV: quoting per RFC 4180, formula cells neutralised, and a large period paged with no
 // row missing or repeated, each page far under Lambda's 6 MB answer.
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import * as path from 'node:path';
 import type { InvoiceDetails, InvoiceRecord } from '../../domain/model';
 import type { CreatedQuery, ListPosition, NewestFirst } from '../../domain/ports';
@@ -13,6 +14,9 @@ import {
   invoiceExportPage,
   REFUND_COLUMNS,
 } from '../../http/exports';
+
+/** A cell a spreadsheet would run: a formula character first, after any spaces or quotes it may drop. */
+const FORMULA = /^[ "]*[=+\-@\t\r]/;
 
 /** RFC 4180's grammar, read strictly: CRLF after every record, quotes only around a whole field. */
 function parseCsv(text: string): string[][] {
@@ -53,13 +57,54 @@ describe('cells', () => {
   });
 
   test('a cell a spreadsheet would run as a formula starts with an apostrophe, whatever follows', () => {
-    for (const formula of ['=1+1', '+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1', '=HYPERLINK("x","y")']) {
+    for (const formula of ['=1+1', '+1', '-2+3', '@SUM(A1)', '=HYPERLINK("x","y")']) {
       const [[cell]] = parseCsv(csvLine([formula]));
       expect(cell).toBe(`'${formula}`);
     }
+    // A tab or CR before a formula: the cell starts with an apostrophe, and so does what follows the separator.
+    expect(parseCsv(csvLine(['\t=1', '\r=1']))).toEqual([["'\t'=1", "'\r'=1"]]);
     // A negative number too: no amount of this API is negative, so none is changed by it.
     expect(csvCell('-1.5')).toBe("'-1.5");
     for (const safe of ['1+1', 'a=b', 'x@y.z', '0.5']) expect(csvCell(safe)).toBe(safe);
+  });
+
+  test('a cell with a ";", a tab, or a space at either end is quoted too; a space inside is not', () => {
+    const line = csvLine(['a;b', 'a\tb', ' lead', 'trail ', ' ', 'in side']);
+    expect(line).toBe('"a;b","a\tb"," lead","trail "," ",in side\r\n');
+    expect(parseCsv(line)).toEqual([['a;b', 'a\tb', ' lead', 'trail ', ' ', 'in side']]);
+  });
+
+  test('a formula after a ";", a tab or a line break inside a cell is neutralised too', () => {
+    expect(csvCell("Mug;=cmd|' /C calc'!A0;")).toBe(`"Mug;'=cmd|' /C calc'!A0;"`);
+    expect(csvCell('a\t+1')).toBe(`"a\t'+1"`);
+    expect(csvCell('a;\t@x')).toBe(`"a;'\t'@x"`);
+    expect(csvCell('a\r\n-1')).toBe(`"a\r\n'-1"`);
+    // Spaces or quotes a reader may drop do not hide one.
+    expect(csvCell('a; =1')).toBe(`"a;' =1"`);
+    expect(csvCell('a;"=1')).toBe(`"a;'""=1"`);
+    // The fees of other currencies, joined by "; ", are quoted and otherwise as they are.
+    expect(csvCell('0.10000000 USDT; 0.20000000 ETH')).toBe('"0.10000000 USDT; 0.20000000 ETH"');
+    for (const safe of ['a;b=c', 'x\ty@z', 'a; b']) expect(parseCsv(csvLine([safe]))).toEqual([[safe]]);
+  });
+
+  test('read as RFC 4180, or split at every ";", tab or line break, no cell starts a formula', () => {
+    const alphabet = ['=', '+', '-', '@', ';', '\t', '\r', '\n', ' ', ',', '"', "'", 'a', '1'];
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: fc.constantFrom(...alphabet), maxLength: 12 }), { maxLength: 4 }),
+        (cells) => {
+          const line = csvLine(cells);
+          const [parsed] = parseCsv(line);
+          // Only apostrophes are added: the cells read back as given once they are taken out.
+          expect(parsed.map((cell) => cell.replace(/'/g, ''))).toEqual(
+            (cells.length > 0 ? cells : ['']).map((cell) => cell.replace(/'/g, '')),
+          );
+          for (const cell of parsed) expect(cell).not.toMatch(FORMULA);
+          // A reader that splits on ";", a tab or a line break whatever the quotes.
+          for (const cell of line.slice(0, -2).split(/[;\t\r\n]/)) expect(cell).not.toMatch(FORMULA);
+        },
+      ),
+    );
   });
 
   test('the order title a customer could shape is neutralised and quoted in the export', async () => {

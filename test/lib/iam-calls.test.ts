@@ -17,7 +17,7 @@ import { invokeWithTimeout } from '../../local/lambda-context';
 import { listen, type Listening } from '../../local/listen';
 import { startWebhookReceiver, type ReceivedEvent, type WebhookReceiver } from '../../local/webhook-receiver';
 import { SECRET_ENV, type SecretName } from '../../secrets/fields';
-import { invoiceCallbackBody, signedHeaders } from '../support/callbacks';
+import { invoiceCallbackBody, signBody, signedHeaders } from '../support/callbacks';
 import { checkoutBody, refundBody, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
 import { stageContext } from '../support/stage-context';
@@ -65,6 +65,12 @@ function grantsOf(name: FunctionName): Set<string> {
   }
   return grants;
 }
+
+/** The deployment's secrets a function's environment names. */
+const secretReadsOfTemplate = (name: FunctionName) =>
+  (Object.keys(SECRET_ENV) as SecretName[]).filter(
+    (secret) => SECRET_ENV[secret] in resources[functionIdOf(name)].Properties.Environment.Variables,
+  );
 
 interface Call {
   fn: string;
@@ -310,12 +316,35 @@ test('every AWS call each function makes, walking every route and job, is grante
   expect(rotated.status).toBe(200);
   expect(await status(api('GET', '/tokens/current', { token: rotated.body.admin_token }))).toBe(200);
   expect(await status(api('GET', '/tokens/current', storeAdmin))).toBe(401);
+  // A callback on the store's own URL, signed with its own keys: verified and applied with those alone.
+  const ownCallback = invoiceCallbackBody('iam-own-1', 'processing');
+  const ownSignature = {
+    'X-Processing-Key': ownAccount.api_key,
+    'X-Processing-Signature': signBody(ownAccount.secret_key, ownCallback),
+  };
+  const ownAnswer = await api('POST', '/callbacks/iam-store', { body: ownCallback, headers: ownSignature });
+  expect({ status: ownAnswer.status, body: ownAnswer.body }).toEqual({
+    status: 200,
+    body: { outcome: 'ignored' },
+  });
 
   // The recording works: the checkout's own writes and secret reads are among the calls, under its name.
   expect(calls.filter((call) => call.fn === 'checkout').map((call) => call.action)).toEqual(
     expect.arrayContaining(['dynamodb:PutItem', 'secretsmanager:GetSecretValue']),
   );
   expect(calls.some((call) => call.fn === 'unknown')).toBe(false);
+  // The store-callbacks function read the store's secret, and has no name for, nor grant on, the deployment's keys.
+  expect(calls).toContainEqual(
+    expect.objectContaining({ fn: 'store-callbacks', action: 'secretsmanager:GetSecretValue' }),
+  );
+  expect(secretReadsOfTemplate('store-callbacks')).toEqual([]);
+  const processingKeysId = Object.keys(resources).find(
+    (id) =>
+      resources[id].Type === 'AWS::SecretsManager::Secret' &&
+      resources[id].Properties.Description?.includes('processing keys'),
+  )!;
+  expect(grantsOf('checkout').has(`secretsmanager:GetSecretValue {"Ref":"${processingKeysId}"}`)).toBe(true);
+  expect([...grantsOf('store-callbacks')].filter((grant) => grant.includes(processingKeysId))).toEqual([]);
 
   const refused = calls
     .filter(

@@ -81,7 +81,8 @@ const SECRET_READS: Record<string, Array<SecretName>> = {
   'list-refunds': ['tokens', 'platformToken'],
   'get-refund': ['tokens', 'platformToken', 'processingKeys'],
   callbacks: ['processingKeys'],
-  'store-callbacks': ['processingKeys'],
+  // Verified with the store's own keys, from the stores' secrets.
+  'store-callbacks': [],
   openapi: [],
   'snapshot-balances': ['processingKeys'],
   reconcile: ['processingKeys'],
@@ -465,6 +466,7 @@ describe('secrets', () => {
     expect(readers(secretIds.processingKeys)).toEqual(expected('processingKeys'));
     expect(readers(secretIds.processingKeys)).not.toContain(functionIdFor('get-invoice'));
     expect(readers(secretIds.processingKeys)).not.toContain(functionIdFor('balance-history'));
+    expect(readers(secretIds.processingKeys)).not.toContain(functionIdFor('store-callbacks'));
     // The custom resource that fills the tokens reads them too.
     const [tokensId] = Object.keys(template.findResources('Custom::BearerTokens'));
     const fillerId = template.toJSON().Resources[tokensId].Properties.ServiceToken['Fn::GetAtt'][0];

@@ -392,6 +392,29 @@ describe("a store's tokens", () => {
     }
   });
 
+  test('a grace_seconds that is not a JSON integer answers 400 naming it, and rotates nothing', async () => {
+    const tokenItems = async () =>
+      JSON.stringify(
+        (await scanTable(harness.stack)).filter(({ pk }) => /^(STORE|TOKEN)#/.test(String(pk?.S))),
+      );
+    const before = await tokenItems();
+    for (const grace_seconds of ['60', null, 60.5, '6e1', true, [60], { seconds: 60 }, -1]) {
+      const answer = await harness.api('POST', '/stores/shop-tokens/tokens/rotate', {
+        ...platform,
+        body: { grace_seconds },
+      });
+      expect({ grace_seconds, status: answer.status, fields: answer.body.error?.fields }).toEqual({
+        grace_seconds,
+        status: 400,
+        fields: { grace_seconds: expect.any(String) },
+      });
+      expect(JSON.stringify(answer.body)).not.toMatch(/_token/);
+    }
+    expect(await tokenItems()).toBe(before);
+    expect((await current(tokens.storefront)).body).toEqual({ scope: 'storefront', store_id: 'shop-tokens' });
+    expect((await current(tokens.admin)).body).toEqual({ scope: 'admin', store_id: 'shop-tokens' });
+  });
+
   test('a rotation answers new tokens once; the previous ones work through the grace period, then 401', async () => {
     const first = await harness.api('POST', '/stores/shop-tokens/tokens/rotate', {
       ...platform,

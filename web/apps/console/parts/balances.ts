@@ -5,7 +5,7 @@ import 'uplot/dist/uPlot.min.css';
 import { el, show } from '../../shared/dom';
 import { ApiError, type Api, type Snapshot, type SnapshotList } from './api';
 import { amount, time, words } from './format';
-import { table } from './page';
+import { latestAsks, table, type Ask } from './page';
 import { heading, type ViewContext } from './view';
 
 const PERIODS: ReadonlyArray<[label: string, hours: number]> = [
@@ -59,8 +59,9 @@ export async function balancesView(context: ViewContext): Promise<void> {
     chart,
     latest,
   );
+  const ask = latestAsks();
   const load = async () => {
-    if ((await drawHistory(context, chart, latest, Number(period.value))) === 'shared') {
+    if ((await drawHistory(context, chart, latest, Number(period.value), ask())) === 'shared') {
       // Nothing of its own to read live either.
       liveButton.hidden = true;
       period.disabled = true;
@@ -87,12 +88,17 @@ async function drawHistory(
   chart: HTMLElement,
   latest: HTMLElement,
   hours: number,
+  ask: Ask,
 ): Promise<'shared' | void> {
-  const history = await feedback.load(chart, 'Loading balance snapshots…', () =>
-    readHistory(api, hours).catch((error: unknown) => {
-      if (error instanceof ApiError && error.code === 'shared_account') return 'shared' as const;
-      throw error;
-    }),
+  const history = await feedback.load(
+    chart,
+    'Loading balance snapshots…',
+    () =>
+      readHistory(api, hours).catch((error: unknown) => {
+        if (error instanceof ApiError && error.code === 'shared_account') return 'shared' as const;
+        throw error;
+      }),
+    ask,
   );
   if (!history) return;
   if (history === 'shared') {

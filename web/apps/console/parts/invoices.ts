@@ -4,7 +4,7 @@
 import { el, show } from '../../shared/dom';
 import { withQuery, type Api, type InvoiceList, type InvoiceStatus } from './api';
 import { money, STATUS_WORDS, time } from './format';
-import { showPager, statusBadge, table } from './page';
+import { latestAsks, showPager, statusBadge, table, type Ask } from './page';
 import { heading, remembered, type ViewContext } from './view';
 
 const PAGE_SIZE = 20;
@@ -67,12 +67,13 @@ export async function invoicesView(context: ViewContext): Promise<void> {
     results,
     pager,
   );
+  const ask = latestAsks();
   const refilter = () => {
     state.status = filter.value as InvoiceStatus | '';
     state.from = from.value;
     state.to = to.value;
     state.cursors = [undefined];
-    void showPage(context, state, results, pager);
+    void showPage(context, state, results, pager, ask);
   };
   for (const control of [filter, from, to]) control.addEventListener('change', refilter);
   exportButton.addEventListener('click', async () => {
@@ -83,7 +84,7 @@ export async function invoicesView(context: ViewContext): Promise<void> {
     exportButton.disabled = false;
     if (rows !== undefined) context.feedback.say(`Exported ${rows} orders of the period to invoices.csv.`);
   });
-  await showPage(context, state, results, pager);
+  await showPage(context, state, results, pager, ask);
 }
 
 /**
@@ -126,19 +127,25 @@ async function showPage(
   state: ListState,
   results: HTMLElement,
   pager: HTMLElement,
+  ask: () => Ask,
 ): Promise<void> {
   const { api, feedback } = context;
   const page = state.cursors.length;
-  const list = await feedback.load(results, 'Loading invoices…', () =>
-    api.get<InvoiceList>('/invoices', {
-      status: state.status || undefined,
-      ...period(state),
-      limit: String(PAGE_SIZE),
-      cursor: state.cursors[page - 1],
-    }),
+  // What this ask is for, as the filters and the page stood when it began.
+  const query = {
+    status: state.status || undefined,
+    ...period(state),
+    limit: String(PAGE_SIZE),
+    cursor: state.cursors[page - 1],
+  };
+  const which = state.status ? `${STATUS_WORDS[state.status].toLowerCase()} invoices` : 'invoices';
+  const list = await feedback.load(
+    results,
+    'Loading invoices…',
+    () => api.get<InvoiceList>('/invoices', query),
+    ask(),
   );
   if (!list) return;
-  const which = state.status ? `${STATUS_WORDS[state.status].toLowerCase()} invoices` : 'invoices';
   show(
     results,
     list.data.length === 0
@@ -161,7 +168,7 @@ async function showPage(
     list,
     `${list.data.length} ${which}`,
     feedback,
-    () => void showPage(context, state, results, pager),
+    () => void showPage(context, state, results, pager, ask),
   );
 }
 

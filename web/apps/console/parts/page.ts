@@ -57,19 +57,44 @@ export class Feedback {
     return this.scope !== undefined && !this.scope.isConnected;
   }
 
-  /** Runs `work` with `region` marked busy and a loading message; a failure is shown, not thrown. */
-  async load<T>(region: HTMLElement, loading: string, work: () => Promise<T>): Promise<T | undefined> {
+  /**
+   * Runs `work` with `region` marked busy and a loading message; a failure is shown, not thrown. With `ask`, from
+   * `latestAsks`, an answer or a failure that arrives once a later ask has begun is dropped: undefined, nothing shown.
+   */
+  async load<T>(
+    region: HTMLElement,
+    loading: string,
+    work: () => Promise<T>,
+    ask: Ask = () => true,
+  ): Promise<T | undefined> {
     this.say(loading);
     region.setAttribute('aria-busy', 'true');
     try {
-      return await work();
+      const answer = await work();
+      return ask() ? answer : undefined;
     } catch (error) {
-      this.fail(error);
+      if (ask()) this.fail(error);
       return undefined;
     } finally {
-      region.removeAttribute('aria-busy');
+      // The later ask's own load unmarks the region when its answer is drawn.
+      if (ask()) region.removeAttribute('aria-busy');
     }
   }
+}
+
+/** Whether an ask is still the latest of its kind. */
+export type Ask = () => boolean;
+
+/**
+ * Numbers one list's or chart's asks, so that only the answer to the latest is drawn: switching the period or the
+ * page quickly, a slower answer to an earlier ask must not overwrite a later one. Each call begins an ask.
+ */
+export function latestAsks(): () => Ask {
+  let asked = 0;
+  return () => {
+    const mine = ++asked;
+    return () => mine === asked;
+  };
 }
 
 /** A record's head: its heading, a line on what it is and how it stands (`about`), then what can be done to it. */
