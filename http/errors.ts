@@ -88,7 +88,10 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   return { status: 500, code: 'internal_error', message: 'Internal error' };
 }
 
-/** What the AWS SDK throws when DynamoDB or Secrets Manager is busy (a throttle), failing (5xx) or out of reach. */
+/**
+ * What the AWS SDK throws when DynamoDB or Secrets Manager is busy (a throttle), failing (5xx) or out of reach, and
+ * what a call throws that the invocation had no time left to make (runtime/aws-clients.ts).
+ */
 const AWS_UNAVAILABLE = new Set([
   'ThrottlingException',
   'ProvisionedThroughputExceededException',
@@ -96,6 +99,7 @@ const AWS_UNAVAILABLE = new Set([
   'InternalServerError',
   'ServiceUnavailable',
   'TimeoutError',
+  'NoTimeLeftError',
 ]);
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
 

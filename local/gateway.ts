@@ -63,7 +63,14 @@ export async function startGateway(
     accessLog,
     pages = async () => undefined,
     backend = async () => undefined,
-  }: { accessLog?: AccessLog; pages?: LocalPages; backend?: LocalBackend } = {},
+    timeoutMs = API_FUNCTION_TIMEOUT_SECONDS * 1000,
+  }: {
+    accessLog?: AccessLog;
+    pages?: LocalPages;
+    backend?: LocalBackend;
+    /** Each function's timeout; a test shortens it to see a route answer within its time. */
+    timeoutMs?: number;
+  } = {},
 ): Promise<Listening> {
   const compiled = routes.map(compile);
   const inFlight = new Set<Promise<void>>();
@@ -84,7 +91,7 @@ export async function startGateway(
         (found) => found ?? backend(path, { method, body }),
       );
       const done = page
-        .then((found) => (found ? pageAnswer(found) : dispatch(compiled, request, body, track)))
+        .then((found) => (found ? pageAnswer(found) : dispatch(compiled, request, body, track, timeoutMs)))
         .catch((): Dispatched => ({ result: FUNCTION_FAILED }))
         .then((dispatched) => {
           send(response, dispatched.result);
@@ -132,6 +139,7 @@ async function dispatch(
   request: IncomingMessage,
   body: Buffer,
   track: (running: Promise<void>) => void,
+  timeoutMs: number,
 ): Promise<Dispatched> {
   const url = new URL(request.url ?? '/', 'http://local');
   const method = request.method ?? 'GET';
@@ -147,12 +155,7 @@ async function dispatch(
       return { result: { statusCode: 400, body: '{"message":"Bad Request"}' }, route };
     }
     const event = toEvent(request, url, body, `${route.method} ${route.path}`, pathParameters);
-    const { answer, finished, requestId } = invokeWithTimeout(
-      handler,
-      event,
-      route.name,
-      API_FUNCTION_TIMEOUT_SECONDS * 1000,
-    );
+    const { answer, finished, requestId } = invokeWithTimeout(handler, event, route.name, timeoutMs);
     track(finished);
     const result = await answer.then(
       (value) => value as APIGatewayProxyStructuredResultV2,

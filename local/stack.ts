@@ -37,6 +37,8 @@ export interface LocalStackOptions {
   schedule?: { snapshotMs: number; reconcileMs: number } | false;
   /** Extra configuration for the handlers, such as shorter timeouts in tests. */
   env?: Record<string, string>;
+  /** The API functions' timeout in ms; the deployed one (lib/routes.ts) unless a test shortens it. */
+  apiTimeoutMs?: number;
   /** Receives one line per request, callbacks included; without it the gateway writes nothing. */
   accessLog?: AccessLog;
   /** Where webhooks go (https, or http://127.0.0.1); without it none are sent. */
@@ -175,6 +177,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     gatewayPort,
     {
       accessLog: options.accessLog,
+      timeoutMs: options.apiTimeoutMs,
       pages: localPages(),
       backend: demoStore({
         apiUrl: () => gatewayUrl,

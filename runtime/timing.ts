@@ -1,11 +1,17 @@
 import type { SweepTiming } from '../domain/reconcile';
 import type { ClaimTiming } from '../domain/records';
+import { remainingMs } from './deadline';
 import { numberEnv } from './env';
+
+const claimWaitMs = numberEnv('CLAIM_WAIT_MS', 5_000);
 
 export const claimTiming: ClaimTiming = {
   now: Date.now,
   leaseMs: numberEnv('CLAIM_LEASE_MS', 45_000),
-  waitMs: numberEnv('CLAIM_WAIT_MS', 5_000),
+  /** A duplicate waits for the claim holder no longer than its own invocation may wait for the service. */
+  get waitMs() {
+    return Math.min(claimWaitMs, remainingMs() ?? Infinity);
+  },
   pollMs: 100,
 };
 

@@ -39,8 +39,13 @@ export interface ApiCall {
   path: string;
   status: number;
   body: AnswerBody;
-  /** Wall time the call took, in ms. */
+  /** Wall time the call took, in ms, as the caller saw it. */
   ms: number;
+  /**
+   * How long its function took to answer, from its start, as Lambda times it (soak/function-time.ts); absent
+   * when the gateway answered without it: at the function's timeout, or for a killed invocation.
+   */
+  functionMs?: number;
   /** The function's process was killed on purpose while it ran: the platform's answer, not the function's. */
   killed?: boolean;
 }

@@ -18,6 +18,7 @@ import {
   type ProxiedRequest,
   type WireFault,
 } from './fault-proxy';
+import { FunctionTimes } from './function-time';
 import type { AnswerBody, ApiCall, History, InvoiceView, RefundView } from './history';
 import { itemBytes } from './item-size';
 import { CALL_HEADER, InvocationKiller, KILL_HEADER } from './kill';
@@ -169,6 +170,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       : undefined;
   });
   let jobRuns = 0;
+  const functionTimes = new FunctionTimes();
 
   const webhookSecret = newWebhookSecret();
   const shop = await startShop(webhookSecret, (eventId, attempt) => {
@@ -195,7 +197,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     stack = await startLocalStack({
       schedule: false,
       webhooks: { url: front?.url ?? shop.url, secret: webhookSecret, intervalMs: 250 },
-      wrapHandler: (name, handler) => killer.wrap(name, handler),
+      wrapHandler: (name, handler) => killer.wrap(name, functionTimes.wrap(handler)),
       env: {
         PROCESSING_TIMEOUT_MS: String(SERVICE_TIMEOUT_MS),
         RECONCILE_EXPIRY_GRACE_SECONDS: '1',
@@ -214,7 +216,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const balancesBefore = await balances(sandbox.url);
 
     const calls: ApiCall[] = [];
-    const api = new Api(stack, killer, calls);
+    const api = new Api(stack, killer, functionTimes, calls);
     const orders: string[] = [];
     const refundIds = new Set<string>();
 
@@ -472,6 +474,7 @@ class Api {
   constructor(
     private readonly stack: LocalStack,
     private readonly killer: InvocationKiller,
+    private readonly functionTimes: FunctionTimes,
     private readonly calls: ApiCall[],
   ) {}
 
@@ -503,6 +506,7 @@ class Api {
       status,
       body: parse(text),
       ms: Math.round(performance.now() - started),
+      functionMs: this.functionTimes.of(id),
       ...(this.killer.killedCalls.has(id) && { killed: true }),
     };
     this.calls.push(call);

@@ -15,6 +15,7 @@ import {
   ProcessingValidationError,
 } from '../../processing/errors';
 import { toServiceError } from '../../processing/translate';
+import { NoTimeLeftError } from '../../runtime/aws-clients';
 
 const answer = (error: unknown) => toErrorResponse(toServiceError(error));
 
@@ -166,6 +167,7 @@ test.each([
       $metadata: { attempts: 3 },
     }),
   ],
+  ['a call the invocation had no time left to make', new NoTimeLeftError()],
   [
     'a refused connection, after the retries',
     Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED', $metadata: {} }),
