@@ -1,6 +1,6 @@
 // The domain's own types: what a request asks for, what the store keeps, and what the service's news means here.
 // The service's wire shapes live in processing/wire.ts; its adapter maps them to these.
-import type { AccountKind, StoreId } from './stores';
+import type { AccountKind, StoreId } from './ids';
 
 export type InvoiceStatus = 'created' | 'pending' | 'processing' | 'confirmed' | 'failed';
 export type InvoiceType = 'fill_or_kill' | 'good_until_expired';

@@ -22,7 +22,7 @@ import type {
   WebhookSubject,
   WithdrawalDetails,
 } from './model';
-import type { AccountKind, StoreId } from './stores';
+import type { AccountKind, StoreId } from './ids';
 
 /** The payment service. Every method throws ServiceError (domain/errors.ts) when the service does not do it. */
 export interface ProcessingApi {

@@ -1,13 +1,14 @@
 // Stores: one deployment serves several shops, each its own data, tokens, callbacks and webhooks (issue 33).
+import type { AccountKind, StoreId } from './ids';
 import type { KeySource } from './ports';
+
+export type { AccountKind, StoreId } from './ids';
 
 /** Lowercase letters, digits and `-`, at most 32: it appears in keys, URLs and upstream foreign_ids. */
 export const STORE_ID = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/;
 
 /** The store a deployment from before stores had: its tokens, callback URL, webhook endpoint and orders are this store's. */
 export const DEFAULT_STORE_ID = 'default';
-
-export type StoreId = string;
 
 /** Who is calling a route: the store whose data it may see and change. */
 export interface Caller {
@@ -18,12 +19,6 @@ export interface Caller {
 
 /** A store's signing secrets for its webhooks, the current one first (Standard Webhooks `whsec_...`). */
 export type WebhookSecrets = () => Promise<readonly string[]>;
-
-/**
- * A store's account at the payment service: `shared`, the deployment's (the default store's keys), with the store's
- * prefix on upstream foreign_ids; `own`, the store's own keys and base URL.
- */
-export type AccountKind = 'shared' | 'own';
 
 /** What a store's data, calls and webhooks need to know of it. */
 export interface StoreAccount {

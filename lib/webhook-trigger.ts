@@ -6,6 +6,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { DELIVERIES_DUE_INDEX, TABLE_SCHEMA } from '../store/schema';
+import { SCOPE_MARK } from '../store/store-scope';
 
 export interface WebhookTriggerProps {
   table: TableV2;
@@ -52,11 +53,12 @@ export class WebhookTrigger extends Construct {
         retryAttempts: 2,
         maxRecordAge: Duration.hours(1),
         onFailure: new SqsDlq(deadLetterQueue),
-        // Another store's records: their keys start `S#<store id>#`, as its deliveries' do; the sort key tells them apart.
+        // Another store's records: their keys start with its scope (store/store-scope.ts), as its deliveries' do; the
+        // sort key tells them apart.
         filters: [
           eventsWaitingIn('INVOICE#'),
           eventsWaitingIn('REFUND#'),
-          eventsWaitingIn('S#', ['INVOICE', 'REFUND']),
+          eventsWaitingIn(SCOPE_MARK, ['INVOICE', 'REFUND']),
         ],
       }),
     );

@@ -1,7 +1,7 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Delivery } from '../domain/model';
 import type { DispatcherWake, NewestFirst, StoreWebhookSenders, WebhookSender } from '../domain/ports';
-import type { StoreId } from '../domain/stores';
+import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
 import { RETRY_SCHEDULE, type DispatchOptions, type OutboxSources } from '../domain/webhooks';
 import { describeError, log } from '../observability/log';
 import { DynamoDeliveryStore } from '../store/delivery-store';
@@ -26,6 +26,7 @@ export const deliveryStore = /* @__PURE__ */ new DynamoDeliveryStore(
 
 const deliveryList = /* @__PURE__ */ new DynamoRecordList<Delivery>(
   table,
+  DEFAULT_STORE_ID,
   'WEBHOOK',
   (delivery) => delivery.id,
 );

@@ -12,7 +12,7 @@ const KEY_LABEL = 'merchant-payments-plugin client secret v1';
  * Another store's secrets name the store, and its HMAC covers the store's id too: stores sharing one account never
  * share a secret (domain/client-secret.ts).
  */
-export function clientSecretIssuer(keys: KeySource, storeId: StoreId = DEFAULT_STORE_ID): ClientSecrets {
+export function clientSecretIssuer(keys: KeySource, storeId: StoreId): ClientSecrets {
   // `cs_<storeId>!`: the store that domain/client-secret.ts reads from a secret.
   const mark = storeId === DEFAULT_STORE_ID ? 'cs_' : `cs_${storeId}!`;
   const scope = storeId === DEFAULT_STORE_ID ? '' : `${storeId}\n`;

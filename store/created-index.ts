@@ -1,5 +1,5 @@
 import type { ListPosition } from '../domain/ports';
-import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
+import type { StoreId } from '../domain/stores';
 import { CREATED_INDEX } from './schema';
 import { scopedKey } from './store-scope';
 import { shardOf, sortableTime, str, type Item } from './table';
@@ -9,7 +9,7 @@ import { shardOf, sortableTime, str, type Item } from './table';
  * that sets them (a record's first; a webhook delivery's every one) sets the same. Each store lists its own
  * partitions.
  */
-export function createdKeys(kind: string, record: ListPosition, storeId: StoreId = DEFAULT_STORE_ID): Item {
+export function createdKeys(kind: string, record: ListPosition, storeId: StoreId): Item {
   return {
     [CREATED_INDEX.partitionKey]: str(
       shardKey(kind, shardOf(record.foreignId, CREATED_INDEX.shards), storeId),
@@ -18,7 +18,8 @@ export function createdKeys(kind: string, record: ListPosition, storeId: StoreId
   };
 }
 
-export function shardKey(kind: string, shard: number, storeId: StoreId = DEFAULT_STORE_ID): string {
+/** A store's partition of the index for one shard of a kind. */
+export function shardKey(kind: string, shard: number, storeId: StoreId): string {
   return scopedKey(storeId, `${kind}#${shard}`);
 }
 

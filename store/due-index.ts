@@ -1,4 +1,4 @@
-import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
+import type { StoreId } from '../domain/stores';
 import { DELIVERIES_DUE_INDEX } from './schema';
 import { scopedKey } from './store-scope';
 import { shardOf, sortableTime, str, type Item } from './table';
@@ -9,20 +9,27 @@ const { partitionKey: DUE_PK, sortKey: DUE_SK, shards: SHARDS } = DELIVERIES_DUE
 export type DueList = 'DUE' | 'FAILED';
 
 /**
- * The `deliveries-due` index's keys for an item listed at `at` (ms); `key` picks its shard. A failed delivery is
- * listed in its store's partitions (issue 33: the default store's are those of before stores).
+ * The `deliveries-due` index's keys for an item listed at `at` (ms); `key` picks its shard. `DUE` is one list for
+ * every store, so it takes none; a failed delivery is listed in its store's partitions (issue 33: the default
+ * store's are those of before stores), so `FAILED` takes its store.
  */
-export function dueKeys(list: DueList, key: string, at: number, storeId: StoreId = DEFAULT_STORE_ID): Item {
+export function dueKeys(list: 'DUE', key: string, at: number): Item;
+export function dueKeys(list: 'FAILED', key: string, at: number, storeId: StoreId): Item;
+export function dueKeys(list: DueList, key: string, at: number, storeId?: StoreId): Item {
   return { [DUE_PK]: str(partitionOf(list, shardOf(key, SHARDS), storeId)), [DUE_SK]: str(sortableTime(at)) };
 }
 
-/** Each shard's partition of a list; of a store's failed list with `storeId`. */
-export function duePartitions(list: DueList, storeId: StoreId = DEFAULT_STORE_ID): string[] {
+/** Each shard's partition of the dispatcher's list, or of a store's failed list. */
+export function duePartitions(list: 'DUE'): string[];
+export function duePartitions(list: 'FAILED', storeId: StoreId): string[];
+export function duePartitions(list: DueList, storeId?: StoreId): string[] {
   return Array.from({ length: SHARDS }, (_, shard) => partitionOf(list, shard, storeId));
 }
 
-function partitionOf(list: DueList, shard: number, storeId: StoreId): string {
-  return list === 'DUE' ? `${list}#${shard}` : scopedKey(storeId, `${list}#${shard}`);
+function partitionOf(list: DueList, shard: number, storeId: StoreId | undefined): string {
+  if (list === 'DUE') return `${list}#${shard}`;
+  if (storeId === undefined) throw new Error('A failed list belongs to a store');
+  return scopedKey(storeId, `${list}#${shard}`);
 }
 
 export { DUE_PK, DUE_SK };

@@ -1,4 +1,4 @@
-import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
+import type { StoreId } from '../domain/stores';
 import { scopedKey } from './store-scope';
 import { itemKey, num, str, type Item } from './table';
 
@@ -6,7 +6,7 @@ import { itemKey, num, str, type Item } from './table';
 export type RecordKind = 'INVOICE' | 'REFUND' | 'WEBHOOK';
 
 /** A record's primary key, in its store's scope. */
-export function recordKey(kind: RecordKind, foreignId: string, storeId: StoreId = DEFAULT_STORE_ID): Item {
+export function recordKey(kind: RecordKind, foreignId: string, storeId: StoreId): Item {
   return itemKey(scopedKey(storeId, `${kind}#${foreignId}`), kind);
 }
 

@@ -1,6 +1,6 @@
 import { BatchGetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import type { CreatedQuery, ListPosition, NewestFirst } from '../domain/ports';
-import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
+import type { StoreId } from '../domain/stores';
 import { mergeNewest, positionKey, positionOf, shardKey } from './created-index';
 import { CREATED_INDEX } from './schema';
 import { sortableTime, str, type Table } from './table';
@@ -33,15 +33,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class DynamoRecordList<T extends { createdAt: number; version: number }> implements NewestFirst<T> {
   constructor(
     private readonly table: Table,
+    private readonly storeId: StoreId,
     private readonly kind: RecordKind,
     /** The id in its key and list position: a record's foreign_id, a delivery's event id. */
     private readonly idOf: (record: T) => string = (record) => (record as unknown as ListPosition).foreignId,
-    private readonly storeId: StoreId = DEFAULT_STORE_ID,
   ) {}
 
   /** The same list, of another store. */
   forStore(storeId: StoreId): DynamoRecordList<T> {
-    return new DynamoRecordList(this.table, this.kind, this.idOf, storeId);
+    return new DynamoRecordList(this.table, storeId, this.kind, this.idOf);
   }
 
   async listNewest(query: CreatedQuery): Promise<{ records: T[]; more: boolean }> {

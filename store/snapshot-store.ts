@@ -1,7 +1,7 @@
 import { PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import type { BalanceSnapshot } from '../domain/model';
 import type { SnapshotStore } from '../domain/ports';
-import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
+import type { StoreId } from '../domain/stores';
 import { TABLE_SCHEMA } from './schema';
 import { scopedKey } from './store-scope';
 import { conditionalWrite, itemKey, num, str, ttlAfter, type Item, type Table } from './table';
@@ -9,26 +9,35 @@ import { conditionalWrite, itemKey, num, str, ttlAfter, type Item, type Table } 
 const { partitionKey: PK, sortKey: SK } = TABLE_SCHEMA;
 
 /**
+ * A store's snapshot partition, and the one item apart from it (so that the snapshots' queries never meet it) that
+ * says when a live read last kept one.
+ */
+export function snapshotKeys(storeId: StoreId): { partition: string; liveSlot: Item } {
+  return {
+    partition: scopedKey(storeId, 'BALANCES'),
+    liveSlot: itemKey(scopedKey(storeId, 'BALANCES_LIVE'), '-'),
+  };
+}
+
+/**
  * Balance snapshots of one processing account: the deployment's, kept as the default store's, or a store's own
  * (`forStore`). A store sharing the deployment's account has none of its own.
  */
 export class DynamoSnapshotStore implements SnapshotStore {
   private readonly partition: string;
-  /** One item, apart from the snapshots so that their queries never meet it: when a live read last kept one. */
   private readonly liveSlot: Item;
 
   constructor(
     private readonly table: Table,
+    storeId: StoreId,
     private readonly retentionDays: number,
-    storeId: StoreId = DEFAULT_STORE_ID,
   ) {
-    this.partition = scopedKey(storeId, 'BALANCES');
-    this.liveSlot = itemKey(scopedKey(storeId, 'BALANCES_LIVE'), '-');
+    ({ partition: this.partition, liveSlot: this.liveSlot } = snapshotKeys(storeId));
   }
 
   /** The snapshots of a store with its own account. */
   forStore(storeId: StoreId): DynamoSnapshotStore {
-    return new DynamoSnapshotStore(this.table, this.retentionDays, storeId);
+    return new DynamoSnapshotStore(this.table, storeId, this.retentionDays);
   }
 
   async put(snapshot: BalanceSnapshot): Promise<void> {

@@ -1,21 +1,26 @@
 import { DEFAULT_STORE_ID, STORE_ID, type StoreId } from '../domain/stores';
 import { str, type Item } from './table';
 
-/** Starts every key of a store other than the default one: `S#<storeId>#`. */
-const SCOPE_MARK = 'S#';
+/** Starts every key of a store other than the default one, before its id; the one place the mark is written. */
+export const SCOPE_MARK = 'S#';
 
 /**
- * A key of this store's item: the default store's keys are those of a deployment from before stores, unchanged;
- * another store's start with `S#<storeId>#`, so that no two stores' items can share a key (issue 33).
+ * What every key of the store starts with: nothing for the default store, whose keys are those of a deployment from
+ * before stores; `<SCOPE_MARK><storeId>#` for another, so that no two stores' items can share a key (issue 33).
  */
+export function storePrefix(storeId: StoreId): string {
+  return storeId === DEFAULT_STORE_ID ? '' : `${SCOPE_MARK}${storeId}#`;
+}
+
+/** A key of this store's item: every store-scoped key is built here. */
 export function scopedKey(storeId: StoreId, key: string): string {
-  return storeId === DEFAULT_STORE_ID ? key : `${SCOPE_MARK}${storeId}#${key}`;
+  return `${storePrefix(storeId)}${key}`;
 }
 
 /**
  * The store a key belongs to and the key as the default store would have it: what a reader of a global index (the
  * reconcile job over `open-items`, the dispatcher over `deliveries-due`) learns from an item's keys alone. A store
- * id holds no `#`, and no default store's key starts with `S#`.
+ * id holds no `#`, and no default store's key starts with `SCOPE_MARK`.
  */
 export function keyOwner(key: string): { storeId: StoreId; key: string } {
   if (!key.startsWith(SCOPE_MARK)) return { storeId: DEFAULT_STORE_ID, key };

@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { outboxListedAt, type Outbox, type WebhookProgress } from '../domain/model';
 import type { OpenItems, OutboxRead, Owned, VersionedStore } from '../domain/ports';
-import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
+import type { StoreId } from '../domain/stores';
 import { createdKeys } from './created-index';
 import { DUE_PK, DUE_SK, dueKeys } from './due-index';
 import { OPEN_ITEMS_INDEX, TABLE_SCHEMA } from './schema';
@@ -69,42 +69,38 @@ interface Keyed {
 export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>, OpenItems<T> {
   constructor(
     private readonly table: Table,
+    readonly storeId: StoreId,
     private readonly kind: RecordKind,
     private readonly isOpen: (record: T) => boolean,
     /** When the sweep is next due to look at an open record: the index's sort key. */
     private readonly dueAt: (record: T) => number = lastTouched,
     /** How long after its first event a record's outbox is listed as due (domain/webhooks.ts, `outboxListedAt`). */
     private readonly outboxGraceMs = 0,
-    readonly storeId: StoreId = DEFAULT_STORE_ID,
   ) {}
 
   /** The same kind of records, of another store. */
   forStore(storeId: StoreId): VersionedDynamoStore<T> {
     return new VersionedDynamoStore(
       this.table,
+      storeId,
       this.kind,
       this.isOpen,
       this.dueAt,
       this.outboxGraceMs,
-      storeId,
     );
   }
 
   async get(foreignId: string): Promise<T | undefined> {
-    return this.getOf(this.storeId, foreignId);
-  }
-
-  private async getOf(storeId: StoreId, foreignId: string): Promise<T | undefined> {
-    const item = await this.readItem(storeId, foreignId);
+    const item = await this.readItem(foreignId);
     return item ? recordFromItem<T>(item) : undefined;
   }
 
   /** The record's item, read consistently. */
-  private async readItem(storeId: StoreId, foreignId: string): Promise<Item | undefined> {
+  private async readItem(foreignId: string): Promise<Item | undefined> {
     const { Item: item } = await this.table.client.send(
       new GetItemCommand({
         TableName: this.table.name,
-        Key: recordKey(this.kind, foreignId, storeId),
+        Key: recordKey(this.kind, foreignId, this.storeId),
         ConsistentRead: true,
       }),
     );
@@ -174,7 +170,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
 
   /** The record, with the dispatcher's progress on its events from the attribute of its own. */
   async readOutbox(foreignId: string): Promise<OutboxRead | undefined> {
-    const item = await this.readItem(this.storeId, foreignId);
+    const item = await this.readItem(foreignId);
     if (!item) return undefined;
     const progress = item[PROGRESS]?.S;
     const record = recordFromItem<T>(item) as unknown as OutboxRead['record'];
@@ -238,11 +234,11 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
         Limit: limit,
       }),
     );
-    // The index holds keys only, which keeps its writes small; each record is then read consistently, in its store.
+    // The index holds keys only, which keeps its writes small; each record is then read consistently, by its store's.
     const owned = await Promise.all(
       items.map(async (item) => {
         const { storeId, foreignId } = ownerOf(this.kind, item);
-        const record = await this.getOf(storeId, foreignId);
+        const record = await this.forStore(storeId).get(foreignId);
         return record && { storeId, record };
       }),
     );

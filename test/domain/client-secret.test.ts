@@ -1,4 +1,5 @@
 import { clientSecretHash, clientSecretMatches, storeOfClientSecret } from '../../domain/client-secret';
+import { DEFAULT_STORE_ID } from '../../domain/stores';
 import { clientSecretIssuer } from '../../secrets/client-secrets';
 
 const keys = (secretKey: string) => {
@@ -18,35 +19,40 @@ test('a secret matches its hash only, whatever the length of what is given', () 
 });
 
 test('the issued secret is the same for the same invoice, and another for another invoice or key', async () => {
-  const issuer = clientSecretIssuer(keys('processing-secret'));
+  const issuer = clientSecretIssuer(keys('processing-secret'), DEFAULT_STORE_ID);
   const invoice = { foreignId: 'order-1', createdAt: 1_700_000_000_000 };
   const secret = await issuer.secretFor(invoice);
   expect(secret).toMatch(/^cs_[A-Za-z0-9_-]{43}$/);
   expect(await issuer.secretFor({ ...invoice })).toBe(secret);
   expect(await issuer.secretFor({ ...invoice, createdAt: invoice.createdAt + 1 })).not.toBe(secret);
   expect(await issuer.secretFor({ ...invoice, foreignId: 'order-2' })).not.toBe(secret);
-  expect(await clientSecretIssuer(keys('other-secret')).secretFor(invoice)).not.toBe(secret);
+  expect(await clientSecretIssuer(keys('other-secret'), DEFAULT_STORE_ID).secretFor(invoice)).not.toBe(
+    secret,
+  );
   expect(secret).not.toContain('processing-secret');
 });
 
 test('after the processing secret changes, the same issuer derives secrets from the new one', async () => {
   let secretKey = 'processing-secret';
-  const issuer = clientSecretIssuer({
-    get: async () => ({ apiKey: 'api', secretKey }),
-    refresh: async () => ({ apiKey: 'api', secretKey }),
-  });
+  const issuer = clientSecretIssuer(
+    {
+      get: async () => ({ apiKey: 'api', secretKey }),
+      refresh: async () => ({ apiKey: 'api', secretKey }),
+    },
+    DEFAULT_STORE_ID,
+  );
   const invoice = { foreignId: 'order-1', createdAt: 1_700_000_000_000 };
   const before = await issuer.secretFor(invoice);
   secretKey = 'rotated-secret';
   const after = await issuer.secretFor(invoice);
   expect(after).not.toBe(before);
-  expect(after).toBe(await clientSecretIssuer(keys('rotated-secret')).secretFor(invoice));
+  expect(after).toBe(await clientSecretIssuer(keys('rotated-secret'), DEFAULT_STORE_ID).secretFor(invoice));
 });
 
 test("another store's secret names the store; the default store's names none and keeps its form", async () => {
   const invoice = { foreignId: 'order-1', createdAt: 1_700_000_000_000 };
   const shared = keys('processing-secret');
-  const secretA = await clientSecretIssuer(shared).secretFor(invoice);
+  const secretA = await clientSecretIssuer(shared, DEFAULT_STORE_ID).secretFor(invoice);
   const secretB = await clientSecretIssuer(shared, 'shop-b').secretFor(invoice);
   const secretC = await clientSecretIssuer(shared, 'shop-c').secretFor(invoice);
 

@@ -3,6 +3,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { InvoiceRecord, RefundRecord } from '../../domain/model';
 import { isOpen } from '../../domain/status';
+import { DEFAULT_STORE_ID } from '../../domain/stores';
 import { encodeCursor } from '../../http/cursor';
 import { LOCAL_CREDENTIALS } from '../../local/dynamodb';
 import { DynamoSnapshotStore } from '../../store/snapshot-store';
@@ -39,8 +40,8 @@ beforeAll(async () => {
     credentials: LOCAL_CREDENTIALS,
   });
   const table = { client, name: harness.stack.tableName };
-  invoices = new VersionedDynamoStore<InvoiceRecord>(table, 'INVOICE', isOpen);
-  refunds = new VersionedDynamoStore<RefundRecord>(table, 'REFUND', isOpen);
+  invoices = new VersionedDynamoStore<InvoiceRecord>(table, DEFAULT_STORE_ID, 'INVOICE', isOpen);
+  refunds = new VersionedDynamoStore<RefundRecord>(table, DEFAULT_STORE_ID, 'REFUND', isOpen);
 
   expect(
     (await harness.api('POST', '/checkout', { token: 'storefront', body: checkoutBody('template') })).status,
@@ -210,7 +211,7 @@ test('refunds page newest first, by their own creation times', async () => {
 });
 
 test('balance history pages oldest first with the same cursor, and since still filters', async () => {
-  const snapshots = new DynamoSnapshotStore({ client, name: harness.stack.tableName }, 90);
+  const snapshots = new DynamoSnapshotStore({ client, name: harness.stack.tableName }, DEFAULT_STORE_ID, 90);
   const takenAt = Array.from({ length: 25 }, (_, i) => BASE_MS + i * 60_000);
   for (const at of takenAt) await snapshots.put({ takenAt: at, source: 'scheduled', balances: [] });
   const times = (pages: Array<Array<{ taken_at: string }>>) =>

@@ -6,6 +6,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { nextSweepAt } from '../../domain/reconcile';
 import { isOpen } from '../../domain/status';
+import { DEFAULT_STORE_ID } from '../../domain/stores';
 import type { InvoiceRecord } from '../../domain/model';
 import { LOCAL_CREDENTIALS } from '../../local/dynamodb';
 import { startWebhookReceiver, type WebhookReceiver } from '../../local/webhook-receiver';
@@ -206,6 +207,7 @@ test("a record stored with an expiry past JavaScript's dates answers unrenderabl
   try {
     const store = new VersionedDynamoStore<InvoiceRecord>(
       { client, name: harness.stack.tableName },
+      DEFAULT_STORE_ID,
       'INVOICE',
       isOpen,
       (record) => nextSweepAt(record, SWEEP_TIMING),

@@ -6,6 +6,7 @@ import { InvoiceService } from '../../domain/invoices';
 import type { InvoiceRecord } from '../../domain/model';
 import type { ProcessingApi } from '../../domain/ports';
 import { isOpen } from '../../domain/status';
+import { DEFAULT_STORE_ID } from '../../domain/stores';
 import { eventId, RETRY_SCHEDULE, WebhookDispatcher, type DispatchOptions } from '../../domain/webhooks';
 import { webhookPayload } from '../../http/webhook-views';
 import {
@@ -70,7 +71,8 @@ afterAll(async () => {
   await table.close();
 });
 
-const invoiceStore = () => new VersionedDynamoStore<InvoiceRecord>(table, 'INVOICE', isOpen);
+const invoiceStore = () =>
+  new VersionedDynamoStore<InvoiceRecord>(table, DEFAULT_STORE_ID, 'INVOICE', isOpen);
 const timing = { now: Date.now, leaseMs: 45_000, waitMs: 5_000, pollMs: 20 };
 
 function dispatcher(

@@ -15,6 +15,7 @@ import type {
 } from '../../domain/model';
 import { MAX_DEPOSIT_IDS } from '../../domain/invoices';
 import { MAX_REFUNDS_PER_ORDER } from '../../domain/refund-bound';
+import { DEFAULT_STORE_ID } from '../../domain/stores';
 import {
   carriedOutbox,
   invoiceEvents,
@@ -229,7 +230,7 @@ function recordItemSize<T extends InvoiceRecord | RefundRecord>(
   record: T,
 ): number {
   const { table, items } = caught();
-  const store = new VersionedDynamoStore<T>(table, kind, () => true);
+  const store = new VersionedDynamoStore<T>(table, DEFAULT_STORE_ID, kind, () => true);
   void store.create(record);
   void store.drainOutbox({ record, progress: LONGEST_PROGRESS }, LONGEST_PROGRESS);
   const [created, progress] = items;

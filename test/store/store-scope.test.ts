@@ -4,6 +4,7 @@ import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/clien
 import { randomUUID } from 'node:crypto';
 import type { InvoiceRecord, RefundRecord } from '../../domain/model';
 import { isOpen } from '../../domain/status';
+import { DEFAULT_STORE_ID } from '../../domain/stores';
 import {
   createPluginTable,
   LOCAL_CREDENTIALS,
@@ -64,7 +65,7 @@ beforeEach(async () => {
   const name = `scope-${randomUUID()}`;
   await createPluginTable(dynamo.url, name);
   table = { client, name };
-  invoicesA = new VersionedDynamoStore<InvoiceRecord>(table, 'INVOICE', isOpen);
+  invoicesA = new VersionedDynamoStore<InvoiceRecord>(table, DEFAULT_STORE_ID, 'INVOICE', isOpen);
   invoicesB = invoicesA.forStore(STORE_B);
 });
 
@@ -117,7 +118,7 @@ test('lists never mix: each store pages through its own records only', async () 
     await invoicesB.create(invoice(`order-${i}`, 'B', 1_000 + i));
   }
   await invoicesB.create(invoice('only-b', 'B', 5_000));
-  const listA = new DynamoRecordList<InvoiceRecord>(table, 'INVOICE');
+  const listA = new DynamoRecordList<InvoiceRecord>(table, DEFAULT_STORE_ID, 'INVOICE');
   const listB = listA.forStore(STORE_B);
 
   const pageA = await listA.listNewest({ limit: 10 });
@@ -149,12 +150,12 @@ test("the open-items index is one queue for all stores, each record listed with 
 });
 
 test('refunds and snapshots are kept per store too', async () => {
-  const refundsA = new VersionedDynamoStore<RefundRecord>(table, 'REFUND', isOpen);
+  const refundsA = new VersionedDynamoStore<RefundRecord>(table, DEFAULT_STORE_ID, 'REFUND', isOpen);
   const refund = { foreignId: 'refund-1', version: 1, phase: 'sending' } as RefundRecord;
   await refundsA.create({ ...refund, createdAt: 1, updatedAt: 1, claimedAt: 1 } as RefundRecord);
   expect(await refundsA.forStore(STORE_B).get('refund-1')).toBeUndefined();
 
-  const snapshotsA = new DynamoSnapshotStore(table, 90);
+  const snapshotsA = new DynamoSnapshotStore(table, DEFAULT_STORE_ID, 90);
   const snapshotsB = snapshotsA.forStore(STORE_B);
   await snapshotsA.put({ takenAt: 1_000, source: 'scheduled', balances: [] });
   expect(await snapshotsB.latest()).toBeUndefined();

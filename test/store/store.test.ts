@@ -5,6 +5,7 @@ import type { InvoiceRecord, RefundRecord } from '../../domain/model';
 import type { CreatedQuery } from '../../domain/ports';
 import { claim, save, type ClaimTiming } from '../../domain/records';
 import { isOpen } from '../../domain/status';
+import { DEFAULT_STORE_ID } from '../../domain/stores';
 import { createPluginTable, LOCAL_CREDENTIALS, startLocalDynamo } from '../../local/dynamodb';
 import { invoiceEvents, withEvents } from '../../domain/webhooks';
 import { createdKeys } from '../../store/created-index';
@@ -133,8 +134,8 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
     const name = `store-${randomUUID()}`;
     await createPluginTable(server.url, name);
     table = { client, name };
-    invoices = new VersionedDynamoStore<InvoiceRecord>(table, 'INVOICE', isOpen);
-    refunds = new VersionedDynamoStore<RefundRecord>(table, 'REFUND', isOpen);
+    invoices = new VersionedDynamoStore<InvoiceRecord>(table, DEFAULT_STORE_ID, 'INVOICE', isOpen);
+    refunds = new VersionedDynamoStore<RefundRecord>(table, DEFAULT_STORE_ID, 'REFUND', isOpen);
   });
 
   async function scan() {
@@ -238,8 +239,12 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
     });
 
     test('open-items index ordered by a due time: only records due by then are listed, soonest due first', async () => {
-      const scheduled = new VersionedDynamoStore<InvoiceRecord>(table, 'INVOICE', isOpen, (record) =>
-        record.sweptAt === undefined ? record.updatedAt : record.sweptAt + 10_000,
+      const scheduled = new VersionedDynamoStore<InvoiceRecord>(
+        table,
+        DEFAULT_STORE_ID,
+        'INVOICE',
+        isOpen,
+        (record) => (record.sweptAt === undefined ? record.updatedAt : record.sweptAt + 10_000),
       );
       await scheduled.create(invoice('due-first', { ...sent('pending'), updatedAt: 1_000 }));
       await scheduled.create(invoice('due-later', { ...sent('pending'), updatedAt: 4_000 }));
@@ -273,7 +278,13 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
 
     test('given the record it replaces, an update writes the open-items keys only when they move', async () => {
       const dueAt = (record: InvoiceRecord) => record.sweptAt ?? record.createdAt + 60_000;
-      const scheduled = new VersionedDynamoStore<InvoiceRecord>(table, 'INVOICE', isOpen, dueAt);
+      const scheduled = new VersionedDynamoStore<InvoiceRecord>(
+        table,
+        DEFAULT_STORE_ID,
+        'INVOICE',
+        isOpen,
+        dueAt,
+      );
       const expressions: string[] = [];
       client.middlewareStack.add(
         (next) => (args) => {
@@ -346,7 +357,7 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
   describe('DynamoRecordList (the created index)', () => {
     let list: DynamoRecordList<InvoiceRecord>;
     beforeEach(() => {
-      list = new DynamoRecordList<InvoiceRecord>(table, 'INVOICE');
+      list = new DynamoRecordList<InvoiceRecord>(table, DEFAULT_STORE_ID, 'INVOICE');
     });
 
     /** 37 invoices over 7 milliseconds, so that many share one; and refunds, which no invoice list shows. */
@@ -426,7 +437,11 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
       await invoices.create(invoice('order-a', { createdAt: 1_003 }));
       await invoices.create(invoice('order-c', { createdAt: 1_001 }));
       const late = invoice('order-b', { createdAt: 1_002 });
-      const standIn = { pk: str('STAND-IN'), sk: str('STAND-IN'), ...createdKeys('INVOICE', late) };
+      const standIn = {
+        pk: str('STAND-IN'),
+        sk: str('STAND-IN'),
+        ...createdKeys('INVOICE', late, DEFAULT_STORE_ID),
+      };
       await client.send(new PutItemCommand({ TableName: table.name, Item: standIn }));
 
       expect(await list.listNewest({ limit: 10 })).toEqual({
@@ -455,7 +470,7 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
     });
 
     test('latest is the newest by time taken, whatever the order written', async () => {
-      const snapshots = new DynamoSnapshotStore(table, 90);
+      const snapshots = new DynamoSnapshotStore(table, DEFAULT_STORE_ID, 90);
       expect(await snapshots.latest()).toBeUndefined();
       for (const takenAt of [1_700_000_001_000, 1_700_000_003_000, 1_700_000_002_000]) {
         await snapshots.put(snapshot(takenAt));
@@ -464,7 +479,7 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
     });
 
     test('since lists oldest first from the given time, up to the limit', async () => {
-      const snapshots = new DynamoSnapshotStore(table, 90);
+      const snapshots = new DynamoSnapshotStore(table, DEFAULT_STORE_ID, 90);
       const times = [9_000, 100_000, 1_700_000_000_000, 1_700_000_060_000, 1_700_000_120_000];
       for (const takenAt of [...times].reverse()) await snapshots.put(snapshot(takenAt));
       const taken = async (since: number, limit: number) =>
@@ -478,7 +493,7 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
     });
 
     test('one live slot a minute: a claim is refused until the last kept one is that old', async () => {
-      const snapshots = new DynamoSnapshotStore(table, 90);
+      const snapshots = new DynamoSnapshotStore(table, DEFAULT_STORE_ID, 90);
       const at = 1_700_000_000_000;
       expect(await snapshots.claimLiveSlot(at, 60_000)).toBe(true);
       expect(await snapshots.claimLiveSlot(at + 59_999, 60_000)).toBe(false);
@@ -490,7 +505,7 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
     });
 
     race(`${CONCURRENCY} concurrent live slot claims: exactly one is true`, async () => {
-      const snapshots = new DynamoSnapshotStore(table, 90);
+      const snapshots = new DynamoSnapshotStore(table, DEFAULT_STORE_ID, 90);
       const results = await Promise.all(
         Array.from({ length: CONCURRENCY }, () => snapshots.claimLiveSlot(1_700_000_000_000, 60_000)),
       );
@@ -498,7 +513,7 @@ describe.each(backends)('store on $backend', ({ backend, available, atomicCondit
     });
 
     test('snapshots carry a TTL of the retention period', async () => {
-      await new DynamoSnapshotStore(table, 90).put(snapshot(1_700_000_000_000));
+      await new DynamoSnapshotStore(table, DEFAULT_STORE_ID, 90).put(snapshot(1_700_000_000_000));
       const [item] = await scan();
       expect(Number(item.ttl.N)).toBe(1_700_000_000 + 90 * DAY_SECONDS);
     });
