@@ -143,6 +143,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     PROCESSING_BASE_URL: processing.baseUrl,
     // dynalite runs in this process, on a machine that may be busy: a slow answer here is load, not a hang.
     AWS_REQUEST_TIMEOUT_MS: '10000',
+    AWS_CONNECT_TIMEOUT_MS: '10000',
     WEBHOOK_URL: options.webhooks?.url ?? '',
     DEFAULT_STORE_WEBHOOK_URL: options.webhooks?.url ?? '',
     WEBHOOK_EVENTS: options.webhooks ? 'on' : 'off',

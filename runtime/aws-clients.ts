@@ -7,9 +7,6 @@ import { log } from '../observability/log';
 import { storeDeadlineAt } from './deadline';
 import { numberEnv } from './env';
 
-/** Connecting to a regional AWS endpoint takes milliseconds; a second without a connection means it is not there. */
-const CONNECTION_TIMEOUT_MS = 1_000;
-
 /** No attempt starts with less of the invocation's time for it left than this: a healthy call needs far less. */
 export const MIN_AWS_ATTEMPT_MS = 250;
 
@@ -53,7 +50,8 @@ export function awsClientConfig() {
   const requestTimeout = numberEnv('AWS_REQUEST_TIMEOUT_MS', 2_000);
   return {
     requestHandler: {
-      connectionTimeout: CONNECTION_TIMEOUT_MS,
+      // Connecting to a regional AWS endpoint takes milliseconds; a second without a connection means it is not there.
+      connectionTimeout: numberEnv('AWS_CONNECT_TIMEOUT_MS', 1_000),
       requestTimeout,
       throwOnRequestTimeout: true,
       logger: handlerLogger,
