@@ -23,6 +23,7 @@ function containers() {
     hashToken: sha,
     urlRefusal: () => undefined,
     webhooksOn: true,
+    secretLeaseMs: 50_000,
     now: clock,
   });
   const cache = new CachedStoreRegistry(table, TTL_MS, clock);
