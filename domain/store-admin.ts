@@ -27,8 +27,6 @@ export interface StoreAdminDeps {
   urlRefusal: (url: string) => string | undefined;
   /** Whether this deployment's records make webhook events: without them, no store's endpoint would get any. */
   webhooksOn: boolean;
-  /** How long a create or a change of keys holds the store's secret: longer than its function may run. */
-  secretLeaseMs: number;
   now: () => number;
 }
 
@@ -55,6 +53,12 @@ export interface StoreChanges {
 
 /** A store's tokens in clear, answered once: when made, and when rotated. */
 export type IssuedTokens = Record<TokenScope, string>;
+
+/**
+ * How long a create or a change of keys holds the store's secret: over twice an API function's timeout (a test
+ * holds it to lib/routes.ts), so that a holder's invocation has ended, and any write it sent has landed, before it.
+ */
+export const SECRET_LEASE_MS = 60_000;
 
 /** A change that lost its compare-and-set this many times in a row answers 409 `in_progress`. */
 const CHANGE_ATTEMPTS = 3;
@@ -285,7 +289,7 @@ export class StoreAdmin {
   }
 
   private lease(version: number): SecretLease {
-    return { until: this.deps.now() + this.deps.secretLeaseMs, version };
+    return { until: this.deps.now() + SECRET_LEASE_MS, version };
   }
 
   /** Refused before anything is written, each URL named as its field; the URL itself is never quoted. */

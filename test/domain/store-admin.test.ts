@@ -1,11 +1,9 @@
 // Store management (domain/store-admin.ts) over the registry and the secrets in memory.
 import { ConflictError, InvalidFieldsError } from '../../domain/errors';
-import { DefaultStoreError, StoreAdmin, StoreNotFoundError } from '../../domain/store-admin';
+import { DefaultStoreError, SECRET_LEASE_MS, StoreAdmin, StoreNotFoundError } from '../../domain/store-admin';
 import { acceptsToken } from '../../domain/stores';
+import { API_FUNCTION_TIMEOUT_SECONDS } from '../../lib/routes';
 import { MemorySecrets, MemoryStoreRegistry } from '../support/memory-stores';
-
-/** How long a create or a change of keys holds the store's secret. */
-const LEASE_MS = 50_000;
 
 function setup({ webhooksOn = true } = {}) {
   let now = 1_000;
@@ -20,7 +18,6 @@ function setup({ webhooksOn = true } = {}) {
     hashToken: (token) => `hash(${token})`,
     urlRefusal: (url) => (url.startsWith('https://') ? undefined : 'not https'),
     webhooksOn,
-    secretLeaseMs: LEASE_MS,
     now: () => now,
   });
   return { registry, secrets, admin, advance: (ms: number) => (now += ms) };
@@ -185,6 +182,10 @@ const keys = (n: number) => ({
 });
 
 describe('a change of keys holds the store', () => {
+  test("the lease outlives the function that took it: over twice an API function's timeout", () => {
+    expect(SECRET_LEASE_MS).toBeGreaterThan(2 * API_FUNCTION_TIMEOUT_SECONDS * 1000);
+  });
+
   test('while one is under way another answers in_progress and writes nothing; a change without keys goes on', async () => {
     const { registry, secrets, admin } = setup();
     await admin.create({ id: 'shop-k', name: 'K', processing: keys(1) });
@@ -197,7 +198,7 @@ describe('a change of keys holds the store', () => {
     const first = admin.update('shop-k', { processing: keys(2) });
     await new Promise((resolve) => setImmediate(resolve));
     const marked = registry.stores.get('shop-k')!;
-    expect(marked.keysChange).toEqual({ until: 1_000 + LEASE_MS, version: marked.version });
+    expect(marked.keysChange).toEqual({ until: 1_000 + SECRET_LEASE_MS, version: marked.version });
 
     secrets.write = write;
     const second = admin.update('shop-k', { name: 'K3', processing: keys(3) });
@@ -228,13 +229,13 @@ describe('a change of keys holds the store', () => {
     registry.stores.set('shop-l', {
       ...left,
       version: left.version + 1,
-      keysChange: { until: 1_000 + LEASE_MS, version: left.version + 1 },
+      keysChange: { until: 1_000 + SECRET_LEASE_MS, version: left.version + 1 },
     });
     await secrets.write('shop-l', { ...secrets.values.get('shop-l')!, processing: keys(2) });
     await expect(admin.update('shop-l', { processing: keys(2) })).rejects.toMatchObject({
       code: 'in_progress',
     });
-    advance(LEASE_MS);
+    advance(SECRET_LEASE_MS);
     const changed = await admin.update('shop-l', { processing: keys(2) });
     expect(changed).toMatchObject({ baseUrl: 'https://pay-2.test' });
     expect(changed.keysChange).toBeUndefined();
@@ -271,7 +272,7 @@ describe('a change of keys holds the store', () => {
     };
     const slow = admin.update('shop-n', { processing: keys(2) });
     await new Promise((resolve) => setImmediate(resolve));
-    advance(LEASE_MS);
+    advance(SECRET_LEASE_MS);
     expect((await admin.update('shop-n', { processing: keys(3) })).baseUrl).toBe('https://pay-3.test');
     held.open();
     await expect(slow).rejects.toMatchObject({ code: 'in_progress' });
@@ -365,7 +366,7 @@ describe('a create that failed before its secret was written', () => {
     secrets.create = create;
     await expect(admin.create(body)).rejects.toMatchObject({ code: 'in_progress' });
     // The first create's function stopped: its lease ends, and the retry takes the store over.
-    advance(LEASE_MS);
+    advance(SECRET_LEASE_MS);
     const retried = await admin.create(body);
     expect(registry.stores.get('shop-r')).toEqual(retried.record);
     held.open();
