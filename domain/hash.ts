@@ -1,3 +1,5 @@
+import { hash, randomBytes } from 'node:crypto';
+
 /** A request in one form whatever the order of its keys, so that a retry can be told apart from another request. */
 export function canonicalRequest(request: object): string {
   const entries = Object.entries(request)
@@ -9,4 +11,18 @@ export function canonicalRequest(request: object): string {
 /** Whether `given` is the request a record holds, whatever the order of its keys. */
 export function isSameRequest(record: { request: object }, given: object): boolean {
   return canonicalRequest(record.request) === canonicalRequest(given);
+}
+
+/**
+ * A digest of a request in its canonical form, salted: kept to tell a retry of the request from another, it tells
+ * nothing of what the request held (keys among it) to one who reads it. `salt:hex`, checked by `isDigestOf`.
+ */
+export function saltedDigest(request: object, salt = randomBytes(16).toString('hex')): string {
+  return `${salt}:${hash('sha256', `${salt}\n${canonicalRequest(request)}`, 'hex')}`;
+}
+
+/** Whether `digest` (from `saltedDigest`) is of `request`, whatever the order of its keys. */
+export function isDigestOf(digest: string, request: object): boolean {
+  const salt = digest.slice(0, digest.indexOf(':'));
+  return salt !== '' && saltedDigest(request, salt) === digest;
 }

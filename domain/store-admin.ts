@@ -1,7 +1,9 @@
 // Managing stores with the platform token: create, change, rotate tokens, disable and enable (issue 33).
 import { ConflictError, InvalidFieldsError, NotFoundError } from './errors';
+import { isDigestOf, saltedDigest } from './hash';
 import {
   DEFAULT_STORE_ID,
+  type SecretLease,
   type StoreId,
   type StoreRecord,
   type StoreRegistry,
@@ -52,6 +54,12 @@ export interface StoreChanges {
 /** A store's tokens in clear, answered once: when made, and when rotated. */
 export type IssuedTokens = Record<TokenScope, string>;
 
+/**
+ * How long a create or a change of keys holds the store's secret: over twice an API function's timeout (a test
+ * holds it to lib/routes.ts), so that a holder's invocation has ended, and any write it sent has landed, before it.
+ */
+export const SECRET_LEASE_MS = 60_000;
+
 /** A change that lost its compare-and-set this many times in a row answers 409 `in_progress`. */
 const CHANGE_ATTEMPTS = 3;
 
@@ -76,15 +84,19 @@ export class StoreAdmin {
   constructor(private readonly deps: StoreAdminDeps) {}
 
   /**
-   * Claims the id with the store item (its tokens' items first, so that they work as soon as it exists), then
-   * writes the store's secret. The tokens and the webhook secret are answered here, once, and never again.
+   * Claims the id with the store item, unfinished (its tokens' items first), then writes the store's secret, then
+   * marks the item finished. The tokens and the webhook secret are answered here, once, and never again. A create
+   * that failed before its finish is finished by the same body again, with fresh tokens (the first were never
+   * answered); another body, or a finished store, is a 409 `store_exists`.
    */
   async create(
     input: NewStore,
   ): Promise<{ record: StoreRecord; tokens: IssuedTokens; webhookSecret: string }> {
-    const { registry, secrets, now } = this.deps;
+    const { registry, now } = this.deps;
     this.checkUrls(input);
-    if (input.id === DEFAULT_STORE_ID || (await registry.get(input.id))) throw storeExists();
+    if (input.id === DEFAULT_STORE_ID) throw storeExists();
+    const existing = await registry.get(input.id);
+    if (existing) return this.finishCreate(existing, input);
     const tokens = this.issueTokens();
     const hashes = await this.registerTokens(input.id, tokens);
     const at = now();
@@ -99,19 +111,19 @@ export class StoreAdmin {
       updatedAt: at,
       version: 1,
       tokens: hashes,
+      unfinished: { request: saltedDigest(createRequest(input)), ...this.lease(1) },
     };
-    if (!(await registry.create(record))) throw storeExists();
-    const webhookSecret = this.deps.newWebhookSecret();
-    await secrets.create(input.id, {
-      ...(input.processing && { processing: keysOf(input.processing) }),
-      webhookSecrets: [webhookSecret],
-    });
-    return { record, tokens, webhookSecret };
+    if (await registry.create(record)) return this.writeCreated(record, input, tokens);
+    // Another create of this id came first: it is finished, under way, or failed and ours to finish.
+    const winner = await registry.get(input.id);
+    if (!winner) throw storeExists();
+    return this.finishCreate(winner, input);
   }
 
+  /** A store whose create has not finished is not found: no request but its create's retry sees it. */
   async get(storeId: StoreId): Promise<StoreRecord> {
     const record = await this.deps.registry.get(storeId);
-    if (!record) throw new StoreNotFoundError();
+    if (!record || record.unfinished) throw new StoreNotFoundError();
     return record;
   }
 
@@ -123,27 +135,38 @@ export class StoreAdmin {
    * New keys go into the store's secret before the store item says it has its own account. A shared store may move
    * at any time: each order stays on the account it was claimed on (issue 40). An own account's keys may change,
    * but only for the same merchant account's.
+   * A change of keys holds the store's secret with a lease on the store item first: the item and the secret are
+   * each written by the one request that holds it, so two changes never leave one's base URL with the other's keys.
    */
   async update(storeId: StoreId, changes: StoreChanges): Promise<StoreRecord> {
     if (storeId === DEFAULT_STORE_ID) throw new DefaultStoreError();
     this.checkUrls({ webhookUrl: changes.webhookUrl ?? undefined, processing: changes.processing });
-    if (changes.processing) {
-      const { processing } = changes;
-      const current = await this.get(storeId);
-      const values = await this.deps.secrets.read(storeId);
-      const webhookSecrets = values?.webhookSecrets ?? [this.deps.newWebhookSecret()];
-      await this.deps.secrets.write(current.id, { processing: keysOf(processing), webhookSecrets });
-    }
-    return this.change(storeId, (record) => {
+    const { processing } = changes;
+    const settings = (record: StoreRecord): StoreRecord => {
       const { webhookUrl: _cleared, ...rest } = record;
       const webhookUrl = changes.webhookUrl === undefined ? record.webhookUrl : changes.webhookUrl;
       return {
         ...rest,
         ...(changes.name !== undefined && { name: changes.name }),
         ...(webhookUrl !== null && webhookUrl !== undefined && { webhookUrl }),
-        ...(changes.processing && { account: 'own' as const, baseUrl: changes.processing.baseUrl }),
       };
-    });
+    };
+    // A change without keys keeps another request's lease, if any: that request writes the keys, then ends it.
+    if (!processing) return this.change(storeId, settings);
+    const lease = await this.takeKeysChange(storeId);
+    try {
+      const values = await this.deps.secrets.read(storeId);
+      const webhookSecrets = values?.webhookSecrets ?? [this.deps.newWebhookSecret()];
+      await this.deps.secrets.write(storeId, { processing: keysOf(processing), webhookSecrets });
+      return await this.change(storeId, (record) => {
+        if (record.keysChange?.version !== lease.version) throw keysChangeInProgress();
+        const { keysChange: _ended, ...rest } = settings(record);
+        return { ...rest, account: 'own', baseUrl: processing.baseUrl };
+      });
+    } catch (error) {
+      await this.releaseKeysChange(storeId, lease);
+      throw error;
+    }
   }
 
   /**
@@ -183,6 +206,92 @@ export class StoreAdmin {
     throw new ConflictError('in_progress', 'Another change of this store came first; retry');
   }
 
+  /**
+   * Finishes a store left unfinished by a create of the same body whose lease has ended (it failed, or its
+   * function stopped): the store is taken over with fresh tokens, then its secret is written as a first create's.
+   */
+  private async finishCreate(
+    existing: StoreRecord,
+    input: NewStore,
+  ): Promise<{ record: StoreRecord; tokens: IssuedTokens; webhookSecret: string }> {
+    const { unfinished } = existing;
+    if (!unfinished || !isDigestOf(unfinished.request, createRequest(input))) throw storeExists();
+    if (this.deps.now() < unfinished.until) throw createInProgress();
+    const tokens = this.issueTokens();
+    const hashes = await this.registerTokens(existing.id, tokens);
+    const version = existing.version + 1;
+    const taken: StoreRecord = {
+      ...existing,
+      tokens: hashes,
+      updatedAt: this.deps.now(),
+      version,
+      unfinished: { ...unfinished, ...this.lease(version) },
+    };
+    if (!(await this.deps.registry.update(taken))) throw createInProgress();
+    return this.writeCreated(taken, input, tokens);
+  }
+
+  /** Writes the secret of a store whose create holds its lease, then marks the store finished. */
+  private async writeCreated(
+    record: StoreRecord,
+    input: NewStore,
+    tokens: IssuedTokens,
+  ): Promise<{ record: StoreRecord; tokens: IssuedTokens; webhookSecret: string }> {
+    const webhookSecret = this.deps.newWebhookSecret();
+    try {
+      await this.deps.secrets.create(input.id, {
+        ...(input.processing && { processing: keysOf(input.processing) }),
+        webhookSecrets: [webhookSecret],
+      });
+    } catch (error) {
+      // The lease ends now, so that the same create again finishes the store at once.
+      const { unfinished } = record;
+      if (unfinished) {
+        const ended = { ...unfinished, until: 0 };
+        await this.deps.registry
+          .update({ ...record, version: record.version + 1, unfinished: ended })
+          .catch(() => false);
+      }
+      throw error;
+    }
+    const { unfinished: _done, ...finished } = record;
+    const next = { ...finished, updatedAt: this.deps.now(), version: record.version + 1 };
+    // Its lease ended and another create took the store over: that one answers the tokens, this one must not.
+    if (!(await this.deps.registry.update(next))) throw createInProgress();
+    return { record: next, tokens, webhookSecret };
+  }
+
+  /** The store's lease for a change of keys, taken with a compare-and-set; 409 `in_progress` while another holds one. */
+  private async takeKeysChange(storeId: StoreId): Promise<SecretLease> {
+    for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt++) {
+      const current = await this.get(storeId);
+      if (current.keysChange && this.deps.now() < current.keysChange.until) throw keysChangeInProgress();
+      const version = current.version + 1;
+      const keysChange = this.lease(version);
+      if (await this.deps.registry.update({ ...current, version, keysChange })) return keysChange;
+    }
+    throw new ConflictError('in_progress', 'Another change of this store came first; retry');
+  }
+
+  /**
+   * Ends the lease of a change of keys that failed, so that its retry need not wait it out. Best effort: a lease
+   * that cannot be ended here ends on its own.
+   */
+  private async releaseKeysChange(storeId: StoreId, lease: SecretLease): Promise<void> {
+    try {
+      const record = await this.get(storeId);
+      if (record.keysChange?.version !== lease.version) return;
+      const { keysChange: _ended, ...rest } = record;
+      await this.deps.registry.update({ ...rest, version: record.version + 1 });
+    } catch {
+      // The caller's error is the one to answer.
+    }
+  }
+
+  private lease(version: number): SecretLease {
+    return { until: this.deps.now() + SECRET_LEASE_MS, version };
+  }
+
   /** Refused before anything is written, each URL named as its field; the URL itself is never quoted. */
   private checkUrls({ webhookUrl, processing }: Pick<NewStore, 'webhookUrl' | 'processing'>): void {
     const refusals: Record<string, string> = {};
@@ -215,6 +324,22 @@ export class StoreAdmin {
 
 function storeExists(): ConflictError {
   return new ConflictError('store_exists', 'A store with this id exists');
+}
+
+function keysChangeInProgress(): ConflictError {
+  return new ConflictError(
+    'in_progress',
+    "Another change of this store's processing keys is under way; retry",
+  );
+}
+
+function createInProgress(): ConflictError {
+  return new ConflictError('in_progress', 'Another create of this store is under way; retry');
+}
+
+/** What tells a create's retry from another create: its body, the keys among it (kept only in a salted digest). */
+function createRequest({ id, name, webhookUrl, processing }: NewStore) {
+  return { id, name, webhookUrl, ...processing };
 }
 
 function keysOf({ apiKey, secretKey }: OwnAccount) {

@@ -77,6 +77,22 @@ export interface StoreRecord {
   tokens: TokenHashes;
   /** The tokens a rotation replaced: they still work until `expiresAt` (epoch ms). */
   previousTokens?: TokenHashes & { expiresAt: number };
+  /**
+   * A store whose create has not written its secret yet: it is not found, not listed, and its tokens are refused.
+   * `request` is a salted digest of the create's body, never the keys, so that the same body alone may finish it.
+   */
+  unfinished?: SecretLease & { request: string };
+  /** A change of processing keys under way: its secret is being written, and the store item names the keys after. */
+  keysChange?: SecretLease;
+}
+
+/**
+ * The one request that may write a store's secret, until `until` (epoch ms); after it, a retry may take the store
+ * over. `version` is the store version whose write took the lease: its holder knows its lease by it.
+ */
+export interface SecretLease {
+  until: number;
+  version: number;
 }
 
 /** The registry entry of one token: whose it is; found by its digest. */
@@ -97,7 +113,7 @@ export interface StoreRegistry {
   addToken(owner: TokenOwner): Promise<void>;
   /** Whose token has this digest; undefined when none. */
   tokenOwner(hash: string): Promise<TokenOwner | undefined>;
-  /** Stores by creation time, oldest first, after `after` (the last of the page before). */
+  /** Finished stores by creation time, oldest first, after `after` (the last of the page before). */
   list(query: { limit: number; after?: { createdAt: number; id: StoreId } }): Promise<{
     records: StoreRecord[];
     more: boolean;
@@ -122,6 +138,8 @@ export interface StoreSecrets {
 
 /** Whether a store's token digest `hash` of `scope` is accepted at `now` (epoch ms). */
 export function acceptsToken(record: StoreRecord, scope: TokenScope, hash: string, now: number): boolean {
+  // An unfinished store's tokens were never answered to anyone: none works until its create finishes.
+  if (record.unfinished) return false;
   if (record.tokens[scope] === hash) return true;
   const previous = record.previousTokens;
   return previous !== undefined && previous[scope] === hash && now < previous.expiresAt;
@@ -140,7 +158,7 @@ export interface TokenHolder {
 export interface BearerTokens {
   /** Undefined when no store and no platform holds it. Compares digests in constant time. */
   holderOf(token: string): Promise<TokenHolder | undefined>;
-  /** A store's status, for a caller acting for it; undefined when there is no such store. */
+  /** A store's status, for a caller acting for it; undefined when there is no such store, or it is unfinished. */
   statusOf(storeId: StoreId): Promise<StoreStatus | undefined>;
 }
 

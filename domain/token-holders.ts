@@ -53,9 +53,12 @@ export class TokenHolders implements BearerTokens {
     );
   }
 
+  /** An unfinished store is no store yet; one cached unfinished is read again, uncached: it may have just finished. */
   async statusOf(storeId: StoreId): Promise<StoreStatus | undefined> {
     if (storeId === DEFAULT_STORE_ID) return 'active';
-    return (await this.sources.registry.get(storeId))?.status;
+    let record = await this.sources.registry.get(storeId);
+    if (record?.unfinished) record = await this.sources.storeNow(storeId);
+    return record && !record.unfinished ? record.status : undefined;
   }
 
   /** The default store's holder carries its status, which is always active (statusOf): the route reads no other. */

@@ -102,11 +102,14 @@ export class DynamoStoreRegistry implements StoreRegistry {
 }
 
 function storeItem(record: StoreRecord): Item {
-  const { previousTokens: previous } = record;
+  const { previousTokens: previous, unfinished, keysChange } = record;
   return {
     ...storeKey(record.id),
-    [CREATED_PK]: str(STORES_PARTITION),
-    [CREATED_SK]: str(positionKey({ createdAt: record.createdAt, foreignId: record.id })),
+    // An unfinished store is out of the `created` index, so the list never shows it: its finish puts it there.
+    ...(!unfinished && {
+      [CREATED_PK]: str(STORES_PARTITION),
+      [CREATED_SK]: str(positionKey({ createdAt: record.createdAt, foreignId: record.id })),
+    }),
     id: str(record.id),
     name: str(record.name),
     status: str(record.status),
@@ -123,6 +126,15 @@ function storeItem(record: StoreRecord): Item {
       previous_admin_token_hash: str(previous.admin),
       previous_tokens_expire_at: num(previous.expiresAt),
     }),
+    ...(unfinished && {
+      unfinished_request: str(unfinished.request),
+      unfinished_until: num(unfinished.until),
+      unfinished_version: num(unfinished.version),
+    }),
+    ...(keysChange && {
+      keys_change_until: num(keysChange.until),
+      keys_change_version: num(keysChange.version),
+    }),
   };
 }
 
@@ -130,6 +142,7 @@ function storeFromItem(item: Item): StoreRecord {
   const text = (name: string) => item[name]?.S;
   const number = (name: string) => Number(item[name]?.N);
   const previous = text('previous_storefront_token_hash');
+  const unfinished = text('unfinished_request');
   return {
     id: text('id') ?? '',
     name: text('name') ?? '',
@@ -147,6 +160,16 @@ function storeFromItem(item: Item): StoreRecord {
         admin: text('previous_admin_token_hash') ?? '',
         expiresAt: number('previous_tokens_expire_at'),
       },
+    }),
+    ...(unfinished !== undefined && {
+      unfinished: {
+        request: unfinished,
+        until: number('unfinished_until'),
+        version: number('unfinished_version'),
+      },
+    }),
+    ...(item.keys_change_until !== undefined && {
+      keysChange: { until: number('keys_change_until'), version: number('keys_change_version') },
     }),
   };
 }

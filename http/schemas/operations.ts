@@ -270,7 +270,7 @@ export const operations: Record<RouteFunctionName, Operation> = {
   'create-store': {
     summary: 'Create a store',
     description:
-      "Its storefront token, admin token and webhook secret are answered this once: keep them. Without `processing` the store shares the deployment's processing account. The processing keys are write-only. An id taken is a 409 `store_exists`.",
+      "Its storefront token, admin token and webhook secret are answered this once: keep them. Without `processing` the store shares the deployment's processing account. The processing keys are write-only. An id taken is a 409 `store_exists`. A create that failed (a 5xx, or no answer) may be retried with the same id and body: it finishes the store and answers 201 with new tokens (the first were never answered); while the first may still be running (under a minute), 409 `in_progress`.",
     body: storeBody,
     answers: { 201: { description: 'Created.', schema: createdStore } },
     errors: [409],
@@ -286,7 +286,7 @@ export const operations: Record<RouteFunctionName, Operation> = {
   }),
   'update-store': returning('Change a store', store, {
     description:
-      "Its name, webhook URL (null clears it) or processing keys (write-only: never answered back). A field left out keeps its value. The default store's settings belong to the deployment: 409 `default_store`. A shared store may get its own account (`processing`) at any time: its new orders are made there, and each earlier order stays on the shared account, with its callbacks, lookups and refunds. An own-account store's new keys must be the same merchant account's, which keeps its invoices.",
+      "Its name, webhook URL (null clears it) or processing keys (write-only: never answered back). A field left out keeps its value. The default store's settings belong to the deployment: 409 `default_store`. A shared store may get its own account (`processing`) at any time: its new orders are made there, and each earlier order stays on the shared account, with its callbacks, lookups and refunds. An own-account store's new keys must be the same merchant account's, which keeps its invoices. While another change of this store's keys is under way (under a minute, should its function stop mid-way), a change with `processing` answers 409 `in_progress` and changes nothing: retry it. A change without keys goes through meanwhile.",
     body: storeChangesBody,
     errors: [409],
   }),

@@ -1,6 +1,8 @@
 // Store management (domain/store-admin.ts) over the registry and the secrets in memory.
 import { ConflictError, InvalidFieldsError } from '../../domain/errors';
-import { DefaultStoreError, StoreAdmin, StoreNotFoundError } from '../../domain/store-admin';
+import { DefaultStoreError, SECRET_LEASE_MS, StoreAdmin, StoreNotFoundError } from '../../domain/store-admin';
+import { acceptsToken } from '../../domain/stores';
+import { API_FUNCTION_TIMEOUT_SECONDS } from '../../lib/routes';
 import { MemorySecrets, MemoryStoreRegistry } from '../support/memory-stores';
 
 function setup({ webhooksOn = true } = {}) {
@@ -33,8 +35,11 @@ test('a store is made with digests of its tokens in the registry, and its keys a
     account: 'own',
     baseUrl: 'https://pay.test',
     tokens: { storefront: 'hash(token-1)', admin: 'hash(token-2)' },
-    version: 1,
+    // Written unfinished, then finished once its secret is.
+    version: 2,
   });
+  expect(made.record.unfinished).toBeUndefined();
+  expect(registry.stores.get('shop-a')).toEqual(made.record);
   expect([...registry.owners.values()]).toEqual([
     { hash: 'hash(token-1)', storeId: 'shop-a', scope: 'storefront' },
     { hash: 'hash(token-2)', storeId: 'shop-a', scope: 'admin' },
@@ -76,7 +81,7 @@ test('a rotation keeps the previous tokens for the grace period; the next ends t
   });
   const second = await admin.rotate('shop-c', 0);
   expect(second.record.previousTokens).toEqual({ ...first.record.tokens, expiresAt: 1_000 });
-  expect(second.record.version).toBe(3);
+  expect(second.record.version).toBe(4);
 });
 
 test('a change keeps what it leaves out; new keys keep the webhook secret; null clears the webhook URL', async () => {
@@ -161,4 +166,211 @@ test("an own-account store may change its keys (the same merchant account's)", a
   const keys = { processing: { apiKey: 'k2', secretKey: 's2', baseUrl: 'https://pay.test' } };
   expect(await admin.update('shop-o', keys)).toMatchObject({ account: 'own' });
   expect(secrets.values.get('shop-o')?.processing).toEqual({ apiKey: 'k2', secretKey: 's2' });
+});
+
+/** A promise settled from outside, as a secret write that waits until the test lets it land. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+}
+
+const keys = (n: number) => ({
+  apiKey: `api-${n}`,
+  secretKey: `secret-${n}`,
+  baseUrl: `https://pay-${n}.test`,
+});
+
+describe('a change of keys holds the store', () => {
+  test("the lease outlives the function that took it: over twice an API function's timeout", () => {
+    expect(SECRET_LEASE_MS).toBeGreaterThan(2 * API_FUNCTION_TIMEOUT_SECONDS * 1000);
+  });
+
+  test('while one is under way another answers in_progress and writes nothing; a change without keys goes on', async () => {
+    const { registry, secrets, admin } = setup();
+    await admin.create({ id: 'shop-k', name: 'K', processing: keys(1) });
+    const write = secrets.write.bind(secrets);
+    const held = gate();
+    secrets.write = async (storeId, values) => {
+      await held.opened;
+      return write(storeId, values);
+    };
+    const first = admin.update('shop-k', { processing: keys(2) });
+    await new Promise((resolve) => setImmediate(resolve));
+    const marked = registry.stores.get('shop-k')!;
+    expect(marked.keysChange).toEqual({ until: 1_000 + SECRET_LEASE_MS, version: marked.version });
+
+    secrets.write = write;
+    const second = admin.update('shop-k', { name: 'K3', processing: keys(3) });
+    await expect(second).rejects.toBeInstanceOf(ConflictError);
+    await expect(second).rejects.toMatchObject({ code: 'in_progress' });
+    expect(registry.stores.get('shop-k')).toBe(marked);
+    expect(secrets.values.get('shop-k')?.processing).toEqual({ apiKey: 'api-1', secretKey: 'secret-1' });
+
+    // A rename meanwhile keeps the lease: the first change still ends it.
+    const renamed = await admin.update('shop-k', { name: 'K2' });
+    expect(renamed.keysChange).toEqual(marked.keysChange);
+
+    held.open();
+    const changed = await first;
+    expect(changed).toMatchObject({ name: 'K2', account: 'own', baseUrl: 'https://pay-2.test' });
+    expect(changed.keysChange).toBeUndefined();
+    expect(registry.stores.get('shop-k')).toEqual(changed);
+    expect(secrets.values.get('shop-k')?.processing).toEqual({ apiKey: 'api-2', secretKey: 'secret-2' });
+    // The next change of keys takes the store at once.
+    expect((await admin.update('shop-k', { processing: keys(3) })).baseUrl).toBe('https://pay-3.test');
+  });
+
+  test('a lease left by a change that stopped ends on its own, and the same change then completes', async () => {
+    const { registry, secrets, admin, advance } = setup();
+    await admin.create({ id: 'shop-l', name: 'L', processing: keys(1) });
+    // As a function stopped after its secret write leaves it: the new keys in the secret, the item's URL the old.
+    const left = registry.stores.get('shop-l')!;
+    registry.stores.set('shop-l', {
+      ...left,
+      version: left.version + 1,
+      keysChange: { until: 1_000 + SECRET_LEASE_MS, version: left.version + 1 },
+    });
+    await secrets.write('shop-l', { ...secrets.values.get('shop-l')!, processing: keys(2) });
+    await expect(admin.update('shop-l', { processing: keys(2) })).rejects.toMatchObject({
+      code: 'in_progress',
+    });
+    advance(SECRET_LEASE_MS);
+    const changed = await admin.update('shop-l', { processing: keys(2) });
+    expect(changed).toMatchObject({ baseUrl: 'https://pay-2.test' });
+    expect(changed.keysChange).toBeUndefined();
+    expect(secrets.values.get('shop-l')?.processing).toEqual({ apiKey: 'api-2', secretKey: 'secret-2' });
+  });
+
+  test('a change whose secret write fails ends its lease: its retry goes through at once', async () => {
+    const { registry, secrets, admin } = setup();
+    await admin.create({ id: 'shop-m', name: 'M', processing: keys(1) });
+    const before = registry.stores.get('shop-m')!;
+    const write = secrets.write.bind(secrets);
+    secrets.write = async () => {
+      throw new Error('Secrets Manager is out of reach');
+    };
+    await expect(admin.update('shop-m', { processing: keys(2) })).rejects.toThrow('out of reach');
+    expect(registry.stores.get('shop-m')).toMatchObject({
+      baseUrl: before.baseUrl,
+      updatedAt: before.updatedAt,
+    });
+    expect(registry.stores.get('shop-m')?.keysChange).toBeUndefined();
+    secrets.write = write;
+    expect((await admin.update('shop-m', { processing: keys(2) })).baseUrl).toBe('https://pay-2.test');
+  });
+
+  test('a holder whose lease ended and was taken over does not name its keys', async () => {
+    const { registry, secrets, admin, advance } = setup();
+    await admin.create({ id: 'shop-n', name: 'N', processing: keys(1) });
+    const write = secrets.write.bind(secrets);
+    const held = gate();
+    // Its secret write lands, then its function stalls past its lease.
+    secrets.write = async (storeId, values) => {
+      await write(storeId, values);
+      if (values.processing?.apiKey === 'api-2') await held.opened;
+    };
+    const slow = admin.update('shop-n', { processing: keys(2) });
+    await new Promise((resolve) => setImmediate(resolve));
+    advance(SECRET_LEASE_MS);
+    expect((await admin.update('shop-n', { processing: keys(3) })).baseUrl).toBe('https://pay-3.test');
+    held.open();
+    await expect(slow).rejects.toMatchObject({ code: 'in_progress' });
+    expect(registry.stores.get('shop-n')).toMatchObject({ baseUrl: 'https://pay-3.test' });
+    expect(registry.stores.get('shop-n')?.keysChange).toBeUndefined();
+    expect(secrets.values.get('shop-n')?.processing?.apiKey).toBe('api-3');
+  });
+});
+
+describe('a create that failed before its secret was written', () => {
+  const body = { id: 'shop-r', name: 'R', webhookUrl: 'https://r.test/hooks', processing: keys(1) };
+
+  /** A create whose secret write fails once. */
+  async function failedOnce() {
+    const rig = setup();
+    const create = rig.secrets.create.bind(rig.secrets);
+    rig.secrets.create = async () => {
+      rig.secrets.create = create;
+      throw new Error('Secrets Manager is out of reach');
+    };
+    await expect(rig.admin.create(body)).rejects.toThrow('out of reach');
+    return rig;
+  }
+
+  test('leaves a store no route finds, not listed, its tokens refused, and no key in its item', async () => {
+    const { registry, secrets, admin } = await failedOnce();
+    const left = registry.stores.get('shop-r')!;
+    expect(left.unfinished).toMatchObject({
+      until: 0,
+      request: expect.stringMatching(/^[0-9a-f]+:[0-9a-f]{64}$/),
+    });
+    expect(JSON.stringify(left)).not.toMatch(/api-1|secret-1/);
+    expect(secrets.values.has('shop-r')).toBe(false);
+    await expect(admin.get('shop-r')).rejects.toBeInstanceOf(StoreNotFoundError);
+    for (const change of [
+      admin.update('shop-r', { name: 'X' }),
+      admin.update('shop-r', { processing: keys(2) }),
+      admin.rotate('shop-r', 0),
+      admin.setStatus('shop-r', 'disabled'),
+    ]) {
+      await expect(change).rejects.toBeInstanceOf(StoreNotFoundError);
+    }
+    expect((await admin.list({ limit: 10 })).records).toEqual([]);
+    expect(acceptsToken(left, 'admin', left.tokens.admin, 1_000)).toBe(false);
+    expect(registry.stores.get('shop-r')).toBe(left);
+  });
+
+  test('the same body again finishes it with fresh tokens; another body, or again after that, is store_exists', async () => {
+    const { registry, secrets, admin } = await failedOnce();
+    const left = registry.stores.get('shop-r')!;
+    await expect(admin.create({ ...body, name: 'Another' })).rejects.toMatchObject({ code: 'store_exists' });
+    await expect(
+      admin.create({ ...body, processing: { ...keys(1), secretKey: 'secret-other' } }),
+    ).rejects.toMatchObject({ code: 'store_exists' });
+    expect(registry.stores.get('shop-r')).toBe(left);
+
+    // The same body with its keys in another order is the same request.
+    const { id, name, webhookUrl, processing } = body;
+    const made = await admin.create({ processing, webhookUrl, name, id });
+    // The first create's tokens and webhook secret took 1 to 3.
+    expect(made.tokens).toEqual({ storefront: 'token-4', admin: 'token-5' });
+    expect(made.record).toMatchObject({
+      account: 'own',
+      baseUrl: 'https://pay-1.test',
+      webhookUrl: 'https://r.test/hooks',
+      tokens: { storefront: 'hash(token-4)', admin: 'hash(token-5)' },
+    });
+    expect(made.record.unfinished).toBeUndefined();
+    expect(registry.stores.get('shop-r')).toEqual(made.record);
+    expect(acceptsToken(made.record, 'admin', 'hash(token-5)', 1_000)).toBe(true);
+    expect(acceptsToken(made.record, 'admin', 'hash(token-2)', 1_000)).toBe(false);
+    expect(secrets.values.get('shop-r')).toEqual({
+      processing: { apiKey: 'api-1', secretKey: 'secret-1' },
+      webhookSecrets: [made.webhookSecret],
+    });
+    expect((await admin.get('shop-r')).id).toBe('shop-r');
+    expect((await admin.list({ limit: 10 })).records.map((record) => record.id)).toEqual(['shop-r']);
+    await expect(admin.create(body)).rejects.toMatchObject({ code: 'store_exists' });
+  });
+
+  test('while a create of the id holds its lease, the same body again answers in_progress; after it, finishes', async () => {
+    const { registry, secrets, admin, advance } = setup();
+    const create = secrets.create.bind(secrets);
+    const held = gate();
+    secrets.create = async (storeId, values) => {
+      await held.opened;
+      return create(storeId, values);
+    };
+    const first = admin.create(body);
+    await new Promise((resolve) => setImmediate(resolve));
+    secrets.create = create;
+    await expect(admin.create(body)).rejects.toMatchObject({ code: 'in_progress' });
+    // The first create's function stopped: its lease ends, and the retry takes the store over.
+    advance(SECRET_LEASE_MS);
+    const retried = await admin.create(body);
+    expect(registry.stores.get('shop-r')).toEqual(retried.record);
+    held.open();
+    await expect(first).rejects.toMatchObject({ code: 'in_progress' });
+    expect(registry.stores.get('shop-r')).toEqual(retried.record);
+  });
 });

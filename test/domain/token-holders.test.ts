@@ -96,3 +96,20 @@ test('the end of a grace reaches a warm container within the store cache time', 
   advance(TTL_MS);
   expect(await poll.holderOf(made.tokens.storefront)).toBeUndefined();
 });
+
+test("an unfinished store's tokens are refused and the platform finds no such store; once finished, both at once", async () => {
+  const { table, admin, poll } = containers();
+  const made = await admin.create({ id: 'shop-u', name: 'U' });
+  const finished = table.stores.get('shop-u')!;
+  // As a create that failed before its secret leaves it.
+  table.stores.set('shop-u', {
+    ...finished,
+    unfinished: { request: 'salt:digest', until: 0, version: finished.version },
+  });
+  expect(await poll.holderOf(made.tokens.admin)).toBeUndefined();
+  expect(await poll.statusOf('shop-u')).toBeUndefined();
+  // Finished, it is read again though the container cached it unfinished.
+  table.stores.set('shop-u', finished);
+  expect(await poll.statusOf('shop-u')).toBe('active');
+  expect(await poll.holderOf(made.tokens.admin)).toMatchObject({ storeId: 'shop-u', scope: 'admin' });
+});

@@ -81,3 +81,23 @@ test('the list walks the stores oldest first, a page at a time, never skipping o
   }
   expect(seen).toEqual(['shop-a', 'shop-b', 'list-0', 'list-1', 'list-2', 'list-3', 'list-4']);
 });
+
+test('an unfinished store and a lease round-trip; the list shows the store once its create finishes', async () => {
+  const unfinished = store('shop-u', 20_000, {
+    unfinished: { request: `${'a'.repeat(32)}:${HASH(5)}`, until: 80_000, version: 1 },
+  });
+  expect(await registry.create(unfinished)).toBe(true);
+  expect(await registry.get('shop-u')).toEqual(unfinished);
+  const listed = async () => (await registry.list({ limit: 100 })).records.map((record) => record.id);
+  expect(await listed()).not.toContain('shop-u');
+  const { unfinished: _done, ...rest } = unfinished;
+  const finished = { ...rest, version: 2 };
+  expect(await registry.update(finished)).toBe(true);
+  expect(await listed()).toContain('shop-u');
+  const leased = { ...finished, version: 3, keysChange: { until: 90_000, version: 3 } };
+  expect(await registry.update(leased)).toBe(true);
+  expect(await registry.get('shop-u')).toEqual(leased);
+  const { keysChange: _ended, ...done } = leased;
+  expect(await registry.update({ ...done, version: 4 })).toBe(true);
+  expect(await registry.get('shop-u')).toEqual({ ...done, version: 4 });
+});

@@ -45,7 +45,9 @@ export class MemoryStoreRegistry implements StoreRegistry {
   }
 
   async list({ limit, after }: { limit: number; after?: { createdAt: number; id: string } }) {
+    // As the table's `created` index, which an unfinished store is not in.
     const sorted = [...this.stores.values()]
+      .filter((s) => !s.unfinished)
       .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))
       .filter(
         (s) =>
