@@ -1,28 +1,50 @@
+/** The codes a missing record answers with. */
+export type NotFoundCode = 'not_found' | 'store_not_found';
+
+/** The codes a conflict answers with. */
+export type ConflictCode =
+  | 'foreign_id_conflict'
+  | 'duplicate_foreign_id'
+  | 'in_progress'
+  | 'invalid_invoice_state'
+  | 'payment_confirming'
+  | 'invoice_paid'
+  | 'refund_exceeds_refundable'
+  | 'invoice_not_refundable'
+  | 'too_many_refunds'
+  | 'store_exists'
+  | 'default_store'
+  | 'shared_account';
+
+/** Every code a domain error of a known kind answers with; http/errors.ts gives each its status. */
+export type DomainErrorCode =
+  NotFoundCode | ConflictCode | 'invalid_request' | 'not_ready' | 'not_configured' | 'invalid_signature';
+
 /**
  * Errors the domain raises on purpose; the HTTP layer maps each to a status. Each class names itself: bundles
  * minify class names (lib/bundling.ts), and a log line's `errorType` goes by the name.
  */
-export class DomainError extends Error {
+export class DomainError<Code extends string = string> extends Error {
   override name = 'DomainError';
 
   constructor(
-    readonly code: string,
+    readonly code: Code,
     message: string,
   ) {
     super(message);
   }
 }
 
-export class NotFoundError extends DomainError {
+export class NotFoundError extends DomainError<NotFoundCode> {
   override name = 'NotFoundError';
 
-  constructor(what: string, code = 'not_found') {
+  constructor(what: string, code: NotFoundCode = 'not_found') {
     super(code, `${what} was not found`);
   }
 }
 
 /** The request disagrees with what the store already holds, or the record's state does not allow it. */
-export class ConflictError extends DomainError {
+export class ConflictError extends DomainError<ConflictCode> {
   override name = 'ConflictError';
 }
 
@@ -45,7 +67,7 @@ export class RefundBoundError extends ConflictError {
 }
 
 /** Another request is working on the same foreign_id right now; retrying shortly will converge. */
-export class InProgressError extends DomainError {
+export class InProgressError extends DomainError<'in_progress'> {
   override name = 'InProgressError';
 
   constructor(readonly retryAfterSeconds: number) {
@@ -54,7 +76,7 @@ export class InProgressError extends DomainError {
 }
 
 /** Fields the domain refuses by a rule the request's schema cannot state (a URL we may not send to); nothing is written. */
-export class InvalidFieldsError extends DomainError {
+export class InvalidFieldsError extends DomainError<'invalid_request'> {
   override name = 'InvalidFieldsError';
 
   constructor(readonly fields: Record<string, string>) {
@@ -63,7 +85,7 @@ export class InvalidFieldsError extends DomainError {
 }
 
 /** The record is mid-change (its create has not been recorded yet); the sender should retry later. */
-export class NotReadyError extends DomainError {
+export class NotReadyError extends DomainError<'not_ready'> {
   override name = 'NotReadyError';
 
   constructor(what: string) {
@@ -72,7 +94,7 @@ export class NotReadyError extends DomainError {
 }
 
 /** The deployment is missing configuration an operator must provide. */
-export class NotConfiguredError extends DomainError {
+export class NotConfiguredError extends DomainError<'not_configured'> {
   override name = 'NotConfiguredError';
 
   constructor(message: string) {
@@ -81,7 +103,7 @@ export class NotConfiguredError extends DomainError {
 }
 
 /** A callback whose signature is missing or wrong: not news from the service. */
-export class CallbackSignatureError extends DomainError {
+export class CallbackSignatureError extends DomainError<'invalid_signature'> {
   override name = 'CallbackSignatureError';
 
   constructor() {

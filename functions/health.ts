@@ -35,7 +35,7 @@ async function check(name: string, work: () => Promise<unknown>): Promise<Check>
 async function within<T>(budget: number, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    const error = new HttpError(504, 'secrets_timeout', 'The secret was not read in time');
+    const error = new HttpError('secrets_timeout', 'The secret was not read in time');
     timer = setTimeout(() => reject(error), budget - Date.now());
   });
   try {

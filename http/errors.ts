@@ -9,21 +9,88 @@ import {
   NotReadyError,
   RefundBoundError,
   ServiceError,
+  type DomainErrorCode,
   type Refundable,
   type ServiceFailure,
 } from '../domain/errors';
 
+/** The codes the HTTP layer answers with itself. */
+export type HttpErrorCode =
+  | 'invalid_request'
+  | 'invalid_json'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'store_disabled'
+  | 'store_not_found'
+  | 'unsupported_media_type'
+  | 'unrenderable_record'
+  | 'secrets_timeout';
+
+/** The codes a failed call to the payment service answers with. */
+type ServiceAnswerCode =
+  | 'rejected_by_processor'
+  | 'duplicate_foreign_id'
+  | 'invalid_state'
+  | 'not_found'
+  | 'feature_disabled'
+  | 'processor_timeout'
+  | 'processor_unreachable'
+  | 'processor_auth_failed'
+  | 'processor_error';
+
+export type ErrorCode =
+  DomainErrorCode | HttpErrorCode | ServiceAnswerCode | 'temporarily_unavailable' | 'internal_error';
+
+/** Every error code's status, whichever tree raised it: a code without a status does not compile. */
+export const ERROR_STATUSES = {
+  invalid_request: 400,
+  invalid_json: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  invalid_signature: 403,
+  store_disabled: 403,
+  not_found: 404,
+  store_not_found: 404,
+  foreign_id_conflict: 409,
+  duplicate_foreign_id: 409,
+  in_progress: 409,
+  invalid_invoice_state: 409,
+  invalid_state: 409,
+  payment_confirming: 409,
+  invoice_paid: 409,
+  refund_exceeds_refundable: 409,
+  invoice_not_refundable: 409,
+  too_many_refunds: 409,
+  store_exists: 409,
+  default_store: 409,
+  shared_account: 409,
+  unsupported_media_type: 415,
+  rejected_by_processor: 422,
+  internal_error: 500,
+  unrenderable_record: 500,
+  processor_error: 502,
+  processor_unreachable: 502,
+  processor_auth_failed: 502,
+  feature_disabled: 503,
+  not_configured: 503,
+  not_ready: 503,
+  temporarily_unavailable: 503,
+  processor_timeout: 504,
+  secrets_timeout: 504,
+} as const satisfies Record<ErrorCode, number>;
+
 /** An error the HTTP layer raises itself: bad input, missing or wrong credentials. */
 export class HttpError extends Error {
   override name = 'HttpError';
+  readonly status: number;
 
   constructor(
-    readonly status: number,
-    readonly code: string,
+    readonly code: HttpErrorCode,
     message: string,
     readonly fields?: Record<string, string>,
   ) {
     super(message);
+    this.status = ERROR_STATUSES[code];
   }
 }
 
@@ -31,7 +98,7 @@ export class InvalidRequestError extends HttpError {
   override name = 'InvalidRequestError';
 
   constructor(fields: Record<string, string>) {
-    super(400, 'invalid_request', `Invalid fields: ${Object.keys(fields).join(', ')}`, fields);
+    super('invalid_request', `Invalid fields: ${Object.keys(fields).join(', ')}`, fields);
   }
 }
 
@@ -43,13 +110,13 @@ export class UnrenderableRecordError extends HttpError {
   override name = 'UnrenderableRecordError';
 
   constructor(readonly field: string) {
-    super(500, 'unrenderable_record', `The record's ${field} holds a time that cannot be shown`);
+    super('unrenderable_record', `The record's ${field} holds a time that cannot be shown`);
   }
 }
 
 export interface ErrorResponse {
   status: number;
-  code: string;
+  code: ErrorCode;
   message: string;
   fields?: Record<string, string>;
   /** What an order has left to refund, with `refund_exceeds_refundable`. */
@@ -72,20 +139,24 @@ function ourFields(fields: Record<string, string>): Record<string, string> {
 
 /** Maps every error to a meaningful status; an unexpected one becomes a bare 500 with no details. */
 export function toErrorResponse(error: unknown): ErrorResponse {
-  if (error instanceof HttpError) {
-    return { status: error.status, code: error.code, message: error.message, fields: error.fields };
-  }
+  if (error instanceof HttpError) return { ...answer(error.code, error.message), fields: error.fields };
   if (error instanceof ServiceError) return fromServiceError(error);
   if (error instanceof DomainError) return fromDomainError(error);
   if (awsUnavailable(error)) {
     return {
-      status: 503,
-      code: 'temporarily_unavailable',
-      message: 'The table or the secret store is busy or unreachable; retry shortly',
+      ...answer(
+        'temporarily_unavailable',
+        'The table or the secret store is busy or unreachable; retry shortly',
+      ),
       headers: { 'retry-after': '1' },
     };
   }
-  return { status: 500, code: 'internal_error', message: 'Internal error' };
+  return answer('internal_error', 'Internal error');
+}
+
+/** The answer with a code's status from the table. */
+function answer(code: ErrorCode, message: string): ErrorResponse {
+  return { status: ERROR_STATUSES[code], code, message };
 }
 
 /**
@@ -119,52 +190,53 @@ function awsUnavailable(error: unknown): boolean {
 
 function fromDomainError(error: DomainError): ErrorResponse {
   if (error instanceof InvalidFieldsError) {
-    return { status: 400, code: error.code, message: error.message, fields: error.fields };
+    return { ...answer(error.code, error.message), fields: error.fields };
   }
-  if (error instanceof NotFoundError) return { status: 404, code: error.code, message: error.message };
   if (error instanceof InProgressError) {
     return {
-      status: 409,
-      code: error.code,
-      message: error.message,
+      ...answer(error.code, error.message),
       headers: { 'retry-after': String(error.retryAfterSeconds) },
     };
   }
-  if (error instanceof NotConfiguredError) return { status: 503, code: error.code, message: error.message };
   if (error instanceof NotReadyError) {
-    return { status: 503, code: error.code, message: error.message, headers: { 'retry-after': '5' } };
+    return { ...answer(error.code, error.message), headers: { 'retry-after': '5' } };
   }
-  if (error instanceof CallbackSignatureError)
-    return { status: 403, code: error.code, message: error.message };
   if (error instanceof RefundBoundError) {
-    return { status: 409, code: error.code, message: error.message, refundable: error.refundable };
+    return { ...answer(error.code, error.message), refundable: error.refundable };
   }
-  if (error instanceof ConflictError) return { status: 409, code: error.code, message: error.message };
-  return { status: 500, code: 'internal_error', message: 'Internal error' };
+  if (
+    error instanceof NotFoundError ||
+    error instanceof ConflictError ||
+    error instanceof NotConfiguredError ||
+    error instanceof CallbackSignatureError
+  ) {
+    return answer(error.code, error.message);
+  }
+  return answer('internal_error', 'Internal error');
 }
 
 const NO_ANSWER = 'The payment service did not answer in time; retrying with the same foreign_id is safe';
 
 /** What the caller is told when the payment service did not do what was asked. */
-const SERVICE_FAILURES: Record<ServiceFailure, [status: number, code: string, message: string]> = {
-  refused: [422, 'rejected_by_processor', 'The payment service refused the request'],
-  duplicate_foreign_id: [409, 'duplicate_foreign_id', 'The service already has this foreign_id'],
-  invalid_state: [409, 'invalid_state', 'The payment service refused this in the current state'],
-  not_found: [404, 'not_found', 'The payment service has no such record'],
-  feature_disabled: [503, 'feature_disabled', 'The merchant account does not have the feature enabled'],
-  timeout: [504, 'processor_timeout', NO_ANSWER],
-  connection_lost: [504, 'processor_timeout', NO_ANSWER],
-  unreachable: [502, 'processor_unreachable', 'The payment service could not be reached'],
-  rejected_credentials: [502, 'processor_auth_failed', 'The payment service refused our credentials'],
-  failed: [502, 'processor_error', 'The payment service failed to answer properly'],
-  unreadable_request: [502, 'processor_error', 'The payment service answered unexpectedly'],
+const SERVICE_FAILURES: Record<ServiceFailure, [code: ServiceAnswerCode, message: string]> = {
+  refused: ['rejected_by_processor', 'The payment service refused the request'],
+  duplicate_foreign_id: ['duplicate_foreign_id', 'The service already has this foreign_id'],
+  invalid_state: ['invalid_state', 'The payment service refused this in the current state'],
+  not_found: ['not_found', 'The payment service has no such record'],
+  feature_disabled: ['feature_disabled', 'The merchant account does not have the feature enabled'],
+  timeout: ['processor_timeout', NO_ANSWER],
+  connection_lost: ['processor_timeout', NO_ANSWER],
+  unreachable: ['processor_unreachable', 'The payment service could not be reached'],
+  rejected_credentials: ['processor_auth_failed', 'The payment service refused our credentials'],
+  failed: ['processor_error', 'The payment service failed to answer properly'],
+  unreadable_request: ['processor_error', 'The payment service answered unexpectedly'],
 };
 
 function fromServiceError(error: ServiceError): ErrorResponse {
-  const [status, code, message] = SERVICE_FAILURES[error.failure];
-  if (error.failure === 'refused') return { status, code, message, fields: ourFields(error.fields) };
+  const [code, message] = SERVICE_FAILURES[error.failure];
+  if (error.failure === 'refused') return { ...answer(code, message), fields: ourFields(error.fields) };
   if (error.failure === 'feature_disabled' && error.feature) {
-    return { status, code, message: `The merchant account does not have ${error.feature} enabled` };
+    return answer(code, `The merchant account does not have ${error.feature} enabled`);
   }
-  return { status, code, message };
+  return answer(code, message);
 }

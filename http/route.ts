@@ -165,26 +165,22 @@ async function authorize(guard: Guard, event: RouteEvent): Promise<void> {
   const access = route.access;
   const header = headerValue(event.headers, 'authorization');
   const match = header && /^Bearer\s+(\S+)$/i.exec(header);
-  if (!match) throw new HttpError(401, 'unauthorized', 'A bearer token is required');
+  if (!match) throw new HttpError('unauthorized', 'A bearer token is required');
   const holder = await tokens.holderOf(match[1]);
-  if (!holder) throw new HttpError(401, 'unauthorized', 'The bearer token is not valid');
+  if (!holder) throw new HttpError('unauthorized', 'The bearer token is not valid');
   const named = headerValue(event.headers, 'store-id');
   if (named !== undefined && !STORE_ID.test(named)) {
-    throw new HttpError(400, 'invalid_request', 'Invalid fields: Store-Id', {
+    throw new HttpError('invalid_request', 'Invalid fields: Store-Id', {
       'Store-Id': 'must be a store id: lowercase letters, digits and "-", at most 32',
     });
   }
   if (holder.scope !== 'platform') {
-    if (access === 'platform') throw new HttpError(403, 'forbidden', 'This route needs the platform token');
+    if (access === 'platform') throw new HttpError('forbidden', 'This route needs the platform token');
     if (access === 'admin' && holder.scope === 'storefront') {
-      throw new HttpError(403, 'forbidden', 'This route needs the admin token');
+      throw new HttpError('forbidden', 'This route needs the admin token');
     }
     if (named !== undefined && named !== holder.storeId) {
-      throw new HttpError(
-        403,
-        'forbidden',
-        'Only the platform token may act for another store with Store-Id',
-      );
+      throw new HttpError('forbidden', 'Only the platform token may act for another store with Store-Id');
     }
   }
   const storeId = holder.storeId ?? named ?? DEFAULT_STORE_ID;
@@ -192,8 +188,8 @@ async function authorize(guard: Guard, event: RouteEvent): Promise<void> {
   // The platform's own routes (/stores) name their store in the path, if any.
   if (access === 'platform') return;
   const status = holder.status ?? (await tokens.statusOf(storeId));
-  if (status === undefined) throw new HttpError(404, 'store_not_found', 'The store was not found');
-  if (status === 'disabled') throw new HttpError(403, 'store_disabled', 'The store is disabled');
+  if (status === undefined) throw new HttpError('store_not_found', 'The store was not found');
+  if (status === 'disabled') throw new HttpError('store_disabled', 'The store is disabled');
 }
 
 function headerValue(headers: Event['headers'], name: string): string | undefined {
@@ -225,7 +221,7 @@ const MAX_DEPTH = 32;
 
 function parseJsonBody(rawBody: Buffer, contentType: string | undefined): unknown {
   if (!contentType || !JSON_CONTENT_TYPE.test(contentType)) {
-    throw new HttpError(415, 'unsupported_media_type', 'The body must be application/json');
+    throw new HttpError('unsupported_media_type', 'The body must be application/json');
   }
   const text = rawBody.toString('utf8');
   let value: unknown;
@@ -249,7 +245,7 @@ function parseJsonBody(rawBody: Buffer, contentType: string | undefined): unknow
 }
 
 function invalidJson(message: string): HttpError {
-  return new HttpError(400, 'invalid_json', message);
+  return new HttpError('invalid_json', message);
 }
 
 /**

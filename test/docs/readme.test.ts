@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INVOICE_EXCEPTIONS, INVOICE_STATUS_NAMES } from '../../domain/outcome';
+import { ERROR_STATUSES } from '../../http/errors';
 import { routes, type Access } from '../../lib/routes';
 
 const root = join(__dirname, '..', '..');
@@ -71,6 +72,25 @@ test('the route table names every route once, with the token it takes', () => {
       token: expect.stringContaining(tokenWords[route.access]),
     });
   }
+});
+
+test('the error table lists every code under the status http/errors.ts gives it', () => {
+  const documented: Record<string, number> = {};
+  for (const [statusCell, codeCell] of table(section('The HTTP API'), /^\| status +\| code /)) {
+    // A row of two statuses, such as `401 / 403`, splits its codes at the same slash.
+    const statuses = statusCell.split(' / ');
+    const groups = codeCell.split(' / ');
+    expect(groups).toHaveLength(statuses.length);
+    statuses.forEach((status, index) => {
+      for (const code of codes(groups[index])) {
+        expect(documented[code]).toBeUndefined();
+        documented[code] = Number(status);
+      }
+    });
+  }
+  // A health check names it in its `error`; no answer carries it.
+  const { secrets_timeout: _healthOnly, ...answered } = ERROR_STATUSES;
+  expect(documented).toEqual(answered);
 });
 
 test('the status table lists every status in order, and the glossary names the final ones', () => {

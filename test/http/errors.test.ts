@@ -24,7 +24,7 @@ const upstream = { operation: 'createInvoice', code: 'x', message: 'said by the 
 const cases: [what: string, error: unknown, status: number, code: string][] = [
   [
     'an HttpError',
-    new HttpError(415, 'unsupported_media_type', 'The body must be JSON'),
+    new HttpError('unsupported_media_type', 'The body must be JSON'),
     415,
     'unsupported_media_type',
   ],
@@ -179,4 +179,11 @@ test.each([
     message: expect.stringMatching(/retry/),
     headers: { 'retry-after': '1' },
   });
+});
+
+test('a code without a status in the table does not compile', () => {
+  // @ts-expect-error: a conflict's code is one the status table knows
+  expect(new domain.ConflictError('no_such_code', 'message').code).toBe('no_such_code');
+  // @ts-expect-error: so is the code of an error the HTTP layer raises itself
+  expect(new HttpError('no_such_code', 'message').status).toBeUndefined();
 });

@@ -14,7 +14,7 @@ const init = { operation: 'createInvoice', code: 'code', message: 'message' };
 const samples: Error[] = [
   new domainErrors.DomainError('code', 'message'),
   new domainErrors.NotFoundError('Invoice'),
-  new domainErrors.ConflictError('code', 'message'),
+  new domainErrors.ConflictError('foreign_id_conflict', 'message'),
   new domainErrors.RefundBoundError({ amount: '1.00000000', currency: 'EUR' }),
   new domainErrors.InProgressError(1),
   new domainErrors.NotReadyError('The invoice'),
@@ -24,7 +24,7 @@ const samples: Error[] = [
   new storeAdminErrors.StoreNotFoundError(),
   new storeAdminErrors.DefaultStoreError(),
   new domainErrors.ServiceError('failed', 'message', { code: 'code' }),
-  new httpErrors.HttpError(401, 'unauthorized', 'message'),
+  new httpErrors.HttpError('unauthorized', 'message'),
   new httpErrors.InvalidRequestError({ amount: 'is required' }),
   new TimeoutError('connect_timeout'),
   new processingErrors.ProcessingError(init),
