@@ -1,13 +1,34 @@
-/** @type {import('jest').Config} */
-module.exports = {
+/** What every project shares: the swc transform, the module map and the environment set-up. */
+const shared = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest'] },
   // @middy/core is ESM-only; let swc turn it into CommonJS for jest.
   transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
   moduleNameMapper: { '^@middy/core$': '<rootDir>/node_modules/@middy/core/index.js' },
   setupFiles: ['<rootDir>/test/setup-env.ts'],
+};
+
+/** The folders of the slow projects: whole local stacks, the short soak and the bench smoke, and a real browser. */
+const LOCAL = ['local', 'soak', 'bench'];
+const BROWSER = ['browser'];
+
+/**
+ * Projects so that `npm run test:unit` runs the fast tests alone (`--selectProjects unit`); plain `jest` runs them
+ * all.
+ * @type {import('jest').Config}
+ */
+module.exports = {
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      roots: ['<rootDir>/test'],
+      testPathIgnorePatterns: ['/node_modules/', `<rootDir>/test/(${[...LOCAL, ...BROWSER].join('|')})/`],
+    },
+    { ...shared, displayName: 'local', roots: LOCAL.map((folder) => `<rootDir>/test/${folder}`) },
+    { ...shared, displayName: 'browser', roots: BROWSER.map((folder) => `<rootDir>/test/${folder}`) },
+  ],
   // A hang detector, not a speed assertion: on a busy 2-core machine the concurrency suites run 5-10x slower.
   testTimeout: 120000,
   maxWorkers: 2,
