@@ -26,6 +26,7 @@ const samples: Error[] = [
   new domainErrors.ServiceError('failed', 'message', { code: 'code' }),
   new httpErrors.HttpError('unauthorized', 'message'),
   new httpErrors.InvalidRequestError({ amount: 'is required' }),
+  new httpErrors.UnrenderableRecordError('created_at'),
   new TimeoutError('connect_timeout'),
   new processingErrors.ProcessingError(init),
   new processingErrors.ProcessingValidationError({ ...init, fields: {} }),
@@ -35,6 +36,7 @@ const samples: Error[] = [
   new processingErrors.ProcessingInvalidStateError(init),
   new processingErrors.ProcessingNotFoundError(init),
   new processingErrors.ProcessingUpstreamError(init),
+  new processingErrors.ProcessingTimeRangeError('createInvoice', 'expires_at'),
   new processingErrors.ProcessingConnectionError({ ...init, outcomeUnknown: true }),
   new processingErrors.ProcessingTimeoutError({ ...init, outcomeUnknown: true }),
 ];
