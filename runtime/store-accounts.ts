@@ -39,6 +39,8 @@ export const storeAccounts: StoreAccounts = {
     if (!record) return undefined;
     const known = built.get(storeId);
     if (known?.record === record) return known.account;
+    // A changed store item may name new keys: its secret is read afresh (a move to its own account, say).
+    if (known && known.record.version !== record.version) secretsOf.delete(storeId);
     const account = accountOf(record);
     built.set(storeId, { record, account });
     return account;
