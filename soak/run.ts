@@ -1,6 +1,7 @@
 import { DynamoDBClient, paginateScan, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { Decimal } from '../domain/decimal';
 import type { SweepReport } from '../domain/reconcile';
+import { SECRET_LEASE_MS } from '../domain/store-admin';
 import { LOCAL_CREDENTIALS } from '../local/dynamodb';
 import { startLocalStack, type LocalStack } from '../local/stack';
 import { startSandbox, type Sandbox } from '../sandbox/server';
@@ -804,6 +805,10 @@ function parse(text: string): AnswerBody {
  */
 const CHECKOUT_ATTEMPTS = 30;
 
+/** How long a platform keeps sending a move that has no answer yet: past the lease a killed move leaves. */
+const MOVE_PATIENCE_MS = 2 * SECRET_LEASE_MS;
+const MOVE_PAUSE_MS = 2_000;
+
 type Behaviour = 'full' | 'over' | 'under' | 'instalments' | 'late' | 'never' | 'held';
 
 /** One order's life, every decision drawn from the order's own generator. */
@@ -893,15 +898,26 @@ class Workload {
     if (rng.chance(0.05)) await this.resend(rng, store, order);
   }
 
-  /** Moves the store to its own account, as the platform would, retried as any write. */
+  /**
+   * Moves the store to its own account, as the platform would: retried as any write, and then again a while later
+   * until it has an answer, so that a move killed while it held the store's lease is finished once the lease ends.
+   */
   private async move(store: SoakStore): Promise<void> {
     const rng = Rng.for(this.seed, 'move', store.id, 'call');
-    const call = await this.api.retried(rng, 'move', 'PATCH', `/stores/${store.id}`, {
-      platform: true,
-      body: { processing: store.own!.keys },
-      killRate: this.killRate,
-    });
-    store.moved = call.status === 200 && call.body.account === 'own';
+    const until = performance.now() + MOVE_PATIENCE_MS;
+    for (;;) {
+      const call = await this.api.retried(rng, 'move', 'PATCH', `/stores/${store.id}`, {
+        platform: true,
+        body: { processing: store.own!.keys },
+        killRate: this.killRate,
+      });
+      const again = call.status >= 500 || (call.status === 409 && call.body?.error?.code === 'in_progress');
+      if (!again || performance.now() > until) {
+        store.moved = call.status === 200 && call.body.account === 'own';
+        return;
+      }
+      await sleep(MOVE_PAUSE_MS);
+    }
   }
 
   /**
