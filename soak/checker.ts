@@ -1,6 +1,16 @@
 import { Decimal } from '../domain/decimal';
 import { CANCELLED_ERROR } from '../sandbox/invoices';
-import type { ApiCall, History, InvoiceView, RefundView, ShopDelivery, UpstreamInvoice } from './history';
+import type {
+  AccountKind,
+  ApiCall,
+  History,
+  InvoiceView,
+  RefundView,
+  ShopDelivery,
+  UpstreamAccount,
+  UpstreamInvoice,
+  UpstreamWithdrawal,
+} from './history';
 
 /** One broken guarantee: the order (or refund) it concerns and what shows it. */
 export interface CounterExample {
@@ -27,7 +37,7 @@ const NOT_COUNTING = new Set(['failed', 'rejected']);
 
 export const INVARIANTS = [
   'every order ends final, or is open only because its time has not run out',
-  'one upstream invoice per order the storefront saw created, none for the others, no cancel we did not mean',
+  'one upstream invoice per order the storefront saw created, on the account its record was claimed on, none for the others, no cancel we did not mean',
   'every payment the service credited is visible, and refundable up to what was credited, never more',
   "refunds stay within what each order netted; the service's balances equal what the plugin's records account for",
   'no withdrawal sent twice for one refund, none adopted that is not ours',
@@ -57,18 +67,45 @@ export function check(history: History): InvariantResult[] {
   });
 }
 
-/** The history indexed by order. */
+/** The default store: its orders' foreign_ids go to the deployment's account as they are. */
+const DEFAULT_STORE = 'default';
+/** Between a store's id and its foreign_id on the deployment's account. */
+const STORE_SEPARATOR = '!';
+
+/** Where a record of the service's is: its account, the store it belongs to, and the order or refund it is about. */
+interface Placement {
+  account: AccountKind;
+  store: string;
+  subject: string;
+}
+
+/** The history indexed by order, each upstream record placed on its account and store. */
 class Facts {
   readonly upstreamByOrder = new Map<string, UpstreamInvoice[]>();
   readonly callsByOrder = new Map<string, ApiCall[]>();
   readonly eventsBySubject = new Map<string, ShopDelivery[]>();
   readonly refundsByOrder = new Map<string, RefundView[]>();
+  /** Every account the run used, the deployment's first, with the store an own account belongs to. */
+  readonly accounts: Array<{ account: AccountKind; store?: string; records: UpstreamAccount }>;
+  private readonly placements = new Map<UpstreamInvoice | UpstreamWithdrawal, Placement>();
 
   constructor(readonly history: History) {
+    const { own = {}, ...shared } = history.upstream;
+    this.accounts = [
+      { account: 'shared', records: shared },
+      ...Object.entries(own).map(([store, records]) => ({ account: 'own' as const, store, records })),
+    ];
     for (const refund of Object.values(history.final.refunds))
       if (refund) push(this.refundsByOrder, refund.invoice_foreign_id, refund);
-    for (const invoice of history.upstream.invoices)
-      push(this.upstreamByOrder, base(invoice.foreign_id), invoice);
+    for (const { account, store, records } of this.accounts) {
+      for (const invoice of records.invoices) {
+        const placement = place(account, store, invoice.foreign_id);
+        this.placements.set(invoice, placement);
+        push(this.upstreamByOrder, placement.subject, invoice);
+      }
+      for (const withdrawal of records.withdrawals)
+        this.placements.set(withdrawal, place(account, store, withdrawal.foreign_id));
+    }
     for (const call of history.calls) if (call.order) push(this.callsByOrder, call.order, call);
     // Received events, each id once, in sequence order.
     const seen = new Set<string>();
@@ -93,10 +130,51 @@ class Facts {
     return this.calls(order, 'checkout').some((call) => call.status === 200 || call.status === 201);
   }
 
-  /** The upstream invoice the order's view names. */
+  storeOf(order: string): string {
+    return this.history.stores?.[order] ?? DEFAULT_STORE;
+  }
+
+  /** The account the order's record was claimed on. */
+  invoiceAccount(order: string): AccountKind {
+    return this.history.accounts?.invoices[order] ?? 'shared';
+  }
+
+  /** The account the refund's record was claimed on. */
+  refundAccount(refund: RefundView): AccountKind {
+    return this.history.accounts?.refunds[refund.foreign_id] ?? 'shared';
+  }
+
+  placement(record: UpstreamInvoice | UpstreamWithdrawal): Placement {
+    return this.placements.get(record)!;
+  }
+
+  /** Whether an upstream invoice is on the account and under the store of the order's record. */
+  whereRecordSays(order: string, invoice: UpstreamInvoice): boolean {
+    const { account, store } = this.placement(invoice);
+    return account === this.invoiceAccount(order) && store === this.storeOf(order);
+  }
+
+  /** The upstream invoice the order's view names, on the account its record was claimed on. */
   live(order: string): UpstreamInvoice | undefined {
     const id = this.view(order)?.processor_invoice_id;
-    return id == null ? undefined : this.upstreamByOrder.get(order)?.find((invoice) => invoice.id === id);
+    return id == null
+      ? undefined
+      : this.upstreamByOrder
+          .get(order)
+          ?.find((invoice) => invoice.id === id && this.whereRecordSays(order, invoice));
+  }
+
+  /** The refund's withdrawals on the account its record was claimed on. */
+  withdrawalsOf(refund: RefundView): UpstreamWithdrawal[] {
+    const account = this.refundAccount(refund);
+    const store = this.storeOf(refund.invoice_foreign_id ?? '');
+    return this.accounts
+      .filter((entry) => entry.account === account && (account === 'shared' || entry.store === store))
+      .flatMap((entry) => entry.records.withdrawals)
+      .filter((withdrawal) => {
+        const placement = this.placement(withdrawal);
+        return placement.subject === refund.foreign_id && placement.store === store;
+      });
   }
 
   invoiceEvents(order: string): ShopDelivery[] {
@@ -112,6 +190,16 @@ class Facts {
   refunds(order: string): RefundView[] {
     return this.refundsByOrder.get(order) ?? [];
   }
+}
+
+/** An account's name as a counter-example gives it. */
+function accountName(account: AccountKind, store: string): string {
+  return account === 'shared' ? "the deployment's account" : `${store}'s own account`;
+}
+
+/** An account, and on the deployment's account the store whose prefix a foreign_id has. */
+function placeName(account: AccountKind, store: string): string {
+  return account === 'shared' ? `the deployment's account as ${store}'s` : accountName(account, store);
 }
 
 type Check = (facts: Facts) => { checked: number; violations: CounterExample[] };
@@ -149,6 +237,20 @@ const oneInvoicePerOrder: Check = (facts) => {
       });
     }
     for (const invoice of upstream) {
+      if (facts.history.final.invoices[order] && !facts.whereRecordSays(order, invoice)) {
+        const { account, store } = facts.placement(invoice);
+        violations.push({
+          subject: order,
+          detail: `upstream invoice ${invoice.foreign_id} (${invoice.id}, ${invoice.status}) is on ${placeName(
+            account,
+            store,
+          )}; the order's record, in ${facts.storeOf(order)}, was claimed on ${placeName(
+            facts.invoiceAccount(order),
+            facts.storeOf(order),
+          )}`,
+        });
+        continue;
+      }
       if (invoice === live) {
         if (cancelledByUs(invoice) && facts.calls(order, 'cancel').length === 0) {
           violations.push({
@@ -219,14 +321,13 @@ const paymentsVisible: Check = (facts) => {
 const moneyAddsUp: Check = (facts) => {
   const { history } = facts;
   const violations: CounterExample[] = [];
-  const withdrawals = new Map(history.upstream.withdrawals.map((w) => [base(w.foreign_id), w]));
   for (const order of history.orders) {
     const sent = facts
       .refunds(order)
-      .map((refund) => withdrawals.get(refund.foreign_id))
-      .filter((w) => w !== undefined && w.status !== 'failed');
+      .flatMap((refund) => facts.withdrawalsOf(refund).slice(-1))
+      .filter((w) => w.status !== 'failed');
     const credited = facts.live(order)?.credited_amount ?? '0';
-    const total = sum(sent.map((w) => w!.sender_amount));
+    const total = sum(sent.map((w) => w.sender_amount));
     if (total.gt(credited)) {
       violations.push({
         subject: order,
@@ -234,63 +335,95 @@ const moneyAddsUp: Check = (facts) => {
       });
     }
   }
-  // The service's balances against what the plugin's records say came in and went out.
-  const expected = new Map<string, Decimal>();
-  const add = (currency: string, amount: Decimal | string) =>
-    expected.set(currency, (expected.get(currency) ?? new Decimal(0)).plus(amount));
-  for (const [currency, balance] of Object.entries(history.upstream.balancesBefore)) add(currency, balance);
-  for (const view of Object.values(history.final.invoices)) {
-    if (view?.net_currency && view.net_amount) add(view.net_currency, view.net_amount);
-  }
-  for (const refund of Object.values(history.final.refunds)) {
-    if (refund && !NOT_COUNTING.has(refund.status))
-      add(refund.debited_currency, dec(refund.debited_amount).neg());
-  }
-  for (const [currency, balance] of Object.entries(history.upstream.balancesAfter)) {
-    const ours = expected.get(currency) ?? new Decimal(0);
-    if (!ours.eq(balance)) {
-      violations.push({
-        subject: currency,
-        detail: `the service's balance is ${balance}, the plugin's records account for ${ours.toFixed(8)}`,
-      });
+  // Each account's balances against what the plugin's records on that account say came in and went out.
+  let checked = history.orders.length;
+  for (const { account, store, records } of facts.accounts) {
+    const onThis = (recordAccount: AccountKind, recordStore: string) =>
+      recordAccount === account && (account === 'shared' || recordStore === store);
+    const expected = new Map<string, Decimal>();
+    const add = (currency: string, amount: Decimal | string) =>
+      expected.set(currency, (expected.get(currency) ?? new Decimal(0)).plus(amount));
+    for (const [currency, balance] of Object.entries(records.balancesBefore)) add(currency, balance);
+    for (const [order, view] of Object.entries(history.final.invoices)) {
+      if (!view?.net_currency || !view.net_amount) continue;
+      if (onThis(facts.invoiceAccount(order), facts.storeOf(order))) add(view.net_currency, view.net_amount);
+    }
+    for (const refund of Object.values(history.final.refunds)) {
+      if (!refund || NOT_COUNTING.has(refund.status)) continue;
+      if (onThis(facts.refundAccount(refund), facts.storeOf(refund.invoice_foreign_id ?? ''))) {
+        add(refund.debited_currency, dec(refund.debited_amount).neg());
+      }
+    }
+    for (const [currency, balance] of Object.entries(records.balancesAfter)) {
+      const ours = expected.get(currency) ?? new Decimal(0);
+      checked++;
+      if (!ours.eq(balance)) {
+        violations.push({
+          subject: account === 'shared' ? currency : `${store}:${currency}`,
+          detail: `the service's balance on ${accountName(account, store ?? '')} is ${balance}, the plugin's records account for ${ours.toFixed(8)}`,
+        });
+      }
     }
   }
-  return { checked: history.orders.length + Object.keys(history.upstream.balancesAfter).length, violations };
+  return { checked, violations };
 };
 
 const withdrawalsOnce: Check = (facts) => {
   const { history } = facts;
   const violations: CounterExample[] = [];
-  const accepted = new Map<string, number>();
-  for (const foreignId of history.upstream.withdrawalsAccepted) {
-    accepted.set(base(foreignId), (accepted.get(base(foreignId)) ?? 0) + 1);
+  let checked = 0;
+  for (const { account, store, records } of facts.accounts) {
+    // By store and refund: stores sharing the deployment's account each have their own foreign_ids.
+    const accepted = new Map<string, { refund: string; count: number }>();
+    for (const foreignId of records.withdrawalsAccepted) {
+      const { store: owner, subject } = place(account, store, foreignId);
+      const key = `${owner}|${subject}`;
+      accepted.set(key, { refund: subject, count: (accepted.get(key)?.count ?? 0) + 1 });
+    }
+    checked += accepted.size + records.withdrawals.length;
+    for (const { refund, count } of accepted.values()) {
+      if (count > 1)
+        violations.push({
+          subject: refund,
+          detail: `${count} withdrawals accepted for one refund on ${accountName(account, store ?? '')}`,
+        });
+    }
+    for (const withdrawal of records.withdrawals) {
+      const placement = facts.placement(withdrawal);
+      const refund = history.final.refunds[placement.subject];
+      const belongs =
+        refund &&
+        facts.refundAccount(refund) === placement.account &&
+        facts.storeOf(refund.invoice_foreign_id ?? '') === placement.store;
+      if (!belongs) {
+        violations.push({
+          subject: withdrawal.foreign_id,
+          detail: `withdrawal ${withdrawal.id} (${withdrawal.sender_amount} ${withdrawal.sender_currency}) on ${accountName(
+            placement.account,
+            placement.store,
+          )} belongs to no refund the plugin holds there${
+            refund
+              ? ` (its record was claimed on ${accountName(facts.refundAccount(refund), facts.storeOf(refund.invoice_foreign_id ?? ''))})`
+              : ''
+          }`,
+        });
+      }
+    }
   }
-  for (const [refund, count] of accepted) {
-    if (count > 1)
-      violations.push({ subject: refund, detail: `${count} withdrawals accepted for one refund` });
-  }
-  const byId = new Map(history.upstream.withdrawals.map((w) => [w.id, w]));
   for (const refund of Object.values(history.final.refunds)) {
     if (!refund || refund.transaction_id == null) continue;
-    const withdrawal = byId.get(refund.transaction_id);
-    if (!withdrawal || base(withdrawal.foreign_id) !== refund.foreign_id) {
+    const named = facts.withdrawalsOf(refund).find((w) => w.id === refund.transaction_id);
+    if (!named) {
       violations.push({
         subject: refund.foreign_id,
-        detail: `the refund names withdrawal ${refund.transaction_id}, which the service holds under ${
-          withdrawal?.foreign_id ?? 'nothing'
-        }`,
+        detail: `the refund names withdrawal ${refund.transaction_id}, which ${accountName(
+          facts.refundAccount(refund),
+          facts.storeOf(refund.invoice_foreign_id ?? ''),
+        )} does not hold under its foreign_id`,
       });
     }
   }
-  for (const withdrawal of history.upstream.withdrawals) {
-    if (!history.final.refunds[base(withdrawal.foreign_id)]) {
-      violations.push({
-        subject: withdrawal.foreign_id,
-        detail: `withdrawal ${withdrawal.id} (${withdrawal.sender_amount} ${withdrawal.sender_currency}) belongs to no refund the plugin holds`,
-      });
-    }
-  }
-  return { checked: accepted.size + history.upstream.withdrawals.length, violations };
+  return { checked, violations };
 };
 
 /** Where a status stands: a final one may never give way to another. */
@@ -410,9 +543,23 @@ const itemsWithinLimit: Check = (facts) => {
   return { checked: largestItems.length, violations };
 };
 
-/** An upstream foreign_id names its order before any `~n` of a later attempt. */
-function base(foreignId: string): string {
-  return foreignId.split('~')[0];
+/**
+ * An upstream foreign_id's place. On the deployment's account, a store other than the default one puts `<store>!`
+ * before its foreign_id; on a store's own account, no prefix. The order or refund it names comes before any `~n` of a
+ * later attempt.
+ */
+function place(account: AccountKind, ownStore: string | undefined, foreignId: string): Placement {
+  const separator = foreignId.indexOf(STORE_SEPARATOR);
+  const prefix = separator < 0 ? undefined : foreignId.slice(0, separator);
+  const subject = upstreamSubject(foreignId);
+  if (account === 'shared') return { account, store: prefix ?? DEFAULT_STORE, subject };
+  // A prefix on an own account names no store's record there.
+  return { account, store: prefix === undefined ? ownStore! : `${ownStore} (prefixed ${prefix})`, subject };
+}
+
+/** The order or refund an upstream foreign_id is about, on any account: no store's prefix, no `~n`. */
+export function upstreamSubject(foreignId: string): string {
+  return foreignId.slice(foreignId.indexOf(STORE_SEPARATOR) + 1).split('~')[0];
 }
 
 function dec(value: Decimal | string | number): Decimal {

@@ -146,6 +146,7 @@ function merge(parts: WorkerResult[], seed: number, seconds: number) {
       callbacks: add((f) => f.faults.callbacks) as SoakFigures['faults']['callbacks'],
       kills: add((f) => f.faults.kills),
       shop: add((f) => f.faults.shop) as SoakFigures['faults']['shop'],
+      moves: add((f) => f.faults.moves) as SoakFigures['faults']['moves'],
     },
     events: sum((f) => f.events),
     webhookAttempts: sum((f) => f.webhookAttempts),

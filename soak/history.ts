@@ -86,6 +86,20 @@ export interface UpstreamWithdrawal {
   sender_amount: string;
 }
 
+/** One payment service account's records at the end, and its balances at the start and at the end. */
+export interface UpstreamAccount {
+  invoices: UpstreamInvoice[];
+  withdrawals: UpstreamWithdrawal[];
+  /** foreign_id of every withdrawal request the service answered 2xx (a second one is a second send). */
+  withdrawalsAccepted: string[];
+  /** Balances per currency at the start and at the end. */
+  balancesBefore: Record<string, string>;
+  balancesAfter: Record<string, string>;
+}
+
+/** The payment service account a record was claimed on: the deployment's, or its store's own. */
+export type AccountKind = 'shared' | 'own';
+
 export interface History {
   seed: number;
   /** Every order the workload began, by foreign_id. */
@@ -96,15 +110,15 @@ export interface History {
   callbacks?: Array<{ subject: string; status: string; fate: string }>;
   /** The plugin's views at the end: null where it answers 404. */
   final: { invoices: Record<string, InvoiceView | null>; refunds: Record<string, RefundView | null> };
-  upstream: {
-    invoices: UpstreamInvoice[];
-    withdrawals: UpstreamWithdrawal[];
-    /** foreign_id of every withdrawal request the service answered 2xx (a second one is a second send). */
-    withdrawalsAccepted: string[];
-    /** Balances per currency at the start and at the end. */
-    balancesBefore: Record<string, string>;
-    balancesAfter: Record<string, string>;
-  };
+  /**
+   * The deployment's account, where a store other than the default one puts `<store>!` before each foreign_id; and
+   * the own account of each store moved to one during the run, by store id.
+   */
+  upstream: UpstreamAccount & { own?: Record<string, UpstreamAccount> };
+  /** The store each order was made in, where it is not the default store. */
+  stores?: Record<string, string>;
+  /** The account each invoice and refund record was claimed on, as its item says, by foreign_id. */
+  accounts?: { invoices: Record<string, AccountKind>; refunds: Record<string, AccountKind> };
   /** Every item written to the table, its key and size as DynamoDB counts it (UTF-8), and writes refused for size. */
   store: { largestItems: Array<{ key: string; bytes: number }>; refusedForSize: string[] };
   /** The clock at the end (ms), which decides whether an open order's time has run out. */

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { upstreamSubject } from './checker';
 import type { SoakResult } from './run';
 
 /** Counter-examples kept per invariant in the printout and the report file. */
@@ -11,7 +12,7 @@ export function summary({ figures, results }: Pick<SoakResult, 'figures' | 'resu
   const { faults } = figures;
   const lines = [
     `seed ${figures.seed}: ${figures.orders} orders, ${figures.calls} API calls (${figures.retries} retries), ${figures.events} webhook events (${figures.webhookAttempts} attempts), ${figures.seconds} s (${figures.cpuSeconds} s of CPU)`,
-    `faults: service ${text(faults.service)}; DynamoDB ${text(faults.store)}; callbacks ${text(faults.callbacks)}; killed ${text(faults.kills)}; shop ${text(faults.shop)}`,
+    `faults: service ${text(faults.service)}; DynamoDB ${text(faults.store)}; callbacks ${text(faults.callbacks)}; killed ${text(faults.kills)}; shop ${text(faults.shop)}; moves ${text(faults.moves)}`,
     `outcomes: ${text(figures.outcomes)}`,
   ];
   for (const result of results) {
@@ -41,10 +42,18 @@ export function writeReport(result: SoakResult, folder: string): string {
         {
           calls: history.calls.filter((call) => call.order === subject),
           events: history.deliveries.filter((delivery) => delivery.subject === subject),
-          callbacks: (history.callbacks ?? []).filter((c) => c.subject.split('~')[0] === subject),
+          store: history.stores?.[subject],
+          account: history.accounts?.invoices[subject],
+          callbacks: (history.callbacks ?? []).filter((c) => upstreamSubject(c.subject) === subject),
           view: history.final.invoices[subject],
           upstream: history.upstream.invoices.filter(
-            (invoice) => invoice.foreign_id.split('~')[0] === subject,
+            (invoice) => upstreamSubject(invoice.foreign_id) === subject,
+          ),
+          upstreamOwn: Object.fromEntries(
+            Object.entries(history.upstream.own ?? {}).map(([store, own]) => [
+              store,
+              own.invoices.filter((invoice) => upstreamSubject(invoice.foreign_id) === subject),
+            ]),
           ),
         },
       ]),

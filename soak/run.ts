@@ -1,9 +1,11 @@
 import { DynamoDBClient, paginateScan, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { Decimal } from '../domain/decimal';
 import type { SweepReport } from '../domain/reconcile';
+import { SECRET_LEASE_MS } from '../domain/store-admin';
 import { LOCAL_CREDENTIALS } from '../local/dynamodb';
 import { startLocalStack, type LocalStack } from '../local/stack';
-import { startSandbox } from '../sandbox/server';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { keyOwner } from '../store/store-scope';
 import { API_FUNCTION_TIMEOUT_SECONDS } from '../lib/routes';
 import { newWebhookSecret } from '../webhooks/signing';
 import { startCallbackRelay, type CallbackFate, type CallbackRelay } from './callback-relay';
@@ -15,15 +17,24 @@ import {
   startFaultProxy,
   type FaultProxy,
   type FaultLayerOptions,
+  type FaultProxyOptions,
   type ProxiedRequest,
   type WireFault,
 } from './fault-proxy';
 import { FunctionTimes } from './function-time';
-import type { AnswerBody, ApiCall, History, InvoiceView, RefundView } from './history';
+import type {
+  AccountKind,
+  AnswerBody,
+  ApiCall,
+  History,
+  InvoiceView,
+  RefundView,
+  UpstreamAccount,
+} from './history';
 import { itemBytes } from './item-size';
 import { CALL_HEADER, InvocationKiller, KILL_HEADER } from './kill';
 import { Rng } from './random';
-import { startShop, type Shop, type ShopMood } from './shop';
+import { shopPath, startShop, type Shop, type ShopMood } from './shop';
 
 /** How often each class of fault strikes: a fraction of the requests, callbacks, calls or attempts it can meet. */
 export interface FaultRates {
@@ -37,6 +48,8 @@ export interface FaultRates {
   store: number;
   /** Webhook attempts: the shop's endpoint answers 500, is slow past the timeout, or is down. */
   shop: number;
+  /** The shared stores (SHARED_STORES): moved to an account of their own while their orders run. */
+  moves: number;
 }
 
 export const DEFAULT_RATES: FaultRates = {
@@ -45,7 +58,20 @@ export const DEFAULT_RATES: FaultRates = {
   kills: 0.05,
   store: 0.02,
   shop: 0.15,
+  moves: 0.5,
 };
+
+/**
+ * The stores the soak makes beside the default one, each on the deployment's account with its own prefix; half the
+ * orders go to one of them. Some are moved to an account of their own mid-run (`FaultRates.moves`).
+ */
+export const SHARED_STORES = ['soak-a', 'soak-b', 'soak-c', 'soak-d'] as const;
+
+/**
+ * What the moves did: the stores moved, and their orders left on the deployment's account (claimed before the move)
+ * and made on their own.
+ */
+export type MoveFigure = 'stores' | 'shared_orders' | 'own_orders';
 
 /**
  * Orders in flight at once in each worker: enough that a worker's process is seldom idle while its orders wait (on
@@ -82,6 +108,7 @@ export interface SoakFigures {
     callbacks: Record<CallbackFate, number>;
     kills: Record<string, number>;
     shop: Record<ShopMood, number>;
+    moves: Record<MoveFigure, number>;
   };
   /** Webhook events the shop received (distinct ids), and attempts in all. */
   events: number;
@@ -120,10 +147,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   // The service and DynamoDB, each behind a proxy that injects faults at the wire.
   const sandbox = await startSandbox();
   const serviceAttempts = new Map<string, number>();
-  const service = await startFaultProxy({
-    target: () => sandbox.url,
-    decide: (request) => {
-      const key = `${request.method} ${request.path.split('?')[0]} ${foreignIdOf(request)}`;
+  /** The service's faults, decided by the request and its foreign_id; `account` tells a store's own account apart. */
+  const serviceFaults =
+    (account: string): FaultProxyOptions['decide'] =>
+    (request) => {
+      const key = `${account}${request.method} ${request.path.split('?')[0]} ${foreignIdOf(request)}`;
       const attempt = (serviceAttempts.get(key) ?? 0) + 1;
       serviceAttempts.set(key, attempt);
       const rng = Rng.for(seed, 'service', key, attempt);
@@ -138,11 +166,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         fault,
         answer: { status: 503, type: 'application/json', body: '{"error":"Service unavailable"}' },
       };
-    },
-  });
+    };
+  const service = await startFaultProxy({ target: () => sandbox.url, decide: serviceFaults('') });
   const storeRng = Rng.for(seed, 'store');
   const itemSizes = new Map<string, number>();
   const refusedForSize: string[] = [];
+  const claimedOn: NonNullable<History['accounts']> = { invoices: {}, refunds: {} };
   const storeFaults: FaultLayerOptions = {
     decide: () => {
       if (!on(rates.store) || !storeRng.chance(rates.store)) return { fault: 'pass' };
@@ -181,17 +210,20 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const front = options.inFrontOfShop ? await options.inFrontOfShop(shop.url) : undefined;
 
   let stack: LocalStack | undefined;
-  const relay: CallbackRelay = await startCallbackRelay(
-    () => `${stack!.url}/callbacks`,
-    (body, attempt) => {
-      const rng = Rng.for(seed, 'callback', body, attempt);
-      const fate =
-        on(rates.callbacks) && rng.chance(rates.callbacks)
-          ? rng.weighted<Exclude<CallbackFate, 'pass'>>({ duplicate: 3, delay: 3, drop: 1, kill: 1 })
-          : 'pass';
-      return { fate, delayMs: rng.int(50, 1_500), killAfter: rng.int(1, 4) };
-    },
-  );
+  const callbackFate = (
+    body: string,
+    attempt: number,
+  ): { fate: CallbackFate; delayMs: number; killAfter: number } => {
+    const rng = Rng.for(seed, 'callback', body, attempt);
+    const fate =
+      on(rates.callbacks) && rng.chance(rates.callbacks)
+        ? rng.weighted<Exclude<CallbackFate, 'pass'>>({ duplicate: 3, delay: 3, drop: 1, kill: 1 })
+        : 'pass';
+    return { fate, delayMs: rng.int(50, 1_500), killAfter: rng.int(1, 4) };
+  };
+  const relay: CallbackRelay = await startCallbackRelay(() => `${stack!.url}/callbacks`, callbackFate);
+  /** The own accounts the moving stores move to, each a sandbox of its own behind the same faults. */
+  const ownAccounts: OwnAccount[] = [];
 
   try {
     stack = await startLocalStack({
@@ -207,33 +239,45 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       },
       processing: { baseUrl: service.url, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey },
     });
-    // DynamoDB's faults go in front of the dynalite the stack started, before any handler runs.
-    store = faultsInFront(stack.dynamo.server, storeFaults);
+    const local = stack;
+    const { index: shard, count: shards } = options.shard ?? { index: 0, count: 1 };
+    const indexes = Array.from({ length: options.orders }, (_, index) => index).filter(
+      (i) => i % shards === shard,
+    );
+    // The shared stores are made before DynamoDB's faults go on: making them is the setting, not the test.
+    const stores = await makeStores(local, sandbox.url, front?.url ?? shop.url);
+    const movers = on(rates.moves) ? moving(seed, rates.moves) : new Set<string>();
+    for (const soakStore of stores.values()) {
+      const mine = indexes.filter((index) => storeOf(seed, index) === soakStore.id);
+      if (!movers.has(soakStore.id) || mine.length === 0) continue;
+      const rng = Rng.for(seed, 'move', soakStore.id);
+      // Among the store's orders, so that some are claimed before the move and some after it.
+      soakStore.moveAt = mine[rng.int(Math.floor(mine.length * 0.2), Math.floor(mine.length * 0.6))];
+      soakStore.own = await startOwnAccount(soakStore.id);
+    }
+    // DynamoDB's faults go in front of the dynalite the stack started, before any order's handler runs.
+    store = faultsInFront(local.dynamo.server, storeFaults);
     await control(sandbox.url, 'POST', '/callbacks', {
       url: relay.url,
-      retry_ms: [200, 500, 1_000, 2_000, 4_000],
+      retry_ms: CALLBACK_RETRY_MS,
     });
     const balancesBefore = await balances(sandbox.url);
 
     const calls: ApiCall[] = [];
-    const api = new Api(stack, killer, functionTimes, calls);
+    const api = new Api(local, killer, functionTimes, calls);
     const orders: string[] = [];
-    const refundIds = new Set<string>();
+    const refundIds = new Map<string, SoakStore>();
 
     // The reconcile job runs often while the workload runs, as a scheduler a few times a minute would at scale.
     let working = true;
     const sweeper = (async () => {
       while (working) {
-        await stack!.runJob('reconcile').catch(() => undefined);
+        await local.runJob('reconcile').catch(() => undefined);
         await sleep(300);
       }
     })();
 
-    const workload = new Workload(seed, api, sandbox.url, shop, orders, refundIds, rates.kills);
-    const { index: shard, count: shards } = options.shard ?? { index: 0, count: 1 };
-    const indexes = Array.from({ length: options.orders }, (_, index) => index).filter(
-      (i) => i % shards === shard,
-    );
+    const workload = new Workload(seed, api, stores, shop, orders, refundIds, rates.kills);
     let [next, done] = [0, 0];
     await Promise.all(
       Array.from({ length: options.concurrency ?? DEFAULT_CONCURRENCY }, async () => {
@@ -246,20 +290,25 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         }
       }),
     );
+    await Promise.all(workload.moves);
     working = false;
     await sweeper;
     log(`workload done at ${at()}; quiet period`);
 
     // The quiet period: faults off, time jumps past every timer, lease and wait; the jobs catch up.
     faultsOn = false;
-    await relay.idle();
+    const relays = [relay, ...ownAccounts.map((own) => own.relay)];
+    const sandboxes = [sandbox, ...ownAccounts.map((own) => own.sandbox)];
+    const relaysIdle = () => Promise.all(relays.map((each) => each.idle()));
+    await relaysIdle();
     log(`delayed callbacks delivered at ${at()}`);
     for (const jumpMinutes of [20, 180, 720]) {
       advanceSoakClock(jumpMinutes * 60_000);
-      await control(sandbox.url, 'GET', '/stats'); // any request makes the sandbox expire what is due
-      const swept = await reconcileUntilCaughtUp(stack);
+      // Any request makes a sandbox expire what is due.
+      for (const each of sandboxes) await control(each.url, 'GET', '/stats');
+      const swept = await reconcileUntilCaughtUp(local);
       const reconciled = at();
-      await relay.idle();
+      await relaysIdle();
       await settledDeliveries(shop);
       log(
         `+${jumpMinutes} min: ${swept.runs} reconcile runs, ${swept.records} records, done at ${reconciled}; webhooks settled at ${at()}`,
@@ -271,40 +320,48 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const invoiceViews = await eachAtOnce(
       orders,
       FINAL_READS_AT_ONCE,
-      (order) => api.view(`/invoices/${order}`) as Promise<InvoiceView | null>,
+      (order) =>
+        api.view(
+          `/invoices/${order}`,
+          workload.storeOfOrder.get(order)!.tokens,
+        ) as Promise<InvoiceView | null>,
     );
     const refundViews = await eachAtOnce(
-      [...refundIds],
+      [...refundIds.keys()],
       FINAL_READS_AT_ONCE,
-      (refund) => api.view(`/refunds/${refund}`) as Promise<unknown> as Promise<RefundView | null>,
+      (refund) =>
+        api.view(
+          `/refunds/${refund}`,
+          refundIds.get(refund)!.tokens,
+        ) as Promise<unknown> as Promise<RefundView | null>,
     );
     const final: History['final'] = {
       invoices: Object.fromEntries(invoiceViews),
       refunds: Object.fromEntries(refundViews),
     };
-    const transactions = await control(sandbox.url, 'GET', '/transactions');
-    const accepted = (
-      await control(sandbox.url, 'GET', '/requests?path=/v2/crypto/withdrawal_instant_exchange')
-    ).requests
-      .filter((request: { status: number | null }) => request.status !== null && request.status < 300)
-      .map((request: { body: string }) => JSON.parse(request.body).foreign_id);
-    await scanItems(stack);
+    const shared = await upstreamRecords(sandbox.url, balancesBefore);
+    const own: Record<string, UpstreamAccount> = {};
+    for (const account of ownAccounts) {
+      own[account.storeId] = await upstreamRecords(account.sandbox.url, account.balancesBefore);
+    }
+    await scanItems(local);
     log(`final views, the service's records and the table read at ${at()}`);
 
+    const storeOfOrders = Object.fromEntries(
+      [...workload.storeOfOrder]
+        .filter(([, where]) => where.id !== 'default')
+        .map(([order, where]) => [order, where.id]),
+    );
     const history: History = {
       seed,
       orders,
       calls,
       deliveries: shop.deliveries,
-      callbacks: relay.log,
+      callbacks: relays.flatMap((each) => each.log),
       final,
-      upstream: {
-        invoices: transactions.invoices,
-        withdrawals: transactions.withdrawals,
-        withdrawalsAccepted: accepted,
-        balancesBefore,
-        balancesAfter: await balances(sandbox.url),
-      },
+      upstream: { ...shared, ...(ownAccounts.length > 0 && { own }) },
+      stores: storeOfOrders,
+      accounts: claimedOn,
       store: {
         largestItems: [...itemSizes].map(([key, bytes]) => ({ key, bytes })),
         refusedForSize,
@@ -319,17 +376,24 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       const key = view ? `${view.status}${view.exception ? `/${view.exception}` : ''}` : 'none';
       outcomes[key] = (outcomes[key] ?? 0) + 1;
     }
+    const moved = new Set([...stores.values()].filter((each) => each.moved).map((each) => each.id));
+    const movedOrders = orders.filter((order) => moved.has(storeOfOrders[order]));
     const figures: SoakFigures = {
       seed,
       orders: orders.length,
       calls: calls.length,
       retries: api.retries,
       faults: {
-        service: { ...service.counts },
+        service: sumCounts([service, ...ownAccounts.map((each) => each.service)].map((each) => each.counts)),
         store: { ...store.counts },
-        callbacks: { ...relay.fates },
+        callbacks: sumCounts(relays.map((each) => each.fates)),
         kills: Object.fromEntries(killer.kills),
         shop: { ...shop.moods },
+        moves: {
+          stores: moved.size,
+          shared_orders: movedOrders.filter((order) => claimedOn.invoices[order] === 'shared').length,
+          own_orders: movedOrders.filter((order) => claimedOn.invoices[order] === 'own').length,
+        },
       },
       events: new Set(shop.deliveries.filter((d) => d.answered === 200).map((d) => d.eventId)).size,
       webhookAttempts: shop.deliveries.length,
@@ -342,11 +406,76 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     killer.close();
     await stack?.close();
     await relay.close();
+    for (const own of ownAccounts) await own.close();
     await front?.close();
     await shop.close();
     await store?.close();
     await service.close();
     await sandbox.close();
+  }
+
+  /** Makes the shared stores, each sending its webhooks to a path of its own at the shop. */
+  async function makeStores(
+    local: LocalStack,
+    sharedUrl: string,
+    shopUrl: string,
+  ): Promise<Map<string, SoakStore>> {
+    const made = new Map<string, SoakStore>([
+      [
+        'default',
+        {
+          id: 'default',
+          tokens: { storefront: local.storefrontToken, admin: local.adminToken },
+          shared: { url: sharedUrl, prefix: '' },
+        },
+      ],
+    ]);
+    for (const id of SHARED_STORES) {
+      const { status, text } = await exchange(
+        `${local.url}/stores`,
+        'POST',
+        { authorization: `Bearer ${local.platformToken}`, 'content-type': 'application/json' },
+        JSON.stringify({ id, name: `Soak store ${id}`, webhook_url: `${shopUrl}${shopPath(id)}` }),
+      );
+      if (status !== 201) throw new Error(`POST /stores ${id} answered ${status}: ${text}`);
+      const body = JSON.parse(text) as {
+        storefront_token: string;
+        admin_token: string;
+        webhook_secret: string;
+      };
+      shop.addStore(id, body.webhook_secret);
+      made.set(id, {
+        id,
+        tokens: { storefront: body.storefront_token, admin: body.admin_token },
+        shared: { url: sharedUrl, prefix: `${id}!` },
+      });
+    }
+    return made;
+  }
+
+  /** A sandbox with keys of its own, behind the service's faults, its callbacks relayed to the store's route. */
+  async function startOwnAccount(storeId: string): Promise<OwnAccount> {
+    const keys = { apiKey: `soak-${storeId}-api-key`, secretKey: `soak-${storeId}-secret-key` };
+    const own = await startSandbox(keys);
+    const ownService = await startFaultProxy({ target: () => own.url, decide: serviceFaults(`${storeId} `) });
+    const ownRelay = await startCallbackRelay(() => `${stack!.url}/callbacks/${storeId}`, callbackFate);
+    await control(own.url, 'POST', '/callbacks', { url: ownRelay.url, retry_ms: CALLBACK_RETRY_MS });
+    const account: OwnAccount = {
+      storeId,
+      sandbox: own,
+      service: ownService,
+      relay: ownRelay,
+      keys: { api_key: keys.apiKey, secret_key: keys.secretKey, base_url: ownService.url },
+      place: { url: own.url, prefix: '' },
+      balancesBefore: await balances(own.url),
+      close: async () => {
+        await ownRelay.close();
+        await ownService.close();
+        await own.close();
+      },
+    };
+    ownAccounts.push(account);
+    return account;
   }
 
   function recordItem(request: ProxiedRequest, status: number, body: () => string): void {
@@ -365,6 +494,17 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     if (bytes > (itemSizes.get(key) ?? 0)) itemSizes.set(key, bytes);
   }
 
+  /** An invoice or refund record's account, as its item holds it. */
+  function noteAccount(item: Record<string, AttributeValue>): void {
+    const kind = item.sk?.S;
+    if ((kind !== 'INVOICE' && kind !== 'REFUND') || !item.pk?.S || !item.data?.S) return;
+    const { key } = keyOwner(item.pk.S);
+    const record = JSON.parse(item.data.S) as { account?: AccountKind };
+    if (record.account === undefined) return;
+    const foreignId = key.slice(`${kind}#`.length);
+    claimedOn[kind === 'INVOICE' ? 'invoices' : 'refunds'][foreignId] = record.account;
+  }
+
   async function scanItems(local: LocalStack): Promise<void> {
     const client = new DynamoDBClient({
       endpoint: local.dynamo.url,
@@ -372,10 +512,100 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       credentials: LOCAL_CREDENTIALS,
     });
     for await (const page of paginateScan({ client }, { TableName: local.tableName })) {
-      for (const item of page.Items ?? []) noteItem(item);
+      for (const item of page.Items ?? []) {
+        noteItem(item);
+        noteAccount(item);
+      }
     }
     client.destroy();
   }
+}
+
+/** How the sandboxes retry a callback the relay did not take. */
+const CALLBACK_RETRY_MS = [200, 500, 1_000, 2_000, 4_000];
+
+/** Where a store's orders go, drawn from a generator of the order's own, so that its other decisions stay as they were. */
+function storeOf(seed: number, index: number): string {
+  const rng = Rng.for(seed, 'store-of', index);
+  return rng.chance(0.5) ? 'default' : rng.pick(SHARED_STORES);
+}
+
+/** The shared stores that move: `rate` of them, drawn from the seed. */
+function moving(seed: number, rate: number): Set<string> {
+  const rng = Rng.for(seed, 'moving');
+  const left: string[] = [...SHARED_STORES];
+  const chosen = new Set<string>();
+  while (chosen.size < Math.round(rate * SHARED_STORES.length) && left.length > 0) {
+    chosen.add(left.splice(rng.int(0, left.length - 1), 1)[0]);
+  }
+  return chosen;
+}
+
+/** An account's invoices, withdrawals and the withdrawals it accepted, and its balances now. */
+async function upstreamRecords(
+  sandboxUrl: string,
+  balancesBefore: Record<string, string>,
+): Promise<UpstreamAccount> {
+  const transactions = await control(sandboxUrl, 'GET', '/transactions');
+  const accepted = (
+    await control(sandboxUrl, 'GET', '/requests?path=/v2/crypto/withdrawal_instant_exchange')
+  ).requests
+    .filter((request: { status: number | null }) => request.status !== null && request.status < 300)
+    .map((request: { body: string }) => JSON.parse(request.body).foreign_id);
+  return {
+    invoices: transactions.invoices,
+    withdrawals: transactions.withdrawals,
+    withdrawalsAccepted: accepted,
+    balancesBefore,
+    balancesAfter: await balances(sandboxUrl),
+  };
+}
+
+function sumCounts<K extends string>(parts: Array<Record<K, number>>): Record<K, number> {
+  const total = { ...parts[0] };
+  for (const part of parts.slice(1)) {
+    for (const key of Object.keys(part) as K[]) total[key] = (total[key] ?? 0) + part[key];
+  }
+  return total;
+}
+
+/** A store's bearer tokens. */
+interface StoreTokens {
+  storefront: string;
+  admin: string;
+}
+
+/** A payment service account as the customer and the service's operator reach it: its sandbox, and its prefix. */
+interface AccountPlace {
+  url: string;
+  /** `<store>!` for a store other than the default one on the deployment's account. */
+  prefix: string;
+}
+
+/** A store the workload's orders go to. */
+interface SoakStore {
+  id: string;
+  tokens: StoreTokens;
+  /** The deployment's account, as this store's foreign_ids are named there. */
+  shared: AccountPlace;
+  /** The order whose start sends the move, for a store that moves. */
+  moveAt?: number;
+  own?: OwnAccount;
+  /** Whether its move was answered 200. */
+  moved?: boolean;
+}
+
+/** The account a store moves to. */
+interface OwnAccount {
+  storeId: string;
+  sandbox: Sandbox;
+  service: FaultProxy;
+  relay: CallbackRelay;
+  /** The `processing` of the PATCH that moves it. */
+  keys: { api_key: string; secret_key: string; base_url: string };
+  place: AccountPlace;
+  balancesBefore: Record<string, string>;
+  close(): Promise<void>;
 }
 
 function cpuSeconds({ user, system }: NodeJS.CpuUsage): number {
@@ -466,7 +696,16 @@ async function settledDeliveries(shop: Shop): Promise<void> {
   }
 }
 
-/** Calls the plugin's API as the storefront or the admin, recording every call. */
+/** Whom a call is made as: a store's storefront (the default store's when absent) or admin, or the platform. */
+interface CallOptions {
+  order?: string;
+  store?: StoreTokens;
+  admin?: boolean;
+  platform?: boolean;
+  body?: unknown;
+}
+
+/** Calls the plugin's API as the storefront, the admin or the platform, recording every call. */
 class Api {
   retries = 0;
   private nextCall = 0;
@@ -482,11 +721,17 @@ class Api {
     action: string,
     method: string,
     path: string,
-    options: { order?: string; admin?: boolean; body?: unknown; killAfter?: number } = {},
+    options: CallOptions & { killAfter?: number } = {},
   ): Promise<ApiCall> {
     const id = String(++this.nextCall);
+    const tokens = options.store ?? { storefront: this.stack.storefrontToken, admin: this.stack.adminToken };
+    const token = options.platform
+      ? this.stack.platformToken
+      : options.admin
+        ? tokens.admin
+        : tokens.storefront;
     const headers: Record<string, string> = {
-      authorization: `Bearer ${options.admin ? this.stack.adminToken : this.stack.storefrontToken}`,
+      authorization: `Bearer ${token}`,
       [CALL_HEADER]: id,
     };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -522,7 +767,7 @@ class Api {
     action: string,
     method: string,
     path: string,
-    options: { order?: string; admin?: boolean; body?: unknown; killRate: number; attempts?: number },
+    options: CallOptions & { killRate: number; attempts?: number },
   ): Promise<ApiCall> {
     for (let attempt = 1; ; attempt++) {
       const killAfter = rng.chance(options.killRate) ? rng.int(1, 4) : undefined;
@@ -534,9 +779,9 @@ class Api {
     }
   }
 
-  async view(path: string): Promise<AnswerBody | null> {
+  async view(path: string, store: StoreTokens): Promise<AnswerBody | null> {
     for (let attempt = 0; attempt < 10; attempt++) {
-      const call = await this.call('final', 'GET', path, { admin: true });
+      const call = await this.call('final', 'GET', path, { admin: true, store });
       if (call.status === 200) return call.body;
       if (call.status === 404) return null;
       await sleep(200);
@@ -560,17 +805,27 @@ function parse(text: string): AnswerBody {
  */
 const CHECKOUT_ATTEMPTS = 30;
 
+/** How long a platform keeps sending a move that has no answer yet: past the lease a killed move leaves. */
+const MOVE_PATIENCE_MS = 2 * SECRET_LEASE_MS;
+const MOVE_PAUSE_MS = 2_000;
+
 type Behaviour = 'full' | 'over' | 'under' | 'instalments' | 'late' | 'never' | 'held';
 
 /** One order's life, every decision drawn from the order's own generator. */
 class Workload {
+  /** The store each order was made in. */
+  readonly storeOfOrder = new Map<string, SoakStore>();
+  /** The moves sent while the orders run. */
+  readonly moves: Array<Promise<void>> = [];
+
   constructor(
     private readonly seed: number,
     private readonly api: Api,
-    private readonly sandboxUrl: string,
+    private readonly stores: Map<string, SoakStore>,
     private readonly shop: Shop,
     private readonly orders: string[],
-    private readonly refundIds: Set<string>,
+    /** Each refund asked for, and its store. */
+    private readonly refundIds: Map<string, SoakStore>,
     /** How often a write's invocation is killed. */
     private readonly killRate: number,
   ) {}
@@ -578,7 +833,11 @@ class Workload {
   async order(index: number): Promise<void> {
     const rng = Rng.for(this.seed, 'order', index);
     const order = `soak-${this.seed}-${index}`;
+    const store = this.stores.get(storeOf(this.seed, index))!;
     this.orders.push(order);
+    this.storeOfOrder.set(order, store);
+    // Sent as this order's checkout starts, with the store's other orders in flight around it.
+    if (store.moveAt === index) this.moves.push(this.move(store));
     const timer = rng.chance(0.85);
     const type = rng.chance(0.6) ? 'fill_or_kill' : 'good_until_expired';
     const sender = timer && rng.chance(0.8) ? rng.pick(['BTC', 'ETH', 'LTC', 'USDT']) : undefined;
@@ -609,6 +868,7 @@ class Workload {
     const checkout = () =>
       this.api.retried(rng, 'checkout', 'POST', '/checkout', {
         order,
+        store: store.tokens,
         body,
         killRate: this.killRate,
         attempts: CHECKOUT_ATTEMPTS,
@@ -616,45 +876,81 @@ class Workload {
     let created = await checkout();
     if (created.status >= 300) return;
     if (rng.chance(0.15)) created = await checkout();
-    const upstream = await this.upstreamForeignId(order, created.body.processor_invoice_id ?? null);
+    const upstream = await this.upstreamInvoice(store, order, created.body.processor_invoice_id ?? null);
     if (!upstream) return;
-    await this.poll(rng, order);
+    await this.poll(rng, store, order);
 
     const cancel = () =>
       this.api.retried(rng, 'cancel', 'POST', `/invoices/${order}/cancel`, {
         order,
+        store: store.tokens,
         admin: true,
         killRate: this.killRate,
         attempts: 5,
       });
     if (cancelAt === 'before') await cancel();
     await this.pay(rng, upstream, behaviour, type, cancelAt === 'during' ? cancel : undefined);
-    await this.poll(rng, order);
+    await this.poll(rng, store, order);
     if (cancelAt === 'after') await cancel();
-    const view = await this.poll(rng, order);
-    if (view && rng.chance(0.6)) await this.refund(rng, order, view);
-    if (rng.chance(0.05)) await this.resend(rng, order);
+    const view = await this.poll(rng, store, order);
+    // The order's refunds go from the account its invoice is on.
+    if (view && rng.chance(0.6)) await this.refund(rng, store, upstream.account, order, view);
+    if (rng.chance(0.05)) await this.resend(rng, store, order);
   }
 
-  /** The service's foreign_id of the invoice the order's view names (a retry after a lost answer adds `~n`). */
-  private async upstreamForeignId(order: string, id: number | null): Promise<string | undefined> {
+  /**
+   * Moves the store to its own account, as the platform would: retried as any write, and then again a while later
+   * until it has an answer, so that a move killed while it held the store's lease is finished once the lease ends.
+   */
+  private async move(store: SoakStore): Promise<void> {
+    const rng = Rng.for(this.seed, 'move', store.id, 'call');
+    const until = performance.now() + MOVE_PATIENCE_MS;
+    for (;;) {
+      const call = await this.api.retried(rng, 'move', 'PATCH', `/stores/${store.id}`, {
+        platform: true,
+        body: { processing: store.own!.keys },
+        killRate: this.killRate,
+      });
+      const again = call.status >= 500 || (call.status === 409 && call.body?.error?.code === 'in_progress');
+      if (!again || performance.now() > until) {
+        store.moved = call.status === 200 && call.body.account === 'own';
+        return;
+      }
+      await sleep(MOVE_PAUSE_MS);
+    }
+  }
+
+  /**
+   * The service's invoice the order's view names, on whichever account the store has had: its foreign_id there (a
+   * retry after a lost answer adds `~n`) and that account.
+   */
+  private async upstreamInvoice(
+    store: SoakStore,
+    order: string,
+    id: number | null,
+  ): Promise<{ account: AccountPlace; foreignId: string } | undefined> {
+    const accounts = [store.shared, ...(store.own ? [store.own.place] : [])];
     for (let attempt = 1; attempt <= 5 && id != null; attempt++) {
       const candidate = attempt === 1 ? order : `${order}~${attempt}`;
-      const found = await control(this.sandboxUrl, 'GET', `/invoices/${encodeURIComponent(candidate)}`);
-      if (found.id === id) return candidate;
+      for (const account of accounts) {
+        const foreignId = `${account.prefix}${candidate}`;
+        const found = await control(account.url, 'GET', `/invoices/${encodeURIComponent(foreignId)}`);
+        if (found.id === id) return { account, foreignId };
+      }
     }
     return undefined;
   }
 
   private async pay(
     rng: Rng,
-    upstream: string,
+    { account, foreignId }: { account: AccountPlace; foreignId: string },
     behaviour: Behaviour,
     type: string,
     cancelMeanwhile?: () => Promise<unknown>,
   ): Promise<void> {
-    const path = `/invoices/${encodeURIComponent(upstream)}`;
-    const pay = (body: Record<string, unknown>) => control(this.sandboxUrl, 'POST', `${path}/pay`, body);
+    const path = `/invoices/${encodeURIComponent(foreignId)}`;
+    const service = (method: string, to: string, body?: unknown) => control(account.url, method, to, body);
+    const pay = (body: Record<string, unknown>) => service('POST', `${path}/pay`, body);
     const partly = type === 'good_until_expired';
     switch (behaviour) {
       case 'full':
@@ -663,7 +959,7 @@ class Workload {
         break;
       case 'under':
         await pay({ kind: partly ? 'partial' : 'under' });
-        if (partly) await control(this.sandboxUrl, 'POST', `${path}/expire`);
+        if (partly) await service('POST', `${path}/expire`);
         break;
       case 'instalments':
         if (partly) await pay({ kind: 'partial' });
@@ -671,7 +967,7 @@ class Workload {
         await pay({ kind: rng.chance(0.8) ? 'full' : 'over' });
         break;
       case 'late':
-        await control(this.sandboxUrl, 'POST', `${path}/expire`);
+        await service('POST', `${path}/expire`);
         await sleep(rng.int(0, 100));
         await pay({ kind: rng.chance(0.8) ? 'full' : 'over' });
         break;
@@ -679,19 +975,19 @@ class Workload {
         await pay({ kind: 'full', hold: true });
         await sleep(rng.int(0, 100));
         await cancelMeanwhile?.();
-        await control(this.sandboxUrl, 'POST', `${path}/settle`);
+        await service('POST', `${path}/settle`);
         return;
       case 'never':
-        if (rng.chance(0.5)) await control(this.sandboxUrl, 'POST', `${path}/expire`);
+        if (rng.chance(0.5)) await service('POST', `${path}/expire`);
         break;
     }
     await cancelMeanwhile?.();
   }
 
-  private async poll(rng: Rng, order: string): Promise<AnswerBody | undefined> {
+  private async poll(rng: Rng, store: SoakStore, order: string): Promise<AnswerBody | undefined> {
     let view: AnswerBody | undefined;
     for (let polls = rng.int(1, 3); polls > 0; polls--) {
-      const call = await this.api.call('poll', 'GET', `/invoices/${order}`, { order });
+      const call = await this.api.call('poll', 'GET', `/invoices/${order}`, { order, store: store.tokens });
       if (call.status === 200) view = call.body;
       await sleep(rng.int(5, 50));
     }
@@ -699,7 +995,13 @@ class Workload {
   }
 
   /** Refunds at once, some over what is left, one maybe repeated; then the service completes the withdrawals. */
-  private async refund(rng: Rng, order: string, view: AnswerBody): Promise<void> {
+  private async refund(
+    rng: Rng,
+    store: SoakStore,
+    account: AccountPlace,
+    order: string,
+    view: AnswerBody,
+  ): Promise<void> {
     const left = view.refundable?.amount;
     const count = rng.int(1, 3);
     const bodies = Array.from({ length: count }, (_, k) => {
@@ -713,11 +1015,12 @@ class Workload {
       return { foreign_id: `${order}-r${k}`, address: ADDRESS, ...(amount && { debited_amount: amount }) };
     });
     if (rng.chance(0.25)) bodies.push(bodies[0]);
-    for (const body of bodies) this.refundIds.add(body.foreign_id);
+    for (const body of bodies) this.refundIds.set(body.foreign_id, store);
     await Promise.all(
       bodies.map((body) =>
         this.api.retried(rng, 'refund', 'POST', `/invoices/${order}/refunds`, {
           order,
+          store: store.tokens,
           admin: true,
           body,
           killRate: this.killRate,
@@ -727,18 +1030,27 @@ class Workload {
     );
     for (const foreignId of new Set(bodies.map((body) => body.foreign_id))) {
       if (rng.chance(0.2)) continue; // left processing at the service
-      await control(this.sandboxUrl, 'POST', `/withdrawals/${encodeURIComponent(foreignId)}/complete`, {
+      const upstream = encodeURIComponent(`${account.prefix}${foreignId}`);
+      await control(account.url, 'POST', `/withdrawals/${upstream}/complete`, {
         status: rng.chance(0.85) ? 'confirmed' : 'failed',
       });
       if (rng.chance(0.5))
-        await this.api.call('refund-poll', 'GET', `/refunds/${foreignId}`, { order, admin: true });
+        await this.api.call('refund-poll', 'GET', `/refunds/${foreignId}`, {
+          order,
+          store: store.tokens,
+          admin: true,
+        });
     }
   }
 
-  private async resend(rng: Rng, order: string): Promise<void> {
+  private async resend(rng: Rng, store: SoakStore, order: string): Promise<void> {
     const events = this.shop.deliveries.filter((delivery) => delivery.subject === order);
     if (events.length === 0) return;
     const { eventId } = rng.pick(events);
-    await this.api.call('resend', 'POST', `/webhooks/deliveries/${eventId}/resend`, { order, admin: true });
+    await this.api.call('resend', 'POST', `/webhooks/deliveries/${eventId}/resend`, {
+      order,
+      store: store.tokens,
+      admin: true,
+    });
   }
 }

@@ -10,15 +10,21 @@ export interface Shop {
   url: string;
   deliveries: ShopDelivery[];
   moods: Record<ShopMood, number>;
+  /** Verifies the webhooks at the store's path (`shopPath`) with that store's secret alone. */
+  addStore(storeId: string, secret: string): void;
   close(): Promise<void>;
 }
 
-/** The shop's webhook endpoint: verifies each attempt with `standardwebhooks` and records it with its answer. */
+/**
+ * The shop's webhook endpoint: verifies each attempt with `standardwebhooks` and records it with its answer. The
+ * default store's webhooks come to `/`, another store's to its own path.
+ */
 export async function startShop(
   secret: string,
   mood: (eventId: string, attempt: number) => { mood: ShopMood; slowMs: number },
 ): Promise<Shop> {
-  const verifier = new Webhook(secret);
+  const defaultVerifier = new Webhook(secret);
+  const storeVerifiers = new Map<string, Webhook>();
   const deliveries: ShopDelivery[] = [];
   const moods: Record<ShopMood, number> = { ok: 0, error: 0, slow: 0, down: 0 };
   const attempts = new Map<string, number>();
@@ -27,6 +33,7 @@ export async function startShop(
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
+      const verifier = storeVerifiers.get(request.url ?? '') ?? defaultVerifier;
       let payload: WebhookBody | undefined;
       let verified = true;
       let stale = false;
@@ -64,7 +71,18 @@ export async function startShop(
     });
   });
   const listening = await listen(server, 0);
-  return { url: listening.url, deliveries, moods, close: () => listening.close() };
+  return {
+    url: listening.url,
+    deliveries,
+    moods,
+    addStore: (storeId, storeSecret) => void storeVerifiers.set(shopPath(storeId), new Webhook(storeSecret)),
+    close: () => listening.close(),
+  };
+}
+
+/** Where a store other than the default one sends its webhooks, under the shop's URL. */
+export function shopPath(storeId: string): string {
+  return `/stores/${storeId}`;
 }
 
 /** The signature alone, checked as `standardwebhooks` checks it, whatever the timestamp's age. */

@@ -15,7 +15,7 @@ test('a webhook event skipped on the way to the shop is reported by invariant 7'
     result = await runSoak({
       seed: 7,
       orders: 12,
-      rates: { service: 0, callbacks: 0, kills: 0, store: 0, shop: 0 },
+      rates: { service: 0, callbacks: 0, kills: 0, store: 0, shop: 0, moves: 0 },
       inFrontOfShop: async (shopUrl) => {
         const shop = new URL(shopUrl);
         const server = createServer((incoming, answer) => {

@@ -293,3 +293,159 @@ test('late money hidden on a final invoice whose callback was dropped breaks inv
   expect(results[2].violations.map((v) => v.subject)).toEqual([ORDER, ORDER, ORDER]);
   expect(results[3].violations).toEqual([expect.objectContaining({ subject: 'EUR' })]);
 });
+
+// A store moved to its own account mid-run: its orders on either account, each where its record was claimed.
+const STORE = 'shop-b';
+const [OWN_ORDER, SHARED_ORDER] = ['order-2', 'order-3'];
+
+function eventsOf(subject: string, statuses: string[]): ShopDelivery[] {
+  return statuses.map((status, i) => ({ ...event(i + 1, status), eventId: `evt_${subject}_${i}`, subject }));
+}
+
+function paidView(foreignId: string, id: number, net: string, refundable: string): InvoiceView {
+  return {
+    ...goodHistory().final.invoices[ORDER]!,
+    foreign_id: foreignId,
+    processor_invoice_id: id,
+    net_amount: net,
+    refundable: { amount: refundable, currency: 'EUR' },
+  };
+}
+
+/**
+ * The good history, and a store that moved: one order claimed before the move, on the deployment's account under the
+ * store's prefix and refunded there, one after it on the store's own account, whose invoice has the same numeric id
+ * as the default store's order's (each account numbers its own).
+ */
+function movedHistory(): History {
+  const history = goodHistory();
+  history.orders.push(OWN_ORDER, SHARED_ORDER);
+  history.stores = { [OWN_ORDER]: STORE, [SHARED_ORDER]: STORE };
+  history.accounts = {
+    invoices: { [ORDER]: 'shared', [OWN_ORDER]: 'own', [SHARED_ORDER]: 'shared' },
+    refunds: { 'refund-1': 'shared', 'refund-3': 'shared' },
+  };
+  for (const order of [OWN_ORDER, SHARED_ORDER]) {
+    history.calls.push({
+      order,
+      action: 'checkout',
+      method: 'POST',
+      path: '/checkout',
+      status: 201,
+      body: {},
+      ms: 30,
+    });
+    history.deliveries.push(...eventsOf(order, ['awaiting_payment', 'confirming', 'paid']));
+  }
+  history.final.invoices[OWN_ORDER] = paidView(OWN_ORDER, 7, '30.00000000', '30.00000000');
+  history.final.invoices[SHARED_ORDER] = paidView(SHARED_ORDER, 8, '10.00000000', '6.00000000');
+  history.final.refunds['refund-3'] = {
+    foreign_id: 'refund-3',
+    invoice_foreign_id: SHARED_ORDER,
+    status: 'confirmed',
+    debited_amount: '4.00000000',
+    debited_currency: 'EUR',
+    transaction_id: 10,
+  };
+  const paid = { status: 'confirmed', error: '', currency: 'EUR', paid_amount: '0.001' };
+  history.upstream.invoices.push({
+    ...paid,
+    id: 8,
+    foreign_id: `${STORE}!${SHARED_ORDER}`,
+    credited_amount: '10',
+  });
+  history.upstream.withdrawals.push({
+    id: 10,
+    foreign_id: `${STORE}!refund-3`,
+    status: 'confirmed',
+    sender_currency: 'EUR',
+    sender_amount: '4',
+  });
+  history.upstream.withdrawalsAccepted.push(`${STORE}!refund-3`);
+  history.upstream.balancesAfter.EUR = '1020.75';
+  history.upstream.own = {
+    [STORE]: {
+      invoices: [{ ...paid, id: 7, foreign_id: OWN_ORDER, credited_amount: '30' }],
+      withdrawals: [],
+      withdrawalsAccepted: [],
+      balancesBefore: { EUR: '1000' },
+      balancesAfter: { EUR: '1030' },
+    },
+  };
+  return history;
+}
+
+/** The subjects each invariant names, by number, for the invariants that fail. */
+function named(history: History): Record<number, string[]> {
+  return Object.fromEntries(
+    check(history)
+      .filter((result) => result.violations.length > 0)
+      .map((result) => [result.number, result.violations.map((violation) => violation.subject)]),
+  );
+}
+
+test('a store moved mid-run, its orders on either account where their records say, passes all nine', () => {
+  expect(named(movedHistory())).toEqual({});
+});
+
+test("an order's invoice on the deployment's account when its record says its store's own breaks invariant 2", () => {
+  const history = movedHistory();
+  const own = history.upstream.own![STORE];
+  history.upstream.invoices.push({ ...own.invoices[0], foreign_id: `${STORE}!${OWN_ORDER}` });
+  own.invoices = [];
+  const second = check(history)[1];
+  expect(second.violations).toEqual(
+    expect.arrayContaining([
+      {
+        subject: OWN_ORDER,
+        detail: expect.stringContaining("is on the deployment's account as shop-b's"),
+      },
+    ]),
+  );
+  expect(new Set(second.violations.map((violation) => violation.subject))).toEqual(new Set([OWN_ORDER]));
+});
+
+test("an order's invoice under another store's prefix breaks invariant 2", () => {
+  const history = movedHistory();
+  history.upstream.invoices[1].foreign_id = `shop-c!${SHARED_ORDER}`;
+  const second = check(history)[1];
+  expect(second.violations).toEqual(
+    expect.arrayContaining([{ subject: SHARED_ORDER, detail: expect.stringContaining("as shop-c's") }]),
+  );
+  expect(new Set(second.violations.map((violation) => violation.subject))).toEqual(new Set([SHARED_ORDER]));
+});
+
+test("a default store's order with an invoice on a moved store's own account breaks invariant 2", () => {
+  const history = movedHistory();
+  history.upstream.own![STORE].invoices.push({ ...history.upstream.invoices[0], id: 3 });
+  expect(check(history)[1].violations).toEqual([
+    { subject: ORDER, detail: expect.stringContaining("is on shop-b's own account") },
+  ]);
+});
+
+test("money on a store's own account that its records do not account for breaks invariant 4", () => {
+  const history = movedHistory();
+  history.upstream.own![STORE].balancesAfter.EUR = '1029';
+  expect(named(history)).toEqual({ 4: [`${STORE}:EUR`] });
+});
+
+test("a refund's withdrawal on another account than its record's breaks invariant 5", () => {
+  const history = movedHistory();
+  const withdrawal = history.upstream.withdrawals.pop()!;
+  history.upstream.withdrawalsAccepted.pop();
+  const own = history.upstream.own![STORE];
+  own.withdrawals.push({ ...withdrawal, foreign_id: 'refund-3' });
+  own.withdrawalsAccepted.push('refund-3');
+  // The money went from the own account: each balance as the withdrawal left it.
+  history.upstream.balancesAfter.EUR = '1024.75';
+  own.balancesAfter.EUR = '1026';
+  const fifth = named(history)[5];
+  expect(fifth).toEqual(expect.arrayContaining(['refund-3']));
+});
+
+test('a withdrawal accepted twice on an own account breaks invariant 5', () => {
+  const history = movedHistory();
+  const own = history.upstream.own![STORE];
+  own.withdrawalsAccepted.push(`${OWN_ORDER}-r0`, `${OWN_ORDER}-r0~2`);
+  expect(named(history)[5]).toEqual(expect.arrayContaining([`${OWN_ORDER}-r0`]));
+});

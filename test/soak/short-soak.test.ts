@@ -33,6 +33,9 @@ test('every class of fault struck during the run', () => {
     shopError: faults.shop.error,
     shopSlow: faults.shop.slow,
     shopDown: faults.shop.down,
+    storesMoved: faults.moves.stores,
+    movedStoresOrdersLeftShared: faults.moves.shared_orders,
+    movedStoresOrdersOnOwn: faults.moves.own_orders,
   };
   const none = Object.entries(struck).filter(([, count]) => count === 0);
   expect({ seed: SEED, none }).toEqual({ seed: SEED, none: [] });
