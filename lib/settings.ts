@@ -69,6 +69,21 @@ export const NO_WEBHOOKS = 'none';
 /** Placeholder for the public sandbox; set `processingBaseUrl` in the stage's settings to point at the real one. */
 export const SANDBOX_PROCESSING_BASE_URL = 'https://sandbox.processing.example';
 
+/** The scheduled jobs' rates when a stage's settings leave them out; `npm start` runs its jobs at the same ones. */
+export const DEFAULT_RATES = {
+  snapshotRate: 'rate(1 hour)',
+  // Every minute, so that the reconcile job catches a lost callback within a couple of minutes.
+  reconcileRate: 'rate(1 minute)',
+  webhookRetryRate: 'rate(1 minute)',
+} as const;
+
+/** The seconds between runs of a `rate(...)` expression. */
+export function rateSeconds(rate: string): number {
+  const match = /^rate\((\d+) (minute|hour|day)s?\)$/.exec(rate);
+  if (!match) throw new Error(`Not a rate expression: "${rate}"`);
+  return Number(match[1]) * { minute: 60, hour: 3600, day: 86_400 }[match[2] as 'minute' | 'hour' | 'day'];
+}
+
 /** A sandbox is for trying things; production logs are what an incident is investigated from. */
 const LOG_RETENTION_DAYS: Record<Stage, number> = { sandbox: 30, production: 365 };
 
@@ -169,10 +184,9 @@ class SettingsReader {
     return {
       stage,
       processingBaseUrl,
-      snapshotRate: this.schedule('snapshotRate', 'rate(1 hour)'),
-      // Every minute, so that the reconcile job catches a lost callback within a couple of minutes.
-      reconcileRate: this.schedule('reconcileRate', 'rate(1 minute)'),
-      webhookRetryRate: this.schedule('webhookRetryRate', 'rate(1 minute)'),
+      snapshotRate: this.schedule('snapshotRate'),
+      reconcileRate: this.schedule('reconcileRate'),
+      webhookRetryRate: this.schedule('webhookRetryRate'),
       ...(alarmEmail === undefined ? {} : { alarmEmail }),
       ...(alarmTopicArn === undefined ? {} : { alarmTopicArn }),
       logRetentionDays: this.logRetentionDays(),
@@ -251,8 +265,8 @@ class SettingsReader {
     return days;
   }
 
-  private schedule(key: 'snapshotRate' | 'reconcileRate' | 'webhookRetryRate', fallback: string): string {
-    const value = this.optional(key) ?? fallback;
+  private schedule(key: keyof typeof DEFAULT_RATES): string {
+    const value = this.optional(key) ?? DEFAULT_RATES[key];
     if (!RATE.test(value) && !CRON.test(value)) {
       throw new Error(
         `Setting "${key}" must look like "rate(5 minutes)", "rate(1 hour)" or "cron(...)", got "${value}".`,

@@ -1,4 +1,5 @@
 import { newWebhookSecret } from '../webhooks/signing';
+import { localNumber } from './defaults';
 import { startDemoWebhookEndpoint, type DemoWebhookEndpoint } from './demo-store';
 import { startLocalStack, type LocalWebhooks } from './stack';
 
@@ -36,15 +37,15 @@ async function main(): Promise<void> {
   const stack = await startLocalStack({
     webhooks,
     demoEvents: receiver?.events,
-    port: Number(process.env.PORT ?? 3000),
-    sandboxPort: Number(process.env.SANDBOX_PORT ?? 4010),
+    port: localNumber('PORT'),
+    sandboxPort: localNumber('SANDBOX_PORT'),
     processing,
     storefrontToken: process.env.STOREFRONT_TOKEN,
     adminToken: process.env.ADMIN_TOKEN,
     platformToken: process.env.PLATFORM_TOKEN,
     schedule: {
-      snapshotMs: Number(process.env.SNAPSHOT_INTERVAL_SECONDS ?? 3600) * 1000,
-      reconcileMs: Number(process.env.RECONCILE_INTERVAL_SECONDS ?? 60) * 1000,
+      snapshotMs: localNumber('SNAPSHOT_INTERVAL_SECONDS') * 1000,
+      reconcileMs: localNumber('RECONCILE_INTERVAL_SECONDS') * 1000,
     },
     accessLog: (line) => console.log(line),
   });

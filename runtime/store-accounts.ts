@@ -13,7 +13,8 @@ import { STORE_SECRETS_PREFIX_ENV } from '../secrets/fields';
 import { secretsManagerLoader } from '../secrets/secrets-manager';
 import { parseStoreSecret } from '../secrets/store-secrets';
 import { awsClientConfig } from './aws-clients';
-import { numberEnv, requireEnv } from './env';
+import { requireEnv } from './env';
+import { secretTtlMs } from './secret';
 import { storeRegistry } from './store-registry';
 
 /** The default store, on the deployment's own processing account; its webhooks go where the deployment says. */
@@ -77,7 +78,7 @@ function storeSecret(storeId: StoreId): CachedSecret<StoreSecretValues> {
   if (!secret) {
     const load = () =>
       secretsManagerLoader(`${requireEnv(STORE_SECRETS_PREFIX_ENV)}${storeId}`, awsClientConfig())();
-    secret = cacheSecret(load, parseStoreSecret, numberEnv('SECRET_TTL_SECONDS', 300) * 1000);
+    secret = cacheSecret(load, parseStoreSecret, secretTtlMs());
     secretsOf.set(storeId, secret);
   }
   return secret;

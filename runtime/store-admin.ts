@@ -3,7 +3,7 @@ import { StoreAdmin } from '../domain/store-admin';
 import { tokenDigest } from '../domain/token-holders';
 import { endpointRefusal } from '../webhooks/sender';
 import { newWebhookSecret } from '../webhooks/signing';
-import { announceEvents } from './webhook-events';
+import { allowLoopbackHttp, announceEvents } from './webhook-events';
 import { storeRegistry } from './store-registry';
 import { storeSecrets } from './store-secrets';
 
@@ -16,7 +16,7 @@ export const storeAdmin = new StoreAdmin({
   newWebhookSecret,
   hashToken: (token) => tokenDigest(token).toString('hex'),
   // As the webhook dispatcher sends: https, or http://127.0.0.1 where the deployment allows it (locally).
-  urlRefusal: (url) => endpointRefusal(url, process.env.WEBHOOK_ALLOW_LOOPBACK_HTTP === 'true'),
+  urlRefusal: (url) => endpointRefusal(url, allowLoopbackHttp()),
   webhooksOn: announceEvents,
   now: Date.now,
 });

@@ -18,6 +18,7 @@ import { storeAccounts } from './store-accounts';
 import { invoiceStore, refundStore } from './stores';
 import { table } from './table';
 import { outboxGraceMs } from './timing';
+import { allowLoopbackHttp } from './webhook-events';
 
 export const deliveryStore = /* @__PURE__ */ new DynamoDeliveryStore(
   table,
@@ -53,8 +54,6 @@ export const outboxSources: OutboxSources = (storeId) => {
   }
   return sources;
 };
-
-const allowLoopbackHttp = () => process.env.WEBHOOK_ALLOW_LOOPBACK_HTTP === 'true';
 
 /** The shop's endpoint from WEBHOOK_URL, or undefined when none is set; a URL we may not send to stops the function. */
 export function webhookSender(): HttpWebhookSender | undefined {

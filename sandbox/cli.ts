@@ -1,10 +1,10 @@
 import { CONTROL_PREFIX } from './control';
-import { startSandbox } from './server';
+import { DEFAULT_PORT, startSandbox } from './server';
 
 // `npm run sandbox`: a local, stateful Merchant Processing API v2. Keys here are sandbox-only, never real ones.
 async function main(): Promise<void> {
   const sandbox = await startSandbox({
-    port: Number(process.env.SANDBOX_PORT ?? 4010),
+    port: Number(process.env.SANDBOX_PORT ?? DEFAULT_PORT),
     apiKey: process.env.SANDBOX_API_KEY || undefined,
     secretKey: process.env.SANDBOX_SECRET_KEY || undefined,
     callbackUrl: process.env.SANDBOX_CALLBACK_URL || undefined,

@@ -51,6 +51,8 @@ export interface Sandbox {
 
 /** Compressed from the hours a real service would wait, so that local retries are visible in minutes. */
 export const DEFAULT_CALLBACK_RETRY_MS = [1000, 5000, 30000, 120000];
+/** Where `npm run sandbox` and `npm start` serve the sandbox when SANDBOX_PORT is unset. */
+export const DEFAULT_PORT = 4010;
 export const DEFAULT_API_KEY = 'sandbox-api-key';
 export const DEFAULT_SECRET_KEY = 'sandbox-secret-key';
 

@@ -1,40 +1,16 @@
 // docs/internals.md lists every setting a function reads with numberEnv, and its default: held to the code here.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { settingReads } from './function-settings';
 
 const root = join(__dirname, '..', '..');
-/** The folders a function's bundle may draw on; tests, the bench, the browser apps and generated code are not. */
-const NOT_FUNCTION_CODE = new Set([
-  'node_modules',
-  'test',
-  'bench',
-  'cdk.out',
-  'client',
-  'coverage',
-  'web',
-  'scripts',
-]);
 
 /** Every `numberEnv('NAME', default)` in the code a function bundles, as name -> default. */
 function settingsInCode(): Map<string, string> {
   const settings = new Map<string, string>();
-  const folders = readdirSync(root, { withFileTypes: true })
-    .filter(
-      (entry) => entry.isDirectory() && !entry.name.startsWith('.') && !NOT_FUNCTION_CODE.has(entry.name),
-    )
-    .map((entry) => entry.name);
-  const files = folders.flatMap((folder) =>
-    readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
-      .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
-      .map((file) => join(folder, file)),
-  );
-  for (const file of files) {
-    const code = readFileSync(join(root, file), 'utf8');
-    for (const [, name, value] of code.matchAll(/numberEnv\(\s*'([A-Z_]+)',\s*([\d_]+)\s*\)/g)) {
-      const given = value.replace(/_/g, '');
-      expect({ name, default: settings.get(name) ?? given }).toEqual({ name, default: given });
-      settings.set(name, given);
-    }
+  for (const { name, default: given } of settingReads().reads) {
+    expect({ name, default: settings.get(name) ?? given }).toEqual({ name, default: given });
+    settings.set(name, given);
   }
   return settings;
 }
@@ -63,4 +39,17 @@ test('docs/internals.md lists every function setting with the default the code g
   expect(inCode.get('PROCESSING_TIMEOUT_MS')).toBe('10000');
   expect(inCode.get('RECONCILE_BATCH')).toBe('100');
   expect(Object.fromEntries(settingsInDoc())).toEqual(Object.fromEntries(inCode));
+});
+
+test('every numberEnv call names its setting and its default in the call itself, so that the table above sees it', () => {
+  const { reads, calls } = settingReads();
+  expect(reads).toHaveLength(calls);
+});
+
+test("each function setting's default is written in one file, which every reader of the setting imports", () => {
+  const files = new Map<string, Set<string>>();
+  for (const { name, file } of settingReads().reads)
+    files.set(name, (files.get(name) ?? new Set()).add(file));
+  for (const [name, found] of files)
+    expect({ name, files: [...found] }).toEqual({ name, files: [[...found][0]] });
 });

@@ -9,7 +9,14 @@ import cdkJson from '../../cdk.json';
 import { definePaymentsPluginApp } from '../../lib/define-app';
 import { CUSTOM_METRICS, THROTTLED_BY_DESIGN } from '../../lib/plugin-alarms';
 import { scheduledJobs } from '../../lib/routes';
-import { resolveSettings, SETTING_KEYS, type PluginSettings, type RawSettings } from '../../lib/settings';
+import {
+  DEFAULT_RATES,
+  resolveSettings,
+  SETTING_KEYS,
+  type PluginSettings,
+  type RawSettings,
+} from '../../lib/settings';
+import { functionSettingDefaults } from './function-settings';
 
 const guide = readFileSync(path.join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8');
 
@@ -225,5 +232,32 @@ describe('the stack', () => {
     const teardown = guide.slice(start, guide.indexOf('\n## ', start + 1));
     expect(teardown.indexOf('describe-stack-resources')).toBeLessThan(teardown.indexOf('npx cdk destroy'));
     expect(teardown.slice(teardown.indexOf('npx cdk destroy'))).not.toContain('--stack-name');
+  });
+});
+
+describe("the functions' settings the guide names, with the one default the code gives each", () => {
+  const seconds = (name: string) => Number(functionSettingDefaults().get(name));
+
+  test('SECRET_TTL_SECONDS: how long a secret is cached, and the store secret reads a month it makes', () => {
+    const ttl = seconds('SECRET_TTL_SECONDS');
+    expect(Number(find(/for at most (\d+) minutes \(`SECRET_TTL_SECONDS`\)/)[1]) * 60).toBe(ttl);
+    const [, minutes, reads] = find(
+      /once per `SECRET_TTL_SECONDS` \((\d+) minutes\): ([\d,]+) reads a month/,
+    );
+    expect(Number(minutes) * 60).toBe(ttl);
+    expect(reads).toBe(((30 * 86_400) / ttl).toLocaleString('en-US'));
+  });
+
+  test('STORE_CACHE_SECONDS: how long a warm function keeps a store', () => {
+    expect(Number(find(/`STORE_CACHE_SECONDS`, \*\*(\d+) seconds\*\* by default/)[1])).toBe(
+      seconds('STORE_CACHE_SECONDS'),
+    );
+  });
+
+  test("the cost table's jobs every minute and hourly are those the default rates make", () => {
+    const [, minutely, hourly] = find(/\((\w+) jobs every minute, (\w+) hourly\)/);
+    const rates = Object.values(DEFAULT_RATES);
+    expect(rates.filter((rate) => rate === 'rate(1 minute)')).toHaveLength(NUMBERS[minutely]);
+    expect(rates.filter((rate) => rate === 'rate(1 hour)')).toHaveLength(NUMBERS[hourly]);
   });
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { INVOICE_EXCEPTIONS, INVOICE_STATUS_NAMES } from '../../domain/outcome';
 import { ERROR_STATUSES } from '../../http/errors';
 import { routes, type Access } from '../../lib/routes';
+import { LOCAL_DEFAULTS } from '../../local/defaults';
 
 const root = join(__dirname, '..', '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -117,11 +118,12 @@ test('the webhook types include one per status a created invoice can reach, and 
 
 test('the local settings table names every variable npm start reads, with its default', () => {
   const start = readFileSync(join(root, 'local', 'start.ts'), 'utf8');
-  const read = new Set([...start.matchAll(/process\.env\.([A-Z_]+)/g)].map((match) => match[1]));
-  const defaults = new Map(
-    [...start.matchAll(/process\.env\.([A-Z_]+) \?\? (\d+)/g)].map((match) => [match[1], match[2]]),
+  const numbers = [...start.matchAll(/localNumber\('([A-Z_]+)'\)/g)].map((match) => match[1]);
+  expect(numbers.sort()).toEqual(Object.keys(LOCAL_DEFAULTS).sort());
+  const read = new Set(
+    [...start.matchAll(/process\.env\.([A-Z_]+)/g)].map((match) => match[1]).concat(numbers),
   );
-  expect(defaults.size).toBeGreaterThanOrEqual(4);
+  const defaults = new Map(Object.entries(LOCAL_DEFAULTS).map(([name, value]) => [name, String(value)]));
   const documented = new Map<string, string>();
   for (const [names, , given] of table(section('Run it locally'), /^\| variable /)) {
     const values = codes(given);

@@ -1,5 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import {
+  DEFAULT_RATES,
+  rateSeconds,
   readSettings,
   resolveSettings,
   SANDBOX_PROCESSING_BASE_URL,
@@ -25,6 +27,23 @@ test('defaults give a sandbox with the placeholder base URL and the default rate
     webhookRetryRate: 'rate(1 minute)',
     logRetentionDays: 30,
   });
+});
+
+test('a stage that leaves out the rates gets DEFAULT_RATES, the ones npm start also runs its jobs at', () => {
+  expect(resolveSettings({})).toMatchObject(DEFAULT_RATES);
+});
+
+test.each([
+  ['rate(1 minute)', 60],
+  ['rate(5 minutes)', 300],
+  ['rate(1 hour)', 3600],
+  ['rate(2 days)', 172_800],
+])('rateSeconds(%s) is %d', (rate, seconds) => {
+  expect(rateSeconds(rate)).toBe(seconds);
+});
+
+test('rateSeconds refuses what is not a rate', () => {
+  expect(() => rateSeconds('cron(0 * * * ? *)')).toThrow('Not a rate expression: "cron(0 * * * ? *)"');
 });
 
 test('production takes its base URL, rates and alarm e-mail from the settings', () => {
