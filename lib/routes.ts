@@ -378,7 +378,7 @@ export const jobs = [
     concurrency: { reserved: 1 },
   },
   {
-    // Moves webhook events out of the records' outboxes and delivers what is due (domain/webhooks.ts).
+    // Moves webhook events out of the records' outboxes and delivers what is due (domain/webhook-dispatcher.ts).
     name: 'webhook-dispatcher',
     data: { table: ['GetItem', 'PutItem', 'UpdateItem'], queriedIndexes: ['deliveries-due'] },
     secrets: ['webhookSecret'],

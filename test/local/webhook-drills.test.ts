@@ -6,7 +6,9 @@ import { InvoiceService } from '../../domain/invoices';
 import type { InvoiceRecord } from '../../domain/model';
 import type { ProcessingApi } from '../../domain/ports';
 import { isOpen } from '../../domain/status';
-import { eventId, RETRY_SCHEDULE, WebhookDispatcher, type DispatchOptions } from '../../domain/webhooks';
+import { RETRY_SCHEDULE, type DispatchOptions } from '../../domain/webhook-deliveries';
+import { WebhookDispatcher } from '../../domain/webhook-dispatcher';
+import { eventId } from '../../domain/webhooks';
 import { webhookPayload } from '../../http/webhook-views';
 import {
   bundleFunctions,
