@@ -29,11 +29,12 @@ import {
 } from './webhook-deliveries';
 import { deliveryIdOf, eventId, recordAsOf } from './webhooks';
 
-/** The JSON body for an event: `{id, type, created_at, sequence, data}` with `data` the view of `record` then. */
+/** The JSON body for an event: `{id, type, created_at, sequence, store_id, data}` with `data` the view of `record` then. */
 export type PayloadOf = (
   subject: WebhookSubject,
   record: ClaimedRecord<unknown>,
   event: OutboxEvent,
+  storeId: StoreId,
 ) => string;
 
 /** A store's record outboxes, by kind. */
@@ -301,7 +302,7 @@ export class WebhookDispatcher {
       subject,
       foreignId: record.foreignId,
       recordCreatedAt: record.createdAt,
-      body: this.payloadOf(subject, recordAsOf(record, event), event),
+      body: this.payloadOf(subject, recordAsOf(record, event), event, storeId),
       createdAt: event.at,
       state: 'pending',
       attempts: 0,

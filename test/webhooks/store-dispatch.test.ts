@@ -568,7 +568,7 @@ test('after the upgrade from 0.4.0, a record whose earlier event still retries a
       subject: 'invoice',
       foreignId: 'order-1',
       recordCreatedAt: record.createdAt,
-      body: payloadOf('invoice', record, first),
+      body: payloadOf('invoice', record, first, DEFAULT_STORE_ID),
       createdAt: first.at,
       state: 'pending',
       attempts: 2,
