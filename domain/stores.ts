@@ -82,6 +82,18 @@ export interface StoreRecord {
   tokens: TokenHashes;
   /** The tokens a rotation replaced: they still work until `expiresAt` (epoch ms). */
   previousTokens?: TokenHashes & { expiresAt: number };
+  /** When the webhook secret a rotation replaced stops signing beside the new one (epoch ms). */
+  previousWebhookSecretExpiresAt?: number;
+}
+
+/** The secrets that sign a store's webhooks now: the previous one only until its overlap ends. */
+export function signingSecrets(
+  record: StoreRecord,
+  secrets: readonly string[],
+  now: number,
+): readonly string[] {
+  const until = record.previousWebhookSecretExpiresAt;
+  return until !== undefined && now >= until ? secrets.slice(0, 1) : secrets;
 }
 
 /** The registry entry of one token: whose it is; found by its digest. */

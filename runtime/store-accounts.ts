@@ -1,6 +1,7 @@
 import type { KeySource } from '../domain/ports';
 import {
   DEFAULT_STORE_ID,
+  signingSecrets,
   type StoreAccount,
   type StoreAccounts,
   type StoreId,
@@ -39,6 +40,9 @@ export const storeAccounts: StoreAccounts = {
     if (!record) return undefined;
     const known = built.get(storeId);
     if (known?.record === record) return known.account;
+    // A rotated webhook secret signs as soon as the store item says so.
+    if (known && known.record.previousWebhookSecretExpiresAt !== record.previousWebhookSecretExpiresAt)
+      secretsOf.delete(storeId);
     const account = accountOf(record);
     built.set(storeId, { record, account });
     return account;
@@ -59,7 +63,10 @@ function accountOf(record: StoreRecord): StoreAccount {
         ? { account: 'own', baseUrl: record.baseUrl, keys }
         : { account: 'shared' },
     ...(record.webhookUrl !== undefined && {
-      webhook: { url: record.webhookUrl, secrets: async () => (await secret.get()).webhookSecrets },
+      webhook: {
+        url: record.webhookUrl,
+        secrets: async () => signingSecrets(record, (await secret.get()).webhookSecrets, Date.now()),
+      },
     }),
   };
 }

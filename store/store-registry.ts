@@ -123,6 +123,9 @@ function storeItem(record: StoreRecord): Item {
       previous_admin_token_hash: str(previous.admin),
       previous_tokens_expire_at: num(previous.expiresAt),
     }),
+    ...(record.previousWebhookSecretExpiresAt !== undefined && {
+      previous_webhook_secret_expires_at: num(record.previousWebhookSecretExpiresAt),
+    }),
   };
 }
 
@@ -147,6 +150,9 @@ function storeFromItem(item: Item): StoreRecord {
         admin: text('previous_admin_token_hash') ?? '',
         expiresAt: number('previous_tokens_expire_at'),
       },
+    }),
+    ...(item.previous_webhook_secret_expires_at !== undefined && {
+      previousWebhookSecretExpiresAt: number('previous_webhook_secret_expires_at'),
     }),
   };
 }

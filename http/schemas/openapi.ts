@@ -41,6 +41,8 @@ const SCHEMAS = {
   StoreList: output.storeList,
   CreatedStore: output.createdStore,
   RotatedTokens: output.rotatedTokens,
+  RotateWebhookSecretBody: input.rotateWebhookSecretBody,
+  RotatedWebhookSecret: output.rotatedWebhookSecret,
   CurrentToken: output.currentToken,
   Error: output.errorBody,
   GatewayMessage: output.gatewayMessage,

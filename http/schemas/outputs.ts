@@ -337,6 +337,15 @@ export const createdStore = v.strictObject({
   ),
 });
 
+export const rotatedWebhookSecret = v.strictObject({
+  store: storeView,
+  webhook_secret: described(
+    v.string(),
+    "The new secret that signs the store's webhooks (`whsec_...`): answered this once.",
+  ),
+  previous_secret_expires_at: isoTime('When the secret replaced stops signing beside the new one.'),
+});
+
 export const rotatedTokens = v.strictObject({
   store: storeView,
   storefront_token: issuedToken('The new storefront token'),
