@@ -2,7 +2,7 @@
 // when they load, and the bench's own process runs them with webhooks off. Forked by bench/webhooks.ts, with its
 // own backends; the shop's endpoint (a receiver answering 200) runs in the bench's process.
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import type { DispatchReport } from '../domain/webhooks';
+import type { DispatchReport } from '../domain/webhook-deliveries';
 import { routes } from '../lib/routes';
 import { startGateway } from '../local/gateway';
 import { SECRET_ENV, WEBHOOK_SECRET_FIELDS } from '../secrets/fields';

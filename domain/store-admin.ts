@@ -190,6 +190,31 @@ export class StoreAdmin {
     return { record, tokens, previousExpireAt: expiresAt };
   }
 
+  /**
+   * A new webhook secret, answered once; the one it replaces signs beside it for `graceSeconds`, and one replaced
+   * earlier stops now. The secret is written before the store item says when the previous one stops.
+   */
+  async rotateWebhookSecret(
+    storeId: StoreId,
+    graceSeconds: number,
+  ): Promise<{ record: StoreRecord; webhookSecret: string; previousExpireAt: number }> {
+    if (storeId === DEFAULT_STORE_ID) throw new DefaultStoreError();
+    await this.get(storeId);
+    const values = await this.deps.secrets.read(storeId);
+    const webhookSecret = this.deps.newWebhookSecret();
+    const [current] = values?.webhookSecrets ?? [];
+    await this.deps.secrets.write(storeId, {
+      ...(values?.processing && { processing: values.processing }),
+      webhookSecrets: current === undefined ? [webhookSecret] : [webhookSecret, current],
+    });
+    const previousExpireAt = this.deps.now() + graceSeconds * 1000;
+    const record = await this.change(storeId, (found) => ({
+      ...found,
+      previousWebhookSecretExpiresAt: previousExpireAt,
+    }));
+    return { record, webhookSecret, previousExpireAt };
+  }
+
   /** Idempotent: a store already in `status` is answered as it is. */
   setStatus(storeId: StoreId, status: StoreStatus): Promise<StoreRecord> {
     return this.change(storeId, (record) => ({ ...record, status }));

@@ -84,6 +84,8 @@ export interface StoreRecord {
   unfinished?: SecretLease & { request: string };
   /** A change of processing keys under way: its secret is being written, and the store item names the keys after. */
   keysChange?: SecretLease;
+  /** When the webhook secret a rotation replaced stops signing beside the new one (epoch ms). */
+  previousWebhookSecretExpiresAt?: number;
 }
 
 /**
@@ -93,6 +95,16 @@ export interface StoreRecord {
 export interface SecretLease {
   until: number;
   version: number;
+}
+
+/** The secrets that sign a store's webhooks now: the previous one only until its overlap ends. */
+export function signingSecrets(
+  record: StoreRecord,
+  secrets: readonly string[],
+  now: number,
+): readonly string[] {
+  const until = record.previousWebhookSecretExpiresAt;
+  return until !== undefined && now >= until ? secrets.slice(0, 1) : secrets;
 }
 
 /** The registry entry of one token: whose it is; found by its digest. */

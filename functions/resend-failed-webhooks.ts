@@ -1,4 +1,4 @@
-import { resendFailed } from '../domain/webhooks';
+import { resendFailed } from '../domain/webhook-deliveries';
 import { resendFailedInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { resendFailedWebhooksRoute } from '../lib/routes';

@@ -1,4 +1,4 @@
-import { resend } from '../domain/webhooks';
+import { resend } from '../domain/webhook-deliveries';
 import { eventIdInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { deliveryView } from '../http/webhook-views';

@@ -1,5 +1,6 @@
 import middy from '@middy/core';
-import { WebhookDispatcher, type DispatchReport } from '../domain/webhooks';
+import type { DispatchReport } from '../domain/webhook-deliveries';
+import { WebhookDispatcher } from '../domain/webhook-dispatcher';
 import { webhookPayload } from '../http/webhook-views';
 import { log } from '../observability/log';
 import { countMetric } from '../observability/metrics';

@@ -6,6 +6,7 @@ import {
   LIST_LIMIT,
   noQuery,
   rotateTokensBody,
+  rotateWebhookSecretBody,
   storeBody,
   storeChangesBody,
   storeListQuery,
@@ -78,6 +79,19 @@ export function rotateTokensInput(request: ApiRequest): {
   const storeId = storeIdInput(request);
   // Only leaving the field out takes the default: a null is no number of seconds.
   const { grace_seconds = 86_400 } = readFields(rotateTokensBody, request.body ?? {}, 'body', [
+    'grace_seconds',
+  ]);
+  return { storeId, graceSeconds: grace_seconds, apiBase: apiBaseOf(request) };
+}
+
+export function rotateWebhookSecretInput(request: ApiRequest): {
+  storeId: StoreId;
+  graceSeconds: number;
+  apiBase: string;
+} {
+  const storeId = storeIdInput(request);
+  // Only leaving the field out takes the default: a null is no number of seconds.
+  const { grace_seconds = 86_400 } = readFields(rotateWebhookSecretBody, request.body ?? {}, 'body', [
     'grace_seconds',
   ]);
   return { storeId, graceSeconds: grace_seconds, apiBase: apiBaseOf(request) };

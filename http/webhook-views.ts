@@ -1,3 +1,4 @@
+import type { StoreId } from '../domain/stores';
 import type {
   ClaimedRecord,
   Delivery,
@@ -11,7 +12,7 @@ import { UnrenderableRecordError } from './errors';
 import { invoiceView, iso, refundView } from './views';
 
 /**
- * An event's JSON body: `data` is the view the shop reads with GET of `record` as the event's change left it
+ * An event's JSON body, naming the store whose record it is: `data` is the view the shop reads with GET of `record` as the event's change left it
  * (domain/webhooks.ts, `recordAsOf`), so nothing the shop could not read already; `sequence` grows per order. A
  * record no view can render still has its events sent, in order, with `data` null and an `error` naming the record
  * (docs/webhooks.md), so that neither its later events nor any other record's wait behind it.
@@ -20,6 +21,7 @@ export function webhookPayload(
   subject: WebhookSubject,
   record: ClaimedRecord<unknown>,
   event: OutboxEvent,
+  storeId: StoreId,
 ): string {
   try {
     const data =
@@ -31,6 +33,7 @@ export function webhookPayload(
       type: event.type,
       created_at: iso(event.at, 'created_at'),
       sequence: event.seq,
+      store_id: storeId,
       data,
     });
   } catch (error) {
@@ -41,6 +44,7 @@ export function webhookPayload(
       type: event.type,
       created_at: isoOrNull(event.at),
       sequence: event.seq,
+      store_id: storeId,
       data: null,
       error: { code: error.code, message: error.message, foreign_id: record.foreignId },
     });

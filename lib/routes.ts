@@ -277,7 +277,7 @@ export const getStoreRoute = route('GET /stores/{store_id}', 'get-store', 'platf
   secrets: PLATFORM_SECRETS,
 });
 
-// The only function that may write a store's secret after its creation: new processing keys.
+// The functions that may write a store's secret after its creation: new processing keys, and a new webhook secret.
 // It queries the store's invoice and refund lists: a shared store with orders may not move to its own account.
 export const updateStoreRoute = route('PATCH /stores/{store_id}', 'update-store', 'platform', {
   data: { ...STORE_WRITES, queriedIndexes: ['created'] },
@@ -290,6 +290,13 @@ export const rotateStoreTokensRoute = route(
   'rotate-store-tokens',
   'platform',
   { data: STORE_WRITES, secrets: PLATFORM_SECRETS },
+);
+
+export const rotateStoreWebhookSecretRoute = route(
+  'POST /stores/{store_id}/webhook-secret/rotate',
+  'rotate-store-webhook-secret',
+  'platform',
+  { data: STORE_WRITES, secrets: PLATFORM_SECRETS, storeSecrets: 'write' },
 );
 
 export const disableStoreRoute = route('POST /stores/{store_id}/disable', 'disable-store', 'platform', {
@@ -344,6 +351,7 @@ export const routes = [
   getStoreRoute,
   updateStoreRoute,
   rotateStoreTokensRoute,
+  rotateStoreWebhookSecretRoute,
   disableStoreRoute,
   enableStoreRoute,
   currentTokenRoute,
@@ -378,7 +386,7 @@ export const jobs = [
     concurrency: { reserved: 1 },
   },
   {
-    // Moves webhook events out of the records' outboxes and delivers what is due (domain/webhooks.ts).
+    // Moves webhook events out of the records' outboxes and delivers what is due (domain/webhook-dispatcher.ts).
     name: 'webhook-dispatcher',
     data: { table: ['GetItem', 'PutItem', 'UpdateItem'], queriedIndexes: ['deliveries-due'] },
     secrets: ['webhookSecret'],

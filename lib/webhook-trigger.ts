@@ -46,7 +46,7 @@ export class WebhookTrigger extends Construct {
     dispatcher.addEventSource(
       new DynamoEventSource(props.table as never, {
         startingPosition: StartingPosition.LATEST,
-        // One batch per shard at a time: no two stream runs hold a record's outbox at once (domain/webhooks.ts).
+        // One batch per shard at a time: no two stream runs hold a record's outbox at once (domain/webhook-dispatcher.ts).
         parallelizationFactor: 1,
         batchSize: 100,
         maxBatchingWindow: Duration.seconds(0),

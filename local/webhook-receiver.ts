@@ -7,6 +7,8 @@ export interface ReceivedEvent {
   type: string;
   sequence: number;
   body: string;
+  /** The three Standard Webhooks headers it came with. */
+  headers?: Record<string, string>;
 }
 
 export interface WebhookReceiver extends Listening {
@@ -40,7 +42,9 @@ export async function startWebhookReceiver(
         response.writeHead(401).end();
         return;
       }
-      const event = { id: payload.id, type: payload.type, sequence: payload.sequence, body };
+      const names = ['webhook-id', 'webhook-timestamp', 'webhook-signature'];
+      const headers = Object.fromEntries(names.map((name) => [name, String(request.headers[name])]));
+      const event = { id: payload.id, type: payload.type, sequence: payload.sequence, body, headers };
       const status = (await options.answer?.(event)) ?? 200;
       if (status >= 200 && status < 300) {
         received.push(event);

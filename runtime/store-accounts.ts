@@ -1,6 +1,7 @@
 import type { KeySource } from '../domain/ports';
 import {
   DEFAULT_STORE_ID,
+  signingSecrets,
   type StoreAccount,
   type StoreAccounts,
   type StoreId,
@@ -62,7 +63,10 @@ function accountOf(record: StoreRecord): StoreAccount {
         ? { account: 'own', baseUrl: record.baseUrl, keys }
         : { account: 'shared' },
     ...(record.webhookUrl !== undefined && {
-      webhook: { url: record.webhookUrl, secrets: async () => (await secret.get()).webhookSecrets },
+      webhook: {
+        url: record.webhookUrl,
+        secrets: async () => signingSecrets(record, (await secret.get()).webhookSecrets, Date.now()),
+      },
     }),
   };
 }

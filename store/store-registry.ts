@@ -135,6 +135,9 @@ function storeItem(record: StoreRecord): Item {
       keys_change_until: num(keysChange.until),
       keys_change_version: num(keysChange.version),
     }),
+    ...(record.previousWebhookSecretExpiresAt !== undefined && {
+      previous_webhook_secret_expires_at: num(record.previousWebhookSecretExpiresAt),
+    }),
   };
 }
 
@@ -170,6 +173,9 @@ function storeFromItem(item: Item): StoreRecord {
     }),
     ...(item.keys_change_until !== undefined && {
       keysChange: { until: number('keys_change_until'), version: number('keys_change_version') },
+    }),
+    ...(item.previous_webhook_secret_expires_at !== undefined && {
+      previousWebhookSecretExpiresAt: number('previous_webhook_secret_expires_at'),
     }),
   };
 }

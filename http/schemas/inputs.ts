@@ -246,6 +246,19 @@ export const rotateTokensBody = fields({
   ),
 });
 
+export const rotateWebhookSecretBody = fields({
+  grace_seconds: v.optional(
+    wholeNumber({
+      description: 'How long the webhook secret being replaced keeps signing beside the new one, in seconds.',
+      minimum: 0,
+      maximum: MAX_GRACE_SECONDS,
+      rangeMessage: `must be between 0 and ${MAX_GRACE_SECONDS}`,
+      default: 86_400,
+      jsonOnly: true,
+    }),
+  ),
+});
+
 export const storeListQuery = fields({
   limit: limit('stores'),
   cursor: cursor((value) => STORE_ID.test(value)),

@@ -41,9 +41,12 @@ const SCHEMAS = {
   StoreList: output.storeList,
   CreatedStore: output.createdStore,
   RotatedTokens: output.rotatedTokens,
+  RotateWebhookSecretBody: input.rotateWebhookSecretBody,
+  RotatedWebhookSecret: output.rotatedWebhookSecret,
   CurrentToken: output.currentToken,
   Error: output.errorBody,
   GatewayMessage: output.gatewayMessage,
+  WebhookEvent: output.webhookEvent,
 };
 
 const CONVERSION: ConversionConfig = {
@@ -293,6 +296,26 @@ export function openApiDocument() {
       { name: 'public', description: 'No token.' },
     ],
     paths,
+    webhooks: {
+      event: {
+        post: {
+          operationId: 'webhookEvent',
+          // The shop verifies the signature headers; it asks the plugin for no token.
+          security: [],
+          summary: "An event the plugin sends to the store's webhook endpoint",
+          description:
+            'Signed as Standard Webhooks: verify `webhook-signature` over `webhook-id`, `webhook-timestamp` and the raw body (docs/webhooks.md).',
+          parameters: ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => ({
+            name,
+            in: 'header',
+            required: true,
+            schema: { type: 'string' },
+          })),
+          requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookEvent') } } },
+          responses: { '200': { description: 'Any 2xx: delivered. Anything else is retried.' } },
+        },
+      },
+    },
     components: {
       schemas: toJsonSchemaDefs(SCHEMAS, CONVERSION),
       responses: errorResponses(),

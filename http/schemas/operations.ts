@@ -13,6 +13,7 @@ import {
   orderRefundBody,
   pairQuery,
   rotateTokensBody,
+  rotateWebhookSecretBody,
   storeBody,
   storeChangesBody,
   storeListQuery,
@@ -40,6 +41,7 @@ import {
   refundView,
   resendReport,
   rotatedTokens,
+  rotatedWebhookSecret,
   snapshot,
   snapshotList,
   storeList,
@@ -296,6 +298,16 @@ export const operations: Record<RouteFunctionName, Operation> = {
     body: rotateTokensBody,
     errors: [409],
   }),
+  'rotate-store-webhook-secret': returning(
+    "Rotate a store's webhook secret",
+    view('The new secret.', rotatedWebhookSecret),
+    {
+      description:
+        "A new webhook secret, answered this once. The previous one keeps signing beside it for `grace_seconds` (default a day): `webhook-signature` then holds one signature per secret, space-separated, as Standard Webhooks allows, so the endpoint may switch at any time in the overlap. A secret replaced earlier stops now. The default store's secret is the deployment's (409 `default_store`; docs/operations.md).",
+      body: rotateWebhookSecretBody,
+      errors: [409],
+    },
+  ),
   'disable-store': returning('Disable a store', store, {
     description:
       "Its tokens, and the platform token acting for it, answer 403 `store_disabled` on its routes; its callbacks are still applied and its webhooks still sent. Idempotent; warm functions see it within the store cache's time (docs/operations.md).",

@@ -176,6 +176,25 @@ export const deliveryView = v.strictObject({
 
 export const deliveryList = listOf(deliveryView, 'Webhook deliveries, newest first.');
 
+/** The body of each webhook (http/webhook-views.ts, `webhookPayload`). */
+export const webhookEvent = v.strictObject({
+  id: described(v.string(), 'The `webhook-id` header: deduplicate on it.'),
+  type: described(v.picklist(WEBHOOK_EVENT_TYPES), 'Such as `invoice.paid` or `refund.confirmed`.'),
+  created_at: v.nullable(isoTime('When the change that made the event was written; null only with `error`.')),
+  sequence: described(v.pipe(v.number(), v.integer()), 'Per invoice or refund; only grows.'),
+  store_id: described(v.string(), 'The store whose record it is: `default` for the default store.'),
+  data: described(
+    v.nullable(v.union([invoiceView, refundView])),
+    'The view `GET` answers, as the change left it; null only with `error`.',
+  ),
+  error: v.optional(
+    described(
+      v.strictObject({ code: v.literal('unrenderable_record'), message: v.string(), foreign_id: v.string() }),
+      'The record holds a time no view can write: its events are still sent, in order.',
+    ),
+  ),
+});
+
 export const resendReport = v.strictObject({
   resent: described(v.pipe(v.number(), v.integer()), 'Failed deliveries set to be sent again now.'),
   more: described(v.boolean(), 'More failed ones remain: call again.'),
@@ -316,6 +335,15 @@ export const createdStore = v.strictObject({
     v.string(),
     "The secret that signs the store's webhooks (`whsec_...`): answered this once.",
   ),
+});
+
+export const rotatedWebhookSecret = v.strictObject({
+  store: storeView,
+  webhook_secret: described(
+    v.string(),
+    "The new secret that signs the store's webhooks (`whsec_...`): answered this once.",
+  ),
+  previous_secret_expires_at: isoTime('When the secret replaced stops signing beside the new one.'),
 });
 
 export const rotatedTokens = v.strictObject({

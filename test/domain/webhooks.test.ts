@@ -9,11 +9,9 @@ import {
   OUTBOX_CAP,
   OUTBOX_CAP_AT_TAKEOVER,
   recordAsOf,
-  resend,
-  retryDelayMs,
-  RETRY_SCHEDULE,
   withEvents,
 } from '../../domain/webhooks';
+import { resend, retryDelayMs, RETRY_SCHEDULE } from '../../domain/webhook-deliveries';
 import { MemoryStore } from '../support/memory-store';
 import { sentInvoice } from '../support/records';
 

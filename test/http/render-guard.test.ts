@@ -10,7 +10,7 @@ import type {
   RefundRecord,
 } from '../../domain/model';
 import type { CreatedQuery, ListPosition, NewestFirst } from '../../domain/ports';
-import type { StoreRecord } from '../../domain/stores';
+import { DEFAULT_STORE_ID, type StoreRecord } from '../../domain/stores';
 import { listBody, recordListBody } from '../../http/cursor';
 import { toErrorResponse, UnrenderableRecordError } from '../../http/errors';
 import { invoiceExportPage, refundExportPage, UNRENDERABLE_STATUS } from '../../http/exports';
@@ -157,14 +157,19 @@ test('the refunds export marks a refund whose history holds no time', async () =
 test("its webhooks are still sent, in order, marked with data null; another record's are whole", () => {
   const event: OutboxEvent = { id: 'evt-1', type: 'invoice.awaiting_payment', seq: 1, at: AT } as OutboxEvent;
 
-  const marked = JSON.parse(webhookPayload('invoice', bad as ClaimedRecord<unknown>, event));
-  const whole = JSON.parse(webhookPayload('invoice', good1 as ClaimedRecord<unknown>, event));
+  const marked = JSON.parse(
+    webhookPayload('invoice', bad as ClaimedRecord<unknown>, event, DEFAULT_STORE_ID),
+  );
+  const whole = JSON.parse(
+    webhookPayload('invoice', good1 as ClaimedRecord<unknown>, event, DEFAULT_STORE_ID),
+  );
 
   expect(marked).toEqual({
     id: 'evt-1',
     type: 'invoice.awaiting_payment',
     created_at: '2030-01-01T00:00:00.000Z',
     sequence: 1,
+    store_id: 'default',
     data: null,
     error: {
       code: 'unrenderable_record',

@@ -105,7 +105,7 @@ test("only the function that creates stores may create their secrets, and only t
   const withAccess = (access: string) =>
     facts.filter((fact) => fact.storeSecrets === access).map((fact) => fact.name);
   expect(withAccess('create')).toEqual(['create-store']);
-  expect(withAccess('write')).toEqual(['update-store']);
+  expect(withAccess('write')).toEqual(['update-store', 'rotate-store-webhook-secret']);
   for (const { name, secrets, storeSecrets } of facts) {
     const signs = (secrets as readonly SecretName[]).some(
       (secret) => secret === 'processingKeys' || secret === 'webhookSecret',

@@ -45,6 +45,7 @@ const TABLE_ACTIONS: Record<string, string[]> = {
   'get-store': ['GetItem'],
   'update-store': ['GetItem', 'PutItem'],
   'rotate-store-tokens': ['GetItem', 'PutItem'],
+  'rotate-store-webhook-secret': ['GetItem', 'PutItem'],
   'disable-store': ['GetItem', 'PutItem'],
   'enable-store': ['GetItem', 'PutItem'],
   'current-token': ['GetItem'],
@@ -95,6 +96,7 @@ const SECRET_READS: Record<string, Array<SecretName>> = {
   'get-store': ['tokens', 'platformToken'],
   'update-store': ['tokens', 'platformToken'],
   'rotate-store-tokens': ['tokens', 'platformToken'],
+  'rotate-store-webhook-secret': ['tokens', 'platformToken'],
   'disable-store': ['tokens', 'platformToken'],
   'enable-store': ['tokens', 'platformToken'],
   'current-token': ['tokens', 'platformToken'],
@@ -105,6 +107,7 @@ const SECRET_READS: Record<string, Array<SecretName>> = {
 const STORE_SECRET_ACCESS: Record<string, 'read' | 'create' | 'write'> = {
   'create-store': 'create',
   'update-store': 'write',
+  'rotate-store-webhook-secret': 'write',
   ...Object.fromEntries(
     [
       'checkout',

@@ -80,6 +80,10 @@ const REQUESTS: Partial<Record<RouteFunctionName, { path: string; body?: unknown
   'get-store': { path: '/stores/auth-store' },
   'update-store': { path: '/stores/auth-store', body: { name: 'Renamed' } },
   'rotate-store-tokens': { path: '/stores/auth-store/tokens/rotate', body: { grace_seconds: 60 } },
+  'rotate-store-webhook-secret': {
+    path: '/stores/auth-store/webhook-secret/rotate',
+    body: { grace_seconds: 60 },
+  },
   'disable-store': { path: '/stores/auth-store/disable' },
   'enable-store': { path: '/stores/auth-store/enable' },
 };

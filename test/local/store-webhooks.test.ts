@@ -4,6 +4,7 @@
 // that every event waits as a delivery (one delivered at its first attempt leaves none to list or re-send).
 import { startWebhookReceiver, type ReceivedEvent, type WebhookReceiver } from '../../local/webhook-receiver';
 import { newWebhookSecret } from '../../webhooks/signing';
+import { expectDocumentedWebhook } from '../support/contract';
 import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
 import { waitFor } from '../support/wait';
 
@@ -76,6 +77,12 @@ test("each store's endpoint receives its own store's events alone, signed with i
     );
     expect(events.every((event) => JSON.parse(event.body).data.foreign_id === ORDER)).toBe(true);
   }
+  // Each payload names the store whose record it is: `default` for the default store's.
+  const storeIds = (events: ReceivedEvent[]) =>
+    new Set(events.map((event) => JSON.parse(event.body).store_id));
+  expect(storeIds(own)).toEqual(new Set(['default']));
+  expect(storeIds(others)).toEqual(new Set([STORE]));
+  for (const event of [...own, ...others]) expectDocumentedWebhook(JSON.parse(event.body));
   const ownIds = new Set(ids(own));
   expect(others.filter((event) => ownIds.has(event.id))).toEqual([]);
 

@@ -7,7 +7,9 @@ import type { InvoiceRecord } from '../../domain/model';
 import type { ProcessingApi } from '../../domain/ports';
 import { isOpen } from '../../domain/status';
 import { DEFAULT_STORE_ID } from '../../domain/stores';
-import { eventId, RETRY_SCHEDULE, WebhookDispatcher, type DispatchOptions } from '../../domain/webhooks';
+import { RETRY_SCHEDULE, type DispatchOptions } from '../../domain/webhook-deliveries';
+import { WebhookDispatcher } from '../../domain/webhook-dispatcher';
+import { eventId } from '../../domain/webhooks';
 import { webhookPayload } from '../../http/webhook-views';
 import {
   bundleFunctions,

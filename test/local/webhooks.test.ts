@@ -54,6 +54,7 @@ test('a sandbox payment reaches the receiver as a verified invoice.paid, with th
     type: 'invoice.paid',
     created_at: expect.any(String),
     sequence: paid.sequence,
+    store_id: 'default',
     data: { ...view, seconds_left: null },
   });
   // awaiting_payment first, then paid: the sequence only grows.

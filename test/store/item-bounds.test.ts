@@ -254,7 +254,7 @@ sizes.refund = recordItemSize('REFUND', refund);
     subject: 'invoice',
     foreignId: invoice.foreignId,
     recordCreatedAt: AT,
-    body: webhookPayload('invoice', recordAsOf(invoice, event), event),
+    body: webhookPayload('invoice', recordAsOf(invoice, event), event, 's'.repeat(32)),
     createdAt: AT,
     state: 'failed',
     attempts: 999_999,

@@ -49,6 +49,7 @@ test('an update writes over the version before it only; a stale one is refused',
     updatedAt: 1_200,
     tokens: { storefront: HASH(7), admin: HASH(8) },
     previousTokens: { ...own.tokens, expiresAt: 5_000 },
+    previousWebhookSecretExpiresAt: 6_000,
   };
   expect(await registry.update(rotated)).toBe(true);
   expect(await registry.update({ ...own, version: 2, name: 'Stale' })).toBe(false);

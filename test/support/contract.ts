@@ -73,3 +73,15 @@ export function expectDocumented(method: string, url: string, status: number, bo
     );
   }
 }
+
+/** Throws, naming what differs, unless the body is a webhook event as openapi.json describes it. */
+export function expectDocumentedWebhook(body: unknown): void {
+  const at = pointer('components', 'schemas', 'WebhookEvent');
+  const validate = validators.get(at) ?? ajv.compile({ $ref: `${BASE}#/${at}` });
+  validators.set(at, validate);
+  if (!validate(body)) {
+    throw new Error(
+      `a webhook openapi.json does not describe: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`,
+    );
+  }
+}

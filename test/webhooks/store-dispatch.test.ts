@@ -5,16 +5,9 @@ import { NotFoundError } from '../../domain/errors';
 import { outboxListedAt, type Delivery, type InvoiceRecord, type WebhookProgress } from '../../domain/model';
 import type { DeliveryStore, DueWork, OutboxRead, OutboxSource } from '../../domain/ports';
 import { DEFAULT_STORE_ID, type StoreAccount, type StoreId } from '../../domain/stores';
-import {
-  deliveryIdOf,
-  invoiceEvents,
-  resend,
-  resendFailed,
-  RETRY_SCHEDULE,
-  WebhookDispatcher,
-  withEvents,
-  type DispatchOptions,
-} from '../../domain/webhooks';
+import { deliveryIdOf, invoiceEvents, withEvents } from '../../domain/webhooks';
+import { resend, resendFailed, RETRY_SCHEDULE, type DispatchOptions } from '../../domain/webhook-deliveries';
+import { WebhookDispatcher } from '../../domain/webhook-dispatcher';
 import { startWebhookReceiver, type WebhookReceiver } from '../../local/webhook-receiver';
 import { HttpWebhookSender } from '../../webhooks/sender';
 import { newWebhookSecret } from '../../webhooks/signing';
@@ -575,7 +568,7 @@ test('after the upgrade from 0.4.0, a record whose earlier event still retries a
       subject: 'invoice',
       foreignId: 'order-1',
       recordCreatedAt: record.createdAt,
-      body: payloadOf('invoice', record, first),
+      body: payloadOf('invoice', record, first, DEFAULT_STORE_ID),
       createdAt: first.at,
       state: 'pending',
       attempts: 2,
