@@ -90,7 +90,8 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     );
   }
 
-  async get(foreignId: string): Promise<T | undefined> {
+  // Not async: it would only wrap getOf's promise in another, on every poll.
+  get(foreignId: string): Promise<T | undefined> {
     return this.getOf(this.storeId, foreignId);
   }
 
