@@ -38,7 +38,11 @@ export function asText(text: string): TextBody {
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
 /** The event once the body middleware has read it, and the auth middleware has named its caller. */
-type RouteEvent = Event & { apiRequest?: ApiRequest; caller?: Caller };
+type RouteEvent = Event & {
+  apiRequest?: ApiRequest;
+  caller?: Caller;
+  foldedHeaders?: Record<string, string | undefined>;
+};
 /** A route with no bearer token (a callback, the customer's read, the document) finds its store itself. */
 const DEFAULT_CALLER: Caller = { storeId: DEFAULT_STORE_ID };
 type RouteMiddleware = MiddlewareObj<RouteEvent, Result>;
@@ -163,12 +167,13 @@ async function authorize(guard: Guard, event: RouteEvent): Promise<void> {
   if (guard.tokens === undefined) return;
   const { route, tokens } = guard;
   const access = route.access;
-  const header = headerValue(event.headers, 'authorization');
+  const headers = foldedHeaders(event);
+  const header = headers.authorization;
   const match = header && /^Bearer\s+(\S+)$/i.exec(header);
   if (!match) throw new HttpError('unauthorized', 'A bearer token is required');
   const holder = await tokens.holderOf(match[1]);
   if (!holder) throw new HttpError('unauthorized', 'The bearer token is not valid');
-  const named = headerValue(event.headers, 'store-id');
+  const named = headers['store-id'];
   if (named !== undefined && !STORE_ID.test(named)) {
     throw new HttpError('invalid_request', 'Invalid fields: Store-Id', {
       'Store-Id': 'must be a store id: lowercase letters, digits and "-", at most 32',
@@ -192,19 +197,22 @@ async function authorize(guard: Guard, event: RouteEvent): Promise<void> {
   if (status === 'disabled') throw new HttpError('store_disabled', 'The store is disabled');
 }
 
-function headerValue(headers: Event['headers'], name: string): string | undefined {
-  if (headers?.[name] !== undefined) return headers[name];
-  for (const [key, value] of Object.entries(headers ?? {})) if (key.toLowerCase() === name) return value;
-  return undefined;
-}
-
-function toApiRequest(event: Event, parseJson: boolean): ApiRequest {
-  const rawBody = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
+/** The headers with lower-case names, folded once for auth and the request: API Gateway sends them so already. */
+function foldedHeaders(event: RouteEvent): Record<string, string | undefined> {
+  if (event.foldedHeaders) return event.foldedHeaders;
   const given = event.headers ?? {};
-  // API Gateway sends lower-case names already; anything else is folded here.
-  const headers = Object.keys(given).every((key) => key === key.toLowerCase())
+  event.foldedHeaders = Object.keys(given).every((key) => key === key.toLowerCase())
     ? given
     : Object.fromEntries(Object.entries(given).map(([key, value]) => [key.toLowerCase(), value]));
+  return event.foldedHeaders;
+}
+
+/** No body is the common case (every GET): one empty buffer serves them all, as none can be written to. */
+const NO_BODY = Buffer.alloc(0);
+
+function toApiRequest(event: RouteEvent, parseJson: boolean): ApiRequest {
+  const rawBody = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : NO_BODY;
+  const headers = foldedHeaders(event);
   return {
     rawBody,
     headers,

@@ -43,7 +43,8 @@ export function tokenSource(secret: CachedSecret<NamedToken[]>, now: () => numbe
     return answer.tokens;
   };
   return {
-    get: async () => accepted(await secret.get()),
-    refresh: async () => accepted(await secret.refresh()),
+    // One promise per call rather than an async function's two: the poll asks on every request.
+    get: () => secret.get().then(accepted),
+    refresh: () => secret.refresh().then(accepted),
   };
 }

@@ -90,9 +90,9 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     );
   }
 
-  async get(foreignId: string): Promise<T | undefined> {
-    const item = await this.readItem(foreignId);
-    return item ? recordFromItem<T>(item) : undefined;
+  // Not async: it would only wrap the read's promise in another, on every poll.
+  get(foreignId: string): Promise<T | undefined> {
+    return this.readItem(foreignId).then((item) => (item ? recordFromItem<T>(item) : undefined));
   }
 
   /** The record's item, read consistently. */
