@@ -1,76 +1,25 @@
 import { clientSecretHash, clientSecretMatches } from './client-secret';
-import {
-  ConflictError,
-  NotFoundError,
-  NotReadyError,
-  serviceFailure,
-  ServiceError,
-  surelyNotProcessed,
-} from './errors';
+import { ConflictError, NotFoundError, serviceFailure, ServiceError, surelyNotProcessed } from './errors';
 import type {
   CheckoutRequest,
   InvoiceNews,
   InvoiceRecord,
-  InvoiceStatus,
   NewsOutcome,
   OrderRefundRequest,
-  Payment,
   RefundRequest,
-  Settlement,
   StatusChange,
 } from './model';
-import { failedOnItsOwn, readsCancelled, SERVICE_FAILURES } from './outcome';
-import { creditGrows, paysMore, paysSame, recordedPayment } from './payment';
-import type {
-  ClientSecrets,
-  InvoiceStore,
-  Owned,
-  ProcessingAccounts,
-  ProcessingApi,
-  VersionedStore,
-} from './ports';
-import { ClaimedRecords, mayHaveBeenSent, readRecord, type ClaimTiming } from './records';
-import { MAX_REFUNDS_PER_ORDER, refundableAmount, refundEnded, reservation } from './refund-bound';
-import { isFinal, isInvoiceStatus, movesForward } from './status';
+import { recordedPayment } from './payment';
+import type { ClientSecrets, InvoiceStore, Owned, ProcessingAccounts, ProcessingApi } from './ports';
+import { ClaimedRecords, mayHaveBeenSent, type ClaimTiming } from './records';
+import { MAX_REFUNDS_PER_ORDER, refundEnded, reservation } from './refund-bound';
+import { isInvoiceStatus } from './status';
 import type { AccountKind } from './stores';
+import { cancelRefusal, mayBeOurCancel } from './invoice-cancel';
+import { holdsNews, orderForeignId, upstreamForeignId, withNews, type StatusUpdate } from './invoice-news';
 import { invoiceEvents } from './webhooks';
 
-/** Attempts after the first use `<foreign_id>~<attempt>` upstream, so `~` is not allowed in our foreign_ids. */
-export const ATTEMPT_SEPARATOR = '~';
 const MAX_ATTEMPTS = 5;
-
-export function upstreamForeignId(record: Pick<InvoiceRecord, 'foreignId' | 'attempt'>): string {
-  return record.attempt === 1 ? record.foreignId : `${record.foreignId}${ATTEMPT_SEPARATOR}${record.attempt}`;
-}
-
-export function orderForeignId(upstreamId: string): string {
-  return upstreamId.split(ATTEMPT_SEPARATOR)[0];
-}
-
-export interface StatusUpdate {
-  upstreamForeignId: string;
-  status: InvoiceStatus;
-  source: StatusChange['source'];
-  error?: string;
-  payment?: Payment;
-  settlement?: Settlement;
-  /** Deposit transaction ids the service named for the invoice. */
-  depositIds?: number[];
-  expiresAt?: number;
-  confirmations?: number;
-  /** The account whose callback endpoint brought the news; applied only to a record claimed on that account. */
-  via?: AccountKind;
-}
-
-/** Deposit ids an invoice keeps for its lookups: enough for a payment in many parts, bounded for the item's size. */
-export const MAX_DEPOSIT_IDS = 20;
-
-/** The ids kept so far and the new ones, first seen first, bounded; the same array when nothing is new. */
-function withDepositIds(kept: number[] | undefined, named: number[] | undefined): number[] | undefined {
-  const fresh = (named ?? []).filter((id, at, all) => !kept?.includes(id) && all.indexOf(id) === at);
-  if (fresh.length === 0 || (kept?.length ?? 0) >= MAX_DEPOSIT_IDS) return kept;
-  return [...(kept ?? []), ...fresh].slice(0, MAX_DEPOSIT_IDS);
-}
 
 /** An order's refunds, as the refund service reserves and ends them on the order (InvoiceService does). */
 export interface RefundReservations {
@@ -88,30 +37,6 @@ export interface RefundReservations {
 
 /** Concurrent refunds of one order each win the order's compare-and-set in turn: each may lose to all the others. */
 const REFUND_WRITE_ATTEMPTS = 2 * MAX_REFUNDS_PER_ORDER;
-
-/** The poll reads the store alone and never calls the service. */
-export function readInvoice(
-  invoices: VersionedStore<InvoiceRecord>,
-  foreignId: string,
-): Promise<InvoiceRecord> {
-  return readRecord(invoices, foreignId, 'Invoice');
-}
-
-/**
- * The customer's read: the same one read, opened only by the invoice's client secret. A wrong or missing secret
- * is answered as a missing invoice, so that a guess learns nothing of which orders exist.
- */
-export async function readInvoiceForCustomer(
-  invoices: VersionedStore<InvoiceRecord>,
-  foreignId: string,
-  clientSecret: string | undefined,
-): Promise<InvoiceRecord> {
-  const record = await invoices.get(foreignId);
-  // Checked for a missing invoice too, so that the time taken is the same.
-  const matches = clientSecretMatches(clientSecret, record?.clientSecretHash);
-  if (!record || !matches) throw new NotFoundError('Invoice');
-  return record;
-}
 
 export interface InvoiceServiceOptions {
   /** Told when the service does not find an invoice we created by its id (the spec does not promise it will). */
@@ -335,7 +260,7 @@ export class InvoiceService implements RefundReservations {
         latest = current;
         elsewhere = update.via !== undefined && (current.account ?? storeAccount) !== update.via;
         if (elsewhere) return undefined;
-        const next = this.withNews(current, update);
+        const next = withNews(current, update, this.timing.now());
         held = next === undefined && holdsNews(current, update);
         return next;
       },
@@ -344,56 +269,6 @@ export class InvoiceService implements RefundReservations {
     if (written) return { outcome: 'applied', record: written };
     if (elsewhere) this.onNewsMismatch?.(orderForeignId(update.upstreamForeignId), 'account');
     return { outcome: held ? 'duplicate' : 'ignored', record: latest };
-  }
-
-  /** The record with the news in it; undefined when the news moves nothing. */
-  private withNews(current: InvoiceRecord, update: StatusUpdate): Omit<InvoiceRecord, 'version'> | undefined {
-    if (upstreamForeignId(current) !== update.upstreamForeignId) return undefined;
-    // The service answered our create but we have not recorded it yet: the news must not be lost.
-    if (current.phase === 'sending') throw new NotReadyError('The invoice');
-    if (current.phase !== 'sent') return undefined;
-    const advances = movesForward(current.status, update.status);
-    // A partial payment may keep the status; news of a smaller one is older news, whatever order it came in.
-    // Money may still come in once the invoice is final: it is recorded, as late. So is the first money that
-    // comes with the service's word that nothing was paid in time, whichever way the two arrive.
-    const notPaidInTime = update.status === 'failed' && update.error === SERVICE_FAILURES.expiredUnpaid;
-    const late = isFinal(current.status) || (notPaidInTime && !current.payment);
-    const paid =
-      update.payment && paysMore(update.payment, current.payment)
-        ? recordedPayment(update.payment, current, late)
-        : undefined;
-    // A credit that grows is news even when nothing else moves: money confirmed after a cancel, say.
-    const credited = update.settlement && creditGrows(update.settlement, current.settlement);
-    const depositIds = withDepositIds(current.depositIds, update.depositIds);
-    const invoice = extendedExpiry(current.invoice, update.expiresAt);
-    // Only more: older news delivered late never takes the count the customer has seen back.
-    const confirmations = Math.max(update.confirmations ?? -1, current.confirmations ?? -1);
-    const confirms = confirmations > (current.confirmations ?? -1);
-    // Our cancel is news even when its own callback already recorded the `failed`: the sweep then watches it.
-    const cancelled = current.cancelled || (update.source === 'cancel' && update.status === 'failed');
-    const moves = advances || paid || credited || cancelled !== current.cancelled;
-    if (!moves && !confirms && depositIds === current.depositIds && invoice === current.invoice)
-      return undefined;
-    const at = this.timing.now();
-    // Older news may move something else (a later expiry, a deposit id) while it reports less credit.
-    const settlement = credited ? update.settlement : (current.settlement ?? update.settlement);
-    return {
-      ...current,
-      invoice,
-      ...(depositIds && { depositIds }),
-      ...(confirms && { confirmations }),
-      status: advances ? update.status : current.status,
-      payment: paid ?? current.payment,
-      settlement,
-      // A later credit (a late payment) leaves more to refund.
-      ...(current.refunds && settlement && { refundable: refundableAmount(settlement.net, current.refunds) }),
-      error: update.error ?? current.error,
-      cancelled,
-      history: advances
-        ? [...current.history, { status: update.status, at, source: update.source }]
-        : current.history,
-      updatedAt: at,
-    };
   }
 
   /** Open records of every store the sweep is due to look at, by `now`, the longest due first. */
@@ -513,60 +388,6 @@ export class InvoiceService implements RefundReservations {
       if (failure !== 'invalid_state' && failure !== 'not_found') throw error;
     }
   }
-}
-
-/**
- * Whether the record already says what the news says: its status and, where the news names one, its payment. A
- * repeated delivery is such news; older news (an earlier status, a smaller payment) is not.
- */
-function holdsNews(record: InvoiceRecord, update: StatusUpdate): boolean {
-  if (upstreamForeignId(record) !== update.upstreamForeignId || record.phase !== 'sent') return false;
-  if (record.status !== update.status) return false;
-  return !update.payment || paysSame(update.payment, record.payment);
-}
-
-/**
- * Whether a failed invoice may be a cancel of ours: never for one of the service's own failures; for one that reads
- * cancelled (a known cancel text, or no money after a cancel we asked for), or with no reason (the spec gives no
- * text for a cancel); for any other only when our cancel's outcome is unknown.
- */
-function mayBeOurCancel(record: InvoiceRecord, outcomeUnknown: boolean): boolean {
-  if (failedOnItsOwn(record.error)) return false;
-  return outcomeUnknown || record.error === null || readsCancelled(record);
-}
-
-/**
- * The invoice with the later expiry the service names, which it sets once a payment is seen; the same object when
- * there is none. Never earlier than one already shown, and none for an invoice without a timer.
- */
-function extendedExpiry(
-  invoice: InvoiceRecord['invoice'],
-  expiresAt: number | undefined,
-): InvoiceRecord['invoice'] {
-  const releaseAt = invoice?.releaseAt;
-  if (!invoice || releaseAt == null || expiresAt === undefined || expiresAt <= releaseAt) return invoice;
-  return { ...invoice, releaseAt: expiresAt };
-}
-
-/** Why an invoice may not be cancelled now, if it may not. */
-function cancelRefusal(record: InvoiceRecord): ConflictError | undefined {
-  // The customer's money is on its way or in (some of it, even): a cancel now would only strand it.
-  if (
-    record.phase === 'sent' &&
-    (record.status === 'processing' || (!isFinal(record.status) && record.payment))
-  ) {
-    return new ConflictError(
-      'payment_confirming',
-      'A payment is being confirmed; the invoice cannot be cancelled',
-    );
-  }
-  if (record.phase === 'sent' && record.status === 'confirmed') {
-    return new ConflictError('invoice_paid', 'The invoice is paid; it cannot be cancelled');
-  }
-  if (record.phase !== 'sent' || isFinal(record.status)) {
-    return new ConflictError('invalid_invoice_state', 'Invoice cannot be cancelled in its current state');
-  }
-  return undefined;
 }
 
 /** The service's reason when it refused the create for good; a retry may then use the foreign_id again. */

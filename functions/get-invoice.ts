@@ -1,4 +1,4 @@
-import { readInvoice } from '../domain/invoices';
+import { readInvoice } from '../domain/invoice-reads';
 import { invoicePollInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { etagMatches, invoiceEtag, invoiceView } from '../http/views';

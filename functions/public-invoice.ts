@@ -1,5 +1,5 @@
 import { storeOfClientSecret } from '../domain/client-secret';
-import { readInvoiceForCustomer } from '../domain/invoices';
+import { readInvoiceForCustomer } from '../domain/invoice-reads';
 import { publicInvoiceInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { etagMatches, invoiceEtag, publicInvoiceView } from '../http/views';

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import { clientSecretHash } from '../../domain/client-secret';
 import { NotFoundError } from '../../domain/errors';
-import { readInvoiceForCustomer } from '../../domain/invoices';
+import { readInvoiceForCustomer } from '../../domain/invoice-reads';
 import { invoiceOutcome } from '../../domain/outcome';
 import type { CheckoutRequest, InvoiceRecord, Payment } from '../../domain/model';
 import { checkoutRequest, startDomainRig, type DomainRig } from '../support/domain-rig';

@@ -13,7 +13,7 @@ import type {
   RefundRecord,
   StatusChange,
 } from '../../domain/model';
-import { MAX_DEPOSIT_IDS } from '../../domain/invoices';
+import { MAX_DEPOSIT_IDS } from '../../domain/invoice-news';
 import { MAX_REFUNDS_PER_ORDER } from '../../domain/refund-bound';
 import { DEFAULT_STORE_ID } from '../../domain/stores';
 import {
