@@ -30,7 +30,7 @@ export interface RefundReservations {
   reserveRefund(
     ask: OrderRefundRequest,
     createdAt: number,
-  ): Promise<{ sends: RefundRequest; account: AccountKind | undefined }>;
+  ): Promise<{ sends: RefundRequest; account: AccountKind }>;
   /** Marks the refund's entry ended; a failed refund no longer counts against the order. */
   endRefund(invoiceForeignId: string, refundForeignId: string, state: 'confirmed' | 'failed'): Promise<void>;
 }
@@ -90,7 +90,7 @@ export class InvoiceService implements RefundReservations {
    * comes its client secret (see `clientSecretOf`).
    */
   async checkout(request: CheckoutRequest): Promise<Checkout> {
-    const claimed = await this.invoices.claim(request, await this.accounts.current(), (existing) => ({
+    const claimed = await this.invoices.claim(request, await this.claimOn(), (existing) => ({
       // After an unknown outcome the same upstream id is tried again; a duplicate answer tells us it was created.
       attempt: existing.phase === 'abandoned' ? existing.attempt + 1 : existing.attempt,
     }));
@@ -148,6 +148,12 @@ export class InvoiceService implements RefundReservations {
       error: 'Cancelled by the store owner',
     });
     return updated ?? this.invoices.read(foreignId);
+  }
+
+  /** The account a new record is claimed on, and the one a record that names none was made on. */
+  private async claimOn() {
+    const [account, unpinned] = await Promise.all([this.accounts.current(), this.accounts.unpinned()]);
+    return { account, unpinned };
   }
 
   /** The account the record was claimed on: every call for it goes there. */
@@ -252,13 +258,12 @@ export class InvoiceService implements RefundReservations {
     let latest: InvoiceRecord | undefined;
     let held = false;
     let elsewhere = false;
-    // A record made before accounts were pinned belongs to the store's account now.
-    const storeAccount = update.via && (await this.accounts.current());
+    const unpinned = update.via && (await this.accounts.unpinned());
     const written = await this.invoices.mutate(
       orderForeignId(update.upstreamForeignId),
       (current) => {
         latest = current;
-        elsewhere = update.via !== undefined && (current.account ?? storeAccount) !== update.via;
+        elsewhere = update.via !== undefined && (current.account ?? unpinned) !== update.via;
         if (elsewhere) return undefined;
         const next = withNews(current, update, this.timing.now());
         held = next === undefined && holdsNews(current, update);
@@ -280,14 +285,15 @@ export class InvoiceService implements RefundReservations {
   async reserveRefund(ask: OrderRefundRequest, createdAt: number) {
     let sends: RefundRequest | undefined;
     let account: AccountKind | undefined;
+    const unpinned = await this.accounts.unpinned();
     const change = (current: InvoiceRecord) => {
       const reserved = reservation(current, ask, createdAt, this.timing.now());
       sends = reserved.sends;
-      account = current.account;
+      account = current.account ?? unpinned;
       return reserved.next;
     };
     await this.invoices.mutate(ask.invoiceForeignId, change, { attempts: REFUND_WRITE_ATTEMPTS });
-    if (!sends) throw new NotFoundError('Invoice');
+    if (!sends || !account) throw new NotFoundError('Invoice');
     return { sends, account };
   }
 

@@ -61,7 +61,9 @@ export interface ProcessingApi {
 export interface ProcessingAccounts {
   /** The account the store's new records are claimed on, as this container knows the store now. */
   current(): Promise<AccountKind>;
-  /** The account a record claimed on `kind` lives on; for a record that names none, the store's account now. */
+  /** The account its records that name none were made on (before 0.6.0): the shared one if it has moved since. */
+  unpinned(): Promise<AccountKind>;
+  /** The account a record claimed on `kind` lives on; for a record that names none, the unpinned one. */
   of(kind: AccountKind | undefined): ProcessingApi;
 }
 

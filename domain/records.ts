@@ -156,12 +156,13 @@ export class ClaimedRecords<T extends AnyRecord> {
     this.events ? withEvents(this.events, record, this.timing.now(), previous) : record;
 
   /**
-   * Claims the request's foreign_id with a new record made now on `account`, or takes over one whose send ended
-   * without an answer (keeping its `createdAt` and account; `takeOver` may carry some of its own fields on).
+   * Claims the request's foreign_id with a new record made now on `on.account`, or takes over one whose send ended
+   * without an answer (keeping its `createdAt` and account, `on.unpinned` for one that names none; `takeOver` may
+   * carry some of its own fields on).
    */
   claim(
     request: T['request'],
-    account: AccountKind,
+    on: { account: AccountKind; unpinned: AccountKind },
     takeOver: (existing: T) => Partial<OwnFields<T>> = () => ({}),
   ): Promise<Claim<T>> {
     const now = this.timing.now();
@@ -176,7 +177,7 @@ export class ClaimedRecords<T extends AnyRecord> {
       history: [],
       createdAt: now,
       updatedAt: now,
-      account,
+      account: on.account,
       ...this.own,
     } as AnyRecord as T;
     return claim(this.store, this.announce(fresh), this.timing, (existing) =>
@@ -186,7 +187,7 @@ export class ClaimedRecords<T extends AnyRecord> {
           ...takeOver(existing),
           version: existing.version + 1,
           createdAt: existing.createdAt,
-          account: existing.account ?? account,
+          account: existing.account ?? on.unpinned,
           // Events not yet moved out, and the seq, live on: none is lost and no id is given twice.
           outbox: carriedOutbox(existing),
         },

@@ -69,7 +69,8 @@ export class RefundService {
   ): Promise<{ record: RefundRecord; created: boolean }> {
     // What an earlier attempt meant to send is kept for the lookup of a send that may have happened; a refused
     // one's is not, or a claim that dies before writing its own would leave the sweep that to send.
-    const claimed = await this.refunds.claim(request, await this.accounts.current(), (existing) =>
+    const [account, unpinned] = await Promise.all([this.accounts.current(), this.accounts.unpinned()]);
+    const claimed = await this.refunds.claim(request, { account, unpinned }, (existing) =>
       mayHaveBeenSent(existing) ? { sends: existing.sends } : {},
     );
     if (!claimed.owned) return { record: claimed.record, created: false };
@@ -95,7 +96,7 @@ export class RefundService {
     ask: OrderRefundRequest,
     previous: RefundRecord | undefined,
   ): Promise<RefundRecord> {
-    let reserved: { sends: RefundRequest; account: AccountKind | undefined };
+    let reserved: { sends: RefundRequest; account: AccountKind };
     try {
       reserved = await this.orders.reserveRefund(ask, record.createdAt);
     } catch (error) {
@@ -107,7 +108,7 @@ export class RefundService {
       }
       throw error;
     }
-    const { sends, account = record.account } = reserved;
+    const { sends, account } = reserved;
     const saved = await this.refunds.save(record, {
       ...record,
       sends,
@@ -169,8 +170,7 @@ export class RefundService {
     via: AccountKind,
   ): Promise<{ outcome: NewsOutcome; record?: RefundRecord }> {
     const stored = await this.store.get(foreignId);
-    // A refund made before accounts were pinned belongs to the store's account now.
-    if (stored && (stored.account ?? (await this.accounts.current())) !== via) {
+    if (stored && (stored.account ?? (await this.accounts.unpinned())) !== via) {
       this.options.onNewsMismatch?.(foreignId, 'account');
       return { outcome: 'ignored' };
     }

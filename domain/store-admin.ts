@@ -161,7 +161,13 @@ export class StoreAdmin {
       return await this.change(storeId, (record) => {
         if (record.keysChange?.version !== lease.version) throw keysChangeInProgress();
         const { keysChange: _ended, ...rest } = settings(record);
-        return { ...rest, account: 'own', baseUrl: processing.baseUrl };
+        const movedFromShared = record.account === 'shared' ? this.deps.now() : record.movedFromShared;
+        return {
+          ...rest,
+          account: 'own',
+          baseUrl: processing.baseUrl,
+          ...(movedFromShared !== undefined && { movedFromShared }),
+        };
       });
     } catch (error) {
       await this.releaseKeysChange(storeId, lease);

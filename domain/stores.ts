@@ -29,6 +29,8 @@ export interface StoreAccount {
    * foreign_ids; `own`: the store's own keys and base URL, its callbacks at `/callbacks/{store_id}`.
    */
   processing: { account: 'shared' } | { account: 'own'; baseUrl: string; keys: KeySource };
+  /** The account its records that name none were made on: those from before 0.6.0 pinned no account. */
+  unpinned: AccountKind;
   /** Where and how the store's webhooks go; undefined when the store has no endpoint. */
   webhook?: { url: string; secrets: WebhookSecrets };
 }
@@ -86,6 +88,8 @@ export interface StoreRecord {
   keysChange?: SecretLease;
   /** When the webhook secret a rotation replaced stops signing beside the new one (epoch ms). */
   previousWebhookSecretExpiresAt?: number;
+  /** When it moved from the shared account to its own (epoch ms): its records that name no account are shared. */
+  movedFromShared?: number;
 }
 
 /**

@@ -46,7 +46,7 @@ export function isOwnAccountEvent(event: CallbackEvent): boolean {
 
 /** A store that keeps one account for good, as the default store keeps the deployment's. */
 export function oneAccount(processing: ProcessingApi, kind: AccountKind = 'shared'): ProcessingAccounts {
-  return { current: async () => kind, of: () => processing };
+  return { current: async () => kind, unpinned: async () => kind, of: () => processing };
 }
 
 /** Another store's transaction, answered as the payment service answers an id it does not know. */

@@ -278,9 +278,8 @@ export const getStoreRoute = route('GET /stores/{store_id}', 'get-store', 'platf
 });
 
 // The functions that may write a store's secret after its creation: new processing keys, and a new webhook secret.
-// It queries the store's invoice and refund lists: a shared store with orders may not move to its own account.
 export const updateStoreRoute = route('PATCH /stores/{store_id}', 'update-store', 'platform', {
-  data: { ...STORE_WRITES, queriedIndexes: ['created'] },
+  data: STORE_WRITES,
   secrets: PLATFORM_SECRETS,
   storeSecrets: 'write',
 });

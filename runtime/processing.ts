@@ -59,6 +59,7 @@ function resolvedAtEachCall(target: () => Promise<ProcessingApi>): ProcessingApi
 }
 
 const byStore = new Map<StoreId, ProcessingAccounts>();
+const nowByStore = new Map<StoreId, ProcessingApi>();
 
 /**
  * A store's accounts at the payment service: the deployment's for the default store, without the sharing stores'
@@ -73,10 +74,13 @@ export function processingAccountsFor(storeId: StoreId): ProcessingAccounts {
     const shared = sharedAccountOf(processing, storeId);
     const own = resolvedAtEachCall(() => ownAccountNow(storeId));
     const current = async (): Promise<AccountKind> => (await accountOf(storeId)).processing.account;
-    const now = resolvedAtEachCall(async () =>
-      (await current()) === 'shared' ? shared : ownAccountNow(storeId),
-    );
-    found = { current, of: (kind) => (kind === 'shared' ? shared : kind === 'own' ? own : now) };
+    const unpinned = async (): Promise<AccountKind> => (await accountOf(storeId)).unpinned;
+    const onUnpinned = resolvedAtEachCall(async () => ((await unpinned()) === 'shared' ? shared : own));
+    found = {
+      current,
+      unpinned,
+      of: (kind) => (kind === 'shared' ? shared : kind === 'own' ? own : onUnpinned),
+    };
     byStore.set(storeId, found);
   }
   return found;
@@ -84,5 +88,14 @@ export function processingAccountsFor(storeId: StoreId): ProcessingAccounts {
 
 /** The store's account now: its balances, rates and transaction lookups. */
 export function processingFor(storeId: StoreId): ProcessingApi {
-  return processingAccountsFor(storeId).of(undefined);
+  if (storeId === DEFAULT_STORE_ID) return defaultStoreAccount.of('shared');
+  let found = nowByStore.get(storeId);
+  if (!found) {
+    const shared = sharedAccountOf(processing, storeId);
+    found = resolvedAtEachCall(async () =>
+      (await accountOf(storeId)).processing.account === 'shared' ? shared : ownAccountNow(storeId),
+    );
+    nowByStore.set(storeId, found);
+  }
+  return found;
 }

@@ -23,6 +23,7 @@ const DEFAULT_ACCOUNT: StoreAccount = {
   storeId: DEFAULT_STORE_ID,
   status: 'active',
   processing: { account: 'shared' },
+  unpinned: 'shared',
 };
 
 /** One per store in the warm container: its secret's cache lives as long as its registry item is unchanged. */
@@ -50,10 +51,11 @@ export const storeAccounts: StoreAccounts = {
 };
 
 function accountOf(record: StoreRecord): StoreAccount {
-  const secret = storeSecret(record.id);
+  // Looked up at each call, so that a client kept across store changes signs with the keys of the secret now.
+  const secret = () => storeSecret(record.id);
   const keys: KeySource = {
-    get: async () => ownKeys(await secret.get()),
-    refresh: async () => ownKeys(await secret.refresh()),
+    get: async () => ownKeys(await secret().get()),
+    refresh: async () => ownKeys(await secret().refresh()),
   };
   return {
     storeId: record.id,
@@ -62,10 +64,11 @@ function accountOf(record: StoreRecord): StoreAccount {
       record.account === 'own' && record.baseUrl !== undefined
         ? { account: 'own', baseUrl: record.baseUrl, keys }
         : { account: 'shared' },
+    unpinned: record.movedFromShared === undefined ? record.account : 'shared',
     ...(record.webhookUrl !== undefined && {
       webhook: {
         url: record.webhookUrl,
-        secrets: async () => signingSecrets(record, (await secret.get()).webhookSecrets, Date.now()),
+        secrets: async () => signingSecrets(record, (await secret().get()).webhookSecrets, Date.now()),
       },
     }),
   };

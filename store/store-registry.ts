@@ -138,6 +138,7 @@ function storeItem(record: StoreRecord): Item {
     ...(record.previousWebhookSecretExpiresAt !== undefined && {
       previous_webhook_secret_expires_at: num(record.previousWebhookSecretExpiresAt),
     }),
+    ...(record.movedFromShared !== undefined && { moved_from_shared: num(record.movedFromShared) }),
   };
 }
 
@@ -177,5 +178,6 @@ function storeFromItem(item: Item): StoreRecord {
     ...(item.previous_webhook_secret_expires_at !== undefined && {
       previousWebhookSecretExpiresAt: number('previous_webhook_secret_expires_at'),
     }),
+    ...(item.moved_from_shared !== undefined && { movedFromShared: number('moved_from_shared') }),
   };
 }

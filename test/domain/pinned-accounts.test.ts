@@ -23,6 +23,8 @@ let own: ProcessingApi;
 let shared: ProcessingApi;
 /** The store's account now: the tests move it. */
 let storeAccount: AccountKind;
+/** The account of its records that name none (made before accounts were pinned). */
+let unpinnedAccount: AccountKind;
 let mismatches: Array<{ foreignId: string; reason: string }>;
 let invoices: InvoiceService;
 let refunds: RefundService;
@@ -54,10 +56,12 @@ beforeEach(async () => {
   );
   shared = sharedAccountOf(new ProcessingAdapter(rig.client), STORE);
   storeAccount = 'shared';
+  unpinnedAccount = 'shared';
   mismatches = [];
   servicesOver({
     current: async () => storeAccount,
-    of: (kind) => ((kind ?? storeAccount) === 'own' ? own : shared),
+    unpinned: async () => unpinnedAccount,
+    of: (kind) => ((kind ?? unpinnedAccount) === 'own' ? own : shared),
   });
 });
 afterEach(async () => {
@@ -113,6 +117,7 @@ test('a lookup that answers another invoice with the same numeric id applies not
   // The order's invoice is on the shared account; its lookups are sent, wrongly, to the store's own account.
   servicesOver({
     current: async () => 'shared',
+    unpinned: async () => 'shared',
     of: () => ({ ...shared, invoiceNews: (invoiceId) => own.invoiceNews(invoiceId) }),
   });
   const { record } = await invoices.checkout(checkoutRequest('order-1'));
@@ -154,4 +159,32 @@ test('a callback applies only to records claimed on the account whose endpoint i
   expect(await ownEndpoint.receive(news('on-own'))).toBe('applied');
   expect((await invoiceStore.get(onShared.record.foreignId))!.status).toBe('processing');
   expect((await invoiceStore.get(onOwn.record.foreignId))!.status).toBe('processing');
+});
+
+test('an order from before accounts were pinned follows the account its store had then, after a move', async () => {
+  await invoices.checkout(checkoutRequest('unpinned-order'));
+  const { account: _none, ...unpinned } = (await invoiceStore.get('unpinned-order'))!;
+  const version = unpinned.version + 1;
+  expect(await invoiceStore.update({ ...unpinned, version }, unpinned.version)).toBe(true);
+  // The store has moved since: its orders that name no account were made on the shared one.
+  storeAccount = 'own';
+  unpinnedAccount = 'shared';
+  const sharedEndpoint = new CallbackService(invoices, refunds, 'shared');
+  const ownEndpoint = new CallbackService(invoices, refunds, 'own');
+  const news = { kind: 'invoice' as const, upstreamForeignId: 'unpinned-order', status: 'processing' };
+
+  expect(await ownEndpoint.receive(news)).toBe('ignored');
+  expect(await sharedEndpoint.receive(news)).toBe('applied');
+  await rig.control('POST', `/invoices/${encodeURIComponent(`${STORE}!unpinned-order`)}/pay`, {
+    kind: 'full',
+  });
+  const paid = await invoices.refresh((await invoiceStore.get('unpinned-order'))!, 'lookup');
+  expect(invoiceOutcome(paid!).status).toBe('paid');
+  const refund = await refunds.create({
+    foreignId: 'refund-unpinned',
+    invoiceForeignId: 'unpinned-order',
+    address: 'bc1qrefundaddress000000000000000000000000',
+  });
+  expect(refund.record).toMatchObject({ phase: 'sent', account: 'shared' });
+  expect(mismatches).toEqual([{ foreignId: 'unpinned-order', reason: 'account' }]);
 });

@@ -35,14 +35,14 @@ const nextTry = (existing: NoteRecord) => ({ tries: existing.tries + 1 });
 
 /** Claims `foreignId` and leaves it in `phase` with its claim released, as a send that ended so would. */
 async function leftIn(phase: 'unknown' | 'rejected', foreignId = 'n-1'): Promise<NoteRecord> {
-  const { record } = await notes.claim(note(foreignId), 'shared');
+  const { record } = await notes.claim(note(foreignId), { account: 'shared', unpinned: 'shared' });
   await notes.release(record, phase === 'rejected' ? 'refused' : undefined);
   return (await store.get(foreignId))!;
 }
 
 describe('claim', () => {
   test('a new foreign_id gets a fresh record on the account given, owned by this caller, with the fields of its kind', async () => {
-    const claimed = await notes.claim(note('n-1'), 'own');
+    const claimed = await notes.claim(note('n-1'), { account: 'own', unpinned: 'own' });
 
     expect(claimed.owned).toBe(true);
     expect(claimed.previous).toBeUndefined();
@@ -64,31 +64,38 @@ describe('claim', () => {
   });
 
   test('a repeat of an answered request gets the stored record and no claim', async () => {
-    const { record } = await notes.claim(note('n-1'), 'shared');
+    const { record } = await notes.claim(note('n-1'), { account: 'shared', unpinned: 'shared' });
     const { record: sent } = await notes.save(
       record,
       notes.answered(record, { status: 'done' }, 'create', {}),
     );
 
-    await expect(notes.claim(note('n-1'), 'shared')).resolves.toEqual({ record: sent, owned: false });
+    await expect(notes.claim(note('n-1'), { account: 'shared', unpinned: 'shared' })).resolves.toEqual({
+      record: sent,
+      owned: false,
+    });
   });
 
   test('another request under the same foreign_id is a conflict, unless the first was refused', async () => {
-    await notes.claim(note('n-1'), 'shared');
-    await expect(notes.claim(note('n-1', 'other'), 'shared')).rejects.toMatchObject({
+    await notes.claim(note('n-1'), { account: 'shared', unpinned: 'shared' });
+    await expect(
+      notes.claim(note('n-1', 'other'), { account: 'shared', unpinned: 'shared' }),
+    ).rejects.toMatchObject({
       constructor: ConflictError,
       code: 'foreign_id_conflict',
     });
 
     await leftIn('rejected', 'n-2');
-    await expect(notes.claim(note('n-2', 'other'), 'shared')).resolves.toMatchObject({ owned: true });
+    await expect(
+      notes.claim(note('n-2', 'other'), { account: 'shared', unpinned: 'shared' }),
+    ).resolves.toMatchObject({ owned: true });
   });
 
   test('the same request with its keys in another order is a repeat, not a conflict', async () => {
-    await notes.claim({ text: 'hello', foreignId: 'n-1' }, 'shared');
-    await expect(recordsWith({ waitMs: 0 }).claim(note('n-1'), 'shared')).rejects.toBeInstanceOf(
-      InProgressError,
-    );
+    await notes.claim({ text: 'hello', foreignId: 'n-1' }, { account: 'shared', unpinned: 'shared' });
+    await expect(
+      recordsWith({ waitMs: 0 }).claim(note('n-1'), { account: 'shared', unpinned: 'shared' }),
+    ).rejects.toBeInstanceOf(InProgressError);
   });
 
   test('a takeover of an unknown outcome keeps createdAt and account, carries its own fields on and names what it took', async () => {
@@ -96,7 +103,7 @@ describe('claim', () => {
     clock.ms += 60_000;
 
     // The store has moved to its own account since: the send that may have happened was on the shared one.
-    const claimed = await notes.claim(note('n-1'), 'own', nextTry);
+    const claimed = await notes.claim(note('n-1'), { account: 'own', unpinned: 'own' }, nextTry);
 
     expect(claimed.owned).toBe(true);
     expect(claimed.previous).toEqual(before);
@@ -112,14 +119,16 @@ describe('claim', () => {
   });
 
   test('a claim whose lease ran out is taken over; one still held makes a duplicate wait, then answer in progress', async () => {
-    await notes.claim(note('n-1'), 'shared');
+    await notes.claim(note('n-1'), { account: 'shared', unpinned: 'shared' });
     // The lease holds: a duplicate waits for the holder's answer, here not at all, and then says so.
-    await expect(recordsWith({ waitMs: 0 }).claim(note('n-1'), 'shared')).rejects.toBeInstanceOf(
-      InProgressError,
-    );
+    await expect(
+      recordsWith({ waitMs: 0 }).claim(note('n-1'), { account: 'shared', unpinned: 'shared' }),
+    ).rejects.toBeInstanceOf(InProgressError);
 
     clock.ms += 45_000;
-    await expect(notes.claim(note('n-1'), 'shared', nextTry)).resolves.toMatchObject({
+    await expect(
+      notes.claim(note('n-1'), { account: 'shared', unpinned: 'shared' }, nextTry),
+    ).resolves.toMatchObject({
       owned: true,
       record: { tries: 2 },
       previous: { phase: 'sending' },
@@ -129,7 +138,7 @@ describe('claim', () => {
 
 describe('answered and release', () => {
   test('answered: sent at the status given, its error, one more history entry and its own fields', async () => {
-    const { record } = await notes.claim(note('n-1'), 'shared');
+    const { record } = await notes.claim(note('n-1'), { account: 'shared', unpinned: 'shared' });
     clock.ms += 1_000;
 
     const next = notes.answered(record, { status: 'pending', error: 'slow' }, 'lookup', { tries: 5 });
@@ -155,7 +164,7 @@ describe('answered and release', () => {
   });
 
   test('release after a lost race changes nothing and does not throw: the lease runs out instead', async () => {
-    const { record } = await notes.claim(note('n-1'), 'shared');
+    const { record } = await notes.claim(note('n-1'), { account: 'shared', unpinned: 'shared' });
     const { record: moved } = await notes.save(record, { ...record, updatedAt: START + 1 });
 
     await expect(notes.release(record, undefined)).resolves.toBeUndefined();
@@ -165,7 +174,7 @@ describe('answered and release', () => {
 
 describe('reading and the sweep', () => {
   test('read answers the stored record, and NotFoundError naming the kind when there is none', async () => {
-    const { record } = await notes.claim(note('n-1'), 'shared');
+    const { record } = await notes.claim(note('n-1'), { account: 'shared', unpinned: 'shared' });
 
     await expect(notes.read('n-1')).resolves.toEqual(record);
     await expect(notes.read('n-2')).rejects.toMatchObject({
@@ -180,7 +189,7 @@ describe('reading and the sweep', () => {
       ['late', START + 2_000],
     ] as const) {
       clock.ms = at;
-      await notes.claim(note(foreignId), 'shared');
+      await notes.claim(note(foreignId), { account: 'shared', unpinned: 'shared' });
     }
     await leftIn('rejected', 'closed');
 
@@ -200,7 +209,7 @@ describe('reading and the sweep', () => {
   });
 
   test("markSwept leaves a claim alone while its lease is held: its holder's next write would lose to it", async () => {
-    const { record } = await notes.claim(note('held'), 'shared');
+    const { record } = await notes.claim(note('held'), { account: 'shared', unpinned: 'shared' });
     clock.ms = START + 44_999;
 
     await notes.markSwept('held');

@@ -148,12 +148,22 @@ test("a webhook URL is refused, naming the field, where the deployment's records
   expect((await admin.update('shop-w', { webhookUrl: null })).webhookUrl).toBeUndefined();
 });
 
-test('a shared store is given its own account', async () => {
-  const { secrets, admin } = setup();
-  await admin.create({ id: 'shop-s', name: 'S' });
+test('a shared store is given its own account, and says when it left the shared one', async () => {
+  const { secrets, admin, advance } = setup();
+  const created = await admin.create({ id: 'shop-s', name: 'S' });
+  expect(created.record.movedFromShared).toBeUndefined();
   const own = { processing: { apiKey: 'k', secretKey: 's', baseUrl: 'https://pay.test' } };
-  expect(await admin.update('shop-s', own)).toMatchObject({ account: 'own', baseUrl: 'https://pay.test' });
+  const moved = await admin.update('shop-s', own);
+  expect(moved).toMatchObject({
+    account: 'own',
+    baseUrl: 'https://pay.test',
+    movedFromShared: expect.any(Number),
+  });
   expect(secrets.values.get('shop-s')?.processing).toEqual({ apiKey: 'k', secretKey: 's' });
+  // New keys later keep the time of the move: the store's orders from before pinning stay shared.
+  advance(1_000);
+  const rekeyed = await admin.update('shop-s', { processing: { ...own.processing, apiKey: 'k2' } });
+  expect(rekeyed.movedFromShared).toBe(moved.movedFromShared);
 });
 
 test("an own-account store may change its keys (the same merchant account's)", async () => {

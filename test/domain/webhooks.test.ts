@@ -74,14 +74,14 @@ test('a claim that takes a record over keeps the request and history its waiting
   const own = { attempt: 1, invoice: null, payment: null, cancelled: false };
   const invoices = new ClaimedRecords(store, timing, 'Invoice', own, invoiceEvents);
   const first = { foreignId: 'order-1', title: 'First' } as unknown as InvoiceRecord['request'];
-  const { record } = await invoices.claim(first, 'shared');
+  const { record } = await invoices.claim(first, { account: 'shared', unpinned: 'shared' });
   await invoices.save(record, { ...record, phase: 'rejected', error: 'No', history: [] });
   const refused = (await store.get('order-1'))!;
   const [failed] = refused.outbox!.pending;
   expect(failed.type).toBe('invoice.failed');
 
   const second = { foreignId: 'order-1', title: 'Second' } as unknown as InvoiceRecord['request'];
-  const taken = await invoices.claim(second, 'shared');
+  const taken = await invoices.claim(second, { account: 'shared', unpinned: 'shared' });
   expect(taken.owned).toBe(true);
   const carried = taken.record.outbox!.pending[0];
   expect(carried.id).toBe(failed.id);

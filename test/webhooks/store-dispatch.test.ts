@@ -142,7 +142,13 @@ function rig(
   const accounts = {
     get: async (storeId: StoreId): Promise<StoreAccount | undefined> =>
       storeId === OTHER
-        ? { storeId, status: 'active', processing: { account: 'shared' }, webhook: otherWebhook }
+        ? {
+            storeId,
+            status: 'active',
+            processing: { account: 'shared' },
+            unpinned: 'shared',
+            webhook: otherWebhook,
+          }
         : undefined,
   };
   const defaultSender = new HttpWebhookSender({
