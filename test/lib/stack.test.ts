@@ -61,7 +61,6 @@ const QUERIED_INDEXES: Record<string, string[]> = {
   'webhook-dispatcher': ['deliveries-due'],
   'list-stores': ['created'],
   // Whether a shared store has orders, before it moves to its own account.
-  'update-store': ['created'],
   'snapshot-balances': ['created'],
 };
 

@@ -209,6 +209,7 @@ describe('making and changing stores', () => {
       storeId: 'shop-own',
       status: 'active',
       processing: { account: 'own', baseUrl: 'https://pay.test' },
+      unpinned: 'own',
       webhook: { url: 'https://own.test/hooks' },
     });
     if (account?.processing.account !== 'own') throw new Error('not its own account');
@@ -221,6 +222,7 @@ describe('making and changing stores', () => {
       storeId: 'default',
       status: 'active',
       processing: { account: 'shared' },
+      unpinned: 'shared',
     });
     expect(await storeAccounts.get('shop-none')).toBeUndefined();
   });
