@@ -8,17 +8,23 @@ import { STORE_SEPARATOR } from './upstream';
  * The start of a client secret (secrets/client-secrets.ts makes them): `cs_` and the HMAC for the default store,
  * `cs_<storeId>!` and the HMAC for another.
  */
-const CLIENT_SECRET_MARK = 'cs_';
+export const CLIENT_SECRET_MARK = 'cs_';
+
+/** The start of a refund's claim token, made as a client secret is: `rc_`, then as above. */
+export const CLAIM_TOKEN_MARK = 'rc_';
 
 /**
  * The store whose invoice a client secret opens, read from the secret itself, so that the customer's widget needs
  * nothing else and the route still makes one read. A secret of the default store names none. Which store it names
  * opens nothing by itself: its invoice still has to hold the secret's hash.
  */
-export function storeOfClientSecret(secret: string | undefined): StoreId {
-  if (!secret?.startsWith(CLIENT_SECRET_MARK)) return DEFAULT_STORE_ID;
+export function storeOfClientSecret(
+  secret: string | undefined,
+  mark: typeof CLIENT_SECRET_MARK | typeof CLAIM_TOKEN_MARK = CLIENT_SECRET_MARK,
+): StoreId {
+  if (!secret?.startsWith(mark)) return DEFAULT_STORE_ID;
   const separator = secret.indexOf(STORE_SEPARATOR);
-  const storeId = secret.slice(CLIENT_SECRET_MARK.length, separator);
+  const storeId = secret.slice(mark.length, separator);
   return separator > 0 && STORE_ID.test(storeId) ? storeId : DEFAULT_STORE_ID;
 }
 

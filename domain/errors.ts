@@ -12,6 +12,8 @@ export type ConflictCode =
   | 'refund_exceeds_refundable'
   | 'invoice_not_refundable'
   | 'too_many_refunds'
+  | 'claim_taken'
+  | 'claim_closed'
   | 'store_exists'
   | 'default_store'
   | 'shared_account';

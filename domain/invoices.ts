@@ -6,13 +6,12 @@ import type {
   InvoiceRecord,
   NewsOutcome,
   OrderRefundRequest,
-  RefundRequest,
   StatusChange,
 } from './model';
 import { recordedPayment } from './payment';
 import type { ClientSecrets, InvoiceStore, Owned, ProcessingAccounts, ProcessingApi } from './ports';
 import { ClaimedRecords, mayHaveBeenSent, type ClaimTiming } from './records';
-import { MAX_REFUNDS_PER_ORDER, refundEnded, reservation } from './refund-bound';
+import { MAX_REFUNDS_PER_ORDER, refundEnded, reservation, type Unaddressed } from './refund-bound';
 import { isInvoiceStatus } from './status';
 import type { AccountKind } from './stores';
 import { cancelRefusal, mayBeOurCancel } from './invoice-cancel';
@@ -30,7 +29,7 @@ export interface RefundReservations {
   reserveRefund(
     ask: OrderRefundRequest,
     createdAt: number,
-  ): Promise<{ sends: RefundRequest; account: AccountKind }>;
+  ): Promise<{ sends: Unaddressed; account: AccountKind }>;
   /** Marks the refund's entry ended; a failed refund no longer counts against the order. */
   endRefund(invoiceForeignId: string, refundForeignId: string, state: 'confirmed' | 'failed'): Promise<void>;
 }
@@ -283,7 +282,7 @@ export class InvoiceService implements RefundReservations {
 
   /** The refund's withdrawal goes from the account the order's money came to. */
   async reserveRefund(ask: OrderRefundRequest, createdAt: number) {
-    let sends: RefundRequest | undefined;
+    let sends: Unaddressed | undefined;
     let account: AccountKind | undefined;
     const unpinned = await this.accounts.unpinned();
     const change = (current: InvoiceRecord) => {

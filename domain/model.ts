@@ -21,8 +21,9 @@ export interface StatusChange {
  * - `rejected`: the service refused the request; the foreign_id may be used again.
  * - `abandoned`: the sweep gave up on an unknown create and cancelled whatever it may have left upstream.
  * - `sent`: the service answered and the record holds its answer.
+ * - `claimable`: a refund waits for its customer to give an address through its claim link; nothing was sent.
  */
-export type Phase = 'sending' | 'unknown' | 'unsent' | 'rejected' | 'abandoned' | 'sent';
+export type Phase = 'sending' | 'unknown' | 'unsent' | 'rejected' | 'abandoned' | 'sent' | 'claimable';
 
 /** What invoices and refunds keep alike: one request per foreign_id, sent at most once, and its status since. */
 export interface ClaimedRecord<Request, Status extends string = string> {
@@ -80,6 +81,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'invoice.cancelled',
   'invoice.failed',
   'invoice.exception',
+  'refund.awaiting_claim',
+  'refund.claim_expired',
+  'refund.claim_cancelled',
   'refund.sent',
   'refund.confirmed',
   'refund.failed',
@@ -300,7 +304,8 @@ export interface OrderRefundRequest {
   debitedAmount?: string;
   /** What the customer receives; the currency they paid in when absent. */
   currency?: string;
-  address: string;
+  /** Absent for a refund its customer claims through a link, giving the address then (domain/refund-claims.ts). */
+  address?: string;
   endUserReference?: string;
 }
 
@@ -316,6 +321,21 @@ export interface RefundRecord extends ClaimedRecord<RefundRequest | OrderRefundR
   /** An order refund's withdrawal, once reserved on the order and before it is sent; a payout's is its request. */
   sends?: RefundRequest;
   withdrawal: WithdrawalDetails | null;
+  /** An order refund made without an address: its customer's claim link, open while `phase` is `claimable`. */
+  claimLink?: ClaimLink;
+}
+
+/** A refund's claim link: its token kept only as a hash, and when it stops working. */
+export interface ClaimLink {
+  /** SHA-256 (base64url) of the link's token (secrets/client-secrets.ts derives it); never the token itself. */
+  tokenHash: string;
+  expiresAt: number;
+  /** The withdrawal reserved on the order, all but the address the customer gives. */
+  reserved: Omit<RefundRequest, 'address'>;
+  /** When the store cancelled it; the claim then refuses any address, and the reconcile job closes it. */
+  cancelledAt?: number;
+  /** How it ended without a send; absent while open and once its withdrawal is sent. */
+  closed?: 'expired' | 'cancelled';
 }
 
 /** The service's answer to a create: the status the new invoice or withdrawal starts at, and its details. */

@@ -1,6 +1,7 @@
 import type { InvoiceService } from './invoices';
 import type { InvoiceRecord, RefundRecord } from './model';
 import type { Owned } from './ports';
+import { claimDueAt } from './refund-claims';
 import type { RefundService } from './refunds';
 import type { StoreId } from './stores';
 import { awaitsLateMoney, isFinal, LATE_MONEY_WATCH_MS } from './status';
@@ -52,6 +53,10 @@ export function nextSweepAt(record: InvoiceRecord | RefundRecord, timing: SweepT
   // A checkout's claim is due when its invoice first is once answered, so that the answer leaves the claim's
   // open-items entry where it is: no index write. The sweep leaves such a claim alone until it is stale.
   if ('invoice' in record && isFirstClaim(record)) return record.createdAt + timing.expiryGraceMs;
+  // A claim link needs nothing until it expires or the store cancels it.
+  if (record.phase === 'claimable' && 'claimLink' in record && record.claimLink) {
+    return claimDueAt(record.claimLink);
+  }
   // An unresolved create is due once its lease is stale, and again a stale period after each look, so one the
   // service never received (a refund the lookup cannot find) moves behind the others instead of heading the queue.
   if (record.phase !== 'sent') return Math.max(record.claimedAt, record.sweptAt ?? 0) + timing.staleAfterMs;

@@ -14,6 +14,8 @@ export interface Claimable {
   phase: Phase;
   request: object;
   claimedAt: number;
+  /** A refund handed to its customer's claim link: its create is done, whatever has become of its send since. */
+  claimLink?: object;
 }
 
 export interface ClaimTiming {
@@ -72,6 +74,9 @@ export async function claim<T extends Claimable>(
       );
     }
     if (existing.phase === 'sent') return { record: existing, owned: false };
+    // The same request again, after its claim link was made: the customer's address, not a retry, sends it.
+    if (existing.claimLink && isSameRequest(existing, fresh.request))
+      return { record: existing, owned: false };
     if (!leaseHeld(existing, timing)) {
       const next = takeOver(existing);
       if (await store.update(next, existing.version, existing))

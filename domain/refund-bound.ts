@@ -21,6 +21,9 @@ export function refundableAmount(net: string, entries: Entries): string {
 
 type Change = Omit<InvoiceRecord, 'version'>;
 
+/** The withdrawal a reservation sizes; the address is the request's, or the customer's through a claim link. */
+export type Unaddressed = Omit<RefundRequest, 'address'>;
+
 /**
  * Reserves the refund on its order: appends its entry if it fits within what the order has left, and answers the
  * withdrawal it sends. A refund already reserved (a retry) finds its entry and changes nothing.
@@ -30,7 +33,7 @@ export function reservation(
   ask: OrderRefundRequest,
   createdAt: number,
   now: number,
-): { next?: Change; sends: RefundRequest } {
+): { next?: Change; sends: Unaddressed } {
   const { settlement, payment } = record;
   if (!settlement || !payment || !isRefundable(record)) {
     throw new ConflictError(
@@ -38,12 +41,11 @@ export function reservation(
       'Only a paid order (or one paid late) whose credit the service has reported can be refunded',
     );
   }
-  const sends = (entry: RefundEntry): RefundRequest => ({
+  const sends = (entry: RefundEntry): Unaddressed => ({
     foreignId: ask.foreignId,
     senderCurrency: settlement.currency,
     receivedCurrency: entry.currency,
     senderAmount: entry.debitedAmount,
-    address: ask.address,
     ...(ask.endUserReference !== undefined && { endUserReference: ask.endUserReference }),
   });
   const entries = record.refunds ?? [];

@@ -1,3 +1,4 @@
+import { clientSecretHash, clientSecretMatches } from './client-secret';
 import {
   ConflictError,
   DomainError,
@@ -8,6 +9,7 @@ import {
 } from './errors';
 import type { RefundReservations } from './invoices';
 import type {
+  ClaimLink,
   FoundWithdrawal,
   NewsOutcome,
   OrderRefundRequest,
@@ -15,13 +17,17 @@ import type {
   RefundRequest,
   StatusChange,
 } from './model';
-import type { Owned, ProcessingAccounts, ProcessingApi, RefundStore } from './ports';
+import type { ClientSecrets, Owned, ProcessingAccounts, ProcessingApi, RefundStore } from './ports';
+import type { Unaddressed } from './refund-bound';
+import { CLAIM_CLOSED_MESSAGES, CLAIM_LINK_DAYS, claimOpen, closedAs, readClaim } from './refund-claims';
 import { ClaimedRecords, mayHaveBeenSent, type ClaimTiming } from './records';
 import { isFinal } from './status';
 import type { AccountKind } from './stores';
 import { refundEvents } from './webhooks';
 
 const HELD_ELSEWHERE = 'The service holds this foreign_id for another withdrawal';
+const CLAIM_TAKEN = 'This claim has already been given another address';
+const CLAIM_CLOSED = 'This claim link has expired or was cancelled';
 
 export function isOrderRefund(request: RefundRecord['request']): request is OrderRefundRequest {
   return 'invoiceForeignId' in request;
@@ -51,6 +57,10 @@ export class RefundService {
       announce?: boolean;
       /** Told when a callback came to another account than the refund's: it is never applied. */
       onNewsMismatch?: (foreignId: string, reason: 'account') => void;
+      /** Derives each claim link's token (secrets/client-secrets.ts); an order refund without an address needs it. */
+      claimTokens?: ClientSecrets;
+      /** How long a claim link works. */
+      claimLinkDays?: number;
     } = {},
   ) {
     const { announce = true } = options;
@@ -82,8 +92,110 @@ export class RefundService {
     }
     if (isOrderRefund(record.request)) {
       record = await this.reserve(record, record.request, claimed.previous);
+      if (record.phase === 'claimable') return { record, created: true };
     }
     return { record: await this.send(record), created: true };
+  }
+
+  /**
+   * The token of an open claim link, derived again each time it is asked for; null for any other refund, and when
+   * the store's keys have changed since the link was made (the link still works; only its first answer had it).
+   */
+  async claimToken(record: RefundRecord): Promise<string | null> {
+    if (record.phase !== 'claimable' || !record.claimLink || !this.options.claimTokens) return null;
+    const token = await this.options.claimTokens.secretFor(record);
+    return clientSecretMatches(token, record.claimLink.tokenHash) ? token : null;
+  }
+
+  /**
+   * The customer's address for a claim link: the withdrawal is sent once, however often the form comes. Only one
+   * caller moves the refund from `claimable` to `sending`; a repeat finds it sending or sent and answers it; one
+   * after a lost answer with the same address settles it as a retried create does. An address the payment service
+   * refuses reopens the claim, with the service's words in `error`.
+   */
+  async claim(foreignId: string, token: string | undefined, address: string): Promise<RefundRecord> {
+    const record = await readClaim(this.store, foreignId, token);
+    if (record.phase === 'sent' || (record.phase === 'sending' && this.leaseHeld(record))) {
+      if (withdrawalOf(record)?.address !== address) throw new ConflictError('claim_taken', CLAIM_TAKEN);
+      return record;
+    }
+    if (record.phase === 'unknown' || record.phase === 'sending') return this.resumeClaim(record, address);
+    if (!claimOpen(record, this.timing.now())) throw new ConflictError('claim_closed', CLAIM_CLOSED);
+    const taken = await this.refunds.save(record, {
+      ...record,
+      phase: 'sending',
+      claimedAt: this.timing.now(),
+      error: null,
+      updatedAt: this.timing.now(),
+    });
+    if (!taken.won) return this.claim(foreignId, token, address);
+    const addressed = await this.reserve(taken.record, { ...this.orderRequest(record), address }, undefined);
+    return this.send(addressed, { reopens: true });
+  }
+
+  /** The store cancels an open claim link: no address is taken after this, and its amount is released. */
+  async cancelClaim(foreignId: string): Promise<RefundRecord> {
+    const now = this.timing.now();
+    const record = await this.refunds.mutate(foreignId, (current) =>
+      claimOpen(current, now)
+        ? { ...current, claimLink: { ...current.claimLink, cancelledAt: now }, updatedAt: now }
+        : undefined,
+    );
+    if (record) return this.closeClaim(record);
+    const current = await this.refunds.read(foreignId);
+    if (current.phase === 'claimable') return this.closeClaim(current);
+    if (current.claimLink?.closed === 'cancelled') return current;
+    throw new ConflictError('claim_closed', 'Only an open claim link can be cancelled');
+  }
+
+  /** A claim link cancelled or expired: its reservation freed first, then the refund recorded as ended unsent. */
+  private async closeClaim(record: RefundRecord): Promise<RefundRecord> {
+    const link = record.claimLink;
+    if (record.phase !== 'claimable' || !link || claimOpen(record, this.timing.now())) return record;
+    await this.endOnOrder(record, undefined);
+    const closed = closedAs(link);
+    const ended = await this.refunds.mutate(record.foreignId, (current) =>
+      current.phase === 'claimable'
+        ? {
+            ...current,
+            phase: 'rejected',
+            error: CLAIM_CLOSED_MESSAGES[closed],
+            claimLink: { ...link, closed },
+            updatedAt: this.timing.now(),
+          }
+        : undefined,
+    );
+    return ended ?? (await this.refunds.read(record.foreignId));
+  }
+
+  /** A claim whose send's answer was lost: the same address settles it as a retried create does; another is refused. */
+  private async resumeClaim(record: RefundRecord, address: string): Promise<RefundRecord> {
+    if (withdrawalOf(record)?.address !== address) throw new ConflictError('claim_taken', CLAIM_TAKEN);
+    const taken = await this.refunds.retake(record);
+    if (!taken.won) return taken.record;
+    const adopted = await this.adoptSent(taken.record);
+    return adopted ?? this.send(taken.record);
+  }
+
+  /** A new claim link for the refund reserved as `reserved`: its token kept only as a hash. */
+  private async newClaimLink(record: RefundRecord, reserved: Unaddressed): Promise<ClaimLink> {
+    const tokens = this.options.claimTokens;
+    if (!tokens) throw new Error('Claim links need claimTokens');
+    const days = this.options.claimLinkDays ?? CLAIM_LINK_DAYS;
+    return {
+      tokenHash: clientSecretHash(await tokens.secretFor(record)),
+      expiresAt: record.createdAt + days * 86_400_000,
+      reserved,
+    };
+  }
+
+  private orderRequest(record: RefundRecord): OrderRefundRequest {
+    if (!isOrderRefund(record.request)) throw new Error('A claim link belongs to an order refund');
+    return record.request;
+  }
+
+  private leaseHeld(record: RefundRecord): boolean {
+    return this.timing.now() - record.claimedAt < this.timing.leaseMs;
   }
 
   /**
@@ -96,7 +208,7 @@ export class RefundService {
     ask: OrderRefundRequest,
     previous: RefundRecord | undefined,
   ): Promise<RefundRecord> {
-    let reserved: { sends: RefundRequest; account: AccountKind };
+    let reserved: { sends: Unaddressed; account: AccountKind };
     try {
       reserved = await this.orders.reserveRefund(ask, record.createdAt);
     } catch (error) {
@@ -109,9 +221,15 @@ export class RefundService {
       throw error;
     }
     const { sends, account } = reserved;
+    // Without an address the refund waits for its customer's, through a claim link; what it sends is written then.
+    const { address } = ask;
+    const addressed: Partial<RefundRecord> =
+      address !== undefined
+        ? { sends: { ...sends, address } }
+        : { phase: 'claimable', claimLink: await this.newClaimLink(record, sends) };
     const saved = await this.refunds.save(record, {
       ...record,
-      sends,
+      ...addressed,
       account,
       updatedAt: this.timing.now(),
     });
@@ -147,6 +265,7 @@ export class RefundService {
     source: StatusChange['source'],
     { listed = false } = {},
   ): Promise<RefundRecord | undefined> {
+    if (record.phase === 'claimable') return this.closeClaim(record);
     const sends = withdrawalOf(record);
     if (!sends) return this.giveUpUnsent(record);
     const found = await this.processingOf(record).findWithdrawal(sends);
@@ -323,7 +442,8 @@ export class RefundService {
     return this.refunds.answered(record, found, source, { withdrawal: found.withdrawal });
   }
 
-  private async send(record: RefundRecord): Promise<RefundRecord> {
+  /** Sends the withdrawal; `reopens`: a claim's, whose refusal reopens the claim instead of ending the refund. */
+  private async send(record: RefundRecord, { reopens = false } = {}): Promise<RefundRecord> {
     try {
       const created = await this.processingOf(record).createWithdrawal(withdrawalOf(record)!);
       const answered = this.refunds.answered(record, created, 'create', { withdrawal: created.details });
@@ -334,9 +454,23 @@ export class RefundService {
         const settled = await this.adoptSent(record);
         if (settled) return settled;
       }
-      await this.release(record, refusal(error));
+      const refused = refusal(error);
+      if (reopens && refused !== undefined) return this.reopenClaim(record, refused);
+      await this.release(record, refused);
       throw error;
     }
+  }
+
+  /** A claim whose address the payment service refused: open again, with its words, the amount still reserved. */
+  private async reopenClaim(record: RefundRecord, refused: string): Promise<RefundRecord> {
+    const { sends: _refusedAddress, ...unaddressed } = record;
+    const { record: reopened } = await this.refunds.save(record, {
+      ...unaddressed,
+      phase: 'claimable',
+      error: refused,
+      updatedAt: this.timing.now(),
+    });
+    return reopened;
   }
 
   /** The account the refund's withdrawal goes from: the order's, or the one its payout was claimed on. */

@@ -51,12 +51,12 @@ export function awaitsLateMoney(record: OpenFacts): boolean {
 }
 
 /**
- * Open records are the sweep's work: a create not yet answered, a status not yet final, or a final invoice that
- * late money may still reach, until the sweep has looked at it a watch period after its last change (issue 31: a
- * late payment whose callback is lost is never hidden).
+ * Open records are the sweep's work: a create not yet answered, a claim link not yet closed, a status not yet
+ * final, or a final invoice that late money may still reach, until the sweep has looked at it a watch period after
+ * its last change (issue 31: a late payment whose callback is lost is never hidden).
  */
 export function isOpen(record: OpenFacts): boolean {
-  if (record.phase === 'sending' || record.phase === 'unknown') return true;
+  if (record.phase === 'sending' || record.phase === 'unknown' || record.phase === 'claimable') return true;
   if (record.phase !== 'sent') return false;
   if (!isFinal(record.status)) return true;
   return awaitsLateMoney(record) && (record.sweptAt ?? 0) < (record.updatedAt ?? 0) + LATE_MONEY_WATCH_MS;

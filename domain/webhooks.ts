@@ -39,6 +39,9 @@ export const INVOICE_STATUS_EVENTS = {
 
 /** The event each refund stage is announced by. */
 export const REFUND_STAGE_EVENTS = {
+  awaiting_claim: 'refund.awaiting_claim',
+  claim_expired: 'refund.claim_expired',
+  claim_cancelled: 'refund.claim_cancelled',
   sent: 'refund.sent',
   confirmed: 'refund.confirmed',
   failed: 'refund.failed',
@@ -65,7 +68,10 @@ export const invoiceEvents: EventKind<InvoiceRecord> = {
   },
 };
 
-/** `refund.sent` once the service has the withdrawal, then `refund.confirmed` or `refund.failed`. */
+/**
+ * `refund.sent` once the service has the withdrawal, then `refund.confirmed` or `refund.failed`; a claim link's
+ * refund first `refund.awaiting_claim`, and `refund.claim_expired` or `refund.claim_cancelled` if no address came.
+ */
 export const refundEvents: EventKind<RefundRecord> = {
   subject: 'refund',
   announced: (record) => ({ status: refundStage(record) }),
@@ -76,7 +82,9 @@ export const refundEvents: EventKind<RefundRecord> = {
 };
 
 function refundStage(record: RefundRecord): RefundStage | null {
-  if (record.phase === 'rejected') return 'failed';
+  if (record.phase === 'claimable') return 'awaiting_claim';
+  const closed = record.claimLink?.closed;
+  if (record.phase === 'rejected') return closed ? `claim_${closed}` : 'failed';
   if (record.phase !== 'sent' || record.status === null) return null;
   if (!isFinal(record.status)) return 'sent';
   return record.status === 'confirmed' ? 'confirmed' : 'failed';

@@ -1,15 +1,17 @@
-import { foreignIdInput } from '../http/inputs';
+import { refundReadInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
-import { refundView } from '../http/views';
+import { claimUrl, refundView } from '../http/views';
 import { getRefundRoute } from '../lib/routes';
 import { bearerTokens } from '../runtime/bearer-tokens';
 import { refundsFor } from '../runtime/refunds';
 
-/** GET /refunds/{foreign_id}: refreshed through transaction lookup while not final. */
+/** GET /refunds/{foreign_id}: refreshed through transaction lookup while not final; an open claim's link with it. */
 export const handler = apiRoute(
-  { route: getRefundRoute, tokens: bearerTokens, input: foreignIdInput },
-  async (foreignId, { storeId }) => ({
-    status: 200,
-    body: refundView(await refundsFor(storeId).get(foreignId)),
-  }),
+  { route: getRefundRoute, tokens: bearerTokens, input: refundReadInput },
+  async ({ foreignId, apiBase }, { storeId }) => {
+    const refunds = refundsFor(storeId);
+    const record = await refunds.get(foreignId);
+    const token = await refunds.claimToken(record);
+    return { status: 200, body: refundView(record, token && claimUrl(apiBase, foreignId, token)) };
+  },
 );

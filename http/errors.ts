@@ -61,6 +61,8 @@ export const ERROR_STATUSES = {
   refund_exceeds_refundable: 409,
   invoice_not_refundable: 409,
   too_many_refunds: 409,
+  claim_taken: 409,
+  claim_closed: 409,
   store_exists: 409,
   default_store: 409,
   shared_account: 409,

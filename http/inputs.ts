@@ -6,6 +6,7 @@ import type {
   TransactionQuery,
 } from '../domain/model';
 import { InvalidRequestError } from './errors';
+import { apiBaseOf } from './store-inputs';
 import type { ApiRequest } from './route';
 import type { CreatedQuery } from '../domain/ports';
 import { STORE_ID } from '../domain/stores';
@@ -13,6 +14,7 @@ import { EVENT_ID } from '../domain/webhooks';
 import {
   balancesQuery,
   checkoutBody,
+  claimBody,
   deliveryListQuery,
   LIST_LIMIT,
   noBody,
@@ -62,9 +64,15 @@ export function refundInput({ body }: ApiRequest): RefundRequest {
 }
 
 /** A refund of the order `{foreign_id}` in the path; the body's `foreign_id` is the refund's own. */
-export function orderRefundInput(request: ApiRequest): OrderRefundRequest {
+export function orderRefundInput(request: ApiRequest): { refund: OrderRefundRequest; apiBase: string } {
   const invoiceForeignId = foreignIdInput(request);
-  return { ...camelCased(readFields(orderRefundBody, request.body)), invoiceForeignId };
+  const refund = { ...camelCased(readFields(orderRefundBody, request.body)), invoiceForeignId };
+  return { refund, apiBase: apiBaseOf(request) };
+}
+
+/** `{foreign_id}` of a refund, and where this API is served (a claim link starts with it). */
+export function refundReadInput(request: ApiRequest): { foreignId: string; apiBase: string } {
+  return { foreignId: foreignIdInput(request), apiBase: apiBaseOf(request) };
 }
 
 /**
@@ -76,6 +84,20 @@ export function foreignIdInput({ path }: ApiRequest): string {
   if (!foreignId || !FOREIGN_ID.test(foreignId))
     throw new InvalidRequestError({ foreign_id: FOREIGN_ID_MESSAGE });
   return foreignId;
+}
+
+/** A customer's claim link: the refund in the path, its token in a header (the page reads it from the URL's fragment). */
+export function claimInput(request: ApiRequest): { foreignId: string; token?: string } {
+  return { foreignId: foreignIdInput(request), token: request.headers['x-claim-token'] };
+}
+
+/** A customer's address for a claim link. */
+export function claimAddressInput(request: ApiRequest): {
+  foreignId: string;
+  token?: string;
+  address: string;
+} {
+  return { ...claimInput(request), ...readFields(claimBody, request.body) };
 }
 
 /** The customer's read of one invoice: the poll's input and the client secret, from its header. */

@@ -114,7 +114,10 @@ export interface RefundView {
   foreign_id: string;
   /** The order refunded; null for a payout tied to no order. */
   invoice_foreign_id: string | null;
-  /** The service's withdrawal status; `sending` before its answer, `rejected` when it refused. */
+  /**
+   * The service's withdrawal status; `sending` before its answer, `rejected` when it refused; for a claim link,
+   * `awaiting_claim` until the customer gives an address, `claim_expired` or `claim_cancelled` if none came.
+   */
   status: string;
   final: boolean;
   /** The service's reason for a rejected or failed refund; else null. */
@@ -125,8 +128,13 @@ export interface RefundView {
   /** What leaves the store's balance, in `debited_currency`; null until an order's refund is reserved. */
   debited_amount: string | null;
   debited_currency: string | null;
-  address: string;
+  /** Null for a claim link until its customer gives one. */
+  address: string | null;
   transaction_id: number | null;
+  /** The link the customer claims the refund with, while it is open; only where the route can derive it. */
+  claim_url: string | null;
+  /** When an unclaimed link stops working; null for a refund made with its address. */
+  claim_expires_at: string | null;
   history: Array<{ status: string; at: string; source: StatusChange['source'] }>;
   created_at: string;
   updated_at: string;
@@ -279,26 +287,74 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
   });
 }
 
-export function refundView(record: RefundRecord): RefundView {
-  const { request, withdrawal } = record;
-  const sends = withdrawalOf(record);
+/** `claimUrl`: the refund's claim link, from a route that derives it (runtime/claim-links.ts). */
+export function refundView(record: RefundRecord, claimUrl: string | null = null): RefundView {
+  const { request, withdrawal, claimLink } = record;
+  const sends = withdrawalOf(record) ?? claimLink?.reserved;
   const rejected = record.phase === 'rejected';
   return {
     foreign_id: record.foreignId,
     invoice_foreign_id: isOrderRefund(request) ? request.invoiceForeignId : null,
-    status: record.status ?? (rejected ? 'rejected' : 'sending'),
+    status: record.status ?? refundPhaseStatus(record),
     final: rejected || isFinal(record.status),
     failure_message: record.error,
     amount: withdrawal?.receivedAmount ?? null,
     currency: sends?.receivedCurrency ?? (isOrderRefund(request) ? (request.currency ?? null) : null),
     debited_amount: withdrawal?.senderAmount ?? sends?.senderAmount ?? null,
     debited_currency: sends?.senderCurrency ?? null,
-    address: request.address,
+    address: withdrawalOf(record)?.address ?? request.address ?? null,
     transaction_id: withdrawal?.id ?? null,
+    claim_url: record.phase === 'claimable' ? claimUrl : null,
+    claim_expires_at: claimLink ? iso(claimLink.expiresAt, 'claim_expires_at') : null,
     history: record.history.map(({ status, at, source }) => ({ status, at: iso(at, 'history.at'), source })),
     created_at: iso(record.createdAt, 'created_at'),
     updated_at: iso(record.updatedAt, 'updated_at'),
   };
+}
+
+/** What a claim link shows its customer: the store's name, the amount and the refund's progress; nothing of the order. */
+export interface ClaimView {
+  store_name: string | null;
+  status: string;
+  final: boolean;
+  failure_message: string | null;
+  /** What leaves the store's balance for the customer, in `debited_currency`. */
+  debited_amount: string | null;
+  debited_currency: string | null;
+  /** The currency the customer receives, at the payment service's rate when the refund is sent. */
+  currency: string | null;
+  /** What the customer receives, once the payment service has answered. */
+  amount: string | null;
+  address: string | null;
+  expires_at: string | null;
+}
+
+export function claimView(record: RefundRecord, storeName: string | null): ClaimView {
+  const view = refundView(record);
+  return {
+    store_name: storeName,
+    status: view.status,
+    final: view.final,
+    failure_message: view.failure_message,
+    debited_amount: view.debited_amount,
+    debited_currency: view.debited_currency,
+    currency: view.currency,
+    amount: view.amount,
+    address: view.address,
+    expires_at: view.claim_expires_at,
+  };
+}
+
+/** Where the customer claims a refund: the claim page, the refund and its token in the fragment, which no log sees. */
+export function claimUrl(apiBase: string, foreignId: string, token: string): string {
+  return `${apiBase}/claim/#${foreignId}/${token}`;
+}
+
+/** A refund's status before the service has one: where it is in its own life. */
+function refundPhaseStatus({ phase, claimLink }: RefundRecord): string {
+  if (phase === 'claimable') return 'awaiting_claim';
+  if (phase !== 'rejected') return 'sending';
+  return claimLink?.closed ? `claim_${claimLink.closed}` : 'rejected';
 }
 
 export function snapshotView(snapshot: BalanceSnapshot): SnapshotView {

@@ -144,6 +144,30 @@ export const refundInvoiceRoute = route('POST /invoices/{foreign_id}/refunds', '
   storeSecrets: 'read',
 });
 
+// A refund's claim link: the customer's browser holds its token (the handler checks it against the stored hash).
+export const getRefundClaimRoute = route(
+  'GET /public/refund-claims/{foreign_id}',
+  'get-refund-claim',
+  'customer',
+  {
+    data: { table: ['GetItem'] },
+    secrets: [],
+  },
+);
+
+export const claimRefundRoute = route('POST /public/refund-claims/{foreign_id}', 'claim-refund', 'customer', {
+  data: { table: ['GetItem', 'UpdateItem'] },
+  secrets: ['processingKeys'],
+  storeSecrets: 'read',
+});
+
+export const cancelRefundClaimRoute = route(
+  'POST /refunds/{foreign_id}/cancel-claim',
+  'cancel-refund-claim',
+  'admin',
+  { data: { table: ['GetItem', 'UpdateItem'] }, secrets: ['tokens', 'platformToken'] },
+);
+
 export const listInvoicesRoute = route('GET /invoices', 'list-invoices', 'admin', {
   data: { table: ['GetItem', 'BatchGetItem'], queriedIndexes: ['created'] },
   secrets: ['tokens', 'platformToken'],
@@ -335,6 +359,9 @@ export const routes = [
   createRefundRoute,
   listRefundsRoute,
   getRefundRoute,
+  getRefundClaimRoute,
+  claimRefundRoute,
+  cancelRefundClaimRoute,
   exportInvoicesRoute,
   exportRefundsRoute,
   lookupTransactionRoute,

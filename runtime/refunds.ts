@@ -1,4 +1,8 @@
+import { CLAIM_LINK_DAYS } from '../domain/refund-claims';
 import { RefundService } from '../domain/refunds';
+import { clientSecretIssuer } from '../secrets/client-secrets';
+import { numberEnv } from './env';
+import { keysOf } from './processing-keys';
 import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
 import { newsMismatch } from './invoice-lookups';
 import { invoicesFor } from './invoices';
@@ -18,6 +22,9 @@ export function refundsFor(storeId: StoreId): RefundService {
     service = new RefundService(store, processingAccountsFor(storeId), claimTiming, invoicesFor(storeId), {
       announce: announceEvents,
       onNewsMismatch: newsMismatch,
+      // As client secrets: from the processing keys a function that sends refunds already holds.
+      claimTokens: clientSecretIssuer(keysOf(storeId), storeId, 'claimToken'),
+      claimLinkDays: numberEnv('CLAIM_LINK_DAYS', CLAIM_LINK_DAYS),
     });
     byStore.set(storeId, service);
   }

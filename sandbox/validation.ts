@@ -181,6 +181,8 @@ export function checkWithdrawal(
   }
   const senderAmount = check.amount('sender_amount', senderCurrency?.minAmount);
   const address = check.string('address', true);
+  // A test address the sandbox refuses, as the service refuses one that is not valid for the currency.
+  if (address?.startsWith(REFUSED_ADDRESS_START)) check.fail('address', 'The address is invalid.');
   const foreignId = check.string('foreign_id', true);
   if (foreignId !== undefined && isTaken(foreignId)) {
     check.fail('foreign_id', 'The foreign id has already been taken.');
@@ -195,6 +197,9 @@ export function checkWithdrawal(
     endUserReference,
   });
 }
+
+/** A withdrawal to an address that starts so is refused: the way to try an address the service refuses. */
+export const REFUSED_ADDRESS_START = 'invalid';
 
 /** Spec 4.5 and 4.6: both currencies are required, supported and different. */
 export function checkPair(body: Body): Checked<PairInput> {

@@ -1,26 +1,38 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import type { ClientSecrets, KeySource } from '../domain/ports';
+import { CLAIM_TOKEN_MARK, CLIENT_SECRET_MARK } from '../domain/client-secret';
 import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
 
-/** Names what the derived key is for, so that it is like no other key made from the processing secret. */
-const KEY_LABEL = 'merchant-payments-plugin client secret v1';
+/**
+ * What a derived secret opens: its mark (domain/client-secret.ts reads the store from it) and the label that makes
+ * its key like no other key made from the processing secret.
+ */
+const PURPOSES = {
+  clientSecret: { mark: CLIENT_SECRET_MARK, label: 'merchant-payments-plugin client secret v1' },
+  claimToken: { mark: CLAIM_TOKEN_MARK, label: 'merchant-payments-plugin refund claim v1' },
+} as const;
 
 /**
- * Client secrets derived, not stored: an HMAC of the invoice's foreign_id and creation time under a key derived
+ * Client secrets (and refund claim tokens, `purpose`) derived, not stored: an HMAC of the invoice's foreign_id and creation time under a key derived
  * (HKDF) from the processing secret key, which only the checkout and the functions that call the service hold.
  * The same invoice gets the same secret every time; no secret is ever an HMAC under the processing key itself.
  * Another store's secrets name the store, and its HMAC covers the store's id too: stores sharing one account never
  * share a secret (domain/client-secret.ts).
  */
-export function clientSecretIssuer(keys: KeySource, storeId: StoreId): ClientSecrets {
+export function clientSecretIssuer(
+  keys: KeySource,
+  storeId: StoreId,
+  purpose: keyof typeof PURPOSES = 'clientSecret',
+): ClientSecrets {
+  const { mark: start, label } = PURPOSES[purpose];
   // `cs_<storeId>!`: the store that domain/client-secret.ts reads from a secret.
-  const mark = storeId === DEFAULT_STORE_ID ? 'cs_' : `cs_${storeId}!`;
+  const mark = storeId === DEFAULT_STORE_ID ? start : `${start}${storeId}!`;
   const scope = storeId === DEFAULT_STORE_ID ? '' : `${storeId}\n`;
   // Derived once per processing secret, and again only when that secret changes.
   let derived: { from: string; key: Buffer } | undefined;
   const keyFrom = (secretKey: string) => {
     if (derived?.from !== secretKey) {
-      derived = { from: secretKey, key: Buffer.from(hkdfSync('sha256', secretKey, '', KEY_LABEL, 32)) };
+      derived = { from: secretKey, key: Buffer.from(hkdfSync('sha256', secretKey, '', label, 32)) };
     }
     return derived.key;
   };

@@ -47,15 +47,16 @@ export const checkoutBody = fields({
   metadata: v.optional(metadata("The store's own references, kept with the order and shown in its view.")),
 });
 
-const refundAddress = text({
-  description: 'Where the refund is sent: printable ASCII with no spaces.',
-  notBlank: true,
-  max: 256,
-  // Every address format the service pays to is ASCII; anything else is invisible, reorders what the admin
-  // reads (bidi controls), or only looks like the address meant.
-  pattern: /^[\x21-\x7e]+$/,
-  patternMessage: 'must be printable ASCII with no spaces',
-});
+const refundAddress = (description = 'Where the refund is sent: printable ASCII with no spaces.') =>
+  text({
+    description,
+    notBlank: true,
+    max: 256,
+    // Every address format the service pays to is ASCII; anything else is invisible, reorders what the admin
+    // reads (bidi controls), or only looks like the address meant.
+    pattern: /^[\x21-\x7e]+$/,
+    patternMessage: 'must be printable ASCII with no spaces',
+  });
 
 const refundForeignId = foreignId(
   "The refund's id in the store; a repeated request with it answers the same refund.",
@@ -74,8 +75,17 @@ export const orderRefundBody = fields({
       notBlank: false,
     }),
   ),
-  address: refundAddress,
+  address: v.optional(
+    refundAddress(
+      'Where the refund is sent: printable ASCII with no spaces. Left out, the refund waits for its customer to give it through a claim link.',
+    ),
+  ),
   end_user_reference: endUserReference,
+});
+
+/** The customer's answer to a claim link: where the refund goes. */
+export const claimBody = fields({
+  address: refundAddress(),
 });
 
 /** A payout tied to no order: the store names every amount itself. */
@@ -84,7 +94,7 @@ export const refundBody = fields({
   debited_currency: currency("The balance currency the payout leaves the store's balance in."),
   debited_amount: amount("What leaves the store's balance, in `debited_currency`."),
   currency: currency('The cryptocurrency the customer receives.'),
-  address: refundAddress,
+  address: refundAddress(),
   end_user_reference: endUserReference,
 });
 

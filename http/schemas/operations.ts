@@ -11,6 +11,7 @@ import {
   invoiceListQuery,
   noQuery,
   orderRefundBody,
+  claimBody,
   pairQuery,
   rotateTokensBody,
   rotateWebhookSecretBody,
@@ -39,6 +40,7 @@ import {
   publicInvoiceView,
   refundList,
   refundView,
+  claimView,
   resendReport,
   rotatedTokens,
   rotatedWebhookSecret,
@@ -217,6 +219,32 @@ export const operations: Record<RouteFunctionName, Operation> = {
     summary: 'A refund',
     description: "Refreshed from the service's transaction record while not final.",
     answers: { 200: refund },
+  },
+  'get-refund-claim': {
+    summary: 'A claim link, as its customer sees it',
+    description:
+      "For the claim page, from any origin: the store's name, the amount, the currency the customer receives, and the refund's progress; nothing else of the order. The claim link's token goes in `X-Claim-Token`, never in the URL; a wrong or missing one answers 404, as a missing refund does.",
+    headers: {
+      'X-Claim-Token': "The token in the claim link's fragment, after the refund's foreign_id and `/`.",
+    },
+    answers: { 200: view("The claim's view.", claimView) },
+    errors: [404],
+  },
+  'claim-refund': {
+    summary: "Give a claim link's address",
+    description:
+      "The customer's address: the refund's withdrawal is sent once, however often this comes (a double submit, two tabs, a retry after a lost answer all answer the same refund). An address the payment service refuses leaves the claim open, its words in `failure_message`. Another address once one was taken is a 409 `claim_taken`; an expired or cancelled link is a 409 `claim_closed`.",
+    headers: { 'X-Claim-Token': "The token in the claim link's fragment." },
+    body: claimBody,
+    answers: { 200: view("The claim's view.", claimView) },
+    errors: [404, 409, 503],
+  },
+  'cancel-refund-claim': {
+    summary: 'Cancel a claim link',
+    description:
+      'An open claim link stops taking addresses, and its amount counts against the order no more (status `claim_cancelled`). The same call again answers the same refund; a link already claimed or expired is a 409 `claim_closed`.',
+    answers: { 200: refund },
+    errors: [404, 409],
   },
   'lookup-transaction': returning("The service's transaction record", view('The record.', transaction), {
     query: transactionQuery,

@@ -134,7 +134,7 @@ export const refundView = v.strictObject({
   invoice_foreign_id: nullableText('The order refunded; null for a payout tied to no order.'),
   status: described(
     v.string(),
-    "The withdrawal's status at the service, or `sending` or `rejected` before it.",
+    "The withdrawal's status at the service, or `sending` or `rejected` before it; for a claim link `awaiting_claim` until the customer gives an address, `claim_expired` or `claim_cancelled` if none came.",
   ),
   final: described(v.boolean(), 'True once the refund can no longer change: confirmed, failed or rejected.'),
   failure_message: nullableText("The service's reason for a rejected or failed refund."),
@@ -144,14 +144,37 @@ export const refundView = v.strictObject({
     "What leaves the store's balance, in `debited_currency`; null until an order's refund is reserved.",
   ),
   debited_currency: nullableText("The currency that leaves the store's balance: the order's `net_currency`."),
-  address: v.string(),
+  address: nullableText('Where it is sent; null for a claim link until the customer gives it.'),
   transaction_id: v.nullable(v.pipe(v.number(), v.integer())),
+  claim_url: nullableText(
+    'The link to send the customer while the claim is open: the claim page, the refund and its token after `#`. In the answers of the refund create and `GET /refunds/{foreign_id}`; null elsewhere.',
+  ),
+  claim_expires_at: v.nullable(
+    isoTime('When an unclaimed link stops working; null for a refund made with its address.'),
+  ),
   history: history({ status: v.string(), at: isoTime('When it changed.') }),
   created_at: isoTime('When the refund was first received.'),
   updated_at: isoTime('When the record last changed.'),
 });
 
 export const refundList = listOf(refundView, 'Refunds, newest first.');
+
+export const claimView = v.strictObject({
+  store_name: nullableText("The store's name; null for the default store."),
+  status: described(v.string(), "The refund's status, as in the refund view."),
+  final: v.boolean(),
+  failure_message: nullableText(
+    "The payment service's words when it refused the address, or why the claim ended.",
+  ),
+  debited_amount: nullableDecimal("What leaves the store's balance for the customer, in `debited_currency`."),
+  debited_currency: nullableText("The store's balance currency."),
+  currency: nullableText(
+    "The cryptocurrency the customer receives, at the payment service's rate when it is sent.",
+  ),
+  amount: nullableDecimal('What the customer receives, once the payment service has answered.'),
+  address: nullableText('The address the customer gave; null before.'),
+  expires_at: v.nullable(isoTime('When the link stops working.')),
+});
 
 const nullableTime = (description: string) => v.nullable(isoTime(description));
 

@@ -168,12 +168,13 @@ function largestInvoice(): InvoiceRecord {
 }
 
 function largestRefund(): RefundRecord {
+  const address = '~'.repeat(256);
   const request: OrderRefundRequest = {
     foreignId: id('refund'),
     invoiceForeignId: id('order'),
     debitedAmount: `${'9'.repeat(30)}.${'9'.repeat(8)}`,
     currency: 'C'.repeat(10),
-    address: '~'.repeat(256),
+    address,
     endUserReference: api(100),
   };
   return {
@@ -186,8 +187,22 @@ function largestRefund(): RefundRecord {
       senderCurrency: CURRENCY,
       receivedCurrency: 'C'.repeat(10),
       senderAmount: amount(),
-      address: request.address,
+      address,
       endUserReference: request.endUserReference,
+    },
+    // A refund made as a claim link keeps its link once sent.
+    claimLink: {
+      tokenHash: 'h'.repeat(43),
+      expiresAt: AT,
+      reserved: {
+        foreignId: request.foreignId,
+        senderCurrency: CURRENCY,
+        receivedCurrency: 'C'.repeat(10),
+        senderAmount: amount(),
+        endUserReference: request.endUserReference,
+      },
+      cancelledAt: AT,
+      closed: 'cancelled',
     },
     claimedAt: AT,
     status: 'pending',

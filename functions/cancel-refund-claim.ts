@@ -1,0 +1,15 @@
+import { foreignIdInput } from '../http/inputs';
+import { apiRoute } from '../http/route';
+import { refundView } from '../http/views';
+import { cancelRefundClaimRoute } from '../lib/routes';
+import { bearerTokens } from '../runtime/bearer-tokens';
+import { refundsFor } from '../runtime/refunds';
+
+/** POST /refunds/{foreign_id}/cancel-claim: an open claim link stops taking addresses, and its amount is released. */
+export const handler = apiRoute(
+  { route: cancelRefundClaimRoute, tokens: bearerTokens, input: foreignIdInput },
+  async (foreignId, { storeId }) => ({
+    status: 200,
+    body: refundView(await refundsFor(storeId).cancelClaim(foreignId)),
+  }),
+);

@@ -1,0 +1,21 @@
+import { CLAIM_TOKEN_MARK, storeOfClientSecret } from '../domain/client-secret';
+import { claimAddressInput } from '../http/inputs';
+import { apiRoute } from '../http/route';
+import { claimView } from '../http/views';
+import { claimRefundRoute } from '../lib/routes';
+import { refundsFor } from '../runtime/refunds';
+import { storeNameOf } from '../runtime/store-names';
+
+/** POST /public/refund-claims/{foreign_id}: the customer's address; the refund is sent once, however often it comes. */
+export const handler = apiRoute(
+  { route: claimRefundRoute, input: claimAddressInput },
+  async ({ foreignId, token, address }) => {
+    const storeId = storeOfClientSecret(token, CLAIM_TOKEN_MARK);
+    const record = await refundsFor(storeId).claim(foreignId, token, address);
+    return {
+      status: 200,
+      body: claimView(record, await storeNameOf(storeId)),
+      headers: { 'cache-control': 'no-store' },
+    };
+  },
+);

@@ -1,0 +1,22 @@
+import { CLAIM_TOKEN_MARK, storeOfClientSecret } from '../domain/client-secret';
+import { readClaim } from '../domain/refund-claims';
+import { claimInput } from '../http/inputs';
+import { apiRoute } from '../http/route';
+import { claimView } from '../http/views';
+import { getRefundClaimRoute } from '../lib/routes';
+import { storeNameOf } from '../runtime/store-names';
+import { refundStore } from '../runtime/stores';
+
+/** GET /public/refund-claims/{foreign_id}: what the claim page shows, opened by the claim link's token alone. */
+export const handler = apiRoute(
+  { route: getRefundClaimRoute, input: claimInput },
+  async ({ foreignId, token }) => {
+    const storeId = storeOfClientSecret(token, CLAIM_TOKEN_MARK);
+    const record = await readClaim(refundStore.forStore(storeId), foreignId, token);
+    return {
+      status: 200,
+      body: claimView(record, await storeNameOf(storeId)),
+      headers: { 'cache-control': 'no-store' },
+    };
+  },
+);
