@@ -6,6 +6,7 @@ import type {
   InvoiceRecord,
   NewsOutcome,
   OrderRefundRequest,
+  RefundEntry,
   RefundRequest,
   StatusChange,
 } from './model';
@@ -31,9 +32,12 @@ export interface RefundReservations {
     ask: OrderRefundRequest,
     createdAt: number,
   ): Promise<{ sends: RefundRequest; account: AccountKind }>;
-  /** Marks the refund's entry ended; a failed refund no longer counts against the order. */
-  endRefund(invoiceForeignId: string, refundForeignId: string, state: 'confirmed' | 'failed'): Promise<void>;
+  /** Marks the refund's entry ended; a failed, declined or cancelled refund no longer counts against the order. */
+  endRefund(invoiceForeignId: string, refundForeignId: string, state: EndedRefund): Promise<void>;
 }
+
+/** How a refund's entry on its order ends. */
+export type EndedRefund = Exclude<RefundEntry['state'], 'pending'>;
 
 /** Concurrent refunds of one order each win the order's compare-and-set in turn: each may lose to all the others. */
 const REFUND_WRITE_ATTEMPTS = 2 * MAX_REFUNDS_PER_ORDER;
@@ -297,7 +301,7 @@ export class InvoiceService implements RefundReservations {
     return { sends, account };
   }
 
-  async endRefund(invoiceForeignId: string, refundForeignId: string, state: 'confirmed' | 'failed') {
+  async endRefund(invoiceForeignId: string, refundForeignId: string, state: EndedRefund) {
     const change = (current: InvoiceRecord) =>
       refundEnded(current, refundForeignId, state, this.timing.now());
     await this.invoices.mutate(invoiceForeignId, change, { attempts: REFUND_WRITE_ATTEMPTS });

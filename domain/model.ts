@@ -80,9 +80,12 @@ export const WEBHOOK_EVENT_TYPES = [
   'invoice.cancelled',
   'invoice.failed',
   'invoice.exception',
+  'refund.awaiting_approval',
   'refund.sent',
   'refund.confirmed',
   'refund.failed',
+  'refund.declined',
+  'refund.cancelled',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -274,10 +277,18 @@ export interface RefundEntry {
   foreignId: string;
   debitedAmount: string;
   currency: string;
-  /** `pending` counts against the order's net until the refund ends; `failed` no longer does. */
-  state: 'pending' | 'confirmed' | 'failed';
+  /**
+   * `pending` (not ended, awaiting approval too) counts against the order's net until the refund ends, and so does
+   * `confirmed`; `failed`, `declined` and `cancelled` no longer do.
+   */
+  state: RefundEntryState;
   createdAt: number;
 }
+
+export type RefundEntryState = 'pending' | 'confirmed' | RefundReleased;
+
+/** How a refund ends without its money leaving: its amount is the order's to refund again. */
+export type RefundReleased = 'failed' | 'declined' | 'cancelled';
 
 /** The withdrawal a refund sends: `senderAmount` of `senderCurrency` leaves the balance, paid out in `receivedCurrency`. */
 export interface RefundRequest {

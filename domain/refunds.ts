@@ -6,7 +6,7 @@ import {
   serviceFailure,
   type ServiceError,
 } from './errors';
-import type { RefundReservations } from './invoices';
+import type { EndedRefund, RefundReservations } from './invoices';
 import type {
   FoundWithdrawal,
   NewsOutcome,
@@ -17,7 +17,7 @@ import type {
 } from './model';
 import type { Owned, ProcessingAccounts, ProcessingApi, RefundStore } from './ports';
 import { ClaimedRecords, mayHaveBeenSent, type ClaimTiming } from './records';
-import { isFinal } from './status';
+import { AWAITING_APPROVAL, isFinal, refundMovesForward } from './status';
 import type { AccountKind } from './stores';
 import { refundEvents } from './webhooks';
 
@@ -34,9 +34,10 @@ export function withdrawalOf(record: RefundRecord): RefundRequest | undefined {
 
 /**
  * Refunds, each sent once per foreign_id. An order's refund is first reserved on the order (`orders`), within what
- * the order netted: claim, reserve, write what it sends, send. A refund that ends failed or refused frees its
- * reservation first, and only then is recorded so, so that a reservation never outlives a refund that may still
- * be sent; one whose send stays unknown keeps it until a retry or a lookup settles it.
+ * the order netted: claim, reserve, write what it sends, send. A refund that ends failed, declined, cancelled or
+ * refused frees its reservation first, and only then is recorded so, so that a reservation never outlives a refund
+ * that may still be sent; one whose send stays unknown keeps it until a retry or a lookup settles it. One held for
+ * approval keeps it too.
  */
 export class RefundService {
   private readonly refunds: ClaimedRecords<RefundRecord>;
@@ -178,7 +179,7 @@ export class RefundService {
   }
 
   /**
-   * Records a status from the service, final states final, ending the refund's reservation first; tells what it
+   * Records a status from the service, moving only forward, ending the refund's reservation first; tells what it
    * was: `applied`, a `duplicate` the refund already holds, or `ignored`. Nothing is written when nothing moves.
    * `seen`: the refund as just read, then not read again (see `mutate`).
    */
@@ -196,9 +197,9 @@ export class RefundService {
       foreignId,
       (current) => {
         if (current.phase === 'sending' && source === 'callback') throw new NotReadyError('The refund');
-        held = current.phase === 'sent' && isFinal(status) && current.status === status;
-        // Withdrawal statuses past creation are not listed by the spec: accept only a move to a final one.
-        if (current.phase !== 'sent' || isFinal(current.status) || !isFinal(status)) return undefined;
+        held = current.phase === 'sent' && current.status === status && knownRefundStatus(status);
+        // Pending (held for approval) → processing → final, never back: a repeat or an older word moves nothing.
+        if (current.phase !== 'sent' || !refundMovesForward(current.status, status)) return undefined;
         const at = this.timing.now();
         return {
           ...current,
@@ -220,7 +221,8 @@ export class RefundService {
    */
   private async endOnOrder(record: RefundRecord, status: string | undefined): Promise<void> {
     if (!isOrderRefund(record.request) || (status !== undefined && !isFinal(status))) return;
-    const state = status === 'confirmed' ? 'confirmed' : 'failed';
+    const state: EndedRefund =
+      status === 'confirmed' || status === 'declined' || status === 'cancelled' ? status : 'failed';
     await this.orders.endRefund(record.request.invoiceForeignId, record.foreignId, state);
   }
 
@@ -349,6 +351,11 @@ export class RefundService {
     if (refused !== undefined) await this.endOnOrder(record, undefined);
     await this.refunds.release(record, refused);
   }
+}
+
+/** A status the refund may hold: a final one, or one it waits in. */
+function knownRefundStatus(status: string): boolean {
+  return isFinal(status) || status === AWAITING_APPROVAL || status === 'processing';
 }
 
 /**

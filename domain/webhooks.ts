@@ -13,7 +13,7 @@ import type {
   WebhookSubject,
 } from './model';
 import { invoiceOutcome, type InvoiceStatusName } from './outcome';
-import { isFinal } from './status';
+import { AWAITING_APPROVAL, isFinal } from './status';
 import { DEFAULT_STORE_ID, type StoreId } from './stores';
 
 type Announced = Outbox['announced'];
@@ -39,9 +39,12 @@ export const INVOICE_STATUS_EVENTS = {
 
 /** The event each refund stage is announced by. */
 export const REFUND_STAGE_EVENTS = {
+  awaiting_approval: 'refund.awaiting_approval',
   sent: 'refund.sent',
   confirmed: 'refund.confirmed',
   failed: 'refund.failed',
+  declined: 'refund.declined',
+  cancelled: 'refund.cancelled',
 } as const satisfies Record<string, WebhookEventType>;
 
 type RefundStage = keyof typeof REFUND_STAGE_EVENTS;
@@ -65,7 +68,10 @@ export const invoiceEvents: EventKind<InvoiceRecord> = {
   },
 };
 
-/** `refund.sent` once the service has the withdrawal, then `refund.confirmed` or `refund.failed`. */
+/**
+ * `refund.awaiting_approval` while the service holds the withdrawal for an owner's approval, `refund.sent` once it
+ * sends it, then `refund.confirmed`, `refund.failed`, `refund.declined` or `refund.cancelled`.
+ */
 export const refundEvents: EventKind<RefundRecord> = {
   subject: 'refund',
   announced: (record) => ({ status: refundStage(record) }),
@@ -78,8 +84,10 @@ export const refundEvents: EventKind<RefundRecord> = {
 function refundStage(record: RefundRecord): RefundStage | null {
   if (record.phase === 'rejected') return 'failed';
   if (record.phase !== 'sent' || record.status === null) return null;
+  if (record.status === AWAITING_APPROVAL) return 'awaiting_approval';
   if (!isFinal(record.status)) return 'sent';
-  return record.status === 'confirmed' ? 'confirmed' : 'failed';
+  const { status } = record;
+  return status === 'confirmed' || status === 'declined' || status === 'cancelled' ? status : 'failed';
 }
 
 /** Before any event: what a new record would announce, which makes none. */

@@ -13,7 +13,7 @@ import {
   type InvoiceStatusName,
 } from '../domain/outcome';
 import { isOrderRefund, withdrawalOf } from '../domain/refunds';
-import { isFinal } from '../domain/status';
+import { AWAITING_APPROVAL, isFinal } from '../domain/status';
 import { Decimal } from '../domain/decimal';
 import { UnrenderableRecordError } from './errors';
 
@@ -114,10 +114,13 @@ export interface RefundView {
   foreign_id: string;
   /** The order refunded; null for a payout tied to no order. */
   invoice_foreign_id: string | null;
-  /** The service's withdrawal status; `sending` before its answer, `rejected` when it refused. */
+  /**
+   * The service's withdrawal status, but `awaiting_approval` for its `pending` (held for an owner's approval);
+   * `sending` before its answer, `rejected` when it refused.
+   */
   status: string;
   final: boolean;
-  /** The service's reason for a rejected or failed refund; else null. */
+  /** The service's reason for a rejected, failed, declined or cancelled refund; else null. */
   failure_message: string | null;
   /** What the customer receives, in `currency`: the service's figure, once it answered. */
   amount: string | null;
@@ -286,7 +289,7 @@ export function refundView(record: RefundRecord): RefundView {
   return {
     foreign_id: record.foreignId,
     invoice_foreign_id: isOrderRefund(request) ? request.invoiceForeignId : null,
-    status: record.status ?? (rejected ? 'rejected' : 'sending'),
+    status: refundStatusName(record.status) ?? (rejected ? 'rejected' : 'sending'),
     final: rejected || isFinal(record.status),
     failure_message: record.error,
     amount: withdrawal?.receivedAmount ?? null,
@@ -299,6 +302,11 @@ export function refundView(record: RefundRecord): RefundView {
     created_at: iso(record.createdAt, 'created_at'),
     updated_at: iso(record.updatedAt, 'updated_at'),
   };
+}
+
+/** The service's withdrawal status as the refund view names it: one held for approval reads `awaiting_approval`. */
+function refundStatusName(status: string | null): string | null {
+  return status === AWAITING_APPROVAL ? 'awaiting_approval' : status;
 }
 
 export function snapshotView(snapshot: BalanceSnapshot): SnapshotView {
