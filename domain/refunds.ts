@@ -17,7 +17,7 @@ import type {
 } from './model';
 import type { Owned, ProcessingAccounts, ProcessingApi, RefundStore } from './ports';
 import { ClaimedRecords, mayHaveBeenSent, type ClaimTiming } from './records';
-import { AWAITING_APPROVAL, isFinal, refundMovesForward } from './status';
+import { isFinal, isRefundStatus, refundMovesForward } from './status';
 import type { AccountKind } from './stores';
 import { refundEvents } from './webhooks';
 
@@ -197,8 +197,9 @@ export class RefundService {
       foreignId,
       (current) => {
         if (current.phase === 'sending' && source === 'callback') throw new NotReadyError('The refund');
-        held = current.phase === 'sent' && current.status === status && knownRefundStatus(status);
-        // Pending (held for approval) → processing → final, never back: a repeat or an older word moves nothing.
+        held = current.phase === 'sent' && current.status === status && isRefundStatus(status);
+        // Pending (held for approval) → verifying → processing → final, never back: a repeat or an older word
+        // moves nothing.
         if (current.phase !== 'sent' || !refundMovesForward(current.status, status)) return undefined;
         const at = this.timing.now();
         return {
@@ -351,11 +352,6 @@ export class RefundService {
     if (refused !== undefined) await this.endOnOrder(record, undefined);
     await this.refunds.release(record, refused);
   }
-}
-
-/** A status the refund may hold: a final one, or one it waits in. */
-function knownRefundStatus(status: string): boolean {
-  return isFinal(status) || status === AWAITING_APPROVAL || status === 'processing';
 }
 
 /**

@@ -9,7 +9,14 @@ const INVOICE_RANK: Record<InvoiceStatus, number> = {
   failed: 3,
 };
 
-export const FINAL_STATUSES: ReadonlySet<string> = new Set(['confirmed', 'failed', 'cancelled', 'declined']);
+/** Final for invoices and refunds alike; `declined` and `rejected` only ever end a refund's withdrawal. */
+export const FINAL_STATUSES: ReadonlySet<string> = new Set([
+  'confirmed',
+  'failed',
+  'cancelled',
+  'declined',
+  'rejected',
+]);
 
 export function isFinal(status: string | null): boolean {
   return status !== null && FINAL_STATUSES.has(status);
@@ -36,13 +43,21 @@ export function movesForward(current: string | null, next: string): boolean {
  */
 export const AWAITING_APPROVAL = 'pending';
 
-/** A refund's withdrawal: pending (held for approval) → processing → confirmed | failed | declined | cancelled. */
-const REFUND_RANK: Record<string, number> = { [AWAITING_APPROVAL]: 1, processing: 2 };
+/**
+ * A refund's withdrawal: pending (held for approval) → verifying (the service's compliance check, where it runs one)
+ * → processing → confirmed | failed | declined | cancelled | rejected (by that check).
+ */
+const REFUND_RANK: Record<string, number> = { [AWAITING_APPROVAL]: 1, verifying: 2, processing: 3 };
 
 /**
- * Whether a withdrawal status moves a refund forward: from none to any known one, from pending to processing, and
- * from either to a final one. A word the service has not documented for withdrawals moves nothing.
+ * Whether a withdrawal status moves a refund forward: from none to any known one, down REFUND_RANK, and to a final
+ * one. A word the service has not documented for withdrawals moves nothing.
  */
+/** A status a refund may hold: a final one, or one it waits in. */
+export function isRefundStatus(status: string): boolean {
+  return isFinal(status) || Object.hasOwn(REFUND_RANK, status);
+}
+
 export function refundMovesForward(current: string | null, next: string): boolean {
   if (isFinal(current)) return false;
   if (isFinal(next)) return true;

@@ -133,9 +133,9 @@ export const publicInvoiceView = v.strictObject({
 const REFUND_STATES = [
   "Where the refund stands; it only moves down this list, and `history` keeps the service's own words:",
   '- `sending`: claimed, its withdrawal not yet answered by the payment service.',
-  '- `rejected` (final): the service refused it; nothing was sent and its amount is released.',
+  '- `rejected` (final): the service refused it, at once or by its compliance check; nothing was sent and its amount is released.',
   "- `awaiting_approval`: the service holds it over the account's approval limits (its `pending`) until another owner approves or declines it in the service's back office; its amount still counts.",
-  '- `processing`: the service is sending it.',
+  '- `processing`: the service is sending it (`verifying` first, where the service checks compliance).',
   '- `confirmed` (final): sent to the address.',
   '- `failed` (final): the service could not send it; its amount is released.',
   '- `declined` (final): an owner declined it; its amount is released.',

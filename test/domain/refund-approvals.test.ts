@@ -13,7 +13,11 @@ describe('refundMovesForward', () => {
     expect(refundMovesForward(null, 'pending')).toBe(true);
     expect(refundMovesForward(null, 'processing')).toBe(true);
     expect(refundMovesForward('pending', 'processing')).toBe(true);
-    for (const final of ['confirmed', 'failed', 'declined', 'cancelled']) {
+    // Where the service runs its compliance check after an approval, it may end `rejected`.
+    expect(refundMovesForward('pending', 'verifying')).toBe(true);
+    expect(refundMovesForward('verifying', 'processing')).toBe(true);
+    expect(refundMovesForward('processing', 'verifying')).toBe(false);
+    for (const final of ['confirmed', 'failed', 'declined', 'cancelled', 'rejected']) {
       expect(refundMovesForward('pending', final)).toBe(true);
       expect(refundMovesForward('processing', final)).toBe(true);
       expect(refundMovesForward(final, 'processing')).toBe(false);
@@ -101,6 +105,12 @@ describe('events', () => {
       'refund.awaiting_approval',
       `refund.${status}`,
     ]);
+  });
+
+  test("rejected by the service's compliance check after its approval: failed, as a refused refund is", () => {
+    expect(
+      typesOf(record(null, 'sending'), record('pending'), record('verifying'), record('rejected')),
+    ).toEqual(['refund.awaiting_approval', 'refund.sent', 'refund.failed']);
   });
 
   test('a refund not held goes as before: sent, then confirmed or failed', () => {
