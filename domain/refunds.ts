@@ -17,7 +17,7 @@ import type {
 } from './model';
 import type { Owned, ProcessingAccounts, ProcessingApi, RefundStore } from './ports';
 import { ClaimedRecords, mayHaveBeenSent, type ClaimTiming } from './records';
-import { isFinal, isRefundStatus, refundMovesForward } from './status';
+import { isFinal, refundMovesForward } from './status';
 import type { AccountKind } from './stores';
 import { refundEvents } from './webhooks';
 
@@ -197,7 +197,7 @@ export class RefundService {
       foreignId,
       (current) => {
         if (current.phase === 'sending' && source === 'callback') throw new NotReadyError('The refund');
-        held = current.phase === 'sent' && current.status === status && isRefundStatus(status);
+        held = current.phase === 'sent' && isFinal(status) && current.status === status;
         // Pending (held for approval) → verifying → processing → final, never back: a repeat or an older word
         // moves nothing.
         if (current.phase !== 'sent' || !refundMovesForward(current.status, status)) return undefined;

@@ -53,11 +53,6 @@ const REFUND_RANK: Record<string, number> = { [AWAITING_APPROVAL]: 1, verifying:
  * Whether a withdrawal status moves a refund forward: from none to any known one, down REFUND_RANK, and to a final
  * one. A word the service has not documented for withdrawals moves nothing.
  */
-/** A status a refund may hold: a final one, or one it waits in. */
-export function isRefundStatus(status: string): boolean {
-  return isFinal(status) || Object.hasOwn(REFUND_RANK, status);
-}
-
 export function refundMovesForward(current: string | null, next: string): boolean {
   if (isFinal(current)) return false;
   if (isFinal(next)) return true;

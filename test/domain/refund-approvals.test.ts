@@ -160,7 +160,7 @@ describe('through the sandbox, with every callback lost', () => {
     expect(refundView(record)).toMatchObject({ status: 'awaiting_approval', final: false });
 
     // A repeat of the same news, or an older word, changes nothing.
-    expect((await rig.refunds.applyNews('held-1', 'pending', 'callback')).outcome).toBe('duplicate');
+    expect((await rig.refunds.applyNews('held-1', 'pending', 'callback')).outcome).toBe('ignored');
     await rig.control('POST', '/withdrawals/held-1/decline');
     rig.clock.ms += 1_000;
     expect((await rig.sweep()).refundsChecked).toBe(1);
