@@ -93,8 +93,8 @@ export function reservation(
 const isReleased = (entry: RefundEntry) => !countsAgainstNet(entry);
 
 /**
- * The order once its refund has ended: a failed, declined or cancelled one no longer counts against the net. Undefined when there is
- * nothing to change: no such pending entry (never reserved, or already ended).
+ * The order once its refund has ended: a failed, declined or cancelled one no longer counts against the net.
+ * Undefined when there is nothing to change: no such pending entry (never reserved, or already ended).
  */
 export function refundEnded(
   record: InvoiceRecord,
