@@ -293,7 +293,18 @@ const countryCode = v.pipe(
   v.check((value) => alpha3Of(value) !== undefined, 'must be an assigned ISO 3166-1 alpha-2 code'),
 );
 
-const receiverName = (description: string, max: number) => text({ description, notBlank: true, max });
+/** Bidi embeddings, overrides and isolates: they reorder what a person reads, so a name shows other than it is. */
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/u;
+
+const receiverName = (description: string, max: number) =>
+  v.pipe(
+    text({
+      description: `${description} No bidi embedding, override or isolate characters.`,
+      notBlank: true,
+      max,
+    }),
+    v.check((value) => !BIDI_CONTROL.test(value), 'must not contain bidi control characters'),
+  );
 const receiverEmail = email('An e-mail address of the receiver; optional.');
 
 /** Each kind of receiver's fields, as the API names them; `optional` ones may be left out. */
