@@ -1,7 +1,6 @@
 import type { KeySource } from '../domain/ports';
 import {
   DEFAULT_STORE_ID,
-  DEFAULT_TRAVEL_RULE,
   signingSecrets,
   type StoreAccount,
   type StoreAccounts,
@@ -25,7 +24,6 @@ const DEFAULT_ACCOUNT: StoreAccount = {
   status: 'active',
   processing: { account: 'shared' },
   unpinned: 'shared',
-  travelRule: DEFAULT_TRAVEL_RULE,
 };
 
 /** One per store in the warm container: its secret's cache lives as long as its registry item is unchanged. */
@@ -67,7 +65,7 @@ function accountOf(record: StoreRecord): StoreAccount {
         ? { account: 'own', baseUrl: record.baseUrl, keys }
         : { account: 'shared' },
     unpinned: record.movedFromShared === undefined ? record.account : 'shared',
-    travelRule: record.travelRule ?? DEFAULT_TRAVEL_RULE,
+    ...(record.travelRule !== undefined && { travelRule: record.travelRule }),
     ...(record.webhookUrl !== undefined && {
       webhook: {
         url: record.webhookUrl,
