@@ -296,4 +296,7 @@ test('after a lost answer the receiver stays on the record until the retry settl
   const sends = (await withdrawalBodies()).filter((body) => body.includes('"tr-lost-r"'));
   expect(sends).toHaveLength(1);
   expect(sends[0]).toContain(PERSON.last_name);
+  // The failures on the way logged none of it, and the answers showed none of it.
+  const said = [output.text(), JSON.stringify([lost.body, retried.body])].join('\n');
+  for (const value of PERSONAL_VALUES) expect(said).not.toContain(value);
 });
