@@ -322,11 +322,26 @@ export interface WithdrawalDetails {
   receivedAmount: string;
 }
 
+/**
+ * Who receives a refund, for the travel rule (MiCA), as the payment service takes it on a withdrawal
+ * (`receiver_type`, `receiver_data`): a natural person, a company (`country` of registration in ISO 3166-1
+ * alpha-2), or the store's own wallet. Personal data: it goes to the payment service and nowhere else.
+ */
+export type Receiver =
+  | { type: 'natural'; firstName: string; lastName: string; dateOfBirth: string; email?: string }
+  | { type: 'legal'; companyName: string; country: string; email?: string }
+  | { type: 'self' };
+
 /** A payout not tied to an order asks for its withdrawal directly; an order's refund asks the order first. */
 export interface RefundRecord extends ClaimedRecord<RefundRequest | OrderRefundRequest> {
   /** An order refund's withdrawal, once reserved on the order and before it is sent; a payout's is its request. */
   sends?: RefundRequest;
   withdrawal: WithdrawalDetails | null;
+  /**
+   * Who receives it, for the travel rule: kept only while its send may still be made (phase `sending` or
+   * `unknown`), for a retry or the sweep's resend; the write that settles the send drops it. Never in a view.
+   */
+  receiver?: Receiver;
 }
 
 /** The service's answer to a create: the status the new invoice or withdrawal starts at, and its details. */

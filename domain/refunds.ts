@@ -11,6 +11,7 @@ import type {
   FoundWithdrawal,
   NewsOutcome,
   OrderRefundRequest,
+  Receiver,
   RefundRecord,
   RefundRequest,
   StatusChange,
@@ -18,7 +19,8 @@ import type {
 import type { Owned, ProcessingAccounts, ProcessingApi, RefundStore } from './ports';
 import { ClaimedRecords, mayHaveBeenSent, type ClaimTiming } from './records';
 import { isFinal, refundMovesForward } from './status';
-import type { AccountKind } from './stores';
+import { DEFAULT_TRAVEL_RULE, type AccountKind, type TravelRule } from './stores';
+import { checkReceiver } from './travel-rule';
 import { refundEvents } from './webhooks';
 
 const HELD_ELSEWHERE = 'The service holds this foreign_id for another withdrawal';
@@ -52,6 +54,8 @@ export class RefundService {
       announce?: boolean;
       /** Told when a callback came to another account than the refund's: it is never applied. */
       onNewsMismatch?: (foreignId: string, reason: 'account') => void;
+      /** The store's travel-rule setting now (domain/travel-rule.ts). */
+      travelRule?: () => Promise<TravelRule>;
     } = {},
   ) {
     const { announce = true } = options;
@@ -61,18 +65,29 @@ export class RefundService {
       'Refund',
       { withdrawal: null },
       announce ? refundEvents : undefined,
+      ['receiver'],
     );
   }
 
-  /** Sends the refund once per foreign_id; a repeat of the same request answers the same refund. */
+  /**
+   * Sends the refund once per foreign_id; a repeat of the same request answers the same refund. The receiver is
+   * not part of what makes it the same request: once sent, the record no longer holds it to compare.
+   */
   async create(
-    request: RefundRequest | OrderRefundRequest,
+    asked: (RefundRequest | OrderRefundRequest) & { receiver?: Receiver },
   ): Promise<{ record: RefundRecord; created: boolean }> {
+    const { receiver, ...request } = asked;
+    checkReceiver((await this.options.travelRule?.()) ?? DEFAULT_TRAVEL_RULE, receiver);
     // What an earlier attempt meant to send is kept for the lookup of a send that may have happened; a refused
-    // one's is not, or a claim that dies before writing its own would leave the sweep that to send.
+    // one's is not, or a claim that dies before writing its own would leave the sweep that to send. A retry that
+    // names no receiver sends the one the earlier attempt may have sent.
     const [account, unpinned] = await Promise.all([this.accounts.current(), this.accounts.unpinned()]);
-    const claimed = await this.refunds.claim(request, { account, unpinned }, (existing) =>
-      mayHaveBeenSent(existing) ? { sends: existing.sends } : {},
+    const claimed = await this.refunds.claim(
+      request,
+      { account, unpinned },
+      (existing) =>
+        mayHaveBeenSent(existing) ? { sends: existing.sends, receiver: receiver ?? existing.receiver } : {},
+      receiver && { receiver },
     );
     if (!claimed.owned) return { record: claimed.record, created: false };
     let record = claimed.record;
@@ -328,7 +343,10 @@ export class RefundService {
 
   private async send(record: RefundRecord): Promise<RefundRecord> {
     try {
-      const created = await this.processingOf(record).createWithdrawal(withdrawalOf(record)!);
+      const created = await this.processingOf(record).createWithdrawal(
+        withdrawalOf(record)!,
+        record.receiver,
+      );
       const answered = this.refunds.answered(record, created, 'create', { withdrawal: created.details });
       return (await this.refunds.save(record, answered)).record;
     } catch (error) {

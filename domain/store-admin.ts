@@ -11,6 +11,7 @@ import {
   type StoreStatus,
   type TokenHashes,
   type TokenScope,
+  type TravelRule,
 } from './stores';
 
 export interface StoreAdminDeps {
@@ -42,6 +43,8 @@ export interface NewStore {
   webhookUrl?: string;
   /** Absent: the store shares the deployment's processing account. */
   processing?: OwnAccount;
+  /** Absent: DEFAULT_TRAVEL_RULE. */
+  travelRule?: TravelRule;
 }
 
 export interface StoreChanges {
@@ -49,6 +52,7 @@ export interface StoreChanges {
   /** null clears it. */
   webhookUrl?: string | null;
   processing?: OwnAccount;
+  travelRule?: TravelRule;
 }
 
 /** A store's tokens in clear, answered once: when made, and when rotated. */
@@ -107,6 +111,7 @@ export class StoreAdmin {
       account: input.processing ? 'own' : 'shared',
       ...(input.processing && { baseUrl: input.processing.baseUrl }),
       ...(input.webhookUrl !== undefined && { webhookUrl: input.webhookUrl }),
+      ...(input.travelRule !== undefined && { travelRule: input.travelRule }),
       createdAt: at,
       updatedAt: at,
       version: 1,
@@ -148,6 +153,7 @@ export class StoreAdmin {
       return {
         ...rest,
         ...(changes.name !== undefined && { name: changes.name }),
+        ...(changes.travelRule !== undefined && { travelRule: changes.travelRule }),
         ...(webhookUrl !== null && webhookUrl !== undefined && { webhookUrl }),
       };
     };
@@ -369,8 +375,8 @@ function createInProgress(): ConflictError {
 }
 
 /** What tells a create's retry from another create: its body, the keys among it (kept only in a salted digest). */
-function createRequest({ id, name, webhookUrl, processing }: NewStore) {
-  return { id, name, webhookUrl, ...processing };
+function createRequest({ id, name, webhookUrl, travelRule, processing }: NewStore) {
+  return { id, name, webhookUrl, travelRule, ...processing };
 }
 
 function keysOf({ apiKey, secretKey }: OwnAccount) {

@@ -78,7 +78,7 @@ export function sharedAccountOf(processing: ProcessingApi, storeId: StoreId): Pr
     },
     depositNews: (depositIds, upstreamForeignId) =>
       processing.depositNews(depositIds, upstream(upstreamForeignId)),
-    createWithdrawal: (request) => processing.createWithdrawal(prefixed(request)),
+    createWithdrawal: (request, receiver) => processing.createWithdrawal(prefixed(request), receiver),
     findWithdrawal: (request) => processing.findWithdrawal(prefixed(request)),
     listBalances: () => processing.listBalances(),
     rates: (query) => processing.rates(query),
@@ -109,7 +109,7 @@ export function defaultStoreAccountOf(processing: ProcessingApi): ProcessingApi 
       return news?.upstreamForeignId?.includes(STORE_SEPARATOR) ? { ...news, upstreamForeignId: null } : news;
     },
     depositNews: (depositIds, upstreamForeignId) => processing.depositNews(depositIds, upstreamForeignId),
-    createWithdrawal: (request) => processing.createWithdrawal(request),
+    createWithdrawal: (request, receiver) => processing.createWithdrawal(request, receiver),
     findWithdrawal: (request) => processing.findWithdrawal(request),
     listBalances: () => processing.listBalances(),
     rates: (query) => processing.rates(query),

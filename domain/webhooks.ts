@@ -145,10 +145,13 @@ export function withEvents<T extends ClaimedRecord<unknown>>(
  */
 const STAYS_PUT = ['foreignId', 'createdAt', 'request', 'history', 'invoice', 'clientSecretHash'] as const;
 
-/** What an event keeps of its record: all but what stays put (model.ts, `EventState`). */
+/**
+ * What an event keeps of its record: all but what stays put (model.ts, `EventState`), and never a refund's
+ * receiver, which is personal data that goes to the payment service alone.
+ */
 function eventState(record: ClaimedRecord<unknown>): EventState {
   const changing: Record<string, unknown> = { ...record };
-  for (const field of [...STAYS_PUT, 'outbox', 'version']) delete changing[field];
+  for (const field of [...STAYS_PUT, 'outbox', 'version', 'receiver']) delete changing[field];
   // The service's news moves an invoice's expiry later while its earlier events wait: each shows its own.
   const releaseAt = (record as Partial<InvoiceRecord>).invoice?.releaseAt;
   return { ...changing, historyLength: record.history.length, ...(releaseAt != null && { releaseAt }) };

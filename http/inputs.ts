@@ -2,6 +2,7 @@ import type {
   CheckoutRequest,
   OrderRefundRequest,
   PairQuery,
+  Receiver,
   RefundRequest,
   TransactionQuery,
 } from '../domain/model';
@@ -50,8 +51,8 @@ export function checkoutInput({ body }: ApiRequest): CheckoutRequest {
   return camelCased(readFields(checkoutBody, body));
 }
 
-/** A payout: what the service's withdrawal takes, in our names. */
-export function refundInput({ body }: ApiRequest): RefundRequest {
+/** A payout: what the service's withdrawal takes, in our names, and the travel rule's receiver, if given. */
+export function refundInput({ body }: ApiRequest): RefundRequest & { receiver?: Receiver } {
   const { debited_currency, debited_amount, currency, ...rest } = readFields(refundBody, body);
   return {
     ...camelCased(rest),
@@ -62,7 +63,7 @@ export function refundInput({ body }: ApiRequest): RefundRequest {
 }
 
 /** A refund of the order `{foreign_id}` in the path; the body's `foreign_id` is the refund's own. */
-export function orderRefundInput(request: ApiRequest): OrderRefundRequest {
+export function orderRefundInput(request: ApiRequest): OrderRefundRequest & { receiver?: Receiver } {
   const invoiceForeignId = foreignIdInput(request);
   return { ...camelCased(readFields(orderRefundBody, request.body)), invoiceForeignId };
 }

@@ -37,13 +37,14 @@ function ownAccount(fields: AccountFields): OwnAccount | undefined {
 }
 
 export function newStoreInput(request: ApiRequest): { store: NewStore; apiBase: string } {
-  const { id, name, webhook_url, processing } = readFields(storeBody, request.body);
+  const { id, name, webhook_url, processing, travel_rule } = readFields(storeBody, request.body);
   const account = ownAccount(processing);
   return {
     store: {
       id,
       name,
       ...(webhook_url !== undefined && { webhookUrl: webhook_url }),
+      ...(travel_rule !== undefined && { travelRule: travel_rule }),
       ...(account && { processing: account }),
     },
     apiBase: apiBaseOf(request),
@@ -57,13 +58,14 @@ export function storeChangesInput(request: ApiRequest): {
   apiBase: string;
 } {
   const storeId = storeIdInput(request);
-  const { name, webhook_url, processing } = readFields(storeChangesBody, request.body);
+  const { name, webhook_url, processing, travel_rule } = readFields(storeChangesBody, request.body);
   const clears = isPlainObject(request.body) && request.body.webhook_url === null;
   const account = ownAccount(processing);
   return {
     storeId,
     changes: {
       ...(name !== undefined && { name }),
+      ...(travel_rule !== undefined && { travelRule: travel_rule }),
       ...(clears ? { webhookUrl: null } : webhook_url != null && { webhookUrl: webhook_url }),
       ...(account && { processing: account }),
     },

@@ -1,9 +1,9 @@
 import { RefundService } from '../domain/refunds';
-import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
+import { DEFAULT_STORE_ID, DEFAULT_TRAVEL_RULE, type StoreId } from '../domain/stores';
 import { newsMismatch } from './invoice-lookups';
 import { invoicesFor } from './invoices';
 import { processingAccountsFor } from './processing';
-import { requireOwnAccount } from './store-account';
+import { accountOf, requireOwnAccount } from './store-account';
 import { refundStore } from './stores';
 import { claimTiming } from './timing';
 import { announceEvents } from './webhook-events';
@@ -18,6 +18,8 @@ export function refundsFor(storeId: StoreId): RefundService {
     service = new RefundService(store, processingAccountsFor(storeId), claimTiming, invoicesFor(storeId), {
       announce: announceEvents,
       onNewsMismatch: newsMismatch,
+      // Read at each refund: a store's change reaches a warm container with its registry item's cache.
+      travelRule: async () => (await accountOf(storeId)).travelRule ?? DEFAULT_TRAVEL_RULE,
     });
     byStore.set(storeId, service);
   }

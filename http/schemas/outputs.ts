@@ -4,6 +4,7 @@
 import * as v from 'valibot';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/model';
 import { INVOICE_EXCEPTIONS, INVOICE_STATUS_NAMES } from '../../domain/outcome';
+import { TRAVEL_RULE_SETTINGS } from '../../domain/stores';
 import { CUSTOMER_VIEW_FIELDS } from '../views';
 
 const described = <S extends v.GenericSchema>(schema: S, description: string) =>
@@ -328,6 +329,10 @@ export const storeView = v.strictObject({
   webhook_url: nullableText("Where the store's webhooks go; null when none."),
   callback_url: nullableText(
     "With its own account: the callback URL to enter in that account's merchant administration; null when shared.",
+  ),
+  travel_rule: described(
+    v.picklist(TRAVEL_RULE_SETTINGS),
+    "Whether its refunds carry the travel rule's `receiver`: `off` refuses one, `required` refuses a refund without one, `optional` sends it when given.",
   ),
   created_at: v.nullable(
     isoTime('When the store was made; null for the default store, as old as the deployment.'),
