@@ -224,7 +224,7 @@ export class StoreAdmin {
     } catch (error) {
       const landed = writing ? await this.secretLeadsWith(storeId, webhookSecret) : false;
       if (landed !== true) {
-        // Surely not written: the secret it would replace keeps its earlier end.
+        // Surely unwritten, the earlier end comes back; unknown, the new end stays, so the merchant's secret signs on.
         const restore = ({ previousWebhookSecretExpiresAt: _, ...record }: StoreRecord): StoreRecord => ({
           ...record,
           ...(before !== undefined && { previousWebhookSecretExpiresAt: before }),
