@@ -127,10 +127,11 @@ export class InvoiceService implements RefundReservations {
     }
     const refusedNow = cancelRefusal(seen);
     if (refusedNow) throw refusedNow;
-    await this.markCancelAsked(seen);
+    const asked = await this.markCancelAsked(seen);
     try {
       await this.processingOf(record).cancelInvoice(upstreamForeignId(record));
     } catch (error) {
+      if (asked !== undefined && surelyNotProcessed(error)) await this.unmarkCancelAsked(foreignId, asked);
       const outcomeUnknown = error instanceof ServiceError && error.outcomeUnknown;
       if (!(serviceFailure(error) === 'invalid_state' || outcomeUnknown)) throw error;
       // An earlier cancel may have gone through with its answer (and callback) lost: ask the service. An invoice it
@@ -169,17 +170,33 @@ export class InvoiceService implements RefundReservations {
    * Notes that we ask for a cancel, before the request is sent, so that the service's news of it, which may come
    * first or alone, reads as our cancel (domain/outcome.ts, `readsCancelled`).
    */
-  private async markCancelAsked(seen: InvoiceRecord): Promise<void> {
+  private async markCancelAsked(seen: InvoiceRecord): Promise<number | undefined> {
     const at = this.timing.now();
+    let marked = false;
     await this.invoices.mutate(
       seen.foreignId,
       (current) => {
         const refused = cancelRefusal(current);
         if (refused) throw refused;
-        return current.cancelAskedAt === undefined ? { ...current, cancelAskedAt: at } : undefined;
+        marked = current.cancelAskedAt === undefined;
+        return marked ? { ...current, cancelAskedAt: at } : undefined;
       },
       { seen },
     );
+    return marked ? at : undefined;
+  }
+
+  /** Takes back the note of a cancel that surely never reached the service: a later `failed` is not ours. */
+  private async unmarkCancelAsked(foreignId: string, at: number): Promise<void> {
+    try {
+      await this.invoices.mutate(foreignId, (current) => {
+        if (current.cancelAskedAt !== at) return undefined;
+        const { cancelAskedAt: _unsent, ...rest } = current;
+        return rest;
+      });
+    } catch {
+      // The cancel's own error is the one to answer; a note left reads as a cancel asked, which is safe for money.
+    }
   }
 
   private async markCancelled(record: InvoiceRecord): Promise<InvoiceRecord> {

@@ -100,7 +100,7 @@ export interface StoreRecord {
    * `request` is a salted digest of the create's body, never the keys, so that the same body alone may finish it.
    */
   unfinished?: SecretLease & { request: string };
-  /** A change of processing keys under way: its secret is being written, and the store item names the keys after. */
+  /** A change of the store's secret under way (its processing keys, or a webhook secret rotation): one at a time. */
   keysChange?: SecretLease;
   /** When the webhook secret a rotation replaced stops signing beside the new one (epoch ms). */
   previousWebhookSecretExpiresAt?: number;

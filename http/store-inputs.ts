@@ -73,31 +73,18 @@ export function storeChangesInput(request: ApiRequest): {
   };
 }
 
-export function rotateTokensInput(request: ApiRequest): {
-  storeId: StoreId;
-  graceSeconds: number;
-  apiBase: string;
-} {
-  const storeId = storeIdInput(request);
-  // Only leaving the field out takes the default: a null is no number of seconds.
-  const { grace_seconds = 86_400 } = readFields(rotateTokensBody, request.body ?? {}, 'body', [
-    'grace_seconds',
-  ]);
-  return { storeId, graceSeconds: grace_seconds, apiBase: apiBaseOf(request) };
+/** A rotation's body: how long what it replaces keeps working. */
+function rotationInput(body: typeof rotateTokensBody | typeof rotateWebhookSecretBody) {
+  return (request: ApiRequest): { storeId: StoreId; graceSeconds: number; apiBase: string } => {
+    const storeId = storeIdInput(request);
+    // Only leaving the field out takes the default: a null is no number of seconds.
+    const { grace_seconds = 86_400 } = readFields(body, request.body ?? {}, 'body', ['grace_seconds']);
+    return { storeId, graceSeconds: grace_seconds, apiBase: apiBaseOf(request) };
+  };
 }
 
-export function rotateWebhookSecretInput(request: ApiRequest): {
-  storeId: StoreId;
-  graceSeconds: number;
-  apiBase: string;
-} {
-  const storeId = storeIdInput(request);
-  // Only leaving the field out takes the default: a null is no number of seconds.
-  const { grace_seconds = 86_400 } = readFields(rotateWebhookSecretBody, request.body ?? {}, 'body', [
-    'grace_seconds',
-  ]);
-  return { storeId, graceSeconds: grace_seconds, apiBase: apiBaseOf(request) };
-}
+export const rotateTokensInput = rotationInput(rotateTokensBody);
+export const rotateWebhookSecretInput = rotationInput(rotateWebhookSecretBody);
 
 /** A route that names its store in the path and takes nothing else. */
 export function storeInput(request: ApiRequest): { storeId: StoreId; apiBase: string } {

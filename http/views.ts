@@ -8,9 +8,10 @@ import type {
 } from '../domain/model';
 import {
   invoiceOutcome,
-  isRefundable,
+  refundRefusal,
   type InvoiceException,
   type InvoiceStatusName,
+  type RefundRefusal,
 } from '../domain/outcome';
 import { isOrderRefund, withdrawalOf } from '../domain/refunds';
 import { AWAITING_APPROVAL, isFinal } from '../domain/status';
@@ -65,6 +66,8 @@ export interface InvoiceView {
   }>;
   /** What is left to refund, in `net_currency`; null while the order cannot be refunded. */
   refundable: { amount: string; currency: string } | null;
+  /** Why `refundable` is null, by the refund route's own rule; null when it is not. */
+  not_refundable_reason: RefundRefusal | null;
   created_at: string;
   updated_at: string;
 }
@@ -166,6 +169,7 @@ const isoFromSeconds = (seconds: number | null | undefined, field: string): stri
 export function invoiceView(record: InvoiceRecord, nowMs: number): InvoiceView {
   const { invoice, payment, settlement, request } = record;
   const outcome = invoiceOutcome(record);
+  const refusal = refundRefusal(record);
   const payCurrency = invoice?.senderCurrency ?? payment?.currency ?? null;
   const payAmount = invoice?.senderAmount ?? payment?.due ?? null;
   const releaseAt = invoice?.releaseAt ?? null;
@@ -210,9 +214,10 @@ export function invoiceView(record: InvoiceRecord, nowMs: number): InvoiceView {
       created_at: iso(entry.createdAt, 'refunds.created_at'),
     })),
     refundable:
-      settlement && isRefundable(record)
+      settlement && refusal === undefined
         ? { amount: record.refundable ?? settlement.net, currency: settlement.currency }
         : null,
+    not_refundable_reason: refusal ?? null,
     created_at: iso(record.createdAt, 'created_at'),
     updated_at: iso(record.updatedAt, 'updated_at'),
   };

@@ -1,6 +1,6 @@
 import { RefundService } from '../domain/refunds';
 import { DEFAULT_STORE_ID, DEFAULT_TRAVEL_RULE, type StoreId } from '../domain/stores';
-import { newsMismatch } from './invoice-lookups';
+import { newsMismatch } from './news-mismatch';
 import { invoicesFor } from './invoices';
 import { processingAccountsFor } from './processing';
 import { accountOf, requireOwnAccount } from './store-account';

@@ -288,7 +288,7 @@ export const operations: Record<RouteFunctionName, Operation> = {
   }),
   'update-store': returning('Change a store', store, {
     description:
-      "Its name, webhook URL (null clears it) or processing keys (write-only: never answered back). A field left out keeps its value. The default store's settings belong to the deployment: 409 `default_store`. A shared store may get its own account (`processing`) at any time: its new orders are made there, and each earlier order stays on the shared account, with its callbacks, lookups and refunds. An own-account store's new keys must be the same merchant account's, which keeps its invoices. While another change of this store's keys is under way (under a minute, should its function stop mid-way), a change with `processing` answers 409 `in_progress` and changes nothing: retry it. A change without keys goes through meanwhile.",
+      "Its name, webhook URL (null clears it) or processing keys (write-only: never answered back). A field left out keeps its value. The default store's settings belong to the deployment: 409 `default_store`. A shared store may get its own account (`processing`) at any time: its new orders are made there, and each earlier order stays on the shared account, with its callbacks, lookups and refunds. An own-account store's new keys must be the same merchant account's, which keeps its invoices. While another change of this store's keys, or a rotation of its webhook secret, is under way (under a minute, should its function stop mid-way), a change with `processing` answers 409 `in_progress` and changes nothing: retry it. A change without keys goes through meanwhile.",
     body: storeChangesBody,
     errors: [409],
   }),
@@ -303,7 +303,7 @@ export const operations: Record<RouteFunctionName, Operation> = {
     view('The new secret.', rotatedWebhookSecret),
     {
       description:
-        "A new webhook secret, answered this once. The previous one keeps signing beside it for `grace_seconds` (default a day): `webhook-signature` then holds one signature per secret, space-separated, as Standard Webhooks allows, so the endpoint may switch at any time in the overlap. A secret replaced earlier stops now. The default store's secret is the deployment's (409 `default_store`; docs/operations.md).",
+        "A new webhook secret, answered this once. The previous one keeps signing beside it for `grace_seconds` (default a day): `webhook-signature` then holds one signature per secret, space-separated, as Standard Webhooks allows, so the endpoint may switch at any time in the overlap. A secret replaced earlier stops now. While a change of this store's keys, or another rotation, is under way, it answers 409 `in_progress` and changes nothing: retry it. The default store's secret is the deployment's (409 `default_store`; docs/operations.md).",
       body: rotateWebhookSecretBody,
       errors: [409],
     },

@@ -99,6 +99,12 @@ export const invoiceView = v.strictObject({
       'What is left to refund: the net credited less every refund that is `pending` or `confirmed`, in `net_currency`. Null unless the order is paid (or paid late) and credited.',
     ),
   ),
+  not_refundable_reason: v.nullable(
+    described(
+      v.picklist(['not_paid', 'short_of_due', 'not_credited']),
+      'Why `refundable` is null, by the rule the refund route applies: `not_paid` (neither paid nor paid late), `short_of_due` (less than was due reached the service, which returns it to the customer itself), `not_credited` (the service has not reported its credit yet). Null when the order can be refunded.',
+    ),
+  ),
   created_at: isoTime('When the order was first received.'),
   updated_at: isoTime('When the record last changed.'),
 });
