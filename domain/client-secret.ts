@@ -1,21 +1,14 @@
 // The secret a customer's browser holds to watch one invoice (the public invoice view). The table keeps only its
 // hash, so that a read of the table or of a backup never yields what opens an invoice's view.
 import { hash, timingSafeEqual } from 'node:crypto';
+import { CLAIM_TOKEN_MARK, CLIENT_SECRET_MARK } from './ids';
 import { DEFAULT_STORE_ID, STORE_ID, type StoreId } from './stores';
 import { STORE_SEPARATOR } from './upstream';
 
 /**
- * The start of a client secret (secrets/client-secrets.ts makes them): `cs_` and the HMAC for the default store,
- * `cs_<storeId>!` and the HMAC for another.
- */
-export const CLIENT_SECRET_MARK = 'cs_';
-
-/** The start of a refund's claim token, made as a client secret is: `rc_`, then as above. */
-export const CLAIM_TOKEN_MARK = 'rc_';
-
-/**
- * The store whose invoice a client secret opens, read from the secret itself, so that the customer's widget needs
- * nothing else and the route still makes one read. A secret of the default store names none. Which store it names
+ * The store whose invoice a client secret opens (`cs_` and the HMAC for the default store, `cs_<storeId>!` and the
+ * HMAC for another; a claim token likewise, `mark` `rc_`), read from the secret itself, so that the customer's
+ * widget needs nothing else and the route still makes one read. A secret of the default store names none. Which store it names
  * opens nothing by itself: its invoice still has to hold the secret's hash.
  */
 export function storeOfClientSecret(

@@ -184,9 +184,10 @@ export function serviceFailure(error: unknown): ServiceFailure | undefined {
 
 /**
  * True when the service surely did nothing with the request, though it did not refuse it for good: the request
- * never reached it (unreachable, or out of time before it was sent), or it refused our keys.
+ * never reached it (unreachable, out of time before it was sent, or no keys to send it with), or it refused our keys.
  */
 export function surelyNotProcessed(error: unknown): boolean {
+  if (error instanceof NotConfiguredError) return true;
   const failure = serviceFailure(error);
   if (failure === 'timeout') return !(error as ServiceError).outcomeUnknown;
   return failure === 'unreachable' || failure === 'rejected_credentials';

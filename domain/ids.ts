@@ -8,3 +8,10 @@ export type StoreId = string;
  * prefix on upstream foreign_ids; `own`, the store's own keys and base URL.
  */
 export type AccountKind = 'shared' | 'own';
+
+/**
+ * The start of a derived secret (secrets/client-secrets.ts makes them, domain/client-secret.ts reads the store from
+ * them): a client secret opens one invoice's public view, a claim token one refund's claim link.
+ */
+export const CLIENT_SECRET_MARK = 'cs_';
+export const CLAIM_TOKEN_MARK = 'rc_';

@@ -6,6 +6,7 @@ import type {
   InvoiceRecord,
   NewsOutcome,
   OrderRefundRequest,
+  RefundEntry,
   StatusChange,
 } from './model';
 import { recordedPayment } from './payment';
@@ -30,9 +31,12 @@ export interface RefundReservations {
     ask: OrderRefundRequest,
     createdAt: number,
   ): Promise<{ sends: Unaddressed; account: AccountKind }>;
-  /** Marks the refund's entry ended; a failed refund no longer counts against the order. */
-  endRefund(invoiceForeignId: string, refundForeignId: string, state: 'confirmed' | 'failed'): Promise<void>;
+  /** Marks the refund's entry ended; a failed, declined or cancelled refund no longer counts against the order. */
+  endRefund(invoiceForeignId: string, refundForeignId: string, state: EndedRefund): Promise<void>;
 }
+
+/** How a refund's entry on its order ends. */
+export type EndedRefund = Exclude<RefundEntry['state'], 'pending'>;
 
 /** Concurrent refunds of one order each win the order's compare-and-set in turn: each may lose to all the others. */
 const REFUND_WRITE_ATTEMPTS = 2 * MAX_REFUNDS_PER_ORDER;
@@ -122,10 +126,11 @@ export class InvoiceService implements RefundReservations {
     }
     const refusedNow = cancelRefusal(seen);
     if (refusedNow) throw refusedNow;
-    await this.markCancelAsked(seen);
+    const asked = await this.markCancelAsked(seen);
     try {
       await this.processingOf(record).cancelInvoice(upstreamForeignId(record));
     } catch (error) {
+      if (asked !== undefined && surelyNotProcessed(error)) await this.unmarkCancelAsked(foreignId, asked);
       const outcomeUnknown = error instanceof ServiceError && error.outcomeUnknown;
       if (!(serviceFailure(error) === 'invalid_state' || outcomeUnknown)) throw error;
       // An earlier cancel may have gone through with its answer (and callback) lost: ask the service. An invoice it
@@ -164,17 +169,33 @@ export class InvoiceService implements RefundReservations {
    * Notes that we ask for a cancel, before the request is sent, so that the service's news of it, which may come
    * first or alone, reads as our cancel (domain/outcome.ts, `readsCancelled`).
    */
-  private async markCancelAsked(seen: InvoiceRecord): Promise<void> {
+  private async markCancelAsked(seen: InvoiceRecord): Promise<number | undefined> {
     const at = this.timing.now();
+    let marked = false;
     await this.invoices.mutate(
       seen.foreignId,
       (current) => {
         const refused = cancelRefusal(current);
         if (refused) throw refused;
-        return current.cancelAskedAt === undefined ? { ...current, cancelAskedAt: at } : undefined;
+        marked = current.cancelAskedAt === undefined;
+        return marked ? { ...current, cancelAskedAt: at } : undefined;
       },
       { seen },
     );
+    return marked ? at : undefined;
+  }
+
+  /** Takes back the note of a cancel that surely never reached the service: a later `failed` is not ours. */
+  private async unmarkCancelAsked(foreignId: string, at: number): Promise<void> {
+    try {
+      await this.invoices.mutate(foreignId, (current) => {
+        if (current.cancelAskedAt !== at) return undefined;
+        const { cancelAskedAt: _unsent, ...rest } = current;
+        return rest;
+      });
+    } catch {
+      // The cancel's own error is the one to answer; a note left reads as a cancel asked, which is safe for money.
+    }
   }
 
   private async markCancelled(record: InvoiceRecord): Promise<InvoiceRecord> {
@@ -296,7 +317,7 @@ export class InvoiceService implements RefundReservations {
     return { sends, account };
   }
 
-  async endRefund(invoiceForeignId: string, refundForeignId: string, state: 'confirmed' | 'failed') {
+  async endRefund(invoiceForeignId: string, refundForeignId: string, state: EndedRefund) {
     const change = (current: InvoiceRecord) =>
       refundEnded(current, refundForeignId, state, this.timing.now());
     await this.invoices.mutate(invoiceForeignId, change, { attempts: REFUND_WRITE_ATTEMPTS });

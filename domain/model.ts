@@ -84,9 +84,12 @@ export const WEBHOOK_EVENT_TYPES = [
   'refund.awaiting_claim',
   'refund.claim_expired',
   'refund.claim_cancelled',
+  'refund.awaiting_approval',
   'refund.sent',
   'refund.confirmed',
   'refund.failed',
+  'refund.declined',
+  'refund.cancelled',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -278,10 +281,18 @@ export interface RefundEntry {
   foreignId: string;
   debitedAmount: string;
   currency: string;
-  /** `pending` counts against the order's net until the refund ends; `failed` no longer does. */
-  state: 'pending' | 'confirmed' | 'failed';
+  /**
+   * `pending` (not ended, awaiting approval too) counts against the order's net until the refund ends, and so does
+   * `confirmed`; `failed`, `declined` and `cancelled` no longer do.
+   */
+  state: RefundEntryState;
   createdAt: number;
 }
+
+export type RefundEntryState = 'pending' | 'confirmed' | RefundReleased;
+
+/** How a refund ends without its money leaving: its amount is the order's to refund again. */
+export type RefundReleased = 'failed' | 'declined' | 'cancelled';
 
 /** The withdrawal a refund sends: `senderAmount` of `senderCurrency` leaves the balance, paid out in `receivedCurrency`. */
 export interface RefundRequest {
@@ -316,11 +327,26 @@ export interface WithdrawalDetails {
   receivedAmount: string;
 }
 
+/**
+ * Who receives a refund, for the travel rule (MiCA), as the payment service takes it on a withdrawal
+ * (`receiver_type`, `receiver_data`): a natural person, a company (`country` of registration in ISO 3166-1
+ * alpha-2), or the store's own wallet. Personal data: it goes to the payment service and nowhere else.
+ */
+export type Receiver =
+  | { type: 'natural'; firstName: string; lastName: string; dateOfBirth: string; email?: string }
+  | { type: 'legal'; companyName: string; country: string; email?: string }
+  | { type: 'self' };
+
 /** A payout not tied to an order asks for its withdrawal directly; an order's refund asks the order first. */
 export interface RefundRecord extends ClaimedRecord<RefundRequest | OrderRefundRequest> {
   /** An order refund's withdrawal, once reserved on the order and before it is sent; a payout's is its request. */
   sends?: RefundRequest;
   withdrawal: WithdrawalDetails | null;
+  /**
+   * Who receives it, for the travel rule: kept only while its send may still be made (phase `sending` or
+   * `unknown`), for a retry or the sweep's resend; the write that settles the send drops it. Never in a view.
+   */
+  receiver?: Receiver;
   /** An order refund made without an address: its customer's claim link, open while `phase` is `claimable`. */
   claimLink?: ClaimLink;
 }

@@ -67,9 +67,22 @@ export function invoiceOutcome(facts: OutcomeFacts): InvoiceOutcome {
  * what was due, late or not: the payment service returns a payment of less itself (the spec's `email_user`).
  */
 export function isRefundable(facts: OutcomeFacts & Pick<InvoiceRecord, 'settlement'>): boolean {
+  return refundRefusal(facts) === undefined;
+}
+
+/**
+ * Why the refund route refuses the order, if it does (see `isRefundable`): not paid, nor paid late; paid short of
+ * what was due; or paid enough but not credited yet. Views show it, so that no page judges "due" by another rule.
+ */
+export type RefundRefusal = 'not_paid' | 'short_of_due' | 'not_credited';
+
+export function refundRefusal(
+  facts: OutcomeFacts & Pick<InvoiceRecord, 'settlement'>,
+): RefundRefusal | undefined {
   const { status, exception } = invoiceOutcome(facts);
-  if (!facts.settlement || status === 'underpaid' || !coversDue(facts.payment)) return false;
-  return status === 'paid' || exception === 'paid_late';
+  if (status !== 'paid' && status !== 'underpaid' && exception !== 'paid_late') return 'not_paid';
+  if (status === 'underpaid' || !coversDue(facts.payment)) return 'short_of_due';
+  return facts.settlement ? undefined : 'not_credited';
 }
 
 function statusOf(facts: OutcomeFacts): InvoiceStatusName {

@@ -14,6 +14,7 @@ import type {
   InvoiceStatus,
   PairQuery,
   Payment,
+  Receiver,
   RefundRecord,
   RefundRequest,
   ServiceData,
@@ -43,8 +44,11 @@ export interface ProcessingApi {
    * service names for another foreign_id is not ours.
    */
   depositNews(depositIds: number[], upstreamForeignId: string): Promise<DepositNews>;
-  /** Sends at most one withdrawal per foreign_id: after an unknown outcome it looks the withdrawal up first. */
-  createWithdrawal(request: RefundRequest): Promise<Created<WithdrawalDetails>>;
+  /**
+   * Sends at most one withdrawal per foreign_id: after an unknown outcome it looks the withdrawal up first. The
+   * receiver, when given, goes with it for the travel rule.
+   */
+  createWithdrawal(request: RefundRequest, receiver?: Receiver): Promise<Created<WithdrawalDetails>>;
   /** What the service holds under the refund's foreign_id; undefined when nothing. */
   findWithdrawal(request: RefundRequest): Promise<FoundWithdrawal | undefined>;
   listBalances(): Promise<Balance[]>;

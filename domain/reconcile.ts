@@ -4,7 +4,7 @@ import type { Owned } from './ports';
 import { claimDueAt } from './refund-claims';
 import type { RefundService } from './refunds';
 import type { StoreId } from './stores';
-import { awaitsLateMoney, isFinal, LATE_MONEY_WATCH_MS } from './status';
+import { AWAITING_APPROVAL, awaitsLateMoney, isFinal, LATE_MONEY_WATCH_MS } from './status';
 
 export interface SweepReport {
   refundsChecked: number;
@@ -61,7 +61,18 @@ export function nextSweepAt(record: InvoiceRecord | RefundRecord, timing: SweepT
   // service never received (a refund the lookup cannot find) moves behind the others instead of heading the queue.
   if (record.phase !== 'sent') return Math.max(record.claimedAt, record.sweptAt ?? 0) + timing.staleAfterMs;
   if ('invoice' in record) return nextInvoiceLook(record, timing);
-  return record.sweptAt === undefined ? record.updatedAt : record.sweptAt + timing.staleAfterMs;
+  if (record.sweptAt === undefined) return record.updatedAt;
+  if (record.status === AWAITING_APPROVAL) return nextApprovalLook(record, record.sweptAt, timing);
+  return record.sweptAt + timing.staleAfterMs;
+}
+
+/**
+ * A withdrawal held for approval may wait days for an owner, and its callbacks bring the news: the sweep only backs
+ * them up, every eighth of the time it has waited since its last change, from a stale period up to an hour apart.
+ */
+function nextApprovalLook(record: RefundRecord, sweptAt: number, timing: SweepTiming): number {
+  const waited = Math.max(sweptAt - record.updatedAt, 0);
+  return sweptAt + Math.min(Math.max(waited / AGE_FRACTION, timing.staleAfterMs), MAX_WAIT_MS);
 }
 
 // An open invoice is looked up so that a lost callback is caught within a couple of minutes: first a grace

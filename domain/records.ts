@@ -154,21 +154,39 @@ export class ClaimedRecords<T extends AnyRecord> {
     private readonly what: string,
     private readonly own: OwnFields<T>,
     private readonly events?: EventKind<T>,
+    /**
+     * Fields a record holds only while its send may still be made (phase `sending` or `unknown`): every write in
+     * another phase drops them, the one that settles the send included.
+     */
+    private readonly whileSending: ReadonlyArray<keyof OwnFields<T>> = [],
   ) {}
 
-  /** Every write of a record goes through here, so that the events of its change go into the same write. */
-  private readonly announce: Announce<T> = (record, previous) =>
-    this.events ? withEvents(this.events, record, this.timing.now(), previous) : record;
+  /**
+   * Every write of a record goes through here, so that the events of its change go into the same write, and what
+   * it holds only while sending leaves it with the write that ends that.
+   */
+  private readonly announce: Announce<T> = (written, previous) => {
+    const record = mayHaveBeenSent(written) ? written : this.settled(written);
+    return this.events ? withEvents(this.events, record, this.timing.now(), previous) : record;
+  };
+
+  private settled(record: T): T {
+    if (!this.whileSending.some((field) => field in record)) return record;
+    const kept = { ...record };
+    for (const field of this.whileSending) delete kept[field as keyof T];
+    return kept;
+  }
 
   /**
    * Claims the request's foreign_id with a new record made now on `on.account`, or takes over one whose send ended
    * without an answer (keeping its `createdAt` and account, `on.unpinned` for one that names none; `takeOver` may
-   * carry some of its own fields on).
+   * carry some of its own fields on). `given`: own fields this request brings, on the new record as on a take-over.
    */
   claim(
     request: T['request'],
     on: { account: AccountKind; unpinned: AccountKind },
     takeOver: (existing: T) => Partial<OwnFields<T>> = () => ({}),
+    given: Partial<OwnFields<T>> = {},
   ): Promise<Claim<T>> {
     const now = this.timing.now();
     const fresh = {
@@ -184,6 +202,7 @@ export class ClaimedRecords<T extends AnyRecord> {
       updatedAt: now,
       account: on.account,
       ...this.own,
+      ...given,
     } as AnyRecord as T;
     return claim(this.store, this.announce(fresh), this.timing, (existing) =>
       this.announce(

@@ -2,7 +2,13 @@
 // that the poll's bundle, which shows the `refundable` kept on the record, leaves decimal.js out.
 import { Decimal } from './decimal';
 import { ConflictError, RefundBoundError } from './errors';
-import type { InvoiceRecord, OrderRefundRequest, RefundEntry, RefundRequest } from './model';
+import type {
+  InvoiceRecord,
+  OrderRefundRequest,
+  RefundEntry,
+  RefundEntryState,
+  RefundRequest,
+} from './model';
 import { isRefundable } from './outcome';
 
 /** Refunds that may count against one order at once; with this many the invoice item stays under 4 KB. */
@@ -10,10 +16,15 @@ export const MAX_REFUNDS_PER_ORDER = 20;
 
 type Entries = InvoiceRecord['refunds'];
 
-/** The net credited less every refund that is not failed, never below zero. */
+/** A refund not ended, or confirmed: its amount is taken from the order's net. */
+export function countsAgainstNet(entry: RefundEntry): boolean {
+  return entry.state === 'pending' || entry.state === 'confirmed';
+}
+
+/** The net credited less every refund that counts against it, never below zero. */
 export function refundableAmount(net: string, entries: Entries): string {
   const taken = (entries ?? [])
-    .filter((entry) => entry.state !== 'failed')
+    .filter(countsAgainstNet)
     .reduce((sum, entry) => sum.plus(entry.debitedAmount), new Decimal(0));
   // Cut, not rounded: a net written with more places must not round up past what the order netted.
   return Decimal.max(new Decimal(net).minus(taken), 0).toFixed(8, Decimal.ROUND_DOWN);
@@ -49,7 +60,7 @@ export function reservation(
     ...(ask.endUserReference !== undefined && { endUserReference: ask.endUserReference }),
   });
   const entries = record.refunds ?? [];
-  const reserved = entries.find((entry) => entry.foreignId === ask.foreignId && entry.state !== 'failed');
+  const reserved = entries.find((entry) => entry.foreignId === ask.foreignId && countsAgainstNet(entry));
   if (reserved) return { sends: sends(reserved) };
 
   const left = new Decimal(refundableAmount(settlement.net, entries));
@@ -57,11 +68,11 @@ export function reservation(
   if (amount.lte(0) || amount.gt(left)) {
     throw new RefundBoundError({ amount: left.toFixed(8), currency: settlement.currency });
   }
-  const counted = entries.filter((entry) => entry.state !== 'failed');
+  const counted = entries.filter(countsAgainstNet);
   if (counted.length >= MAX_REFUNDS_PER_ORDER) {
     throw new ConflictError(
       'too_many_refunds',
-      `An order takes at most ${MAX_REFUNDS_PER_ORDER} refunds that are not failed`,
+      `An order takes at most ${MAX_REFUNDS_PER_ORDER} refunds that are not failed, declined or cancelled`,
     );
   }
   const entry: RefundEntry = {
@@ -71,9 +82,9 @@ export function reservation(
     state: 'pending',
     createdAt,
   };
-  // The oldest failed entries make room: the refund itself still shows them.
+  // The oldest released entries make room: the refund itself still shows them.
   const kept = [...entries];
-  while (kept.length >= MAX_REFUNDS_PER_ORDER) kept.splice(kept.findIndex(isFailed), 1);
+  while (kept.length >= MAX_REFUNDS_PER_ORDER) kept.splice(kept.findIndex(isReleased), 1);
   const refunds = [...kept, entry];
   return {
     next: { ...record, refunds, refundable: refundableAmount(settlement.net, refunds), updatedAt: now },
@@ -81,16 +92,16 @@ export function reservation(
   };
 }
 
-const isFailed = (entry: RefundEntry) => entry.state === 'failed';
+const isReleased = (entry: RefundEntry) => !countsAgainstNet(entry);
 
 /**
- * The order once its refund has ended: a failed one no longer counts against the net. Undefined when there is
- * nothing to change: no such pending entry (never reserved, or already ended).
+ * The order once its refund has ended: a failed, declined or cancelled one no longer counts against the net.
+ * Undefined when there is nothing to change: no such pending entry (never reserved, or already ended).
  */
 export function refundEnded(
   record: InvoiceRecord,
   refundForeignId: string,
-  state: 'confirmed' | 'failed',
+  state: Exclude<RefundEntryState, 'pending'>,
   now: number,
 ): Change | undefined {
   const entries = record.refunds ?? [];

@@ -5,9 +5,6 @@ import { NotFoundError } from './errors';
 import type { ClaimLink, RefundRecord } from './model';
 import type { VersionedStore } from './ports';
 
-/** How long a claim link works by default; then its amount goes back to what the order may refund. */
-export const CLAIM_LINK_DAYS = 30;
-
 /** The link still takes an address: open, neither cancelled nor expired by `now`. */
 export function claimOpen(
   record: RefundRecord,

@@ -3,31 +3,36 @@ import {
   ConflictError,
   DomainError,
   InProgressError,
+  InvalidFieldsError,
   NotReadyError,
   serviceFailure,
   type ServiceError,
 } from './errors';
-import type { RefundReservations } from './invoices';
+import type { EndedRefund, RefundReservations } from './invoices';
 import type {
   ClaimLink,
   FoundWithdrawal,
   NewsOutcome,
   OrderRefundRequest,
+  Receiver,
   RefundRecord,
   RefundRequest,
   StatusChange,
 } from './model';
 import type { ClientSecrets, Owned, ProcessingAccounts, ProcessingApi, RefundStore } from './ports';
 import type { Unaddressed } from './refund-bound';
-import { CLAIM_CLOSED_MESSAGES, CLAIM_LINK_DAYS, claimOpen, closedAs, readClaim } from './refund-claims';
+import { CLAIM_CLOSED_MESSAGES, claimOpen, closedAs, readClaim } from './refund-claims';
 import { ClaimedRecords, mayHaveBeenSent, type ClaimTiming } from './records';
-import { isFinal } from './status';
-import type { AccountKind } from './stores';
+import { isFinal, refundMovesForward } from './status';
+import { DEFAULT_TRAVEL_RULE, type AccountKind, type TravelRule } from './stores';
+import { checkReceiver } from './travel-rule';
 import { refundEvents } from './webhooks';
 
 const HELD_ELSEWHERE = 'The service holds this foreign_id for another withdrawal';
 const CLAIM_TAKEN = 'This claim has already been given another address';
 const CLAIM_CLOSED = 'This claim link has expired or was cancelled';
+const CLAIM_RECEIVER =
+  'is given by the customer with the address, on the claim page, for a refund without an address';
 
 export function isOrderRefund(request: RefundRecord['request']): request is OrderRefundRequest {
   return 'invoiceForeignId' in request;
@@ -40,9 +45,10 @@ export function withdrawalOf(record: RefundRecord): RefundRequest | undefined {
 
 /**
  * Refunds, each sent once per foreign_id. An order's refund is first reserved on the order (`orders`), within what
- * the order netted: claim, reserve, write what it sends, send. A refund that ends failed or refused frees its
- * reservation first, and only then is recorded so, so that a reservation never outlives a refund that may still
- * be sent; one whose send stays unknown keeps it until a retry or a lookup settles it.
+ * the order netted: claim, reserve, write what it sends, send. A refund that ends failed, declined, cancelled or
+ * refused frees its reservation first, and only then is recorded so, so that a reservation never outlives a refund
+ * that may still be sent; one whose send stays unknown keeps it until a retry or a lookup settles it. One held for
+ * approval keeps it too.
  */
 export class RefundService {
   private readonly refunds: ClaimedRecords<RefundRecord>;
@@ -57,10 +63,13 @@ export class RefundService {
       announce?: boolean;
       /** Told when a callback came to another account than the refund's: it is never applied. */
       onNewsMismatch?: (foreignId: string, reason: 'account') => void;
-      /** Derives each claim link's token (secrets/client-secrets.ts); an order refund without an address needs it. */
-      claimTokens?: ClientSecrets;
-      /** How long a claim link works. */
-      claimLinkDays?: number;
+      /**
+       * Claim links, which an order refund without an address needs: how each token is derived
+       * (secrets/client-secrets.ts), and how many days a link works.
+       */
+      claimLinks?: { tokens: ClientSecrets; days: number };
+      /** The store's travel-rule setting now (domain/travel-rule.ts). */
+      travelRule?: () => Promise<TravelRule>;
     } = {},
   ) {
     const { announce = true } = options;
@@ -70,18 +79,34 @@ export class RefundService {
       'Refund',
       { withdrawal: null },
       announce ? refundEvents : undefined,
+      ['receiver'],
     );
   }
 
-  /** Sends the refund once per foreign_id; a repeat of the same request answers the same refund. */
+  /**
+   * Sends the refund once per foreign_id; a repeat of the same request answers the same refund. The receiver is
+   * not part of what makes it the same request: once sent, the record no longer holds it to compare.
+   */
   async create(
-    request: RefundRequest | OrderRefundRequest,
+    asked: (RefundRequest | OrderRefundRequest) & { receiver?: Receiver },
   ): Promise<{ record: RefundRecord; created: boolean }> {
+    const { receiver, ...request } = asked;
+    if (isOrderRefund(request) && request.address === undefined) {
+      // A claim link's customer gives the receiver with the address, on the claim page.
+      if (receiver) throw new InvalidFieldsError({ receiver: CLAIM_RECEIVER });
+    } else {
+      checkReceiver(await this.travelRule(), receiver);
+    }
     // What an earlier attempt meant to send is kept for the lookup of a send that may have happened; a refused
-    // one's is not, or a claim that dies before writing its own would leave the sweep that to send.
+    // one's is not, or a claim that dies before writing its own would leave the sweep that to send. A retry that
+    // names no receiver sends the one the earlier attempt may have sent.
     const [account, unpinned] = await Promise.all([this.accounts.current(), this.accounts.unpinned()]);
-    const claimed = await this.refunds.claim(request, { account, unpinned }, (existing) =>
-      mayHaveBeenSent(existing) ? { sends: existing.sends } : {},
+    const claimed = await this.refunds.claim(
+      request,
+      { account, unpinned },
+      (existing) =>
+        mayHaveBeenSent(existing) ? { sends: existing.sends, receiver: receiver ?? existing.receiver } : {},
+      receiver && { receiver },
     );
     if (!claimed.owned) return { record: claimed.record, created: false };
     let record = claimed.record;
@@ -102,8 +127,9 @@ export class RefundService {
    * the store's keys have changed since the link was made (the link still works; only its first answer had it).
    */
   async claimToken(record: RefundRecord): Promise<string | null> {
-    if (record.phase !== 'claimable' || !record.claimLink || !this.options.claimTokens) return null;
-    const token = await this.options.claimTokens.secretFor(record);
+    const links = this.options.claimLinks;
+    if (record.phase !== 'claimable' || !record.claimLink || !links) return null;
+    const token = await links.tokens.secretFor(record);
     return clientSecretMatches(token, record.claimLink.tokenHash) ? token : null;
   }
 
@@ -113,7 +139,11 @@ export class RefundService {
    * after a lost answer with the same address settles it as a retried create does. An address the payment service
    * refuses reopens the claim, with the service's words in `error`.
    */
-  async claim(foreignId: string, token: string | undefined, address: string): Promise<RefundRecord> {
+  async claim(
+    foreignId: string,
+    token: string | undefined,
+    { address, receiver }: { address: string; receiver?: Receiver },
+  ): Promise<RefundRecord> {
     const record = await readClaim(this.store, foreignId, token);
     if (record.phase === 'sent' || (record.phase === 'sending' && this.leaseHeld(record))) {
       if (withdrawalOf(record)?.address !== address) throw new ConflictError('claim_taken', CLAIM_TAKEN);
@@ -121,14 +151,16 @@ export class RefundService {
     }
     if (record.phase === 'unknown' || record.phase === 'sending') return this.resumeClaim(record, address);
     if (!claimOpen(record, this.timing.now())) throw new ConflictError('claim_closed', CLAIM_CLOSED);
+    checkReceiver(await this.travelRule(), receiver);
     const taken = await this.refunds.save(record, {
       ...record,
       phase: 'sending',
       claimedAt: this.timing.now(),
       error: null,
       updatedAt: this.timing.now(),
+      ...(receiver && { receiver }),
     });
-    if (!taken.won) return this.claim(foreignId, token, address);
+    if (!taken.won) return this.claim(foreignId, token, { address, receiver });
     const addressed = await this.reserve(taken.record, { ...this.orderRequest(record), address }, undefined);
     return this.send(addressed, { reopens: true });
   }
@@ -179,9 +211,9 @@ export class RefundService {
 
   /** A new claim link for the refund reserved as `reserved`: its token kept only as a hash. */
   private async newClaimLink(record: RefundRecord, reserved: Unaddressed): Promise<ClaimLink> {
-    const tokens = this.options.claimTokens;
-    if (!tokens) throw new Error('Claim links need claimTokens');
-    const days = this.options.claimLinkDays ?? CLAIM_LINK_DAYS;
+    const links = this.options.claimLinks;
+    if (!links) throw new Error('A refund service without claimLinks makes no claim link');
+    const { tokens, days } = links;
     return {
       tokenHash: clientSecretHash(await tokens.secretFor(record)),
       expiresAt: record.createdAt + days * 86_400_000,
@@ -192,6 +224,10 @@ export class RefundService {
   private orderRequest(record: RefundRecord): OrderRefundRequest {
     if (!isOrderRefund(record.request)) throw new Error('A claim link belongs to an order refund');
     return record.request;
+  }
+
+  private async travelRule(): Promise<TravelRule> {
+    return (await this.options.travelRule?.()) ?? DEFAULT_TRAVEL_RULE;
   }
 
   private leaseHeld(record: RefundRecord): boolean {
@@ -297,7 +333,7 @@ export class RefundService {
   }
 
   /**
-   * Records a status from the service, final states final, ending the refund's reservation first; tells what it
+   * Records a status from the service, moving only forward, ending the refund's reservation first; tells what it
    * was: `applied`, a `duplicate` the refund already holds, or `ignored`. Nothing is written when nothing moves.
    * `seen`: the refund as just read, then not read again (see `mutate`).
    */
@@ -316,8 +352,9 @@ export class RefundService {
       (current) => {
         if (current.phase === 'sending' && source === 'callback') throw new NotReadyError('The refund');
         held = current.phase === 'sent' && isFinal(status) && current.status === status;
-        // Withdrawal statuses past creation are not listed by the spec: accept only a move to a final one.
-        if (current.phase !== 'sent' || isFinal(current.status) || !isFinal(status)) return undefined;
+        // Pending (held for approval) → verifying → processing → final, never back: a repeat or an older word
+        // moves nothing.
+        if (current.phase !== 'sent' || !refundMovesForward(current.status, status)) return undefined;
         const at = this.timing.now();
         return {
           ...current,
@@ -339,7 +376,8 @@ export class RefundService {
    */
   private async endOnOrder(record: RefundRecord, status: string | undefined): Promise<void> {
     if (!isOrderRefund(record.request) || (status !== undefined && !isFinal(status))) return;
-    const state = status === 'confirmed' ? 'confirmed' : 'failed';
+    const state: EndedRefund =
+      status === 'confirmed' || status === 'declined' || status === 'cancelled' ? status : 'failed';
     await this.orders.endRefund(record.request.invoiceForeignId, record.foreignId, state);
   }
 
@@ -445,7 +483,10 @@ export class RefundService {
   /** Sends the withdrawal; `reopens`: a claim's, whose refusal reopens the claim instead of ending the refund. */
   private async send(record: RefundRecord, { reopens = false } = {}): Promise<RefundRecord> {
     try {
-      const created = await this.processingOf(record).createWithdrawal(withdrawalOf(record)!);
+      const created = await this.processingOf(record).createWithdrawal(
+        withdrawalOf(record)!,
+        record.receiver,
+      );
       const answered = this.refunds.answered(record, created, 'create', { withdrawal: created.details });
       return (await this.refunds.save(record, answered)).record;
     } catch (error) {

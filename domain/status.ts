@@ -9,7 +9,14 @@ const INVOICE_RANK: Record<InvoiceStatus, number> = {
   failed: 3,
 };
 
-export const FINAL_STATUSES: ReadonlySet<string> = new Set(['confirmed', 'failed', 'cancelled']);
+/** Final for invoices and refunds alike; `declined` and `rejected` only ever end a refund's withdrawal. */
+export const FINAL_STATUSES: ReadonlySet<string> = new Set([
+  'confirmed',
+  'failed',
+  'cancelled',
+  'declined',
+  'rejected',
+]);
 
 export function isFinal(status: string | null): boolean {
   return status !== null && FINAL_STATUSES.has(status);
@@ -28,6 +35,30 @@ export function movesForward(current: string | null, next: string): boolean {
   const from = INVOICE_RANK[current as InvoiceStatus];
   const to = INVOICE_RANK[next as InvoiceStatus];
   return from !== undefined && to !== undefined && to > from;
+}
+
+/**
+ * The service's word for a withdrawal held until another of the account's owners confirms or declines it in its
+ * back office; the refund view reads it as `awaiting_approval`.
+ */
+export const AWAITING_APPROVAL = 'pending';
+
+/**
+ * A refund's withdrawal: pending (held for approval) → verifying (the service's compliance check, where it runs one)
+ * → processing → confirmed | failed | declined | cancelled | rejected (by that check).
+ */
+const REFUND_RANK: Record<string, number> = { [AWAITING_APPROVAL]: 1, verifying: 2, processing: 3 };
+
+/**
+ * Whether a withdrawal status moves a refund forward: from none to any known one, down REFUND_RANK, and to a final
+ * one. A word the service has not documented for withdrawals moves nothing.
+ */
+export function refundMovesForward(current: string | null, next: string): boolean {
+  if (isFinal(current)) return false;
+  if (isFinal(next)) return true;
+  const to = Object.hasOwn(REFUND_RANK, next) ? REFUND_RANK[next] : undefined;
+  if (to === undefined) return false;
+  return current === null || to > (REFUND_RANK[current] ?? Number.POSITIVE_INFINITY);
 }
 
 /**

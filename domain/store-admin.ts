@@ -11,6 +11,7 @@ import {
   type StoreStatus,
   type TokenHashes,
   type TokenScope,
+  type TravelRule,
 } from './stores';
 
 export interface StoreAdminDeps {
@@ -42,6 +43,8 @@ export interface NewStore {
   webhookUrl?: string;
   /** Absent: the store shares the deployment's processing account. */
   processing?: OwnAccount;
+  /** Absent: DEFAULT_TRAVEL_RULE. */
+  travelRule?: TravelRule;
 }
 
 export interface StoreChanges {
@@ -49,6 +52,7 @@ export interface StoreChanges {
   /** null clears it. */
   webhookUrl?: string | null;
   processing?: OwnAccount;
+  travelRule?: TravelRule;
 }
 
 /** A store's tokens in clear, answered once: when made, and when rotated. */
@@ -107,6 +111,7 @@ export class StoreAdmin {
       account: input.processing ? 'own' : 'shared',
       ...(input.processing && { baseUrl: input.processing.baseUrl }),
       ...(input.webhookUrl !== undefined && { webhookUrl: input.webhookUrl }),
+      ...(input.travelRule !== undefined && { travelRule: input.travelRule }),
       createdAt: at,
       updatedAt: at,
       version: 1,
@@ -148,12 +153,13 @@ export class StoreAdmin {
       return {
         ...rest,
         ...(changes.name !== undefined && { name: changes.name }),
+        ...(changes.travelRule !== undefined && { travelRule: changes.travelRule }),
         ...(webhookUrl !== null && webhookUrl !== undefined && { webhookUrl }),
       };
     };
     // A change without keys keeps another request's lease, if any: that request writes the keys, then ends it.
     if (!processing) return this.change(storeId, settings);
-    const lease = await this.takeKeysChange(storeId);
+    const { lease } = await this.takeKeysChange(storeId);
     try {
       const values = await this.deps.secrets.read(storeId);
       const webhookSecrets = values?.webhookSecrets ?? [this.deps.newWebhookSecret()];
@@ -183,41 +189,57 @@ export class StoreAdmin {
     storeId: StoreId,
     graceSeconds: number,
   ): Promise<{ record: StoreRecord; tokens: IssuedTokens; previousExpireAt: number }> {
-    if (storeId === DEFAULT_STORE_ID) throw new DefaultStoreError();
+    const previousExpireAt = this.overlapEnd(storeId, graceSeconds);
     await this.get(storeId);
     const tokens = this.issueTokens();
     const hashes = await this.registerTokens(storeId, tokens);
-    const expiresAt = this.deps.now() + graceSeconds * 1000;
     const record = await this.change(storeId, (current) => ({
       ...current,
       tokens: hashes,
-      previousTokens: { ...current.tokens, expiresAt },
+      previousTokens: { ...current.tokens, expiresAt: previousExpireAt },
     }));
-    return { record, tokens, previousExpireAt: expiresAt };
+    return { record, tokens, previousExpireAt };
   }
 
   /**
    * A new webhook secret, answered once; the one it replaces signs beside it for `graceSeconds`, and one replaced
-   * earlier stops now. The secret is written before the store item says when the previous one stops.
+   * earlier stops now. It holds the store's secret with the lease a change of keys takes, so that neither writes
+   * over the other's. The store item says when the current secret stops before the secret names a new one: the
+   * secret's write alone completes the rotation, and one that surely failed leaves the store as it was.
    */
   async rotateWebhookSecret(
     storeId: StoreId,
     graceSeconds: number,
   ): Promise<{ record: StoreRecord; webhookSecret: string; previousExpireAt: number }> {
-    if (storeId === DEFAULT_STORE_ID) throw new DefaultStoreError();
-    await this.get(storeId);
-    const values = await this.deps.secrets.read(storeId);
-    const webhookSecret = this.deps.newWebhookSecret();
-    const [current] = values?.webhookSecrets ?? [];
-    await this.deps.secrets.write(storeId, {
-      ...(values?.processing && { processing: values.processing }),
-      webhookSecrets: current === undefined ? [webhookSecret] : [webhookSecret, current],
+    const previousExpireAt = this.overlapEnd(storeId, graceSeconds);
+    let before: number | undefined;
+    const { lease, record: held } = await this.takeKeysChange(storeId, (record) => {
+      before = record.previousWebhookSecretExpiresAt;
+      return { ...record, previousWebhookSecretExpiresAt: previousExpireAt };
     });
-    const previousExpireAt = this.deps.now() + graceSeconds * 1000;
-    const record = await this.change(storeId, (found) => ({
-      ...found,
-      previousWebhookSecretExpiresAt: previousExpireAt,
-    }));
+    const webhookSecret = this.deps.newWebhookSecret();
+    let writing = false;
+    try {
+      const values = await this.deps.secrets.read(storeId);
+      const [current] = values?.webhookSecrets ?? [];
+      writing = true;
+      await this.deps.secrets.write(storeId, {
+        ...(values?.processing && { processing: values.processing }),
+        webhookSecrets: current === undefined ? [webhookSecret] : [webhookSecret, current],
+      });
+    } catch (error) {
+      const landed = writing ? await this.secretLeadsWith(storeId, webhookSecret) : false;
+      if (landed !== true) {
+        // Surely unwritten, the earlier end comes back; unknown, the new end stays, so the merchant's secret signs on.
+        const restore = ({ previousWebhookSecretExpiresAt: _, ...record }: StoreRecord): StoreRecord => ({
+          ...record,
+          ...(before !== undefined && { previousWebhookSecretExpiresAt: before }),
+        });
+        await this.releaseKeysChange(storeId, lease, landed === false ? restore : undefined);
+        throw error;
+      }
+    }
+    const record = (await this.releaseKeysChange(storeId, lease)) ?? held;
     return { record, webhookSecret, previousExpireAt };
   }
 
@@ -292,31 +314,62 @@ export class StoreAdmin {
     return { record: next, tokens, webhookSecret };
   }
 
-  /** The store's lease for a change of keys, taken with a compare-and-set; 409 `in_progress` while another holds one. */
-  private async takeKeysChange(storeId: StoreId): Promise<SecretLease> {
+  /**
+   * The store's lease for a change of its secret, taken with a compare-and-set that also writes `edit`; 409
+   * `in_progress` while another holds one.
+   */
+  private async takeKeysChange(
+    storeId: StoreId,
+    edit: (record: StoreRecord) => StoreRecord = (record) => record,
+  ): Promise<{ lease: SecretLease; record: StoreRecord }> {
     for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt++) {
       const current = await this.get(storeId);
       if (current.keysChange && this.deps.now() < current.keysChange.until) throw keysChangeInProgress();
       const version = current.version + 1;
       const keysChange = this.lease(version);
-      if (await this.deps.registry.update({ ...current, version, keysChange })) return keysChange;
+      const record = { ...edit(current), updatedAt: this.deps.now(), version, keysChange };
+      if (await this.deps.registry.update(record)) return { lease: keysChange, record };
     }
     throw new ConflictError('in_progress', 'Another change of this store came first; retry');
   }
 
   /**
-   * Ends the lease of a change of keys that failed, so that its retry need not wait it out. Best effort: a lease
-   * that cannot be ended here ends on its own.
+   * Ends a lease this request holds, with `edit`, so that the next change need not wait it out; the store as
+   * written. Best effort: a lease that cannot be ended here ends on its own.
    */
-  private async releaseKeysChange(storeId: StoreId, lease: SecretLease): Promise<void> {
+  private async releaseKeysChange(
+    storeId: StoreId,
+    lease: SecretLease,
+    edit: (record: StoreRecord) => StoreRecord = (record) => record,
+  ): Promise<StoreRecord | undefined> {
     try {
       const record = await this.get(storeId);
-      if (record.keysChange?.version !== lease.version) return;
-      const { keysChange: _ended, ...rest } = record;
-      await this.deps.registry.update({ ...rest, version: record.version + 1 });
+      if (record.keysChange?.version !== lease.version) return undefined;
+      const { keysChange: _ended, ...rest } = edit(record);
+      const next = { ...rest, updatedAt: this.deps.now(), version: record.version + 1 };
+      return (await this.deps.registry.update(next)) ? next : undefined;
     } catch {
-      // The caller's error is the one to answer.
+      // The caller's error, or its answer, is the one to give.
+      return undefined;
     }
+  }
+
+  /**
+   * Whether the store's secret now leads with `webhookSecret`, read back after a write that failed, as its answer
+   * may be what was lost; undefined when it cannot be read.
+   */
+  private async secretLeadsWith(storeId: StoreId, webhookSecret: string): Promise<boolean | undefined> {
+    try {
+      return (await this.deps.secrets.read(storeId))?.webhookSecrets[0] === webhookSecret;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** When what a rotation replaces stops working (epoch ms); the default store's belong to the deployment. */
+  private overlapEnd(storeId: StoreId, graceSeconds: number): number {
+    if (storeId === DEFAULT_STORE_ID) throw new DefaultStoreError();
+    return this.deps.now() + graceSeconds * 1000;
   }
 
   private lease(version: number): SecretLease {
@@ -360,7 +413,7 @@ function storeExists(): ConflictError {
 function keysChangeInProgress(): ConflictError {
   return new ConflictError(
     'in_progress',
-    "Another change of this store's processing keys is under way; retry",
+    "Another change of this store's processing keys or webhook secret is under way; retry",
   );
 }
 
@@ -369,8 +422,8 @@ function createInProgress(): ConflictError {
 }
 
 /** What tells a create's retry from another create: its body, the keys among it (kept only in a salted digest). */
-function createRequest({ id, name, webhookUrl, processing }: NewStore) {
-  return { id, name, webhookUrl, ...processing };
+function createRequest({ id, name, webhookUrl, travelRule, processing }: NewStore) {
+  return { id, name, webhookUrl, travelRule, ...processing };
 }
 
 function keysOf({ apiKey, secretKey }: OwnAccount) {

@@ -10,6 +10,20 @@ export const STORE_ID = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/;
 /** The store a deployment from before stores had: its tokens, callback URL, webhook endpoint and orders are this store's. */
 export const DEFAULT_STORE_ID = 'default';
 
+/**
+ * Whether a store's refunds carry the travel rule's receiver (domain/travel-rule.ts): `off` refuses a refund with
+ * one, `required` one without, and `optional` sends it when given.
+ */
+export const TRAVEL_RULE_SETTINGS = ['off', 'optional', 'required'] as const;
+
+export type TravelRule = (typeof TRAVEL_RULE_SETTINGS)[number];
+
+/**
+ * Every store's setting until it is changed, and the default store's (whose settings are the deployment's):
+ * refunds without a receiver go on as before, and a shop that must send one can, with no change of settings.
+ */
+export const DEFAULT_TRAVEL_RULE: TravelRule = 'optional';
+
 /** Who is calling a route: the store whose data it may see and change. */
 export interface Caller {
   storeId: StoreId;
@@ -33,6 +47,8 @@ export interface StoreAccount {
   unpinned: AccountKind;
   /** Where and how the store's webhooks go; undefined when the store has no endpoint. */
   webhook?: { url: string; secrets: WebhookSecrets };
+  /** Whether its refunds carry the receiver (domain/travel-rule.ts); absent: DEFAULT_TRAVEL_RULE. */
+  travelRule?: TravelRule;
 }
 
 export interface StoreAccounts {
@@ -84,12 +100,14 @@ export interface StoreRecord {
    * `request` is a salted digest of the create's body, never the keys, so that the same body alone may finish it.
    */
   unfinished?: SecretLease & { request: string };
-  /** A change of processing keys under way: its secret is being written, and the store item names the keys after. */
+  /** A change of the store's secret under way (its processing keys, or a webhook secret rotation): one at a time. */
   keysChange?: SecretLease;
   /** When the webhook secret a rotation replaced stops signing beside the new one (epoch ms). */
   previousWebhookSecretExpiresAt?: number;
   /** When it moved from the shared account to its own (epoch ms): its records that name no account are shared. */
   movedFromShared?: number;
+  /** Absent: DEFAULT_TRAVEL_RULE (domain/travel-rule.ts). */
+  travelRule?: TravelRule;
 }
 
 /**

@@ -3,7 +3,7 @@
 import { ServiceError } from './errors';
 import type { CallbackEvent, RefundRequest, ServiceData, TransactionQuery } from './model';
 import type { ProcessingAccounts, ProcessingApi } from './ports';
-import { DEFAULT_STORE_ID, STORE_ID, type AccountKind, type StoreId } from './stores';
+import { DEFAULT_STORE_ID, STORE_ID, type StoreId } from './stores';
 
 /** Between a store's id and its own foreign_id upstream; neither our foreign_ids nor store ids may hold it. */
 export const STORE_SEPARATOR = '!';
@@ -45,8 +45,8 @@ export function isOwnAccountEvent(event: CallbackEvent): boolean {
 }
 
 /** A store that keeps one account for good, as the default store keeps the deployment's. */
-export function oneAccount(processing: ProcessingApi, kind: AccountKind = 'shared'): ProcessingAccounts {
-  return { current: async () => kind, unpinned: async () => kind, of: () => processing };
+export function oneAccount(processing: ProcessingApi): ProcessingAccounts {
+  return { current: async () => 'shared', unpinned: async () => 'shared', of: () => processing };
 }
 
 /** Another store's transaction, answered as the payment service answers an id it does not know. */
@@ -78,7 +78,7 @@ export function sharedAccountOf(processing: ProcessingApi, storeId: StoreId): Pr
     },
     depositNews: (depositIds, upstreamForeignId) =>
       processing.depositNews(depositIds, upstream(upstreamForeignId)),
-    createWithdrawal: (request) => processing.createWithdrawal(prefixed(request)),
+    createWithdrawal: (request, receiver) => processing.createWithdrawal(prefixed(request), receiver),
     findWithdrawal: (request) => processing.findWithdrawal(prefixed(request)),
     listBalances: () => processing.listBalances(),
     rates: (query) => processing.rates(query),
@@ -109,7 +109,7 @@ export function defaultStoreAccountOf(processing: ProcessingApi): ProcessingApi 
       return news?.upstreamForeignId?.includes(STORE_SEPARATOR) ? { ...news, upstreamForeignId: null } : news;
     },
     depositNews: (depositIds, upstreamForeignId) => processing.depositNews(depositIds, upstreamForeignId),
-    createWithdrawal: (request) => processing.createWithdrawal(request),
+    createWithdrawal: (request, receiver) => processing.createWithdrawal(request, receiver),
     findWithdrawal: (request) => processing.findWithdrawal(request),
     listBalances: () => processing.listBalances(),
     rates: (query) => processing.rates(query),

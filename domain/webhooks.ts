@@ -13,7 +13,7 @@ import type {
   WebhookSubject,
 } from './model';
 import { invoiceOutcome, type InvoiceStatusName } from './outcome';
-import { isFinal } from './status';
+import { AWAITING_APPROVAL, isFinal } from './status';
 import { DEFAULT_STORE_ID, type StoreId } from './stores';
 
 type Announced = Outbox['announced'];
@@ -42,9 +42,12 @@ export const REFUND_STAGE_EVENTS = {
   awaiting_claim: 'refund.awaiting_claim',
   claim_expired: 'refund.claim_expired',
   claim_cancelled: 'refund.claim_cancelled',
+  awaiting_approval: 'refund.awaiting_approval',
   sent: 'refund.sent',
   confirmed: 'refund.confirmed',
   failed: 'refund.failed',
+  declined: 'refund.declined',
+  cancelled: 'refund.cancelled',
 } as const satisfies Record<string, WebhookEventType>;
 
 type RefundStage = keyof typeof REFUND_STAGE_EVENTS;
@@ -69,8 +72,9 @@ export const invoiceEvents: EventKind<InvoiceRecord> = {
 };
 
 /**
- * `refund.sent` once the service has the withdrawal, then `refund.confirmed` or `refund.failed`; a claim link's
- * refund first `refund.awaiting_claim`, and `refund.claim_expired` or `refund.claim_cancelled` if no address came.
+ * `refund.awaiting_approval` while the service holds the withdrawal for an owner's approval, `refund.sent` once it
+ * sends it, then `refund.confirmed`, `refund.failed`, `refund.declined` or `refund.cancelled`. A claim link's refund
+ * first `refund.awaiting_claim`, and `refund.claim_expired` or `refund.claim_cancelled` if no address came.
  */
 export const refundEvents: EventKind<RefundRecord> = {
   subject: 'refund',
@@ -86,8 +90,10 @@ function refundStage(record: RefundRecord): RefundStage | null {
   const closed = record.claimLink?.closed;
   if (record.phase === 'rejected') return closed ? `claim_${closed}` : 'failed';
   if (record.phase !== 'sent' || record.status === null) return null;
+  if (record.status === AWAITING_APPROVAL) return 'awaiting_approval';
   if (!isFinal(record.status)) return 'sent';
-  return record.status === 'confirmed' ? 'confirmed' : 'failed';
+  const { status } = record;
+  return status === 'confirmed' || status === 'declined' || status === 'cancelled' ? status : 'failed';
 }
 
 /** Before any event: what a new record would announce, which makes none. */
@@ -145,10 +151,13 @@ export function withEvents<T extends ClaimedRecord<unknown>>(
  */
 const STAYS_PUT = ['foreignId', 'createdAt', 'request', 'history', 'invoice', 'clientSecretHash'] as const;
 
-/** What an event keeps of its record: all but what stays put (model.ts, `EventState`). */
+/**
+ * What an event keeps of its record: all but what stays put (model.ts, `EventState`), and never a refund's
+ * receiver, which is personal data that goes to the payment service alone.
+ */
 function eventState(record: ClaimedRecord<unknown>): EventState {
   const changing: Record<string, unknown> = { ...record };
-  for (const field of [...STAYS_PUT, 'outbox', 'version']) delete changing[field];
+  for (const field of [...STAYS_PUT, 'outbox', 'version', 'receiver']) delete changing[field];
   // The service's news moves an invoice's expiry later while its earlier events wait: each shows its own.
   const releaseAt = (record as Partial<InvoiceRecord>).invoice?.releaseAt;
   return { ...changing, historyLength: record.history.length, ...(releaseAt != null && { releaseAt }) };

@@ -1,4 +1,5 @@
-import { CLAIM_TOKEN_MARK, storeOfClientSecret } from '../domain/client-secret';
+import { storeOfClientSecret } from '../domain/client-secret';
+import { CLAIM_TOKEN_MARK } from '../domain/ids';
 import { claimAddressInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { claimView } from '../http/views';
@@ -9,9 +10,9 @@ import { storeNameOf } from '../runtime/store-names';
 /** POST /public/refund-claims/{foreign_id}: the customer's address; the refund is sent once, however often it comes. */
 export const handler = apiRoute(
   { route: claimRefundRoute, input: claimAddressInput },
-  async ({ foreignId, token, address }) => {
+  async ({ foreignId, token, answer }) => {
     const storeId = storeOfClientSecret(token, CLAIM_TOKEN_MARK);
-    const record = await refundsFor(storeId).claim(foreignId, token, address);
+    const record = await refundsFor(storeId).claim(foreignId, token, answer);
     return {
       status: 200,
       body: claimView(record, await storeNameOf(storeId)),

@@ -1,4 +1,5 @@
-import { CLAIM_TOKEN_MARK, storeOfClientSecret } from '../domain/client-secret';
+import { storeOfClientSecret } from '../domain/client-secret';
+import { CLAIM_TOKEN_MARK } from '../domain/ids';
 import { readClaim } from '../domain/refund-claims';
 import { claimInput } from '../http/inputs';
 import { apiRoute } from '../http/route';

@@ -2,6 +2,7 @@ import type {
   CheckoutRequest,
   OrderRefundRequest,
   PairQuery,
+  Receiver,
   RefundRequest,
   TransactionQuery,
 } from '../domain/model';
@@ -52,8 +53,8 @@ export function checkoutInput({ body }: ApiRequest): CheckoutRequest {
   return camelCased(readFields(checkoutBody, body));
 }
 
-/** A payout: what the service's withdrawal takes, in our names. */
-export function refundInput({ body }: ApiRequest): RefundRequest {
+/** A payout: what the service's withdrawal takes, in our names, and the travel rule's receiver, if given. */
+export function refundInput({ body }: ApiRequest): RefundRequest & { receiver?: Receiver } {
   const { debited_currency, debited_amount, currency, ...rest } = readFields(refundBody, body);
   return {
     ...camelCased(rest),
@@ -64,7 +65,10 @@ export function refundInput({ body }: ApiRequest): RefundRequest {
 }
 
 /** A refund of the order `{foreign_id}` in the path; the body's `foreign_id` is the refund's own. */
-export function orderRefundInput(request: ApiRequest): { refund: OrderRefundRequest; apiBase: string } {
+export function orderRefundInput(request: ApiRequest): {
+  refund: OrderRefundRequest & { receiver?: Receiver };
+  apiBase: string;
+} {
   const invoiceForeignId = foreignIdInput(request);
   const refund = { ...camelCased(readFields(orderRefundBody, request.body)), invoiceForeignId };
   return { refund, apiBase: apiBaseOf(request) };
@@ -91,13 +95,13 @@ export function claimInput(request: ApiRequest): { foreignId: string; token?: st
   return { foreignId: foreignIdInput(request), token: request.headers['x-claim-token'] };
 }
 
-/** A customer's address for a claim link. */
+/** A customer's address for a claim link, with the receiver where the store's travel rule asks for it. */
 export function claimAddressInput(request: ApiRequest): {
   foreignId: string;
   token?: string;
-  address: string;
+  answer: { address: string; receiver?: Receiver };
 } {
-  return { ...claimInput(request), ...readFields(claimBody, request.body) };
+  return { ...claimInput(request), answer: readFields(claimBody, request.body) };
 }
 
 /** The customer's read of one invoice: the poll's input and the client secret, from its header. */

@@ -37,13 +37,14 @@ function ownAccount(fields: AccountFields): OwnAccount | undefined {
 }
 
 export function newStoreInput(request: ApiRequest): { store: NewStore; apiBase: string } {
-  const { id, name, webhook_url, processing } = readFields(storeBody, request.body);
+  const { id, name, webhook_url, processing, travel_rule } = readFields(storeBody, request.body);
   const account = ownAccount(processing);
   return {
     store: {
       id,
       name,
       ...(webhook_url !== undefined && { webhookUrl: webhook_url }),
+      ...(travel_rule !== undefined && { travelRule: travel_rule }),
       ...(account && { processing: account }),
     },
     apiBase: apiBaseOf(request),
@@ -57,13 +58,14 @@ export function storeChangesInput(request: ApiRequest): {
   apiBase: string;
 } {
   const storeId = storeIdInput(request);
-  const { name, webhook_url, processing } = readFields(storeChangesBody, request.body);
+  const { name, webhook_url, processing, travel_rule } = readFields(storeChangesBody, request.body);
   const clears = isPlainObject(request.body) && request.body.webhook_url === null;
   const account = ownAccount(processing);
   return {
     storeId,
     changes: {
       ...(name !== undefined && { name }),
+      ...(travel_rule !== undefined && { travelRule: travel_rule }),
       ...(clears ? { webhookUrl: null } : webhook_url != null && { webhookUrl: webhook_url }),
       ...(account && { processing: account }),
     },
@@ -71,31 +73,18 @@ export function storeChangesInput(request: ApiRequest): {
   };
 }
 
-export function rotateTokensInput(request: ApiRequest): {
-  storeId: StoreId;
-  graceSeconds: number;
-  apiBase: string;
-} {
-  const storeId = storeIdInput(request);
-  // Only leaving the field out takes the default: a null is no number of seconds.
-  const { grace_seconds = 86_400 } = readFields(rotateTokensBody, request.body ?? {}, 'body', [
-    'grace_seconds',
-  ]);
-  return { storeId, graceSeconds: grace_seconds, apiBase: apiBaseOf(request) };
+/** A rotation's body: how long what it replaces keeps working. */
+function rotationInput(body: typeof rotateTokensBody | typeof rotateWebhookSecretBody) {
+  return (request: ApiRequest): { storeId: StoreId; graceSeconds: number; apiBase: string } => {
+    const storeId = storeIdInput(request);
+    // Only leaving the field out takes the default: a null is no number of seconds.
+    const { grace_seconds = 86_400 } = readFields(body, request.body ?? {}, 'body', ['grace_seconds']);
+    return { storeId, graceSeconds: grace_seconds, apiBase: apiBaseOf(request) };
+  };
 }
 
-export function rotateWebhookSecretInput(request: ApiRequest): {
-  storeId: StoreId;
-  graceSeconds: number;
-  apiBase: string;
-} {
-  const storeId = storeIdInput(request);
-  // Only leaving the field out takes the default: a null is no number of seconds.
-  const { grace_seconds = 86_400 } = readFields(rotateWebhookSecretBody, request.body ?? {}, 'body', [
-    'grace_seconds',
-  ]);
-  return { storeId, graceSeconds: grace_seconds, apiBase: apiBaseOf(request) };
-}
+export const rotateTokensInput = rotationInput(rotateTokensBody);
+export const rotateWebhookSecretInput = rotationInput(rotateWebhookSecretBody);
 
 /** A route that names its store in the path and takes nothing else. */
 export function storeInput(request: ApiRequest): { storeId: StoreId; apiBase: string } {

@@ -1,4 +1,4 @@
-import { DEFAULT_STORE_ID, type StoreRecord } from '../domain/stores';
+import { DEFAULT_STORE_ID, DEFAULT_TRAVEL_RULE, type StoreRecord } from '../domain/stores';
 import { encodeCursor } from './cursor';
 import { renderedViews } from './render-guard';
 import { iso } from './views';
@@ -13,6 +13,7 @@ export function storeView(record: StoreRecord, apiBase: string) {
     base_url: record.baseUrl ?? null,
     webhook_url: record.webhookUrl ?? null,
     callback_url: record.account === 'own' ? `${apiBase}/callbacks/${record.id}` : null,
+    travel_rule: record.travelRule ?? DEFAULT_TRAVEL_RULE,
     created_at: iso(record.createdAt, 'created_at'),
     updated_at: iso(record.updatedAt, 'updated_at'),
   };
@@ -28,6 +29,7 @@ export function defaultStoreView(webhookUrl: string | undefined) {
     base_url: null,
     webhook_url: webhookUrl || null,
     callback_url: null,
+    travel_rule: DEFAULT_TRAVEL_RULE,
     created_at: null,
     updated_at: null,
   };

@@ -8,12 +8,13 @@ import type {
 } from '../domain/model';
 import {
   invoiceOutcome,
-  isRefundable,
+  refundRefusal,
   type InvoiceException,
   type InvoiceStatusName,
+  type RefundRefusal,
 } from '../domain/outcome';
 import { isOrderRefund, withdrawalOf } from '../domain/refunds';
-import { isFinal } from '../domain/status';
+import { AWAITING_APPROVAL, isFinal } from '../domain/status';
 import { Decimal } from '../domain/decimal';
 import { UnrenderableRecordError } from './errors';
 
@@ -65,6 +66,8 @@ export interface InvoiceView {
   }>;
   /** What is left to refund, in `net_currency`; null while the order cannot be refunded. */
   refundable: { amount: string; currency: string } | null;
+  /** Why `refundable` is null, by the refund route's own rule; null when it is not. */
+  not_refundable_reason: RefundRefusal | null;
   created_at: string;
   updated_at: string;
 }
@@ -115,12 +118,13 @@ export interface RefundView {
   /** The order refunded; null for a payout tied to no order. */
   invoice_foreign_id: string | null;
   /**
-   * The service's withdrawal status; `sending` before its answer, `rejected` when it refused; for a claim link,
-   * `awaiting_claim` until the customer gives an address, `claim_expired` or `claim_cancelled` if none came.
+   * The service's withdrawal status, but `awaiting_approval` for its `pending` (held for an owner's approval);
+   * `sending` before its answer, `rejected` when it refused; for a claim link, `awaiting_claim` until the customer
+   * gives an address, `claim_expired` or `claim_cancelled` if none came.
    */
   status: string;
   final: boolean;
-  /** The service's reason for a rejected or failed refund; else null. */
+  /** The service's reason for a rejected, failed, declined or cancelled refund; else null. */
   failure_message: string | null;
   /** What the customer receives, in `currency`: the service's figure, once it answered. */
   amount: string | null;
@@ -171,6 +175,7 @@ const isoFromSeconds = (seconds: number | null | undefined, field: string): stri
 export function invoiceView(record: InvoiceRecord, nowMs: number): InvoiceView {
   const { invoice, payment, settlement, request } = record;
   const outcome = invoiceOutcome(record);
+  const refusal = refundRefusal(record);
   const payCurrency = invoice?.senderCurrency ?? payment?.currency ?? null;
   const payAmount = invoice?.senderAmount ?? payment?.due ?? null;
   const releaseAt = invoice?.releaseAt ?? null;
@@ -215,9 +220,10 @@ export function invoiceView(record: InvoiceRecord, nowMs: number): InvoiceView {
       created_at: iso(entry.createdAt, 'refunds.created_at'),
     })),
     refundable:
-      settlement && isRefundable(record)
+      settlement && refusal === undefined
         ? { amount: record.refundable ?? settlement.net, currency: settlement.currency }
         : null,
+    not_refundable_reason: refusal ?? null,
     created_at: iso(record.createdAt, 'created_at'),
     updated_at: iso(record.updatedAt, 'updated_at'),
   };
@@ -287,7 +293,7 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
   });
 }
 
-/** `claimUrl`: the refund's claim link, from a route that derives it (runtime/claim-links.ts). */
+/** `claimUrl`: the refund's claim link, from a route that derives it (RefundService.claimToken). */
 export function refundView(record: RefundRecord, claimUrl: string | null = null): RefundView {
   const { request, withdrawal, claimLink } = record;
   const sends = withdrawalOf(record) ?? claimLink?.reserved;
@@ -295,7 +301,7 @@ export function refundView(record: RefundRecord, claimUrl: string | null = null)
   return {
     foreign_id: record.foreignId,
     invoice_foreign_id: isOrderRefund(request) ? request.invoiceForeignId : null,
-    status: record.status ?? refundPhaseStatus(record),
+    status: refundStatusName(record.status) ?? refundPhaseStatus(record),
     final: rejected || isFinal(record.status),
     failure_message: record.error,
     amount: withdrawal?.receivedAmount ?? null,
@@ -355,6 +361,11 @@ function refundPhaseStatus({ phase, claimLink }: RefundRecord): string {
   if (phase === 'claimable') return 'awaiting_claim';
   if (phase !== 'rejected') return 'sending';
   return claimLink?.closed ? `claim_${claimLink.closed}` : 'rejected';
+}
+
+/** The service's withdrawal status as the refund view names it: one held for approval reads `awaiting_approval`. */
+function refundStatusName(status: string | null): string | null {
+  return status === AWAITING_APPROVAL ? 'awaiting_approval' : status;
 }
 
 export function snapshotView(snapshot: BalanceSnapshot): SnapshotView {

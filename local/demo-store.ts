@@ -32,11 +32,16 @@ const WALLET_ACTIONS: Record<string, Array<[action: string, body?: object]>> = {
 const ORDER =
   /^\/demo\/api\/orders\/(demo-[A-Za-z0-9-]+)\/(pay-full|pay-under|pay-over|pay-late|expire|events)$/;
 
-/** A refund's end, as the payment service would bring it: the sandbox completes or fails the withdrawal. */
-const REFUND = /^\/demo\/api\/refunds\/([A-Za-z0-9._:-]{1,100})\/(complete|fail)$/;
-const REFUND_ENDS: Record<string, object> = {
-  complete: { status: 'confirmed' },
-  fail: { status: 'failed', error: 'Failed in the sandbox' },
+/**
+ * A refund's next step, as the payment service would bring it: the sandbox completes or fails the withdrawal, or,
+ * as another owner would, approves or declines one held for approval.
+ */
+const REFUND = /^\/demo\/api\/refunds\/([A-Za-z0-9._:-]{1,100})\/(complete|fail|approve|decline)$/;
+const REFUND_STEPS: Record<string, { action: string; body?: object }> = {
+  complete: { action: 'complete', body: { status: 'confirmed' } },
+  fail: { action: 'complete', body: { status: 'failed', error: 'Failed in the sandbox' } },
+  approve: { action: 'approve' },
+  decline: { action: 'decline' },
 };
 
 export function demoStore(options: DemoStoreOptions): LocalBackend {
@@ -169,11 +174,15 @@ async function wallet(sandboxUrl: string, foreignId: string, control: string): P
 }
 
 async function endRefund(sandboxUrl: string, foreignId: string, end: string): Promise<LocalPage> {
-  const answer = await fetch(`${sandboxUrl}/_sandbox/withdrawals/${encodeURIComponent(foreignId)}/complete`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(REFUND_ENDS[end]),
-  });
+  const { action, body = {} } = REFUND_STEPS[end];
+  const answer = await fetch(
+    `${sandboxUrl}/_sandbox/withdrawals/${encodeURIComponent(foreignId)}/${action}`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    },
+  );
   if (answer.ok) return json(200, { done: end });
   const refused = readJson(await answer.text());
   return json(409, { error: { message: String(refused.error ?? 'The sandbox refused that step') } });

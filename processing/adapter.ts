@@ -7,6 +7,7 @@ import type {
   PairQuery,
   RefundRequest,
   TransactionQuery,
+  Receiver,
 } from '../domain/model';
 import type { ProcessingApi } from '../domain/ports';
 import type { ProcessingClient } from './client';
@@ -62,9 +63,9 @@ export class ProcessingAdapter implements ProcessingApi {
     });
   }
 
-  createWithdrawal(request: RefundRequest) {
+  createWithdrawal(request: RefundRequest, receiver?: Receiver) {
     return translated(async () => {
-      const withdrawal = await this.client.createWithdrawal(withdrawalRequest(request));
+      const withdrawal = await this.client.createWithdrawal(withdrawalRequest(request, receiver));
       return { status: withdrawal.status, details: withdrawalDetails(withdrawal) };
     });
   }

@@ -1,11 +1,13 @@
 // Between the domain's types and the service's words: requests out, answers and errors in.
 import { Decimal } from '../domain/decimal';
+import { alpha3Of } from '../domain/countries';
 import { ServiceError, type ServiceFailure } from '../domain/errors';
 import {
   isServiceTime,
   type CheckoutRequest,
   type InvoiceDetails,
   type Payment,
+  type Receiver,
   type RefundRequest,
   type Settlement,
   type WithdrawalDetails,
@@ -43,7 +45,7 @@ export function invoiceRequest(upstreamForeignId: string, request: CheckoutReque
   };
 }
 
-export function withdrawalRequest(request: RefundRequest): WithdrawalRequest {
+export function withdrawalRequest(request: RefundRequest, receiver?: Receiver): WithdrawalRequest {
   return {
     foreign_id: request.foreignId,
     sender_currency: request.senderCurrency,
@@ -51,7 +53,42 @@ export function withdrawalRequest(request: RefundRequest): WithdrawalRequest {
     sender_amount: request.senderAmount,
     address: request.address,
     end_user_reference: request.endUserReference,
+    ...(receiver && travelRuleReceiver(receiver)),
   };
+}
+
+/**
+ * The receiver in the service's words (its "User data collection" and "Withdraw crypto" pages): a company is
+ * `legal_name` and `country_of_registration`, the country in ISO 3166-1 alpha-3 as the service's example writes
+ * it; our own wallet is `self`, with no data.
+ */
+export function travelRuleReceiver(
+  receiver: Receiver,
+): Pick<WithdrawalRequest, 'receiver_type' | 'receiver_data'> {
+  const email = receiver.type !== 'self' && receiver.email !== undefined ? { email: receiver.email } : {};
+  switch (receiver.type) {
+    case 'natural':
+      return {
+        receiver_type: 'natural',
+        receiver_data: {
+          first_name: receiver.firstName,
+          last_name: receiver.lastName,
+          date_of_birth: receiver.dateOfBirth,
+          ...email,
+        },
+      };
+    case 'legal':
+      return {
+        receiver_type: 'legal',
+        receiver_data: {
+          legal_name: receiver.companyName,
+          country_of_registration: alpha3Of(receiver.country) ?? receiver.country,
+          ...email,
+        },
+      };
+    case 'self':
+      return { receiver_type: 'self' };
+  }
 }
 
 export function invoiceDetails(invoice: Invoice): InvoiceDetails {

@@ -44,6 +44,24 @@ export interface WithdrawalRequest {
   sender_amount: string;
   address: string;
   end_user_reference?: string;
+  /** The travel rule's receiver (the service's "User data collection"); `self` carries no data. */
+  receiver_type?: 'natural' | 'legal' | 'self';
+  receiver_data?: NaturalReceiverData | LegalReceiverData;
+}
+
+export interface NaturalReceiverData {
+  first_name: string;
+  last_name: string;
+  /** YYYY-MM-DD */
+  date_of_birth: string;
+  email?: string;
+}
+
+export interface LegalReceiverData {
+  legal_name: string;
+  /** ISO 3166-1 alpha-3, as the service's example writes it ("DEU"). */
+  country_of_registration: string;
+  email?: string;
 }
 
 export interface Withdrawal {

@@ -10,15 +10,3 @@ export function invoiceLookupNotFound(foreignId: string): void {
   countMetric('InvoiceLookupNotFound');
   log.warn('the payment service did not find the invoice by its id', { foreign_id: foreignId });
 }
-
-/**
- * News the payment service gave for a record that is not the record's: a lookup answered with another foreign_id,
- * or a callback to an account the record was not made on. Counted and logged, never applied.
- */
-export function newsMismatch(foreignId: string, reason: 'foreign_id' | 'account'): void {
-  countMetric('NewsMismatch');
-  log.warn("news from the payment service is not this record's; not applied", {
-    foreign_id: foreignId,
-    reason,
-  });
-}

@@ -1,7 +1,8 @@
 import { InvoiceService } from '../domain/invoices';
 import type { StoreId } from '../domain/stores';
 import { clientSecretIssuer } from '../secrets/client-secrets';
-import { invoiceLookupNotFound, newsMismatch } from './invoice-lookups';
+import { invoiceLookupNotFound } from './invoice-lookups';
+import { newsMismatch } from './news-mismatch';
 import { processingAccountsFor } from './processing';
 import { keysOf } from './processing-keys';
 import { invoiceStore } from './stores';

@@ -1,13 +1,12 @@
-import { CLAIM_LINK_DAYS } from '../domain/refund-claims';
 import { RefundService } from '../domain/refunds';
 import { clientSecretIssuer } from '../secrets/client-secrets';
 import { numberEnv } from './env';
 import { keysOf } from './processing-keys';
-import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
-import { newsMismatch } from './invoice-lookups';
+import { DEFAULT_STORE_ID, DEFAULT_TRAVEL_RULE, type StoreId } from '../domain/stores';
+import { newsMismatch } from './news-mismatch';
 import { invoicesFor } from './invoices';
 import { processingAccountsFor } from './processing';
-import { requireOwnAccount } from './store-account';
+import { accountOf, requireOwnAccount } from './store-account';
 import { refundStore } from './stores';
 import { claimTiming } from './timing';
 import { announceEvents } from './webhook-events';
@@ -22,9 +21,13 @@ export function refundsFor(storeId: StoreId): RefundService {
     service = new RefundService(store, processingAccountsFor(storeId), claimTiming, invoicesFor(storeId), {
       announce: announceEvents,
       onNewsMismatch: newsMismatch,
-      // As client secrets: from the processing keys a function that sends refunds already holds.
-      claimTokens: clientSecretIssuer(keysOf(storeId), storeId, 'claimToken'),
-      claimLinkDays: numberEnv('CLAIM_LINK_DAYS', CLAIM_LINK_DAYS),
+      claimLinks: {
+        // As client secrets: from the processing keys a function that sends refunds already holds.
+        tokens: clientSecretIssuer(keysOf(storeId), storeId, 'claimToken'),
+        days: numberEnv('CLAIM_LINK_DAYS', 30),
+      },
+      // Read at each refund: a store's change reaches a warm container with its registry item's cache.
+      travelRule: async () => (await accountOf(storeId)).travelRule ?? DEFAULT_TRAVEL_RULE,
     });
     byStore.set(storeId, service);
   }

@@ -65,6 +65,7 @@ function accountOf(record: StoreRecord): StoreAccount {
         ? { account: 'own', baseUrl: record.baseUrl, keys }
         : { account: 'shared' },
     unpinned: record.movedFromShared === undefined ? record.account : 'shared',
+    ...(record.travelRule !== undefined && { travelRule: record.travelRule }),
     ...(record.webhookUrl !== undefined && {
       webhook: {
         url: record.webhookUrl,

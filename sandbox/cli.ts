@@ -9,6 +9,7 @@ async function main(): Promise<void> {
     secretKey: process.env.SANDBOX_SECRET_KEY || undefined,
     callbackUrl: process.env.SANDBOX_CALLBACK_URL || undefined,
     invoiceLookups: process.env.SANDBOX_INVOICE_LOOKUPS !== 'false',
+    approvalLimits: approvalLimits(process.env.SANDBOX_APPROVAL_LIMITS),
     log: (line) => console.log(`[sandbox] ${line}`),
   });
   console.log(`Merchant Processing API v2 sandbox listening on ${sandbox.url}`);
@@ -27,6 +28,12 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** `BTC=0.5,EUR=100`: per currency, the amount above which a withdrawal waits for approval. */
+function approvalLimits(setting: string | undefined): Record<string, string> {
+  const pairs = (setting ?? '').split(',').filter((pair) => pair.trim() !== '');
+  return Object.fromEntries(pairs.map((pair) => pair.split('=').map((part) => part.trim())));
 }
 
 main().catch((error: unknown) => {

@@ -44,6 +44,19 @@ const ROUTES: readonly Route<Context>[] = [
   { method: 'POST', pattern: /^\/_sandbox\/invoices\/([^/]+)\/expire$/, handle: expireInvoice },
   { method: 'POST', pattern: /^\/_sandbox\/invoices\/([^/]+)\/fail$/, handle: failInvoice },
   { method: 'POST', pattern: /^\/_sandbox\/withdrawals\/([^/]+)\/complete$/, handle: completeWithdrawal },
+  { method: 'POST', pattern: /^\/_sandbox\/withdrawals\/([^/]+)\/approve$/, handle: approveWithdrawal },
+  {
+    method: 'POST',
+    pattern: /^\/_sandbox\/withdrawals\/([^/]+)\/decline$/,
+    handle: refuseWithdrawal('declined'),
+  },
+  {
+    method: 'POST',
+    pattern: /^\/_sandbox\/withdrawals\/([^/]+)\/cancel$/,
+    handle: refuseWithdrawal('cancelled'),
+  },
+  { method: 'GET', pattern: /^\/_sandbox\/approval-limits$/, handle: approvalLimitsReply },
+  { method: 'POST', pattern: /^\/_sandbox\/approval-limits$/, handle: setApprovalLimit },
   {
     method: 'GET',
     pattern: /^\/_sandbox\/balances$/,
@@ -209,6 +222,33 @@ function completeWithdrawal({ withdrawals, body }: Context, [foreignId]: string[
   if (status !== 'confirmed' && status !== 'failed') throw badRequest('status must be confirmed or failed.');
   if (error !== undefined && typeof error !== 'string') throw badRequest('error must be a string.');
   return reply(200, withdrawalTransaction(withdrawals.complete(foreignId, status, error)));
+}
+
+function approveWithdrawal({ withdrawals }: Context, [foreignId]: string[]): Reply {
+  return reply(200, withdrawalTransaction(withdrawals.approve(foreignId)));
+}
+
+function refuseWithdrawal(status: 'declined' | 'cancelled') {
+  return ({ withdrawals, body }: Context, [foreignId]: string[]): Reply => {
+    const { error } = body;
+    if (error !== undefined && typeof error !== 'string') throw badRequest('error must be a string.');
+    return reply(200, withdrawalTransaction(withdrawals.refuse(foreignId, status, error)));
+  };
+}
+
+function approvalLimitsReply({ state }: Context): Reply {
+  const limits = [...state.approvalLimits].map(([currency, limit]) => ({ currency, limit: fixed8(limit) }));
+  return reply(200, { limits });
+}
+
+/** Sets a currency's approval limit (`limit`: a decimal >= 0), or removes it (`limit: null`). */
+function setApprovalLimit(context: Context): Reply {
+  const { state, body } = context;
+  const currency = findCurrency(body.currency);
+  if (!currency) throw badRequest('currency must be a supported currency code.');
+  if (body.limit === null) state.approvalLimits.delete(currency.code);
+  else state.approvalLimits.set(currency.code, positiveAmount(body.limit, 'limit', true));
+  return approvalLimitsReply(context);
 }
 
 function setBalance({ state, body }: Context): Reply {

@@ -3,10 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { handleApi, type ApiServices } from './api';
 import { AUTH_ERRORS } from './auth';
 import { CallbackSender } from './callbacks';
+import { findCurrency } from './currencies';
 import { CONTROL_PREFIX, handleControl, type ControlServices } from './control';
 import { FaultTable, type Fault } from './faults';
 import { BodyTooLarge, notFound, readBody, reply, writeJson, type Reply } from './http';
 import { CANCELLED_ERROR, InvoiceDesk } from './invoices';
+import { hasAtMost8Places, toAmount, type Amount } from './money';
 import { payPage } from './pay-page';
 import { SandboxState } from './state';
 import { Traffic } from './traffic';
@@ -37,6 +39,11 @@ export interface SandboxOptions {
    * service says "Cancelled by merchant." (issue 40).
    */
   cancelError?: string;
+  /**
+   * Per currency code, the amount (decimal) above which a withdrawal is created `pending` and waits for approval
+   * through the control API; none by default. The control API changes them; a reset puts these back.
+   */
+  approvalLimits?: Record<string, string>;
   /** One line per /v2 request and per callback attempt; silent by default. */
   log?: (line: string) => void;
 }
@@ -60,6 +67,20 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
 const EXPIRY_SWEEP_MS = 1000;
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
+/** The configured limits as amounts; a currency or amount the sandbox cannot read stops it at start. */
+function approvalLimits(limits: Record<string, string>): Map<string, Amount> {
+  return new Map(
+    Object.entries(limits).map(([code, limit]) => {
+      const currency = findCurrency(code);
+      const amount = toAmount(limit);
+      if (!currency || !amount || amount.isNegative() || !hasAtMost8Places(amount)) {
+        throw new Error(`Approval limit ${code}=${limit}: give a supported currency and a decimal >= 0`);
+      }
+      return [currency.code, amount];
+    }),
+  );
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const keys = {
     apiKey: options.apiKey ?? DEFAULT_API_KEY,
@@ -71,6 +92,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     options.now ?? Date.now,
     options.invoiceLookups ?? true,
     options.cancelError ?? CANCELLED_ERROR,
+    approvalLimits(options.approvalLimits ?? {}),
   );
   const callbacks = new CallbackSender(
     {

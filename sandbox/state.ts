@@ -4,7 +4,8 @@ import type { Amount } from './money';
 import type { InvoiceType } from './validation';
 
 export type InvoiceStatus = 'created' | 'pending' | 'processing' | 'confirmed' | 'failed';
-export type WithdrawalStatus = 'processing' | 'confirmed' | 'failed';
+/** Pending: held over an approval limit until approved (→ processing) or declined; the rest as the service names them. */
+export type WithdrawalStatus = 'pending' | 'processing' | 'confirmed' | 'failed' | 'declined' | 'cancelled';
 
 /** One blockchain transfer seen for a transaction. */
 export interface ChainTransfer {
@@ -73,6 +74,8 @@ export class SandboxState {
   invoiceLookups: boolean;
   /** The error a merchant's cancel fails an invoice with: services word it differently. */
   cancelError: string;
+  /** Per currency code: a withdrawal debiting more than this waits for approval (`pending`). */
+  approvalLimits: Map<string, Amount>;
   private clockOffsetMs = 0;
   private nextTransactionId = 1;
   private nextAddressId = 1;
@@ -82,9 +85,11 @@ export class SandboxState {
     private readonly baseNow: () => number,
     private readonly seedInvoiceLookups = true,
     private readonly seedCancelError: string,
+    private readonly seedApprovalLimits: ReadonlyMap<string, Amount> = new Map(),
   ) {
     this.invoiceLookups = seedInvoiceLookups;
     this.cancelError = seedCancelError;
+    this.approvalLimits = new Map(seedApprovalLimits);
   }
 
   reset(): void {
@@ -95,6 +100,7 @@ export class SandboxState {
     this.invoicesEnabled = true;
     this.invoiceLookups = this.seedInvoiceLookups;
     this.cancelError = this.seedCancelError;
+    this.approvalLimits = new Map(this.seedApprovalLimits);
     this.clockOffsetMs = 0;
     this.nextTransactionId = 1;
     this.nextAddressId = 1;

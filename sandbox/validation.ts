@@ -1,4 +1,5 @@
 import { findCurrency, type Currency } from './currencies';
+import { isPlainObject } from './json';
 import { hasAtMost8Places, Money, toAmount, type Amount } from './money';
 
 export type FieldErrors = Record<string, string>;
@@ -188,6 +189,7 @@ export function checkWithdrawal(
     check.fail('foreign_id', 'The foreign id has already been taken.');
   }
   const endUserReference = check.string('end_user_reference', false);
+  checkReceiver(check, body);
   return check.result({
     foreignId: foreignId!,
     senderCurrency: senderCurrency!,
@@ -200,6 +202,71 @@ export function checkWithdrawal(
 
 /** A withdrawal to an address that starts so is refused: the way to try an address the service refuses. */
 export const REFUSED_ADDRESS_START = 'invalid';
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A date as Y-m-d that reads back as written (no 2026-02-30), before today (UTC). */
+function isPastDate(value: string): boolean {
+  const ms = Date.parse(`${value}T00:00:00Z`);
+  return (
+    DATE.test(value) &&
+    !Number.isNaN(ms) &&
+    new Date(ms).toISOString().startsWith(value) &&
+    value < new Date().toISOString().slice(0, 10)
+  );
+}
+
+/**
+ * The travel rule's receiver (the service's "User data collection"): optional here, since the seed spec predates
+ * it; when given, a natural person needs first name, last name and date of birth, a company its name and country
+ * of registration (alpha-3, as the service's example writes it), each with an optional e-mail; `self` takes no data.
+ */
+function checkReceiver(check: Collector, body: Body): void {
+  const type = check.string('receiver_type', false);
+  const data = body.receiver_data;
+  if (type === undefined) {
+    if (!isAbsent(data))
+      check.fail('receiver_type', 'The receiver type field is required when receiver data is present.');
+    return;
+  }
+  if (type !== 'natural' && type !== 'legal' && type !== 'self') {
+    check.fail('receiver_type', 'The selected receiver type is invalid.');
+    return;
+  }
+  if (type === 'self') return;
+  if (isAbsent(data)) {
+    check.fail('receiver_data', 'The receiver data field is required unless receiver type is self.');
+    return;
+  }
+  if (!isPlainObject(data)) {
+    check.fail('receiver_data', 'The receiver data field must be an object.');
+    return;
+  }
+  const inner = new Collector(data);
+  if (type === 'natural') {
+    inner.string('first_name', true);
+    inner.string('last_name', true);
+    const born = inner.string('date_of_birth', true);
+    if (born !== undefined && !isPastDate(born)) {
+      inner.fail(
+        'date_of_birth',
+        'The date of birth field must be a date before today, in the format Y-m-d.',
+      );
+    }
+  } else {
+    inner.string('legal_name', true);
+    const country = inner.string('country_of_registration', true);
+    if (country !== undefined && !/^[A-Z]{3}$/.test(country)) {
+      inner.fail(
+        'country_of_registration',
+        'The country of registration must be an ISO 3166-1 alpha-3 code.',
+      );
+    }
+  }
+  const email = inner.string('email', false);
+  if (email !== undefined && !EMAIL.test(email))
+    inner.fail('email', 'The email field must be a valid email address.');
+  for (const [field, message] of Object.entries(inner.errors)) check.fail(`receiver_data.${field}`, message);
+}
 
 /** Spec 4.5 and 4.6: both currencies are required, supported and different. */
 export function checkPair(body: Body): Checked<PairInput> {

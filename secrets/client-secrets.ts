@@ -1,6 +1,6 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import type { ClientSecrets, KeySource } from '../domain/ports';
-import { CLAIM_TOKEN_MARK, CLIENT_SECRET_MARK } from '../domain/client-secret';
+import { CLAIM_TOKEN_MARK, CLIENT_SECRET_MARK } from '../domain/ids';
 import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
 
 /**

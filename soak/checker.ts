@@ -32,8 +32,10 @@ export const DYNAMODB_ITEM_LIMIT_BYTES = 400 * 1024;
 const DOCUMENTED_5XX = new Set([502, 503, 504]);
 const FINAL_STATUSES = new Set(['paid', 'underpaid', 'expired', 'cancelled', 'failed']);
 const OPEN_UPSTREAM = new Set(['created', 'pending', 'processing']);
-/** A refund that no longer counts against what its order netted. */
-const NOT_COUNTING = new Set(['failed', 'rejected']);
+/** A refund that no longer counts against what its order netted; one awaiting approval still does. */
+const NOT_COUNTING = new Set(['failed', 'rejected', 'declined', 'cancelled']);
+/** A withdrawal's end at the service that leaves the money on the balance. */
+const NOT_SENT = new Set(['failed', 'declined', 'cancelled']);
 
 export const INVARIANTS = [
   'every order ends final, or is open only because its time has not run out',
@@ -325,13 +327,13 @@ const moneyAddsUp: Check = (facts) => {
     const sent = facts
       .refunds(order)
       .flatMap((refund) => facts.withdrawalsOf(refund).slice(-1))
-      .filter((w) => w.status !== 'failed');
+      .filter((w) => !NOT_SENT.has(w.status));
     const credited = facts.live(order)?.credited_amount ?? '0';
     const total = sum(sent.map((w) => w.sender_amount));
     if (total.gt(credited)) {
       violations.push({
         subject: order,
-        detail: `withdrawals not failed total ${total.toFixed(8)}, more than the ${credited} credited`,
+        detail: `withdrawals not failed, declined or cancelled total ${total.toFixed(8)}, more than the ${credited} credited`,
       });
     }
   }

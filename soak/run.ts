@@ -145,7 +145,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const on = (rate: number) => faultsOn && rate > 0;
 
   // The service and DynamoDB, each behind a proxy that injects faults at the wire.
-  const sandbox = await startSandbox();
+  const sandbox = await startSandbox({ approvalLimits: APPROVAL_LIMITS });
   const serviceAttempts = new Map<string, number>();
   /** The service's faults, decided by the request and its foreign_id; `account` tells a store's own account apart. */
   const serviceFaults =
@@ -456,7 +456,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   /** A sandbox with keys of its own, behind the service's faults, its callbacks relayed to the store's route. */
   async function startOwnAccount(storeId: string): Promise<OwnAccount> {
     const keys = { apiKey: `soak-${storeId}-api-key`, secretKey: `soak-${storeId}-secret-key` };
-    const own = await startSandbox(keys);
+    const own = await startSandbox({ ...keys, approvalLimits: APPROVAL_LIMITS });
     const ownService = await startFaultProxy({ target: () => own.url, decide: serviceFaults(`${storeId} `) });
     const ownRelay = await startCallbackRelay(() => `${stack!.url}/callbacks/${storeId}`, callbackFate);
     await control(own.url, 'POST', '/callbacks', { url: ownRelay.url, retry_ms: CALLBACK_RETRY_MS });
@@ -523,6 +523,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
 
 /** How the sandboxes retry a callback the relay did not take. */
 const CALLBACK_RETRY_MS = [200, 500, 1_000, 2_000, 4_000];
+/** Every account holds a withdrawal over these for an owner's approval: the larger orders' refunds wait for one. */
+const APPROVAL_LIMITS = { EUR: '250', USD: '250' };
 
 /** Where a store's orders go, drawn from a generator of the order's own, so that its other decisions stay as they were. */
 function storeOf(seed: number, index: number): string {
@@ -1029,8 +1031,14 @@ class Workload {
       ),
     );
     for (const foreignId of new Set(bodies.map((body) => body.foreign_id))) {
-      if (rng.chance(0.2)) continue; // left processing at the service
       const upstream = encodeURIComponent(`${account.prefix}${foreignId}`);
+      // One held for approval: another owner approves it, declines it, or leaves it waiting. Decided apart from the
+      // workload's own draws, and refused by the sandbox for one not held, which goes on as before.
+      const owner = Rng.for(this.seed, 'owner', foreignId).weighted({ approve: 6, decline: 2, wait: 1 });
+      if (owner === 'wait') continue;
+      const decided = await control(account.url, 'POST', `/withdrawals/${upstream}/${owner}`);
+      if (owner === 'decline' && decided.status === 200) continue;
+      if (rng.chance(0.2)) continue; // left processing at the service
       await control(account.url, 'POST', `/withdrawals/${upstream}/complete`, {
         status: rng.chance(0.85) ? 'confirmed' : 'failed',
       });

@@ -1,5 +1,13 @@
 import { GetItemCommand, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
-import type { StoreId, StoreRecord, StoreRegistry, TokenOwner, TokenScope } from '../domain/stores';
+import {
+  TRAVEL_RULE_SETTINGS,
+  type StoreId,
+  type StoreRecord,
+  type StoreRegistry,
+  type TokenOwner,
+  type TokenScope,
+  type TravelRule,
+} from '../domain/stores';
 import { positionKey, positionOf } from './created-index';
 import { CREATED_INDEX } from './schema';
 import { conditionalWrite, itemKey, num, str, type Item, type Table } from './table';
@@ -139,6 +147,7 @@ function storeItem(record: StoreRecord): Item {
       previous_webhook_secret_expires_at: num(record.previousWebhookSecretExpiresAt),
     }),
     ...(record.movedFromShared !== undefined && { moved_from_shared: num(record.movedFromShared) }),
+    ...(record.travelRule !== undefined && { travel_rule: str(record.travelRule) }),
   };
 }
 
@@ -179,5 +188,8 @@ function storeFromItem(item: Item): StoreRecord {
       previousWebhookSecretExpiresAt: number('previous_webhook_secret_expires_at'),
     }),
     ...(item.moved_from_shared !== undefined && { movedFromShared: number('moved_from_shared') }),
+    ...(TRAVEL_RULE_SETTINGS.includes(text('travel_rule') as TravelRule) && {
+      travelRule: text('travel_rule') as TravelRule,
+    }),
   };
 }

@@ -3,6 +3,8 @@
 // through `metadata`, whose keys become JSON Schema keywords.
 import { isLosslessNumber } from 'lossless-json';
 import * as v from 'valibot';
+import type { Receiver } from '../../domain/model';
+import { alpha3Of } from '../../domain/countries';
 import { ProcessingValidationError } from '../../processing/errors';
 import { toAmount8 } from '../../processing/money';
 import { FOREIGN_ID, FOREIGN_ID_MESSAGE, isPlainObject } from '../validate';
@@ -259,3 +261,181 @@ export const utcTime = (description: string) =>
     v.metadata({ format: 'date-time' }),
     v.transform(Date.parse),
   );
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_MESSAGE = 'must be a real date, as YYYY-MM-DD';
+const EARLIEST_BIRTH = '1900-01-01';
+const RECEIVER_KEY = /^[a-z_]{1,40}$/;
+
+/** A past date as YYYY-MM-DD (2026-02-30 is no date), not before 1900; "past" is judged by today's UTC date. */
+const dateOfBirth = v.pipe(
+  text({
+    description: `The date of birth, YYYY-MM-DD: a real date in the past, not before ${EARLIEST_BIRTH}.`,
+    notBlank: true,
+    pattern: DATE,
+    patternMessage: DATE_MESSAGE,
+  }),
+  v.check(
+    (value) => new Date(Date.parse(`${value}T00:00:00Z`) || 0).toISOString().startsWith(value),
+    DATE_MESSAGE,
+  ),
+  v.check((value) => value >= EARLIEST_BIRTH, `must not be before ${EARLIEST_BIRTH}`),
+  v.check((value) => value < new Date().toISOString().slice(0, 10), 'must be a date in the past'),
+);
+
+const countryCode = v.pipe(
+  text({
+    description: 'The country of registration: an ISO 3166-1 alpha-2 code in capitals, such as "DE".',
+    notBlank: true,
+    pattern: /^[A-Z]{2}$/,
+    patternMessage: 'must be an ISO 3166-1 alpha-2 code in capitals, such as "DE"',
+  }),
+  v.check((value) => alpha3Of(value) !== undefined, 'must be an assigned ISO 3166-1 alpha-2 code'),
+);
+
+/** Bidi embeddings, overrides and isolates: they reorder what a person reads, so a name shows other than it is. */
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/u;
+
+const receiverName = (description: string, max: number) =>
+  v.pipe(
+    text({
+      description: `${description} No bidi embedding, override or isolate characters.`,
+      notBlank: true,
+      max,
+    }),
+    v.check((value) => !BIDI_CONTROL.test(value), 'must not contain bidi control characters'),
+  );
+const receiverEmail = email('An e-mail address of the receiver; optional.');
+
+/** Each kind of receiver's fields, as the API names them; `optional` ones may be left out. */
+const RECEIVER_KINDS = {
+  natural: {
+    first_name: { schema: receiverName('The first name.', 100) },
+    last_name: { schema: receiverName('The last name.', 100) },
+    date_of_birth: { schema: dateOfBirth },
+    email: { schema: receiverEmail, optional: true },
+  },
+  legal: {
+    company_name: { schema: receiverName("The company's registered name.", 200) },
+    country: { schema: countryCode },
+    email: { schema: receiverEmail, optional: true },
+  },
+  self: {},
+} as const satisfies Record<
+  Receiver['type'],
+  Record<string, { schema: v.GenericSchema<unknown, string>; optional?: boolean }>
+>;
+
+const stringSchema = (more: object) => ({ type: 'string', ...more });
+
+/** The JSON Schema of one kind of receiver, for the document. */
+const receiverKindSchema = (
+  type: Receiver['type'],
+  properties: Record<string, object>,
+  required: string[],
+) => ({
+  type: 'object',
+  properties: { type: { const: type }, ...properties },
+  required: ['type', ...required],
+  additionalProperties: false,
+});
+
+/**
+ * The travel rule's receiver of a refund: `{"type": "natural", "first_name", "last_name", "date_of_birth",
+ * "email"?}`, `{"type": "legal", "company_name", "country", "email"?}` or `{"type": "self"}`. Each field at fault
+ * is named as `receiver.<field>`; a value is never echoed back.
+ */
+export const receiver = (description: string) =>
+  v.pipe(
+    v.unknown(),
+    v.metadata({
+      oneOf: [
+        receiverKindSchema(
+          'natural',
+          {
+            first_name: stringSchema({ minLength: 1, maxLength: 100 }),
+            last_name: stringSchema({ minLength: 1, maxLength: 100 }),
+            date_of_birth: stringSchema({ format: 'date' }),
+            email: stringSchema({ maxLength: 254 }),
+          },
+          ['first_name', 'last_name', 'date_of_birth'],
+        ),
+        receiverKindSchema(
+          'legal',
+          {
+            company_name: stringSchema({ minLength: 1, maxLength: 200 }),
+            country: stringSchema({ pattern: '^[A-Z]{2}$' }),
+            email: stringSchema({ maxLength: 254 }),
+          },
+          ['company_name', 'country'],
+        ),
+        receiverKindSchema('self', {}, []),
+      ],
+    }),
+    v.description(
+      `${description} A natural person: \`first_name\` and \`last_name\` (1 to 100 characters), \`date_of_birth\` (YYYY-MM-DD, a real date in the past, not before ${EARLIEST_BIRTH}), optional \`email\`. A company: \`company_name\` (1 to 200 characters), \`country\` of registration (ISO 3166-1 alpha-2, such as "DE"), optional \`email\`. \`self\`: the store's own wallet, no other field. No control characters.`,
+    ),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const value = dataset.value;
+      if (!isPlainObject(value)) {
+        addIssue({ message: 'must be a JSON object whose type is natural, legal or self' });
+        return NEVER;
+      }
+      const at = (key: string): [v.ObjectPathItem] => [
+        { type: 'object', origin: 'value', input: value, key, value: value[key] },
+      ];
+      const type = value.type;
+      if (type === undefined || type === null) {
+        addIssue({ message: 'is required', path: at('type') });
+        return NEVER;
+      }
+      if (typeof type !== 'string' || !Object.hasOwn(RECEIVER_KINDS, type)) {
+        addIssue({ message: 'must be one of natural, legal, self', path: at('type') });
+        return NEVER;
+      }
+      const kind: Record<string, { schema: v.GenericSchema<unknown, string>; optional?: boolean }> =
+        RECEIVER_KINDS[type as Receiver['type']];
+      let failed = false;
+      const refuse = (message: string, key?: string) => {
+        failed = true;
+        addIssue({ message, ...(key !== undefined && { path: at(key) }) });
+      };
+      const fields: Record<string, string> = {};
+      for (const key of Object.keys(value)) {
+        if (key === 'type' || Object.hasOwn(kind, key)) continue;
+        // A key that is no field name is not echoed back: it may hold anything.
+        if (RECEIVER_KEY.test(key)) refuse(`is not a field of a ${type} receiver`, key);
+        else refuse(`has a field that is not one of a ${type} receiver`);
+      }
+      for (const [key, { schema, optional }] of Object.entries(kind)) {
+        const given = value[key];
+        if (given === undefined || given === null) {
+          if (!optional) refuse('is required', key);
+          continue;
+        }
+        const parsed = v.safeParse(schema, given);
+        if (parsed.success) fields[key] = parsed.output;
+        else refuse(parsed.issues[0].message, key);
+      }
+      if (failed) return NEVER;
+      return receiverOf(type as Receiver['type'], fields);
+    }),
+  );
+
+function receiverOf(type: Receiver['type'], fields: Record<string, string>): Receiver {
+  const email = fields.email === undefined ? {} : { email: fields.email };
+  switch (type) {
+    case 'natural':
+      return {
+        type,
+        firstName: fields.first_name,
+        lastName: fields.last_name,
+        dateOfBirth: fields.date_of_birth,
+        ...email,
+      };
+    case 'legal':
+      return { type, companyName: fields.company_name, country: fields.country, ...email };
+    case 'self':
+      return { type };
+  }
+}

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { decodeCursor } from '../cursor';
 import { fields, FOREIGN_ID } from '../validate';
 import { INVOICE_STATUS_NAMES } from '../../domain/outcome';
-import { STORE_ID } from '../../domain/stores';
+import { DEFAULT_TRAVEL_RULE, STORE_ID, TRAVEL_RULE_SETTINGS } from '../../domain/stores';
 import { EVENT_ID } from '../../domain/webhooks';
 import {
   amount,
@@ -14,6 +14,7 @@ import {
   foreignId,
   metadata,
   oneOf,
+  receiver,
   text,
   url,
   utcTime,
@@ -58,6 +59,10 @@ const refundAddress = (description = 'Where the refund is sent: printable ASCII 
     patternMessage: 'must be printable ASCII with no spaces',
   });
 
+const receiverField = receiver(
+  "Who receives the refund, for the travel rule (MiCA): sent to the payment service with the withdrawal as `receiver_type` and `receiver_data`, and kept nowhere once sent: never in a view, list, export or webhook. Whether a refund may or must carry it is the store's `travel_rule`.",
+);
+
 const refundForeignId = foreignId(
   "The refund's id in the store; a repeated request with it answers the same refund.",
 );
@@ -81,11 +86,13 @@ export const orderRefundBody = fields({
     ),
   ),
   end_user_reference: endUserReference,
+  receiver: v.optional(receiverField),
 });
 
-/** The customer's answer to a claim link: where the refund goes. */
+/** The customer's answer to a claim link: where the refund goes, and who receives it where the store asks. */
 export const claimBody = fields({
   address: refundAddress(),
+  receiver: v.optional(receiverField),
 });
 
 /** A payout tied to no order: the store names every amount itself. */
@@ -96,6 +103,7 @@ export const refundBody = fields({
   currency: currency('The cryptocurrency the customer receives.'),
   address: refundAddress(),
   end_user_reference: endUserReference,
+  receiver: v.optional(receiverField),
 });
 
 /** A route that takes no fields: a body, if any, is `{}`. */
@@ -228,17 +236,24 @@ const processingAccount = v.strictObject(
   'must be an object with api_key, secret_key and base_url, and no other field',
 );
 
+const travelRule = oneOf(
+  `Whether the store's refunds carry the travel rule's \`receiver\`: \`off\` refuses a refund with one, \`required\` one without, \`optional\` sends it when given. \`${DEFAULT_TRAVEL_RULE}\` when never set.`,
+  TRAVEL_RULE_SETTINGS,
+);
+
 export const storeBody = fields({
   id: storeId('The store id: it appears in keys, URLs and upstream foreign_ids, and never changes.'),
   name: storeName,
   webhook_url: v.optional(webhookUrl),
   processing: v.optional(processingAccount),
+  travel_rule: v.optional(travelRule),
 });
 
 export const storeChangesBody = fields({
   name: v.optional(storeName),
   webhook_url: v.optional(v.nullable(webhookUrl)),
   processing: v.optional(processingAccount),
+  travel_rule: v.optional(travelRule),
 });
 
 export const MAX_GRACE_SECONDS = 604_800;

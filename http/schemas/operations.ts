@@ -166,7 +166,7 @@ export const operations: Record<RouteFunctionName, Operation> = {
   'refund-invoice': {
     summary: 'Refund an order',
     description:
-      "An instant withdrawal with exchange from the currency the order was credited in (its `net_currency`) to `currency` (by default the one the customer paid in), of `debited_amount` (by default all that is left). Reserved on the order first: the order's refunds that are not failed never take more than its net, however many arrive at once; more is a 409 `refund_exceeds_refundable` whose `refundable` names what is left. An order that is not paid (or paid late) and credited is a 409 `invoice_not_refundable`; an order takes at most 20 refunds that are not failed (409 `too_many_refunds`). Idempotent by the refund's `foreign_id` as checkout is. A refused refund leaves nothing behind; a failed or rejected one no longer counts against the order.",
+      "An instant withdrawal with exchange from the currency the order was credited in (its `net_currency`) to `currency` (by default the one the customer paid in), of `debited_amount` (by default all that is left). Reserved on the order first: the order's refunds that are not failed never take more than its net, however many arrive at once; more is a 409 `refund_exceeds_refundable` whose `refundable` names what is left. An order that is not paid (or paid late) and credited is a 409 `invoice_not_refundable`; an order takes at most 20 refunds that are not failed, declined or cancelled (409 `too_many_refunds`). Idempotent by the refund's `foreign_id` as checkout is. A refused refund leaves nothing behind; a failed, declined, cancelled or rejected one no longer counts against the order, and one awaiting approval still does.",
     body: orderRefundBody,
     answers: madeOnce(refundView, 'Sent'),
     errors: [409, 422, 503],
@@ -316,7 +316,7 @@ export const operations: Record<RouteFunctionName, Operation> = {
   }),
   'update-store': returning('Change a store', store, {
     description:
-      "Its name, webhook URL (null clears it) or processing keys (write-only: never answered back). A field left out keeps its value. The default store's settings belong to the deployment: 409 `default_store`. A shared store may get its own account (`processing`) at any time: its new orders are made there, and each earlier order stays on the shared account, with its callbacks, lookups and refunds. An own-account store's new keys must be the same merchant account's, which keeps its invoices. While another change of this store's keys is under way (under a minute, should its function stop mid-way), a change with `processing` answers 409 `in_progress` and changes nothing: retry it. A change without keys goes through meanwhile.",
+      "Its name, webhook URL (null clears it) or processing keys (write-only: never answered back). A field left out keeps its value. The default store's settings belong to the deployment: 409 `default_store`. A shared store may get its own account (`processing`) at any time: its new orders are made there, and each earlier order stays on the shared account, with its callbacks, lookups and refunds. An own-account store's new keys must be the same merchant account's, which keeps its invoices. While another change of this store's keys, or a rotation of its webhook secret, is under way (under a minute, should its function stop mid-way), a change with `processing` answers 409 `in_progress` and changes nothing: retry it. A change without keys goes through meanwhile.",
     body: storeChangesBody,
     errors: [409],
   }),
@@ -331,7 +331,7 @@ export const operations: Record<RouteFunctionName, Operation> = {
     view('The new secret.', rotatedWebhookSecret),
     {
       description:
-        "A new webhook secret, answered this once. The previous one keeps signing beside it for `grace_seconds` (default a day): `webhook-signature` then holds one signature per secret, space-separated, as Standard Webhooks allows, so the endpoint may switch at any time in the overlap. A secret replaced earlier stops now. The default store's secret is the deployment's (409 `default_store`; docs/operations.md).",
+        "A new webhook secret, answered this once. The previous one keeps signing beside it for `grace_seconds` (default a day): `webhook-signature` then holds one signature per secret, space-separated, as Standard Webhooks allows, so the endpoint may switch at any time in the overlap. A secret replaced earlier stops now. While a change of this store's keys, or another rotation, is under way, it answers 409 `in_progress` and changes nothing: retry it. The default store's secret is the deployment's (409 `default_store`; docs/operations.md).",
       body: rotateWebhookSecretBody,
       errors: [409],
     },

@@ -4,6 +4,7 @@
 import * as v from 'valibot';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/model';
 import { INVOICE_EXCEPTIONS, INVOICE_STATUS_NAMES } from '../../domain/outcome';
+import { TRAVEL_RULE_SETTINGS } from '../../domain/stores';
 import { CUSTOMER_VIEW_FIELDS } from '../views';
 
 const described = <S extends v.GenericSchema>(schema: S, description: string) =>
@@ -84,8 +85,8 @@ export const invoiceView = v.strictObject({
         debited_currency: described(v.string(), 'The currency the order was credited in (`net_currency`).'),
         currency: described(v.string(), 'The currency the customer receives.'),
         status: described(
-          v.picklist(['pending', 'confirmed', 'failed']),
-          'A `pending` or `confirmed` refund counts against `refundable`; a `failed` one no longer does.',
+          v.picklist(['pending', 'confirmed', 'failed', 'declined', 'cancelled']),
+          'A `pending` (not ended, awaiting approval too) or `confirmed` refund counts against `refundable`; a `failed`, `declined` or `cancelled` one no longer does.',
         ),
         created_at: isoTime('When the refund was first received.'),
       }),
@@ -95,7 +96,13 @@ export const invoiceView = v.strictObject({
   refundable: v.nullable(
     described(
       v.strictObject({ amount: decimal('Left to refund.'), currency: v.string() }),
-      'What is left to refund: the net credited less every refund that is not failed, in `net_currency`. Null unless the order is paid (or paid late) and credited.',
+      'What is left to refund: the net credited less every refund that is `pending` or `confirmed`, in `net_currency`. Null unless the order is paid (or paid late) and credited.',
+    ),
+  ),
+  not_refundable_reason: v.nullable(
+    described(
+      v.picklist(['not_paid', 'short_of_due', 'not_credited']),
+      'Why `refundable` is null, by the rule the refund route applies: `not_paid` (neither paid nor paid late), `short_of_due` (less than was due reached the service, which returns it to the customer itself), `not_credited` (the service has not reported its credit yet). Null when the order can be refunded.',
     ),
   ),
   created_at: isoTime('When the order was first received.'),
@@ -129,15 +136,30 @@ export const publicInvoiceView = v.strictObject({
   url_failed: described(v.string(), 'Where to send the customer once it is final unpaid.'),
 });
 
+/** The refund's state machine, one line per status; README.md's Refunds section says the same. */
+const REFUND_STATES = [
+  "Where the refund stands; it only moves down this list, and `history` keeps the service's own words:",
+  '- `awaiting_claim`: a claim link waits for its customer to give an address; its amount counts.',
+  '- `claim_expired`, `claim_cancelled` (final): no address came before the link expired or the store cancelled it; nothing was sent and its amount is released.',
+  '- `sending`: claimed, its withdrawal not yet answered by the payment service.',
+  '- `rejected` (final): the service refused it, at once or by its compliance check; nothing was sent and its amount is released.',
+  "- `awaiting_approval`: the service holds it over the account's approval limits (its `pending`) until another owner approves or declines it in the service's back office; its amount still counts.",
+  '- `processing`: the service is sending it (`verifying` first, where the service checks compliance).',
+  '- `confirmed` (final): sent to the address.',
+  '- `failed` (final): the service could not send it; its amount is released.',
+  '- `declined` (final): an owner declined it; its amount is released.',
+  '- `cancelled` (final): the service cancelled it; its amount is released.',
+].join('\n');
+
 export const refundView = v.strictObject({
   foreign_id: v.string(),
   invoice_foreign_id: nullableText('The order refunded; null for a payout tied to no order.'),
-  status: described(
-    v.string(),
-    "The withdrawal's status at the service, or `sending` or `rejected` before it; for a claim link `awaiting_claim` until the customer gives an address, `claim_expired` or `claim_cancelled` if none came.",
+  status: described(v.string(), REFUND_STATES),
+  final: described(
+    v.boolean(),
+    'True once the refund can no longer change: confirmed, failed, declined, cancelled, rejected, claim_expired or claim_cancelled.',
   ),
-  final: described(v.boolean(), 'True once the refund can no longer change: confirmed, failed or rejected.'),
-  failure_message: nullableText("The service's reason for a rejected or failed refund."),
+  failure_message: nullableText("The service's reason for a rejected, failed, declined or cancelled refund."),
   amount: nullableDecimal('What the customer receives, in `currency`, once the service has answered.'),
   currency: nullableText('The currency the customer receives.'),
   debited_amount: nullableDecimal(
@@ -338,6 +360,10 @@ export const storeView = v.strictObject({
   webhook_url: nullableText("Where the store's webhooks go; null when none."),
   callback_url: nullableText(
     "With its own account: the callback URL to enter in that account's merchant administration; null when shared.",
+  ),
+  travel_rule: described(
+    v.picklist(TRAVEL_RULE_SETTINGS),
+    "Whether its refunds carry the travel rule's `receiver`: `off` refuses one, `required` refuses a refund without one, `optional` sends it when given.",
   ),
   created_at: v.nullable(
     isoTime('When the store was made; null for the default store, as old as the deployment.'),

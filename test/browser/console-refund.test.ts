@@ -48,6 +48,38 @@ describe('refunds from the console', () => {
     expect(errors).toEqual([]);
   });
 
+  test('a refund held for approval says what the owner must do; declined, it shows so and releases its amount', async () => {
+    await paidOrder('console-refund-held');
+    expect(
+      (await suite.harness.control('POST', '/approval-limits', { currency: 'EUR', limit: '5' })).status,
+    ).toBe(200);
+    try {
+      const { page, errors } = await suite.open();
+      await page.getByRole('link', { name: 'console-refund-held', exact: true }).click();
+      await page.getByRole('button', { name: 'Refund…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Refund invoice console-refund-held' });
+      await dialog.getByLabel('Amount (EUR)').fill('10');
+      await dialog.getByLabel('Destination address').fill('bc1qrefundaddress0000000000000000000000');
+      await dialog.getByRole('button', { name: 'Send refund' }).click();
+      await page.getByRole('status').filter({ hasText: 'Refund of 10.00 EUR sent.' }).waitFor();
+
+      const row = page.getByRole('table', { name: 'Refunds of this invoice' }).locator('tbody tr').first();
+      await row.getByText('Awaiting approval').waitFor();
+      await row.getByText("Approve or decline it in the payment service's back office.").waitFor();
+      await page.getByText('Refundable: 15.245 EUR').waitFor();
+      await expectAccessibleState(page, 'refund-awaiting-approval');
+      await row.getByRole('button', { name: /^Decline refund \S+ \(sandbox\)$/ }).click();
+      await page.getByRole('status').filter({ hasText: 'declined in the sandbox.' }).waitFor();
+      const ended = page.getByRole('table', { name: 'Refunds of this invoice' }).locator('tbody tr').first();
+      await ended.getByText('Declined by an owner').waitFor();
+      await page.getByText('Refundable: 25.245 EUR').waitFor();
+      await expectAccessibleState(page, 'refund-declined');
+      expect(errors).toEqual([]);
+    } finally {
+      await suite.harness.control('POST', '/approval-limits', { currency: 'EUR', limit: null });
+    }
+  });
+
   test('a refund whose answer was lost, sent again from a dialog opened anew, is still one refund', async () => {
     await paidOrder('console-refund-lost');
     const { page, errors } = await suite.open();

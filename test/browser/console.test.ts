@@ -2,6 +2,7 @@
 // that looks like markup, balances, and the webhooks tab. Every state passes axe and leaves a screenshot.
 import type { Page } from 'playwright-core';
 import { openPage } from '../support/browser';
+import { invoiceCallbackBody, postCallback, signedHeaders } from '../support/callbacks';
 import { ConsoleSuite, expectAccessibleState, signIn } from '../support/console-page';
 import { waitFor } from '../support/wait';
 
@@ -141,6 +142,39 @@ test("less than was due paid after a cancel is shown as the payment service's to
     'the payment service returns it to the customer itself',
   );
   await expect(page.getByRole('button', { name: 'Refund…' }).count()).resolves.toBe(0);
+  expect(errors).toEqual([]);
+});
+
+test('money after a cancel that covers the quote is refundable, though the service says some remains: the console follows the refund route', async () => {
+  const foreignId = 'console-due-by-quote';
+  await suite.checkout(foreignId, { timer: true });
+  const quoted = await suite.harness.api('POST', `/invoices/${foreignId}/cancel`, { token: 'admin' });
+  expect(quoted.status).toBe(200);
+  // The whole quote arrives late, and the service's callback still reports a remainder of its own reckoning.
+  const body = invoiceCallbackBody(foreignId, 'failed', {
+    error: 'Invoice cancelled by merchant.',
+    currency_sent: {
+      currency: quoted.body.pay_currency,
+      amount: Number(quoted.body.pay_amount),
+      remaining_amount: 0.00001,
+    },
+    currency_received: { currency: 'EUR', amount: 25.245 },
+  });
+  expect((await postCallback(suite.harness, body, signedHeaders(suite.harness, body))).status).toBe(200);
+  const { body: view } = await suite.harness.api('GET', `/invoices/${foreignId}`, { token: 'admin' });
+  expect(view).toMatchObject({
+    exception: 'paid_late',
+    owed_amount: '0.00001000',
+    refundable: { amount: '25.24500000', currency: 'EUR' },
+    not_refundable_reason: null,
+  });
+  const { page, errors } = await suite.open();
+  await openInvoice(page, foreignId);
+
+  const notice = page.locator('.notice-warning');
+  await expect(notice.textContent()).resolves.toContain('The payment service credited 25.245 EUR');
+  await expect(notice.textContent()).resolves.not.toContain('less than was due');
+  await expect(page.getByRole('button', { name: 'Refund…' }).count()).resolves.toBe(1);
   expect(errors).toEqual([]);
 });
 

@@ -2,7 +2,9 @@
 // Each test reads one of them from the README and holds it to its source, so that neither drifts alone.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { WEBHOOK_EVENT_TYPES } from '../../domain/model';
 import { INVOICE_EXCEPTIONS, INVOICE_STATUS_NAMES } from '../../domain/outcome';
+import { REFUND_STAGE_EVENTS } from '../../domain/webhooks';
 import { ERROR_STATUSES } from '../../http/errors';
 import { routes, type Access } from '../../lib/routes';
 import { LOCAL_DEFAULTS } from '../../local/defaults';
@@ -70,7 +72,10 @@ test('the route table names every route once, with the token it takes', () => {
   for (const route of routes) {
     expect({ route: route.path, token: documented.get(`${route.method} ${route.path}`) }).toEqual({
       route: route.path,
-      token: expect.stringContaining(tokenWords[route.access]),
+      // A claim link's routes take its token, as the widget's take a client secret.
+      token: expect.stringContaining(
+        route.path.startsWith('/public/refund-claims/') ? '`X-Claim-Token`' : tokenWords[route.access],
+      ),
     });
   }
 });
@@ -114,6 +119,22 @@ test('the webhook types include one per status a created invoice can reach, and 
     ...INVOICE_STATUS_NAMES.filter((status) => status !== 'creating').map((status) => `invoice.${status}`),
     'invoice.exception',
   ]);
+});
+
+test('the webhook types list every refund event, and the Refunds section every refund status, one line each', () => {
+  const types = codes(/\*\*Types:\*\*([\s\S]*?)\n- /.exec(section('Webhooks'))?.[1] ?? '');
+  expect(types.filter((type) => type.startsWith('refund.'))).toEqual(
+    WEBHOOK_EVENT_TYPES.filter((type) => type.startsWith('refund.')),
+  );
+  const statuses = [...section('Refunds').matchAll(/^ {2}- `([a-z_]+)`/gm)].map((match) => match[1]);
+  expect(statuses.sort()).toEqual(
+    [
+      'sending',
+      'rejected',
+      ...Object.keys(REFUND_STAGE_EVENTS).filter((stage) => stage !== 'sent'),
+      'processing',
+    ].sort(),
+  );
 });
 
 test('the local settings table names every variable npm start reads, with its default', () => {

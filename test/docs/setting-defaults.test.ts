@@ -8,6 +8,7 @@ import {
   DEFAULT_PORT,
   DEFAULT_SECRET_KEY,
 } from '../../sandbox/server';
+import { DEFAULT_TRAVEL_RULE, TRAVEL_RULE_SETTINGS } from '../../domain/stores';
 import { functionSettingDefaults } from './function-settings';
 
 const root = join(__dirname, '..', '..');
@@ -72,5 +73,18 @@ describe('docs/sandbox.md', () => {
   test("the in-process callbacks' default retry waits", () => {
     const [, waits] = find('docs/sandbox.md', /`callbackRetryMs`\s+\(default `(\[[\d, ]+\])`\)/);
     expect(JSON.parse(waits)).toEqual(DEFAULT_CALLBACK_RETRY_MS);
+  });
+});
+
+describe("a store's travel_rule", () => {
+  test('the README and the operations guide name the default the store model holds', () => {
+    const [, readme] = find('README.md', /`travel_rule`: `(\w+)` \(default\)/);
+    const [, operations] = find('docs/operations.md', /the default is `(\w+)`, the default store's too/);
+    expect([readme, operations]).toEqual([DEFAULT_TRAVEL_RULE, DEFAULT_TRAVEL_RULE]);
+  });
+
+  test('the README names every setting', () => {
+    const [line] = find('README.md', /`travel_rule`: .*/);
+    for (const setting of TRAVEL_RULE_SETTINGS) expect(line).toContain(`\`${setting}\``);
   });
 });

@@ -1,6 +1,6 @@
 // A cancel is known by what we asked, not by the service's words (issue 40): once we have sent a cancel, a `failed`
 // with no money reads `cancelled`, is announced as such, and is watched for late money.
-import { ServiceError } from '../../domain/errors';
+import { NotConfiguredError, ServiceError, surelyNotProcessed } from '../../domain/errors';
 import { InvoiceService } from '../../domain/invoices';
 import type { InvoiceRecord } from '../../domain/model';
 import { invoiceOutcome, isRefundable } from '../../domain/outcome';
@@ -156,6 +156,67 @@ test('the retried cancel finds the failed invoice its lost answer left, and answ
   expect(invoiceOutcome(answered).status).toBe('cancelled');
   expect(answered.cancelled).toBe(true);
   expect(eventTypes((await store.get('order-1'))!)).toContain('invoice.cancelled');
+});
+
+describe('a cancel that surely never left us keeps no marker, so a later failure of theirs reads failed', () => {
+  test.each([
+    [
+      'an unreachable service',
+      new ServiceError('unreachable', 'Connection refused', { code: 'ECONNREFUSED' }),
+    ],
+    [
+      'too little time to send it',
+      new ServiceError('timeout', 'not sent', { code: 'deadline_exceeded', outcomeUnknown: false }),
+    ],
+    ["a store's keys a stale cache did not have", new NotConfiguredError('The store has no keys')],
+  ])('%s', async (_name, error) => {
+    expect(surelyNotProcessed(error)).toBe(true);
+    const store = new MemoryStore<InvoiceRecord>(() => NOW);
+    await store.create(answeredInvoice());
+    const processing = {
+      invoiceNews: async () => ({ upstreamForeignId: 'order-1', status: 'pending' }),
+      cancelInvoice: async () => {
+        expect((await store.get('order-1'))!.cancelAskedAt).toBe(NOW);
+        throw error;
+      },
+    } as unknown as ProcessingApi;
+    const invoices = new InvoiceService(store, oneAccount(processing), TIMING);
+
+    await expect(invoices.cancel('order-1')).rejects.toBe(error);
+    expect((await store.get('order-1'))!.cancelAskedAt).toBeUndefined();
+    await invoices.applyStatus({
+      upstreamForeignId: 'order-1',
+      status: 'failed',
+      source: 'callback',
+      error: OTHER_WORDS,
+    });
+    const stored = (await store.get('order-1'))!;
+    expect(invoiceOutcome(stored)).toMatchObject({ status: 'failed', failureMessage: OTHER_WORDS });
+    expect(eventTypes(stored)).not.toContain('invoice.cancelled');
+  });
+
+  test('the marker of an earlier cancel whose outcome is unknown stays', async () => {
+    const store = new MemoryStore<InvoiceRecord>(() => NOW);
+    await store.create(answeredInvoice());
+    let tries = 0;
+    const processing = {
+      invoiceNews: async () => ({ upstreamForeignId: 'order-1', status: 'pending' }),
+      cancelInvoice: async () => {
+        tries += 1;
+        throw tries === 1
+          ? new ServiceError('connection_lost', 'The connection broke', {
+              code: 'ECONNRESET',
+              outcomeUnknown: true,
+            })
+          : new ServiceError('unreachable', 'Connection refused', { code: 'ECONNREFUSED' });
+      },
+    } as unknown as ProcessingApi;
+    const invoices = new InvoiceService(store, oneAccount(processing), TIMING);
+
+    await expect(invoices.cancel('order-1')).rejects.toMatchObject({ outcomeUnknown: true });
+    await expect(invoices.cancel('order-1')).rejects.toMatchObject({ failure: 'unreachable' });
+    expect((await store.get('order-1'))!.cancelAskedAt).toBe(NOW);
+  });
 });
 
 test('a cancel refused before it is sent writes no marker', async () => {

@@ -3,7 +3,7 @@ import { oneAccount } from '../../domain/upstream';
 // much and money that came late, in both invoice types, applied as the service's news through InvoiceService.
 import { InvoiceService } from '../../domain/invoices';
 import type { InvoiceRecord, InvoiceStatus, InvoiceType, Payment } from '../../domain/model';
-import { invoiceOutcome, isRefundable, SERVICE_FAILURES } from '../../domain/outcome';
+import { invoiceOutcome, isRefundable, refundRefusal, SERVICE_FAILURES } from '../../domain/outcome';
 import type { ProcessingApi } from '../../domain/ports';
 import { MemoryStore } from '../support/memory-store';
 import { sentInvoice } from '../support/records';
@@ -203,6 +203,7 @@ test('an underpaid order stays unrefundable when more money, still too little, c
   expect(stored.payment).toMatchObject({ amount: '0.00080000', coverage: 'short', late: true });
   expect(invoiceOutcome(stored)).toMatchObject({ status: 'underpaid', exception: 'paid_late' });
   expect(isRefundable(stored)).toBe(false);
+  expect(refundRefusal(stored)).toBe('short_of_due');
 });
 
 test.each([
@@ -228,5 +229,32 @@ test.each([
     expect(stored.payment).toMatchObject({ coverage: 'short', late: true });
     expect(invoiceOutcome(stored)).toMatchObject({ status: shown, exception: 'paid_late' });
     expect(isRefundable(stored)).toBe(false);
+    // By the quote, whatever remainder the service reports: the console's notice reads this reason.
+    expect(refundRefusal(stored)).toBe('short_of_due');
   },
 );
+
+test("the refund route's reason for refusing an order: not paid, short of the quote, or not credited yet", async () => {
+  const store = new MemoryStore<InvoiceRecord>(() => NOW);
+  await store.create(record('fill_or_kill'));
+  const invoices = new InvoiceService(store, oneAccount({} as ProcessingApi), {
+    now: () => NOW,
+    leaseMs: 1,
+    waitMs: 1,
+    pollMs: 1,
+  });
+  const reason = async () => refundRefusal((await store.get('order-1'))!);
+  const news = { upstreamForeignId: 'order-1', source: 'callback' as const };
+
+  expect(await reason()).toBe('not_paid');
+  // The whole quote, though the service's own word says some remains.
+  const remainder = { ...sent('fill_or_kill', DUE), remainingAmount: '0.00000100' };
+  await invoices.applyStatus({ ...news, status: 'processing', payment: remainder });
+  expect(await reason()).toBe('not_paid');
+  await invoices.applyStatus({ ...news, status: 'confirmed', payment: remainder });
+  expect((await store.get('order-1'))!.payment).toMatchObject({ owed: '0.00000100', coverage: 'exact' });
+  expect(await reason()).toBe('not_credited');
+  await invoices.applyStatus({ ...news, status: 'confirmed', payment: remainder, settlement: CREDIT });
+  expect(await reason()).toBeUndefined();
+  expect(isRefundable((await store.get('order-1'))!)).toBe(true);
+});

@@ -1,7 +1,7 @@
 // Store management (domain/store-admin.ts) over the registry and the secrets in memory.
 import { ConflictError, InvalidFieldsError } from '../../domain/errors';
 import { DefaultStoreError, SECRET_LEASE_MS, StoreAdmin, StoreNotFoundError } from '../../domain/store-admin';
-import { acceptsToken } from '../../domain/stores';
+import { acceptsToken, signingSecrets } from '../../domain/stores';
 import { API_FUNCTION_TIMEOUT_SECONDS } from '../../lib/routes';
 import { MemorySecrets, MemoryStoreRegistry } from '../support/memory-stores';
 
@@ -382,5 +382,96 @@ describe('a create that failed before its secret was written', () => {
     held.open();
     await expect(first).rejects.toMatchObject({ code: 'in_progress' });
     expect(registry.stores.get('shop-r')).toEqual(retried.record);
+  });
+});
+
+describe('a webhook secret rotation holds the store as a change of keys does', () => {
+  test('a change of keys under way refuses it with in_progress, and it refuses one; both land, one at a time', async () => {
+    const { registry, secrets, admin } = setup();
+    const made = await admin.create({ id: 'shop-h', name: 'H', processing: keys(1) });
+    const write = secrets.write.bind(secrets);
+    let held = gate();
+    secrets.write = async (storeId, values) => {
+      await held.opened;
+      return write(storeId, values);
+    };
+    const change = admin.update('shop-h', { processing: keys(2) });
+    await new Promise((resolve) => setImmediate(resolve));
+    const marked = registry.stores.get('shop-h')!;
+    await expect(admin.rotateWebhookSecret('shop-h', 60)).rejects.toMatchObject({ code: 'in_progress' });
+    expect(registry.stores.get('shop-h')).toBe(marked);
+    held.open();
+    await change;
+
+    held = gate();
+    const rotation = admin.rotateWebhookSecret('shop-h', 60);
+    await new Promise((resolve) => setImmediate(resolve));
+    const rotating = registry.stores.get('shop-h')!;
+    await expect(admin.update('shop-h', { processing: keys(3) })).rejects.toMatchObject({
+      code: 'in_progress',
+    });
+    expect(registry.stores.get('shop-h')).toBe(rotating);
+    held.open();
+    const rotated = await rotation;
+    expect(rotated.record.keysChange).toBeUndefined();
+    expect(registry.stores.get('shop-h')).toEqual(rotated.record);
+    expect(secrets.values.get('shop-h')).toEqual({
+      processing: { apiKey: 'api-2', secretKey: 'secret-2' },
+      webhookSecrets: [rotated.webhookSecret, made.webhookSecret],
+    });
+  });
+
+  test('a failure at any step leaves a secret the merchant knows signing, and a retry completes it', async () => {
+    // Each step in turn fails once, after a first rotation whose overlap has ended.
+    for (const step of ['secret read', 'secret write', 'lost answer', 'store write after'] as const) {
+      const { registry, secrets, admin, advance } = setup();
+      await admin.create({ id: 'shop-f', name: 'F' });
+      const known = (await admin.rotateWebhookSecret('shop-f', 0)).webhookSecret;
+      advance(1_000);
+      const before = registry.stores.get('shop-f')!;
+      const { read, write } = { read: secrets.read.bind(secrets), write: secrets.write.bind(secrets) };
+      const update = registry.update.bind(registry);
+      const outOfReach = () => {
+        throw new Error('out of reach');
+      };
+      let written = false;
+      if (step === 'secret read') secrets.read = async () => outOfReach();
+      if (step === 'secret write') secrets.write = async () => outOfReach();
+      if (step === 'lost answer' || step === 'store write after') {
+        secrets.write = async (storeId, values) => {
+          await write(storeId, values);
+          written = true;
+          if (step === 'lost answer') outOfReach();
+        };
+        registry.update = async (record) =>
+          written && step === 'store write after' ? outOfReach() : update(record);
+      }
+      const answer = await admin.rotateWebhookSecret('shop-f', 60).then(
+        (rotated) => rotated.webhookSecret,
+        () => undefined,
+      );
+      Object.assign(secrets, { read, write });
+      registry.update = update;
+      const record = registry.stores.get('shop-f')!;
+      const signing = signingSecrets(record, secrets.values.get('shop-f')!.webhookSecrets, 2_000);
+      // The one answered, or if none was, the one the merchant had.
+      expect({ step, signs: signing.includes(answer ?? known) }).toEqual({ step, signs: true });
+      if (answer === undefined) {
+        expect({ step, record: { ...record, version: 0, updatedAt: 0 } }).toEqual({
+          step,
+          record: { ...before, version: 0, updatedAt: 0 },
+        });
+      }
+      // A lease this rotation could not end ends on its own.
+      if (record.keysChange) advance(SECRET_LEASE_MS);
+      const retried = await admin.rotateWebhookSecret('shop-f', 60);
+      expect({ step, secrets: secrets.values.get('shop-f')!.webhookSecrets }).toEqual({
+        step,
+        secrets: [retried.webhookSecret, answer ?? known],
+      });
+      expect(registry.stores.get('shop-f')).toMatchObject({
+        previousWebhookSecretExpiresAt: advance(0) + 60_000,
+      });
+    }
   });
 });

@@ -114,6 +114,7 @@ const STORE_SECRET_ACCESS: Record<string, 'read' | 'create' | 'write'> = {
       'refund-invoice',
       'create-refund',
       'get-refund',
+      'claim-refund',
       'rates',
       'pairs',
       'get-balances',
@@ -251,12 +252,16 @@ function grantsOf(roleId: string, from = template): string[] {
 const grant = (action: string, resource: unknown) => `${action} ${JSON.stringify(resource)}`;
 
 /** Each route's key; a customer route's CORS preflight is a route of its own, to the same function. */
-const routeKeys = routes.flatMap((route) =>
-  [route.method, ...(route.access === 'customer' ? ['OPTIONS'] : [])].map((method) => ({
+// A customer path's preflight goes to the first of its routes.
+const preflightPaths = new Set<string>();
+const routeKeys = routes.flatMap((route) => {
+  const preflight = route.access === 'customer' && !preflightPaths.has(route.path);
+  if (preflight) preflightPaths.add(route.path);
+  return [route.method, ...(preflight ? ['OPTIONS'] : [])].map((method) => ({
     key: `${method} ${route.path}`,
     route,
-  })),
-);
+  }));
+});
 
 describe('functions', () => {
   test('every route and job reaches its own function, whose entry is the module the route table names', () => {

@@ -70,6 +70,41 @@ test('two changes of keys at once: the store names the base URL of the keys in i
   proxy.delayMs = undefined;
 }, 120_000);
 
+test('a change of keys and a webhook secret rotation at once: one at a time, and the secret keeps what each answered', async () => {
+  const made = await createStore({ id: 'shop-rotate-race', name: 'Rotate race', processing: account(100) });
+  expect(made.status).toBe(201);
+  proxy.delayMs = (target) => (target === 'secretsmanager.PutSecretValue' ? Math.random() * 40 : 0);
+  let keys = account(100);
+  let webhookSecret: string = made.body.webhook_secret;
+  let previousSecret: string | undefined;
+  for (let round = 0; round < 15; round++) {
+    const next = account(101 + round);
+    const [changed, rotated] = await Promise.all([
+      harness.api('PATCH', '/stores/shop-rotate-race', { ...platform, body: { processing: next } }),
+      harness.api('POST', '/stores/shop-rotate-race/webhook-secret/rotate', { ...platform, body: {} }),
+    ]);
+    const refused = [changed, rotated].filter((answer) => answer.status !== 200);
+    // The loser met the other under way: 409 in_progress, and it wrote nothing.
+    expect(refused.map((answer) => [answer.status, answer.body.error?.code])).toEqual(
+      refused.map(() => [409, 'in_progress']),
+    );
+    expect(refused.length).toBeLessThan(2);
+    if (changed.status === 200) keys = next;
+    if (rotated.status === 200)
+      [webhookSecret, previousSecret] = [rotated.body.webhook_secret, webhookSecret];
+    expect({ round, secret: secretOf('shop-rotate-race') }).toEqual({
+      round,
+      secret: {
+        processing_api_key: keys.api_key,
+        processing_secret_key: keys.secret_key,
+        webhook_secret: webhookSecret,
+        ...(previousSecret !== undefined && { previous_webhook_secret: previousSecret }),
+      },
+    });
+  }
+  proxy.delayMs = undefined;
+}, 120_000);
+
 test('a create whose secret write failed: the same body again answers 201 with working tokens; another body 409', async () => {
   const body = {
     id: 'shop-retry',

@@ -269,3 +269,63 @@ describe('4.7 lookup parameters', () => {
     expect((await lookup('?id=abc')).json).toEqual({ errors: { id: 'The id field must be an integer.' } });
   });
 });
+
+describe('approval limits: a withdrawal over its currency limit waits for an owner', () => {
+  afterEach(() => control(getSandbox(), 'POST', '/reset'));
+
+  const limit = (body: unknown) => control(getSandbox(), 'POST', '/approval-limits', body);
+
+  test('over the limit it is created pending, debited; under or at it, processing as before', async () => {
+    expect((await limit({ currency: 'USDT', limit: '100' })).json).toEqual({
+      limits: [{ currency: 'USDT', limit: '100.00000000' }],
+    });
+    const before = await balanceOf('USDT');
+    expect((await withdraw({ sender_amount: '100' })).json.data.status).toBe('processing');
+    expect((await withdraw({ sender_amount: '100.00000001' })).json.data.status).toBe('pending');
+    const debited = Number(before) - Number(await balanceOf('USDT'));
+    expect(debited.toFixed(8)).toBe('200.00000001');
+    expect((await limit({ currency: 'USDT', limit: null })).json).toEqual({ limits: [] });
+  });
+
+  test('approve → processing, then completed as any other; decline gives the debit back', async () => {
+    await limit({ currency: 'USDT', limit: '1' });
+    await withdraw({ foreign_id: 'wd-held-1' });
+    await withdraw({ foreign_id: 'wd-held-2' });
+    const before = await balanceOf('USDT');
+
+    const approved = await control(getSandbox(), 'POST', '/withdrawals/wd-held-1/approve');
+    expect([approved.status, approved.json.status]).toEqual([200, 'processing']);
+    const completed = await control(getSandbox(), 'POST', '/withdrawals/wd-held-1/complete', {
+      status: 'confirmed',
+    });
+    expect(completed.json.status).toBe('confirmed');
+
+    const declined = await control(getSandbox(), 'POST', '/withdrawals/wd-held-2/decline');
+    expect(declined.json).toMatchObject({ status: 'declined', error: 'Withdrawal declined.' });
+    expect(Number(await balanceOf('USDT')) - Number(before)).toBe(100);
+    expect((await lookup('?foreign_id=wd-held-2')).json.status).toBe('declined');
+  });
+
+  test('only a pending withdrawal is approved, declined or cancelled; a pending one is not completed', async () => {
+    await limit({ currency: 'USDT', limit: '1' });
+    await withdraw({ foreign_id: 'wd-held-3' });
+    const early = await control(getSandbox(), 'POST', '/withdrawals/wd-held-3/complete', {
+      status: 'confirmed',
+    });
+    expect(early.status).toBe(400);
+    expect((await control(getSandbox(), 'POST', '/withdrawals/wd-held-3/cancel')).json.status).toBe(
+      'cancelled',
+    );
+    for (const action of ['approve', 'decline', 'cancel']) {
+      const again = await control(getSandbox(), 'POST', `/withdrawals/wd-held-3/${action}`);
+      expect([again.status, again.json.code]).toEqual([400, 'invalid_withdrawal_state']);
+    }
+    expect((await control(getSandbox(), 'POST', '/withdrawals/nope/approve')).status).toBe(404);
+  });
+
+  test('a limit must name a supported currency and a decimal >= 0', async () => {
+    expect((await limit({ currency: 'XXX', limit: '1' })).status).toBe(400);
+    expect((await limit({ currency: 'USDT', limit: '-1' })).status).toBe(400);
+    expect((await limit({ currency: 'USDT', limit: 'lots' })).status).toBe(400);
+  });
+});

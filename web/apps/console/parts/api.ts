@@ -13,6 +13,7 @@ type Answer<K extends keyof operations> = operations[K]['responses'] extends {
 export type InvoiceView = Schemas['InvoiceView'];
 export type InvoiceList = Schemas['InvoiceList'];
 export type InvoiceStatus = InvoiceView['status'];
+export type RefundView = Schemas['RefundView'];
 export type Snapshot = Schemas['BalanceSnapshot'];
 export type SnapshotList = Schemas['BalanceSnapshotList'];
 export type DeliveryList = Answer<'listWebhookDeliveries'>;

@@ -59,16 +59,23 @@ export function money(value: string | null, currency: string | null): string {
 
 /**
  * One word for where a refund stands, in every view: the order's own record of it (`pending`) and the payment
- * service's withdrawal status (`processing`) are both still being sent.
+ * service's withdrawal status (`processing`) are both still being sent; one awaiting approval waits for an owner.
  */
 export const REFUND_WORDS: Readonly<Record<string, string>> = {
   sending: 'Sending',
   pending: 'Sending',
+  awaiting_approval: 'Awaiting approval',
+  verifying: 'Sending',
   processing: 'Sending',
   confirmed: 'Sent',
   failed: 'Failed',
+  declined: 'Declined by an owner',
+  cancelled: 'Cancelled by the payment service',
   rejected: 'Refused',
 };
+
+/** What the store's owner must do for a refund awaiting approval: the plugin cannot approve it. */
+export const APPROVAL_HINT = "Approve or decline it in the payment service's back office.";
 
 export function refundWords(status: string): string {
   return REFUND_WORDS[status] ?? words(status);

@@ -77,8 +77,8 @@ function draw(context: ViewContext, invoice: InvoiceView): HTMLElement {
 /** Money that came as or after the invoice was cancelled: the operator must see it and decide what to do. */
 function paidAfterCancel(invoice: InvoiceView): HTMLElement | null {
   if (invoice.status !== 'cancelled' || invoice.exception !== 'paid_late') return null;
-  // Less than was due is the payment service's to return (it e-mails the customer); the refund route refuses it.
-  const short = invoice.owed_amount !== null && /[1-9]/.test(invoice.owed_amount);
+  // Less than was due is the payment service's to return (it e-mails the customer): the refund route says so.
+  const short = invoice.not_refundable_reason === 'short_of_due';
   const credited =
     invoice.net_amount !== null && /[1-9]/.test(invoice.net_amount)
       ? ` The payment service credited ${money(invoice.net_amount, invoice.net_currency)}: refund it below, or fulfil the order.`

@@ -2,8 +2,8 @@
 // `refundable` and `refunds`. A refund debits the store's balance in the order's credited currency (`refundable`'s),
 // and the customer receives the currency they paid in unless the operator names another.
 import { el, show } from '../../shared/dom';
-import { invoicePath, type Api, type InvoiceView } from './api';
-import { money, plainAmount, refundWords, time } from './format';
+import { invoicePath, type Api, type InvoiceView, type RefundView } from './api';
+import { APPROVAL_HINT, money, plainAmount, refundWords, time } from './format';
 import { confirmDialog, facts, table } from './page';
 
 type Refundable = NonNullable<InvoiceView['refundable']>;
@@ -67,8 +67,9 @@ export function refundsSection(
 type RefundEntry = InvoiceView['refunds'][number];
 
 /**
- * The refund's status; in the sandbox, while it is being sent, buttons that end it as the payment service would
- * (docs/sandbox.md), through the demo store's backend, which alone reaches the sandbox.
+ * The refund's status. One the order still counts is read in full (the refund's route asks the payment service), so
+ * that one awaiting approval says what the owner must do. In the sandbox, buttons end it as the payment service or
+ * another owner would (docs/sandbox.md), through the demo store's backend, which alone reaches the sandbox.
  */
 function refundStatus(
   refund: RefundEntry,
@@ -77,33 +78,48 @@ function refundStatus(
 ): HTMLElement {
   const cell = el('span', {}, refundWords(refund.status));
   if (refund.status !== 'pending') return cell;
-  void inSandbox().then((sandbox) => {
-    if (!sandbox) return;
-    const end = (how: 'complete' | 'fail', label: string) => {
-      const button = el(
-        'button',
-        { type: 'button', class: 'button', 'aria-label': `${label} refund ${refund.foreign_id} (sandbox)` },
-        label,
-      );
-      button.addEventListener('click', async () => {
-        button.disabled = true;
-        const path = `/demo/api/refunds/${encodeURIComponent(refund.foreign_id)}/${how}`;
-        const answer = await fetch(path, { method: 'POST' }).catch(() => undefined);
-        // The refund's own route asks the payment service at once, rather than waiting for its callback.
-        if (answer?.ok)
-          await api.get(`/refunds/${encodeURIComponent(refund.foreign_id)}`).catch(() => undefined);
-        await onRefunded(
-          answer?.ok
-            ? `Refund ${refund.foreign_id} ${how === 'complete' ? 'sent' : 'failed'} in the sandbox.`
-            : `The sandbox could not end refund ${refund.foreign_id}.`,
+  const path = `/refunds/${encodeURIComponent(refund.foreign_id)}`;
+  void Promise.all([api.get<RefundView>(path).catch(() => undefined), inSandbox()]).then(
+    ([view, sandbox]) => {
+      const awaiting = view?.status === 'awaiting_approval';
+      if (view && view.status !== 'pending') show(cell, refundWords(view.status));
+      if (awaiting) cell.append(el('span', { class: 'hint' }, ` ${APPROVAL_HINT}`));
+      if (!sandbox || view?.final) return;
+      const end = (how: SandboxStep, label: string) => {
+        const button = el(
+          'button',
+          { type: 'button', class: 'button', 'aria-label': `${label} refund ${refund.foreign_id} (sandbox)` },
+          label,
         );
-      });
-      return button;
-    };
-    cell.append(' ', end('complete', 'Complete'), ' ', end('fail', 'Fail'));
-  });
+        button.addEventListener('click', async () => {
+          button.disabled = true;
+          const step = `/demo/api/refunds/${encodeURIComponent(refund.foreign_id)}/${how}`;
+          const answer = await fetch(step, { method: 'POST' }).catch(() => undefined);
+          // The refund's own route asks the payment service at once, rather than waiting for its callback.
+          if (answer?.ok) await api.get(path).catch(() => undefined);
+          await onRefunded(
+            answer?.ok
+              ? `Refund ${refund.foreign_id} ${SANDBOX_DONE[how]} in the sandbox.`
+              : `The sandbox could not end refund ${refund.foreign_id}.`,
+          );
+        });
+        return button;
+      };
+      if (awaiting) cell.append(' ', end('approve', 'Approve'), ' ', end('decline', 'Decline'));
+      else cell.append(' ', end('complete', 'Complete'), ' ', end('fail', 'Fail'));
+    },
+  );
   return cell;
 }
+
+type SandboxStep = 'complete' | 'fail' | 'approve' | 'decline';
+
+const SANDBOX_DONE: Record<SandboxStep, string> = {
+  complete: 'sent',
+  fail: 'failed',
+  approve: 'approved',
+  decline: 'declined',
+};
 
 let sandboxKnown: Promise<boolean> | undefined;
 
