@@ -360,7 +360,7 @@ export interface ClaimLink {
   reserved: Omit<RefundRequest, 'address'>;
   /** When the store cancelled it; the claim then refuses any address, and the reconcile job closes it. */
   cancelledAt?: number;
-  /** How it ended without a send; absent while open and once its withdrawal is sent. */
+  /** How it ended without a send, marked before its amount is released; absent while open and once sent. */
   closed?: 'expired' | 'cancelled';
 }
 

@@ -145,8 +145,12 @@ export class RefundService {
     { address, receiver }: { address: string; receiver?: Receiver },
   ): Promise<RefundRecord> {
     const record = await readClaim(this.store, foreignId, token);
-    if (record.phase === 'sent' || (record.phase === 'sending' && this.leaseHeld(record))) {
-      if (withdrawalOf(record)?.address !== address) throw new ConflictError('claim_taken', CLAIM_TAKEN);
+    const sends = withdrawalOf(record);
+    if (sends && sends.address !== address) throw new ConflictError('claim_taken', CLAIM_TAKEN);
+    if (record.phase === 'sent') return record;
+    if (record.phase === 'sending' && this.leaseHeld(record)) {
+      // Another submit holds it: its answer, once written, is this one's too.
+      if (!sends) throw new InProgressError(1);
       return record;
     }
     if (record.phase === 'unknown' || record.phase === 'sending') return this.resumeClaim(record, address);
@@ -161,38 +165,60 @@ export class RefundService {
       ...(receiver && { receiver }),
     });
     if (!taken.won) return this.claim(foreignId, token, { address, receiver });
-    const addressed = await this.reserve(taken.record, { ...this.orderRequest(record), address }, undefined);
-    return this.send(addressed, { reopens: true });
+    return this.sendClaimed(taken.record, address);
+  }
+
+  /** A claim taken under a lease with no address written yet: the address written, then the withdrawal sent. */
+  private async sendClaimed(record: RefundRecord, address: string): Promise<RefundRecord> {
+    const addressed = await this.reserve(record, { ...this.orderRequest(record), address }, undefined);
+    return this.send(addressed);
   }
 
   /** The store cancels an open claim link: no address is taken after this, and its amount is released. */
   async cancelClaim(foreignId: string): Promise<RefundRecord> {
     const now = this.timing.now();
-    const record = await this.refunds.mutate(foreignId, (current) =>
+    const marked = await this.refunds.mutate(foreignId, (current) =>
       claimOpen(current, now)
-        ? { ...current, claimLink: { ...current.claimLink, cancelledAt: now }, updatedAt: now }
+        ? {
+            ...current,
+            claimLink: { ...current.claimLink, cancelledAt: now, closed: 'cancelled' },
+            updatedAt: now,
+          }
         : undefined,
     );
-    if (record) return this.closeClaim(record);
-    const current = await this.refunds.read(foreignId);
+    const current = marked ?? (await this.refunds.read(foreignId));
     if (current.phase === 'claimable') return this.closeClaim(current);
     if (current.claimLink?.closed === 'cancelled') return current;
     throw new ConflictError('claim_closed', 'Only an open claim link can be cancelled');
   }
 
-  /** A claim link cancelled or expired: its reservation freed first, then the refund recorded as ended unsent. */
+  /**
+   * Closes a claim link cancelled or expired. It is marked closed first, so that no address is taken once its
+   * amount is released; then its reservation is freed, and then the refund recorded as ended unsent.
+   */
   private async closeClaim(record: RefundRecord): Promise<RefundRecord> {
-    const link = record.claimLink;
-    if (record.phase !== 'claimable' || !link || claimOpen(record, this.timing.now())) return record;
-    await this.endOnOrder(record, undefined);
-    const closed = closedAs(link);
+    const now = this.timing.now();
+    if (record.phase !== 'claimable' || claimOpen(record, now)) return record;
+    const marked = record.claimLink?.closed
+      ? record
+      : await this.refunds.mutate(record.foreignId, (current) =>
+          current.phase === 'claimable' && current.claimLink && !current.claimLink.closed
+            ? {
+                ...current,
+                claimLink: { ...current.claimLink, closed: closedAs(current.claimLink) },
+                updatedAt: now,
+              }
+            : undefined,
+        );
+    const closed = marked?.claimLink?.closed;
+    if (!marked || !closed) return this.refunds.read(record.foreignId);
+    await this.endOnOrder(marked, undefined);
     const ended = await this.refunds.mutate(record.foreignId, (current) =>
       current.phase === 'claimable'
         ? {
             ...current,
             phase: 'rejected',
             error: CLAIM_CLOSED_MESSAGES[closed],
-            claimLink: { ...link, closed },
             updatedAt: this.timing.now(),
           }
         : undefined,
@@ -200,13 +226,24 @@ export class RefundService {
     return ended ?? (await this.refunds.read(record.foreignId));
   }
 
-  /** A claim whose send's answer was lost: the same address settles it as a retried create does; another is refused. */
+  /**
+   * A claim whose submit ended without an answer: taken under a fresh lease; one that wrote no address yet goes on
+   * with this one, one whose send may have reached the service is settled as a retried create is.
+   */
   private async resumeClaim(record: RefundRecord, address: string): Promise<RefundRecord> {
-    if (withdrawalOf(record)?.address !== address) throw new ConflictError('claim_taken', CLAIM_TAKEN);
     const taken = await this.refunds.retake(record);
     if (!taken.won) return taken.record;
+    if (!withdrawalOf(taken.record)) return this.sendClaimed(taken.record, address);
     const adopted = await this.adoptSent(taken.record);
     return adopted ?? this.send(taken.record);
+  }
+
+  /** A claim whose submit stopped before it wrote the address: open again for the customer, never given up. */
+  private async reopenUnsentClaim(record: RefundRecord): Promise<RefundRecord | undefined> {
+    if (this.leaseHeld(record)) return record;
+    const taken = await this.refunds.retake(record);
+    if (!taken.won) return taken.record;
+    return this.reopenClaim(taken.record, null);
   }
 
   /** A new claim link for the refund reserved as `reserved`: its token kept only as a hash. */
@@ -248,8 +285,9 @@ export class RefundService {
     try {
       reserved = await this.orders.reserveRefund(ask, record.createdAt);
     } catch (error) {
-      // Refused (over the bound, not refundable, no such order): nothing was reserved.
-      if (error instanceof DomainError) {
+      // Refused (over the bound, not refundable, no such order): nothing was reserved. A claim link's refund is
+      // kept: its reservation was made with the link, and the reconcile job reopens it.
+      if (error instanceof DomainError && !record.claimLink) {
         await this.undoClaim(record, previous).catch(() => undefined);
       } else {
         await this.refunds.release(record, undefined);
@@ -303,7 +341,7 @@ export class RefundService {
   ): Promise<RefundRecord | undefined> {
     if (record.phase === 'claimable') return this.closeClaim(record);
     const sends = withdrawalOf(record);
-    if (!sends) return this.giveUpUnsent(record);
+    if (!sends) return record.claimLink ? this.reopenUnsentClaim(record) : this.giveUpUnsent(record);
     const found = await this.processingOf(record).findWithdrawal(sends);
     if (!found) return record.phase === 'sent' ? record : this.resendUnfound(record);
     if (record.phase === 'sent') {
@@ -480,8 +518,8 @@ export class RefundService {
     return this.refunds.answered(record, found, source, { withdrawal: found.withdrawal });
   }
 
-  /** Sends the withdrawal; `reopens`: a claim's, whose refusal reopens the claim instead of ending the refund. */
-  private async send(record: RefundRecord, { reopens = false } = {}): Promise<RefundRecord> {
+  /** Sends the withdrawal; a claim link's refused address reopens the claim instead of ending the refund. */
+  private async send(record: RefundRecord): Promise<RefundRecord> {
     try {
       const created = await this.processingOf(record).createWithdrawal(
         withdrawalOf(record)!,
@@ -496,14 +534,14 @@ export class RefundService {
         if (settled) return settled;
       }
       const refused = refusal(error);
-      if (reopens && refused !== undefined) return this.reopenClaim(record, refused);
+      if (record.claimLink && refused !== undefined) return this.reopenClaim(record, refused);
       await this.release(record, refused);
       throw error;
     }
   }
 
-  /** A claim whose address the payment service refused: open again, with its words, the amount still reserved. */
-  private async reopenClaim(record: RefundRecord, refused: string): Promise<RefundRecord> {
+  /** A claim open again, the amount still reserved: `refused`, the payment service's words on the address given. */
+  private async reopenClaim(record: RefundRecord, refused: string | null): Promise<RefundRecord> {
     const { sends: _refusedAddress, ...unaddressed } = record;
     const { record: reopened } = await this.refunds.save(record, {
       ...unaddressed,
