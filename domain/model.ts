@@ -355,6 +355,8 @@ export interface RefundRecord extends ClaimedRecord<RefundRequest | OrderRefundR
 export interface ClaimLink {
   /** SHA-256 (base64url) of the link's token (secrets/client-secrets.ts derives it); never the token itself. */
   tokenHash: string;
+  /** When the link was made: its token is derived from it and the refund's foreign_id. */
+  madeAt: number;
   expiresAt: number;
   /** The withdrawal reserved on the order, all but the address the customer gives. */
   reserved: Omit<RefundRequest, 'address'>;

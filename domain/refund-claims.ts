@@ -12,11 +12,13 @@ export function claimOpen(
 ): record is RefundRecord & { claimLink: ClaimLink } {
   const link = record.claimLink;
   return (
-    record.phase === 'claimable' &&
-    link !== undefined &&
-    link.cancelledAt === undefined &&
-    now < link.expiresAt
+    record.phase === 'claimable' && link !== undefined && link.closed === undefined && now < link.expiresAt
   );
+}
+
+/** What a claim link's token is derived from: its refund, and when the link was made. */
+export function linkHolder(foreignId: string, link: ClaimLink): { foreignId: string; createdAt: number } {
+  return { foreignId, createdAt: link.madeAt };
 }
 
 /** When the reconcile job next looks at a claimable refund: when its link expires, or at once once cancelled. */

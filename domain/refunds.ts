@@ -21,7 +21,7 @@ import type {
 } from './model';
 import type { ClientSecrets, Owned, ProcessingAccounts, ProcessingApi, RefundStore } from './ports';
 import type { Unaddressed } from './refund-bound';
-import { CLAIM_CLOSED_MESSAGES, claimOpen, closedAs, readClaim } from './refund-claims';
+import { CLAIM_CLOSED_MESSAGES, claimOpen, closedAs, linkHolder, readClaim } from './refund-claims';
 import { ClaimedRecords, mayHaveBeenSent, type ClaimTiming } from './records';
 import { isFinal, refundMovesForward } from './status';
 import { DEFAULT_TRAVEL_RULE, type AccountKind, type TravelRule } from './stores';
@@ -128,8 +128,8 @@ export class RefundService {
    */
   async claimToken(record: RefundRecord): Promise<string | null> {
     const links = this.options.claimLinks;
-    if (record.phase !== 'claimable' || !record.claimLink || !links) return null;
-    const token = await links.tokens.secretFor(record);
+    if (!claimOpen(record, this.timing.now()) || !links) return null;
+    const token = await links.tokens.secretFor(linkHolder(record.foreignId, record.claimLink));
     return clientSecretMatches(token, record.claimLink.tokenHash) ? token : null;
   }
 
@@ -153,7 +153,9 @@ export class RefundService {
       if (!sends) throw new InProgressError(1);
       return record;
     }
-    if (record.phase === 'unknown' || record.phase === 'sending') return this.resumeClaim(record, address);
+    if (record.phase === 'unknown' || record.phase === 'sending') {
+      return this.resumeClaim(record, { address, receiver });
+    }
     if (!claimOpen(record, this.timing.now())) throw new ConflictError('claim_closed', CLAIM_CLOSED);
     checkReceiver(await this.travelRule(), receiver);
     const taken = await this.refunds.save(record, {
@@ -230,10 +232,25 @@ export class RefundService {
    * A claim whose submit ended without an answer: taken under a fresh lease; one that wrote no address yet goes on
    * with this one, one whose send may have reached the service is settled as a retried create is.
    */
-  private async resumeClaim(record: RefundRecord, address: string): Promise<RefundRecord> {
+  private async resumeClaim(
+    record: RefundRecord,
+    { address, receiver }: { address: string; receiver?: Receiver },
+  ): Promise<RefundRecord> {
+    const unaddressed = !withdrawalOf(record);
+    if (unaddressed) {
+      // Nothing was sent: this submit is taken as a first one would be.
+      const link = record.claimLink;
+      if (!link || link.closed || this.timing.now() >= link.expiresAt) {
+        throw new ConflictError('claim_closed', CLAIM_CLOSED);
+      }
+      checkReceiver(await this.travelRule(), receiver);
+    }
     const taken = await this.refunds.retake(record);
     if (!taken.won) return taken.record;
-    if (!withdrawalOf(taken.record)) return this.sendClaimed(taken.record, address);
+    if (unaddressed) {
+      const withReceiver = receiver ? { ...taken.record, receiver } : taken.record;
+      return this.sendClaimed(withReceiver, address);
+    }
     const adopted = await this.adoptSent(taken.record);
     return adopted ?? this.send(taken.record);
   }
@@ -251,9 +268,12 @@ export class RefundService {
     const links = this.options.claimLinks;
     if (!links) throw new Error('A refund service without claimLinks makes no claim link');
     const { tokens, days } = links;
+    // Its own time, not the record's: a foreign_id taken over from a closed link gets a new token and a full term.
+    const madeAt = this.timing.now();
     return {
-      tokenHash: clientSecretHash(await tokens.secretFor(record)),
-      expiresAt: record.createdAt + days * 86_400_000,
+      tokenHash: clientSecretHash(await tokens.secretFor({ foreignId: record.foreignId, createdAt: madeAt })),
+      madeAt,
+      expiresAt: madeAt + days * 86_400_000,
       reserved,
     };
   }
@@ -462,8 +482,7 @@ export class RefundService {
    */
   private async resendUnfound(record: RefundRecord): Promise<RefundRecord> {
     const lookedAtSinceClaim = record.sweptAt !== undefined && record.sweptAt >= record.claimedAt;
-    const leaseHeld = this.timing.now() - record.claimedAt < this.timing.leaseMs;
-    if (!mayHaveBeenSent(record) || !lookedAtSinceClaim || leaseHeld) return record;
+    if (!mayHaveBeenSent(record) || !lookedAtSinceClaim || this.leaseHeld(record)) return record;
     const taken = await this.refunds.retake(record);
     if (!taken.won) return taken.record;
     try {

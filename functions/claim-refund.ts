@@ -5,7 +5,7 @@ import { apiRoute } from '../http/route';
 import { claimView } from '../http/views';
 import { claimRefundRoute } from '../lib/routes';
 import { refundsFor } from '../runtime/refunds';
-import { storeNameOf } from '../runtime/store-names';
+import { storeForClaims } from '../runtime/claim-stores';
 
 /** POST /public/refund-claims/{foreign_id}: the customer's address; the refund is sent once, however often it comes. */
 export const handler = apiRoute(
@@ -15,7 +15,7 @@ export const handler = apiRoute(
     const record = await refundsFor(storeId).claim(foreignId, token, answer);
     return {
       status: 200,
-      body: claimView(record, await storeNameOf(storeId)),
+      body: claimView(record, await storeForClaims(storeId)),
       headers: { 'cache-control': 'no-store' },
     };
   },

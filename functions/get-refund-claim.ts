@@ -5,7 +5,7 @@ import { claimInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { claimView } from '../http/views';
 import { getRefundClaimRoute } from '../lib/routes';
-import { storeNameOf } from '../runtime/store-names';
+import { storeForClaims } from '../runtime/claim-stores';
 import { refundStore } from '../runtime/stores';
 
 /** GET /public/refund-claims/{foreign_id}: what the claim page shows, opened by the claim link's token alone. */
@@ -16,7 +16,7 @@ export const handler = apiRoute(
     const record = await readClaim(refundStore.forStore(storeId), foreignId, token);
     return {
       status: 200,
-      body: claimView(record, await storeNameOf(storeId)),
+      body: claimView(record, await storeForClaims(storeId)),
       headers: { 'cache-control': 'no-store' },
     };
   },

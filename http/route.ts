@@ -49,7 +49,7 @@ type RouteMiddleware = MiddlewareObj<RouteEvent, Result>;
 
 /** A route's entry in lib/routes.ts says who may call it; a bearer route needs the tokens to check. */
 type Guard =
-  | { route: { access: 'service' | 'customer' | 'public' }; tokens?: never }
+  | { route: { access: 'service' | 'customer' | 'claimant' | 'public' }; tokens?: never }
   | { route: { access: 'storefront' | 'admin' | 'platform' }; tokens: BearerTokens };
 
 export type RouteOptions<T> = Guard & {

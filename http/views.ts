@@ -16,6 +16,7 @@ import {
 import { isOrderRefund, withdrawalOf } from '../domain/refunds';
 import { AWAITING_APPROVAL, isFinal } from '../domain/status';
 import { Decimal } from '../domain/decimal';
+import type { TravelRule } from '../domain/stores';
 import { UnrenderableRecordError } from './errors';
 
 // The shapes of every answer, as exported types so that the OpenAPI document can mirror them. Times are ISO 8601
@@ -321,6 +322,8 @@ export function refundView(record: RefundRecord, claimUrl: string | null = null)
 /** What a claim link shows its customer: the store's name, the amount and the refund's progress; nothing of the order. */
 export interface ClaimView {
   store_name: string | null;
+  /** Whether the customer must (`required`), may (`optional`) or may not (`off`) give the receiver's details. */
+  travel_rule: TravelRule;
   status: string;
   final: boolean;
   failure_message: string | null;
@@ -335,10 +338,14 @@ export interface ClaimView {
   expires_at: string | null;
 }
 
-export function claimView(record: RefundRecord, storeName: string | null): ClaimView {
+export function claimView(
+  record: RefundRecord,
+  store: { name: string | null; travelRule: TravelRule },
+): ClaimView {
   const view = refundView(record);
   return {
-    store_name: storeName,
+    store_name: store.name,
+    travel_rule: store.travelRule,
     status: view.status,
     final: view.final,
     failure_message: view.failure_message,

@@ -68,13 +68,10 @@ export class PluginApi extends Construct {
 
     // CloudFormation property names: this map goes into the template as it is.
     const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
-    const preflighted = new Set<string>();
     for (const route of routes) {
       // A customer route is read from shops' pages: its function answers the CORS preflight too (http/route.ts),
-      // so that only this route is open to other origins, not the whole API; the first route of a path answers it.
-      const preflight = route.access === 'customer' && !preflighted.has(route.path);
-      if (preflight) preflighted.add(route.path);
-      const methods = [route.method, ...(preflight ? (['OPTIONS'] as const) : [])];
+      // so that only this route is open to other origins, not the whole API.
+      const methods = [route.method, ...(route.access === 'customer' ? (['OPTIONS'] as const) : [])];
       const httpRoutes = this.api.addRoutes({
         path: route.path,
         methods: methods.map((method) => HttpMethod[method]),

@@ -9,9 +9,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH';
  * Who may call a route: a bearer token of a scope (`platform`: the platform token alone, which manages stores; it
  * also opens every storefront and admin route, for the store in `Store-Id`), the service itself (it signs; the handler verifies), the
  * customer's browser on the shop's page, from any origin, with one invoice's client secret (the handler checks it),
- * or anyone (`public`: what it serves is no secret).
+ * a customer on our claim page with a refund's claim token (`claimant`; the handler checks it), or anyone
+ * (`public`: what it serves is no secret).
  */
-export type Access = 'storefront' | 'admin' | 'platform' | 'service' | 'customer' | 'public';
+export type Access = 'storefront' | 'admin' | 'platform' | 'service' | 'customer' | 'claimant' | 'public';
 
 export type TableAction = 'GetItem' | 'BatchGetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query';
 
@@ -24,11 +25,15 @@ export interface DataAccess {
 /** `busy`: called per customer (checkout, then polling) or by the service; `admin`: a back office, now and then. */
 export type ThrottleClass = 'busy' | 'admin';
 
-/** A route's throttle class follows from who may call it; the document, for anyone, is read now and then. */
+/**
+ * A route's throttle class follows from who may call it; the document, for anyone, is read now and then, and so is
+ * a claim link, which a low throttle also keeps any guessing of its tokens slow.
+ */
 export const THROTTLE_BY_ACCESS = {
   storefront: 'busy',
   customer: 'busy',
   service: 'busy',
+  claimant: 'admin',
   admin: 'admin',
   platform: 'admin',
   public: 'admin',
@@ -144,18 +149,18 @@ export const refundInvoiceRoute = route('POST /invoices/{foreign_id}/refunds', '
   storeSecrets: 'read',
 });
 
-// A refund's claim link: the customer's browser holds its token (the handler checks it against the stored hash).
+// A refund's claim link: the claim page holds its token (the handler checks it against the stored hash).
 export const getRefundClaimRoute = route(
   'GET /public/refund-claims/{foreign_id}',
   'get-refund-claim',
-  'customer',
+  'claimant',
   {
     data: { table: ['GetItem'] },
     secrets: [],
   },
 );
 
-export const claimRefundRoute = route('POST /public/refund-claims/{foreign_id}', 'claim-refund', 'customer', {
+export const claimRefundRoute = route('POST /public/refund-claims/{foreign_id}', 'claim-refund', 'claimant', {
   data: { table: ['GetItem', 'UpdateItem'] },
   secrets: ['processingKeys'],
   storeSecrets: 'read',

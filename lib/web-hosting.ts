@@ -238,8 +238,13 @@ export class WebHosting extends NestedStack {
  */
 function consoleApiBehaviors(api: IOrigin): Record<string, BehaviorOptions> {
   const patterns = routes
+    // The claim page calls its own routes the same way.
     .filter(
-      (route) => route.access === 'admin' || route.access === 'storefront' || route.access === 'platform',
+      (route) =>
+        route.access === 'admin' ||
+        route.access === 'storefront' ||
+        route.access === 'platform' ||
+        route.access === 'claimant',
     )
     .map((route) => route.path.replace(/\{[^}]+\}/g, '*'));
   const wide = patterns.filter((pattern) => pattern.endsWith('/*')).map((pattern) => pattern.slice(0, -1));

@@ -144,6 +144,7 @@ const SECURITY: Record<Access, Array<Record<string, string[]>>> = {
   platform: [{ platformToken: [] }],
   service: [{ processingSignature: [] }],
   customer: [{ clientSecret: [] }],
+  claimant: [{ claimToken: [] }],
   public: [],
 };
 
@@ -295,6 +296,10 @@ export function openApiDocument() {
         description:
           "The customer's browser on the shop's page, from any origin, with one invoice's client secret.",
       },
+      {
+        name: 'claimant',
+        description: "The customer on the plugin's claim page, with one refund's claim token.",
+      },
       { name: 'public', description: 'No token.' },
     ],
     paths,
@@ -340,6 +345,12 @@ export function openApiDocument() {
           in: 'header',
           name: 'x-client-secret',
           description: "One invoice's `client_secret`, from the checkout's answer.",
+        },
+        claimToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-claim-token',
+          description: "One refund's claim token, from its claim link's fragment.",
         },
       },
     },

@@ -242,7 +242,7 @@ export const operations: Record<RouteFunctionName, Operation> = {
   'cancel-refund-claim': {
     summary: 'Cancel a claim link',
     description:
-      'An open claim link stops taking addresses, and its amount counts against the order no more (status `claim_cancelled`). The same call again answers the same refund; a link already claimed or expired is a 409 `claim_closed`.',
+      'An open claim link stops taking addresses, and its amount counts against the order no more (status `claim_cancelled`). The same call again answers the same refund; a link that has expired answers its refund, `claim_expired`; one already claimed is a 409 `claim_closed`.',
     answers: { 200: refund },
     errors: [404, 409],
   },

@@ -139,7 +139,7 @@ export const publicInvoiceView = v.strictObject({
 /** The refund's state machine, one line per status; README.md's Refunds section says the same. */
 const REFUND_STATES = [
   "Where the refund stands; it only moves down this list, and `history` keeps the service's own words:",
-  '- `awaiting_claim`: a claim link waits for its customer to give an address; its amount counts.',
+  '- `awaiting_claim`: a claim link waits for its customer to give an address, or to give another after the service refused one (the one way back up this list); its amount counts.',
   '- `claim_expired`, `claim_cancelled` (final): no address came before the link expired or the store cancelled it; nothing was sent and its amount is released.',
   '- `sending`: claimed, its withdrawal not yet answered by the payment service.',
   '- `rejected` (final): the service refused it, at once or by its compliance check; nothing was sent and its amount is released.',
@@ -183,6 +183,10 @@ export const refundList = listOf(refundView, 'Refunds, newest first.');
 
 export const claimView = v.strictObject({
   store_name: nullableText("The store's name; null for the default store."),
+  travel_rule: described(
+    v.picklist(['off', 'optional', 'required']),
+    "Whether the address must come with the travel rule's `receiver` (`required`), may (`optional`) or may not (`off`).",
+  ),
   status: described(v.string(), "The refund's status, as in the refund view."),
   final: v.boolean(),
   failure_message: nullableText(

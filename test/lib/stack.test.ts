@@ -252,16 +252,12 @@ function grantsOf(roleId: string, from = template): string[] {
 const grant = (action: string, resource: unknown) => `${action} ${JSON.stringify(resource)}`;
 
 /** Each route's key; a customer route's CORS preflight is a route of its own, to the same function. */
-// A customer path's preflight goes to the first of its routes.
-const preflightPaths = new Set<string>();
-const routeKeys = routes.flatMap((route) => {
-  const preflight = route.access === 'customer' && !preflightPaths.has(route.path);
-  if (preflight) preflightPaths.add(route.path);
-  return [route.method, ...(preflight ? ['OPTIONS'] : [])].map((method) => ({
+const routeKeys = routes.flatMap((route) =>
+  [route.method, ...(route.access === 'customer' ? ['OPTIONS'] : [])].map((method) => ({
     key: `${method} ${route.path}`,
     route,
-  }));
-});
+  })),
+);
 
 describe('functions', () => {
   test('every route and job reaches its own function, whose entry is the module the route table names', () => {

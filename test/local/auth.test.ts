@@ -30,6 +30,11 @@ beforeAll(async () => {
   expect(
     (await harness.api('POST', '/refunds', { token: 'admin', body: refundBody('auth-refund') })).status,
   ).toBe(201);
+  // A claim link, for the route that cancels one.
+  const claim = { foreign_id: 'auth-claim', debited_amount: '1' };
+  expect(
+    (await harness.api('POST', '/invoices/auth-paid/refunds', { token: 'admin', body: claim })).status,
+  ).toBe(201);
   // A failed webhook delivery, for the re-send routes (no dispatcher runs here: no webhook URL).
   await addFailedDelivery(harness.stack, AUTH_EVENT, 'auth-invoice');
   // A store for the store routes to act on.
@@ -63,6 +68,9 @@ const REQUESTS: Partial<Record<RouteFunctionName, { path: string; body?: unknown
   'create-refund': { path: '/refunds', body: refundBody('auth-new-refund') },
   'list-refunds': { path: '/refunds' },
   'get-refund': { path: '/refunds/auth-refund' },
+  'cancel-refund-claim': { path: '/refunds/auth-claim/cancel-claim' },
+  'get-refund-claim': { path: '/public/refund-claims/auth-refund' },
+  'claim-refund': { path: '/public/refund-claims/auth-refund', body: { address: refundBody('x').address } },
   'lookup-transaction': { path: '/transactions?foreign_id=auth-refund' },
   callbacks: {
     path: '/callbacks',
@@ -124,8 +132,11 @@ test('the matrix covers every route: one written here, or one whose path has no 
 });
 
 const names = routes.map((route) => route.name);
-// A customer route takes no bearer token: its client secret is tested in test/local/public-invoice.test.ts.
-const guarded = names.filter((name) => scopeOf(name) !== 'public' && scopeOf(name) !== 'customer');
+// A customer route takes no bearer token: its client secret is tested in test/local/public-invoice.test.ts, and a
+// claim link's token in test/local/refund-claims.test.ts.
+const guarded = names.filter(
+  (name) => scopeOf(name) !== 'public' && scopeOf(name) !== 'customer' && scopeOf(name) !== 'claimant',
+);
 const cases = guarded.flatMap((name) =>
   BAD_CREDENTIALS.map(([label, header]) => [name, label, header] as const),
 );
@@ -201,16 +212,14 @@ test.each(['storefront', 'admin'] as const)(
 );
 
 test('the right token opens each bearer route (the matrix requests are valid)', async () => {
-  const opened = await Promise.all(
-    guarded
-      .filter((name) => scopeOf(name) !== 'service')
-      .map(async (name) => {
-        const { adminToken, storefrontToken, platformToken } = harness.stack;
-        const scope = scopeOf(name);
-        const token = scope === 'platform' ? platformToken : scope === 'admin' ? adminToken : storefrontToken;
-        return [name, (await call(name, `Bearer ${token}`)).status] as const;
-      }),
-  );
+  // One at a time: the store routes change one store, and changes of one store at once may answer 409 in_progress.
+  const opened: Array<readonly [RouteFunctionName, number]> = [];
+  for (const name of guarded.filter((one) => scopeOf(one) !== 'service')) {
+    const { adminToken, storefrontToken, platformToken } = harness.stack;
+    const scope = scopeOf(name);
+    const token = scope === 'platform' ? platformToken : scope === 'admin' ? adminToken : storefrontToken;
+    opened.push([name, (await call(name, `Bearer ${token}`)).status] as const);
+  }
   // A create answers 201; every other route 200.
   const created = new Set<RouteFunctionName>(['checkout', 'create-refund', 'refund-invoice', 'create-store']);
   expect(Object.fromEntries(opened)).toEqual(

@@ -106,6 +106,7 @@ test('the claim page reads the store name and amount with the token alone; any o
   expect(read.status).toBe(200);
   expect(read.body).toEqual({
     store_name: null,
+    travel_rule: 'optional',
     status: 'awaiting_claim',
     final: false,
     failure_message: null,

@@ -193,6 +193,7 @@ function largestRefund(): RefundRecord {
     // A refund made as a claim link keeps its link once sent.
     claimLink: {
       tokenHash: 'h'.repeat(43),
+      madeAt: AT,
       expiresAt: AT,
       reserved: {
         foreignId: request.foreignId,

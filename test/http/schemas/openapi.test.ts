@@ -22,6 +22,7 @@ test('every route of the table is in the document, with the security its access 
     platform: ['platformToken'],
     service: ['processingSignature'],
     customer: ['clientSecret'],
+    claimant: ['claimToken'],
   };
   expect(documented).toEqual(
     routes.map(({ method, path, access }) => ({
