@@ -3,6 +3,7 @@ import { apiRoute } from '../http/route';
 import { claimUrl, refundView } from '../http/views';
 import { getRefundRoute } from '../lib/routes';
 import { bearerTokens } from '../runtime/bearer-tokens';
+import { claimPageUrl } from '../runtime/claim-page';
 import { refundsFor } from '../runtime/refunds';
 
 /** GET /refunds/{foreign_id}: refreshed through transaction lookup while not final; an open claim's link with it. */
@@ -12,6 +13,9 @@ export const handler = apiRoute(
     const refunds = refundsFor(storeId);
     const record = await refunds.get(foreignId);
     const token = await refunds.claimToken(record);
-    return { status: 200, body: refundView(record, token && claimUrl(apiBase, foreignId, token)) };
+    return {
+      status: 200,
+      body: refundView(record, token && claimUrl(claimPageUrl(apiBase), foreignId, token)),
+    };
   },
 );

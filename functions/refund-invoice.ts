@@ -3,6 +3,7 @@ import { apiRoute } from '../http/route';
 import { claimUrl, refundView } from '../http/views';
 import { refundInvoiceRoute } from '../lib/routes';
 import { bearerTokens } from '../runtime/bearer-tokens';
+import { claimPageUrl } from '../runtime/claim-page';
 import { refundsFor } from '../runtime/refunds';
 
 /**
@@ -15,7 +16,7 @@ export const handler = apiRoute(
     const refunds = refundsFor(storeId);
     const { record, created } = await refunds.create(refund);
     const token = await refunds.claimToken(record);
-    const url = token && claimUrl(apiBase, record.foreignId, token);
+    const url = token && claimUrl(claimPageUrl(apiBase), record.foreignId, token);
     return { status: created ? 201 : 200, body: refundView(record, url) };
   },
 );

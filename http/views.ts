@@ -359,8 +359,8 @@ export function claimView(
 }
 
 /** Where the customer claims a refund: the claim page, the refund and its token in the fragment, which no log sees. */
-export function claimUrl(apiBase: string, foreignId: string, token: string): string {
-  return `${apiBase}/claim/#${foreignId}/${token}`;
+export function claimUrl(claimPage: string, foreignId: string, token: string): string {
+  return `${claimPage}#${foreignId}/${token}`;
 }
 
 /** A refund's status before the service has one: where it is in its own life. */

@@ -33,6 +33,12 @@ export interface PaymentsPluginStackProps extends StackProps {
   settings: PluginSettings;
 }
 
+/** The functions that answer a refund's claim link (`claim_url`). */
+export const CLAIM_LINK_FUNCTIONS = [
+  'refund-invoice',
+  'get-refund',
+] as const satisfies readonly FunctionName[];
+
 export class PaymentsPluginStack extends Stack {
   private readonly table: TableV2;
   private readonly secrets: PluginSecrets;
@@ -146,6 +152,9 @@ export class PaymentsPluginStack extends Stack {
       hostedZone: settings.hostedZone,
     });
     const webUrl = web.url;
+    // A refund's claim link opens the claim page, which the web distribution serves, not the API's own host.
+    for (const name of CLAIM_LINK_FUNCTIONS)
+      handlers[name].addEnvironment('CLAIM_PAGE_URL', `${webUrl}/claim/`);
 
     new CfnOutput(this, 'Version', {
       description: 'The plugin release deployed (package.json)',

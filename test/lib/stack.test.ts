@@ -4,7 +4,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { definePaymentsPluginApp } from '../../lib/define-app';
-import type { PaymentsPluginStack } from '../../lib/payments-plugin-stack';
+import { CLAIM_LINK_FUNCTIONS, type PaymentsPluginStack } from '../../lib/payments-plugin-stack';
 import { PluginFunction } from '../../lib/plugin-function';
 import { jobs, routes, scheduledJobs, THROTTLE_BY_ACCESS } from '../../lib/routes';
 import type { RawSettings } from '../../lib/settings';
@@ -304,6 +304,10 @@ describe('functions', () => {
         TABLE_NAME: ref(tableId),
         ...Object.fromEntries(secrets),
         ...(STORE_SECRET_ACCESS[name] && { STORE_SECRETS_PREFIX }),
+        ...((CLAIM_LINK_FUNCTIONS as readonly string[]).includes(name) && {
+          // The web distribution's claim page.
+          CLAIM_PAGE_URL: { 'Fn::Join': ['', expect.arrayContaining(['/claim/'])] },
+        }),
         PROCESSING_BASE_URL: 'https://sandbox.processing.example',
         STAGE: 'sandbox',
         NODE_OPTIONS: '--enable-source-maps',
