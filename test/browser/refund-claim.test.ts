@@ -5,6 +5,7 @@
 import type { Page } from 'playwright-core';
 import { axeViolations, openPage, screenshot } from '../support/browser';
 import { ConsoleSuite, expectAccessibleState } from '../support/console-page';
+import { checkoutBody } from '../support/local-stack';
 import { waitFor } from '../support/wait';
 
 const ADDRESS = 'bc1qclaimpageaddress000000000000000000000';
@@ -22,7 +23,9 @@ describe('refund claim links', () => {
   /** The withdrawals sent for the refund, as the sandbox's request log has them: refused ones too. */
   const withdrawalsOf = async (refundId: string) =>
     (await suite.harness.upstreamRequests('/v2/crypto/withdrawal_instant_exchange')).filter(
-      (request) => request.method === 'POST' && request.body.includes(`"${refundId}"`),
+      (request) =>
+        request.method === 'POST' &&
+        /^([a-z0-9-]+!)?(.*)$/.exec(JSON.parse(request.body).foreign_id)?.[2] === refundId,
     );
 
   const refundView = async (refundId: string, status: string) =>
@@ -207,6 +210,57 @@ describe('refund claim links', () => {
     expect(await withdrawalsOf(refundId)).toHaveLength(1);
     expect(claim.errors).toEqual([]);
     expect(consolePage.errors).toEqual([]);
+  });
+
+  test("where the store's travel rule requires it, the page asks who receives the refund and sends it once", async () => {
+    const made = await suite.harness.api('POST', '/stores', {
+      token: 'platform',
+      body: { id: 'claim-page-tr', name: 'Northwind Coffee', travel_rule: 'required' },
+    });
+    expect(made.status).toBe(201);
+    const { storefront_token: storefront, admin_token: admin } = made.body;
+    const order = 'claim-page-tr-order';
+    expect(
+      (await suite.harness.api('POST', '/checkout', { token: storefront, body: checkoutBody(order) })).status,
+    ).toBe(201);
+    // A store's own orders go to the payment service as `<store>!<foreign_id>`.
+    const upstream = encodeURIComponent(`claim-page-tr!${order}`);
+    await suite.harness.control('POST', `/invoices/${upstream}/pay`, { kind: 'full' });
+    await waitFor(
+      () => suite.harness.api('GET', `/invoices/${order}`, { token: admin }),
+      ({ body }) => body.status === 'paid',
+      60_000,
+    );
+    const refund = await suite.harness.api('POST', `/invoices/${order}/refunds`, {
+      token: admin,
+      body: { foreign_id: 'claim-page-tr-r1', debited_amount: '5' },
+    });
+    expect(refund.status).toBe(201);
+
+    const claim = await openClaim(refund.body.claim_url);
+    await claim.page.getByRole('heading', { level: 1, name: 'A refund from Northwind Coffee' }).waitFor();
+    const receiver = claim.page.getByRole('group', { name: 'Who receives the refund' });
+    await expect(receiver.isVisible()).resolves.toBe(false);
+    await claim.page.getByLabel('Your BTC address').fill(ADDRESS);
+    await claim.page.getByRole('button', { name: 'Send my refund' }).click();
+    await claim.page.getByRole('alert').filter({ hasText: 'The store needs to know who receives' }).waitFor();
+    await receiver.waitFor();
+    await receiver.getByLabel('A person (me)').check();
+    await receiver.getByLabel('First name').fill('Ada');
+    await receiver.getByLabel('Last name').fill('Lovelace');
+    await receiver.getByLabel('Date of birth').fill('1990-12-10');
+    await expectAccessibleClaim(claim.page, 'receiver');
+    await noSidewaysScroll(claim.page, 'claim-receiver');
+    await claim.page.getByRole('button', { name: 'Send my refund' }).click();
+    await claim.page.getByRole('status').filter({ hasText: 'Your refund is on its way.' }).waitFor();
+    const sent = await withdrawalsOf('claim-page-tr-r1');
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(sent[0].body)).toMatchObject({
+      address: ADDRESS,
+      receiver_type: 'natural',
+      receiver_data: { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1990-12-10' },
+    });
+    expect(claim.errors.filter((error) => !error.includes('status of 400'))).toEqual([]);
   });
 
   test('a link with a wrong token shows that it opens no refund', async () => {

@@ -51,7 +51,6 @@ const TROUBLE_POLL_MS = 15_000;
 const SESSION_KEY = 'refund-claim';
 
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-const storeLine = byId('store');
 const heading = byId('heading');
 const statusLine = byId('status');
 const details = byId('details');
@@ -74,7 +73,7 @@ function readLink(): { foreignId: string; token: string } | undefined {
 }
 
 function parseLink(fragment: string): { foreignId: string; token: string } | undefined {
-  const match = /^([A-Za-z0-9._:-]{1,64})\/(rc_[A-Za-z0-9_-]+)$/.exec(fragment);
+  const match = /^([A-Za-z0-9._:-]{1,64})\/(rc_[A-Za-z0-9!._~-]+)$/.exec(fragment);
   return match ? { foreignId: match[1], token: match[2] } : undefined;
 }
 
@@ -105,6 +104,12 @@ async function call(method: 'GET' | 'POST', body?: unknown): Promise<Answer> {
   };
 }
 
+/** One poll at a time is ever waiting: a submit's answer and a poll's may both ask for the next. */
+function schedule(ms: number): void {
+  clearTimeout(pollTimer);
+  pollTimer = setTimeout(() => void poll(), ms);
+}
+
 async function poll(): Promise<void> {
   clearTimeout(pollTimer);
   let answer: Answer;
@@ -112,16 +117,16 @@ async function poll(): Promise<void> {
     answer = await call('GET');
   } catch {
     if (!view) show(statusLine, 'The refund could not be loaded. Retrying…');
-    pollTimer = setTimeout(() => void poll(), TROUBLE_POLL_MS);
+    schedule(TROUBLE_POLL_MS);
     return;
   }
   if (answer.ok) {
     render(answer.view);
-    if (!answer.view.final) pollTimer = setTimeout(() => void poll(), POLL_MS);
+    if (!answer.view.final) schedule(POLL_MS);
   } else if (answer.status === 404) {
     notFound();
   } else {
-    pollTimer = setTimeout(() => void poll(), Math.max(answer.retryAfter * 1000, TROUBLE_POLL_MS));
+    schedule(Math.max(answer.retryAfter * 1000, TROUBLE_POLL_MS));
   }
 }
 
@@ -137,18 +142,15 @@ function notFound(): void {
 
 /** Draws the view; the form, once drawn, stays as the customer filled it while the claim takes an address. */
 function render(current: ClaimView): void {
-  const before = view;
   view = current;
   document.body.dataset.state = current.status;
-  storeLine.hidden = current.store_name === null;
-  show(storeLine, current.store_name ?? '');
   const title = current.store_name ? `A refund from ${current.store_name}` : 'Your refund';
   if (heading.textContent !== title) show(heading, title);
   document.title = `${title} · Claim`;
   const awaiting = current.status === 'awaiting_claim';
-  if (before?.status !== current.status || !awaiting) {
-    show(statusLine, STATUS_WORDS[current.status] ?? `Status: ${current.status.replace(/_/g, ' ')}.`);
-  }
+  const words = STATUS_WORDS[current.status] ?? `Status: ${current.status.replace(/_/g, ' ')}.`;
+  // The live region speaks only when what it says changes.
+  if (statusLine.textContent !== words) show(statusLine, words);
   if (awaiting) {
     if (!form) {
       form = claimForm(current);
@@ -302,7 +304,7 @@ function claimForm(current: ClaimView): ClaimForm {
     if (answer.ok) {
       address.removeAttribute('aria-invalid');
       render(answer.view);
-      if (!answer.view.final) pollTimer = setTimeout(() => void poll(), POLL_MS);
+      if (!answer.view.final) schedule(POLL_MS);
       return;
     }
     const { status, error, retryAfter } = answer;
@@ -315,7 +317,7 @@ function claimForm(current: ClaimView): ClaimForm {
       if (!receiver.shown()) {
         receiver.reveal();
         fail(
-          'The store needs to know who receives this refund. Fill in the details below, then send again.',
+          'The store needs to know who receives this refund. Say who receives it, then send again.',
           receiver.first(),
         );
         return;
@@ -352,7 +354,8 @@ function claimForm(current: ClaimView): ClaimForm {
       shownRefusal = message;
       if (message === null) return;
       address.setAttribute('aria-invalid', 'true');
-      fail(`The payment service refused this address: ${message}. Check it and send it again.`, address);
+      const said = /[.!?]$/.test(message) ? message : `${message}.`;
+      fail(`The payment service refused this address: ${said} Check it and send it again.`, address);
     },
   };
 }

@@ -202,7 +202,12 @@ function claimLink(
   return el(
     'span',
     { class: 'claim-link' },
-    el('label', { for: id }, `Claim link of refund ${foreignId}`),
+    el(
+      'label',
+      { for: id },
+      'Claim link',
+      el('span', { class: 'visually-hidden' }, ` of refund ${foreignId}`),
+    ),
     el('span', { class: 'claim-link-row' }, input, copy, cancel),
     el(
       'span',
