@@ -2,7 +2,7 @@
 // without an address and shows the link, the claim page (web/apps/claim) takes the customer's address and follows
 // the refund; however often the address comes (a double click, a second tab, a retry after a lost answer), one
 // withdrawal is sent.
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { axeViolations, openPage, screenshot } from '../support/browser';
 import { ConsoleSuite, expectAccessibleState } from '../support/console-page';
 import { checkoutBody } from '../support/local-stack';
@@ -58,11 +58,34 @@ describe('refund claim links', () => {
     return { page, errors, refundId, url };
   };
 
-  const openClaim = async (url: string) => {
+  const openClaim = async (url: string, before?: (page: Page) => Promise<unknown>) => {
     const opened = await openPage(suite.browser);
+    await before?.(opened.page);
     await opened.page.goto(url);
     await opened.page.getByRole('heading', { level: 1, name: /refund/i }).waitFor();
     return opened;
+  };
+
+  /**
+   * The page's polls answered with its first view until `release`, so that the form stays on a busy machine while
+   * another tab claims: a tab that has not yet seen the claim is the case to test.
+   */
+  const holdPolls = () => {
+    let first: string | undefined;
+    const handler = async (route: Route) => {
+      if (route.request().method() !== 'GET') return route.fallback();
+      if (first === undefined) {
+        const response = await route.fetch();
+        first = await response.text();
+        return route.fulfill({ response, body: first });
+      }
+      return route.fulfill({ status: 200, contentType: 'application/json', body: first });
+    };
+    const pattern = '**/public/refund-claims/**';
+    return {
+      hold: (page: Page) => page.route(pattern, handler),
+      release: (page: Page) => page.unroute(pattern, handler),
+    };
   };
 
   const noSidewaysScroll = async (page: Page, name: string) => {
@@ -92,16 +115,26 @@ describe('refund claim links', () => {
       .first();
     await row.getByText('Awaiting the customer’s address').waitFor();
     await row.getByText('Send this link to your customer; it works for 30 days.').waitFor();
-    await expect(
-      consolePage.page.evaluate(() => (globalThis as any).document.activeElement?.textContent),
-    ).resolves.toBe('Copy');
+    // The new link's Copy button has the focus: copying it is what the operator does next.
+    await consolePage.page.waitForFunction(
+      () => (globalThis as any).document.activeElement?.textContent === 'Copy',
+    );
     await consolePage.page.getByText('Refundable: 15.245 EUR').waitFor();
+    await consolePage.page
+      .context()
+      .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.harness.stack.url });
+    await row.getByRole('button', { name: `Copy claim link of refund ${refundId}` }).click();
+    await row.getByRole('status').filter({ hasText: 'Claim link copied.' }).waitFor();
+    await expect(
+      consolePage.page.evaluate(() => (globalThis as any).navigator.clipboard.readText()),
+    ).resolves.toBe(url);
     await expectAccessibleState(consolePage.page, 'claim-link');
     await noSidewaysScroll(consolePage.page, 'console-claim-link');
     expect(await withdrawalsOf(refundId)).toHaveLength(0);
 
     // The page takes the token out of the address bar, and shows the store, the amount and the currency.
-    const first = await openClaim(url);
+    const [firstPolls, secondPolls] = [holdPolls(), holdPolls()];
+    const first = await openClaim(url, firstPolls.hold);
     expect(first.page.url()).not.toContain('#');
     expect(first.page.url()).not.toContain('rc_');
     await first.page.getByRole('heading', { level: 1, name: 'Your refund' }).waitFor();
@@ -112,7 +145,7 @@ describe('refund claim links', () => {
       .waitFor();
     await expectAccessibleClaim(first.page, 'form');
     await noSidewaysScroll(first.page, 'claim-form');
-    const second = await openClaim(url);
+    const second = await openClaim(url, secondPolls.hold);
     await second.page.getByLabel('Your BTC address').waitFor();
 
     // The first send reaches the API, and its answer never reaches the browser.
@@ -136,6 +169,8 @@ describe('refund claim links', () => {
     await second.page.getByRole('list').getByText('Address received').waitFor();
     await first.page.getByRole('button', { name: 'Send my refund' }).dblclick();
     await first.page.getByRole('list').getByText('Address received').waitFor();
+    await firstPolls.release(first.page);
+    await secondPolls.release(second.page);
     const onItsWay = first.page.getByRole('status').filter({ hasText: 'Your refund is on its way.' });
     await onItsWay.waitFor();
     await expectAccessibleClaim(first.page, 'on-its-way');
