@@ -195,12 +195,7 @@ const STAGES = ['Address received', 'Sending', 'Sent'] as const;
 
 /** Where the refund is on its way, and any reason it stopped. */
 function progress(current: ClaimView): HTMLElement {
-  const reached =
-    current.status === 'confirmed'
-      ? 3
-      : ['sending', 'claim_expired', 'claim_cancelled'].includes(current.status)
-        ? 1
-        : 2;
+  const reached = current.status === 'confirmed' ? 3 : current.status === 'sending' ? 1 : 2;
   const stopped = current.final && current.status !== 'confirmed';
   const steps = current.status.startsWith('claim_')
     ? []
@@ -219,7 +214,7 @@ function progress(current: ClaimView): HTMLElement {
     'section',
     { class: 'progress', 'aria-label': 'Progress' },
     steps.length > 0 && !stopped ? el('ol', {}, ...steps) : null,
-    stopped && current.failure_message
+    stopped && current.failure_message && steps.length > 0
       ? el('p', { class: 'problem' }, `The payment service said: ${current.failure_message}`)
       : null,
   );
