@@ -14,6 +14,7 @@ test('every page’s head starts with the shared head: the charset first, the vi
   const assets = await buildWebAssets();
   const pages = [...assets].filter(([urlPath]) => urlPath.endsWith('/index.html'));
   expect(pages.map(([urlPath]) => urlPath).sort()).toEqual([
+    '/claim/index.html',
     '/console/index.html',
     '/demo/index.html',
     '/docs/index.html',

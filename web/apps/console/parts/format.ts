@@ -72,6 +72,9 @@ export const REFUND_WORDS: Readonly<Record<string, string>> = {
   declined: 'Declined by an owner',
   cancelled: 'Cancelled by the payment service',
   rejected: 'Refused',
+  awaiting_claim: 'Awaiting the customer’s address',
+  claim_expired: 'Claim link expired',
+  claim_cancelled: 'Claim link cancelled',
 };
 
 /** What the store's owner must do for a refund awaiting approval: the plugin cannot approve it. */

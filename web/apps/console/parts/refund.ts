@@ -79,9 +79,23 @@ function refundStatus(
   const cell = el('span', {}, refundWords(refund.status));
   if (refund.status !== 'pending') return cell;
   const path = `/refunds/${encodeURIComponent(refund.foreign_id)}`;
+  // A link just made is shown at once, from the answer that made it.
+  const made = claimsMade.get(refund.foreign_id);
+  if (made) show(cell, refundWords('awaiting_claim'), claimLink(refund.foreign_id, made, api, onRefunded));
   void Promise.all([api.get<RefundView>(path).catch(() => undefined), inSandbox()]).then(
     ([view, sandbox]) => {
       const awaiting = view?.status === 'awaiting_approval';
+      if (view?.status === 'awaiting_claim') {
+        const url = view.claim_url ?? made?.url;
+        if (!made && url) {
+          const link = { url, days: linkDays(view) };
+          show(cell, refundWords(view.status), claimLink(refund.foreign_id, link, api, onRefunded));
+        } else if (!url) {
+          show(cell, refundWords(view.status));
+        }
+        return;
+      }
+      claimsMade.delete(refund.foreign_id);
       if (view && view.status !== 'pending') show(cell, refundWords(view.status));
       if (awaiting) cell.append(el('span', { class: 'hint' }, ` ${APPROVAL_HINT}`));
       if (!sandbox || view?.final) return;
@@ -110,6 +124,98 @@ function refundStatus(
     },
   );
   return cell;
+}
+
+/** An open claim link: where the customer claims the refund, and for how many days from its making it works. */
+interface OpenLink {
+  url: string;
+  days: number;
+}
+
+/** The claim links this console made, by refund id, shown before the refund's own view is read again. */
+const claimsMade = new Map<string, OpenLink>();
+
+function linkDays(view: RefundView): number {
+  const expires = view.claim_expires_at === null ? NaN : Date.parse(view.claim_expires_at);
+  return Math.round((expires - Date.parse(view.created_at)) / 86_400_000);
+}
+
+/** The claim link with a Copy button, and a Cancel link action that asks first. */
+function claimLink(
+  foreignId: string,
+  link: OpenLink,
+  api: Api,
+  onRefunded: (message: string) => Promise<HTMLElement>,
+): HTMLElement {
+  const id = `claim-link-${foreignId}`;
+  const input = el('input', { id, class: 'claim-url', readonly: '', spellcheck: 'false' });
+  input.value = link.url;
+  const copied = el('span', { class: 'hint', role: 'status' });
+  const copy = el(
+    'button',
+    {
+      type: 'button',
+      class: 'button button-small',
+      'data-claim-copy': foreignId,
+      'aria-label': `Copy claim link of refund ${foreignId}`,
+    },
+    'Copy',
+  );
+  copy.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(link.url);
+      show(copied, 'Claim link copied.');
+    } catch {
+      input.select();
+      show(copied, 'Copying failed: the link is selected, copy it yourself.');
+    }
+  });
+  const cancel = el(
+    'button',
+    {
+      type: 'button',
+      class: 'button button-small button-danger',
+      'aria-label': `Cancel link of refund ${foreignId}`,
+    },
+    'Cancel link',
+  );
+  cancel.addEventListener('click', () =>
+    confirmDialog({
+      title: `Cancel the claim link of refund ${foreignId}?`,
+      body: [
+        el(
+          'p',
+          {},
+          'The customer will no longer be able to claim this refund with the link, and its amount can be refunded again. This cannot be undone.',
+        ),
+      ],
+      confirm: 'Yes, cancel link',
+      dismiss: 'Keep link',
+      destructive: true,
+      action: async () => {
+        await api.post<RefundView>(`/refunds/${encodeURIComponent(foreignId)}/cancel-claim`);
+        claimsMade.delete(foreignId);
+        return onRefunded(`The claim link of refund ${foreignId} is cancelled.`);
+      },
+    }),
+  );
+  return el(
+    'span',
+    { class: 'claim-link' },
+    el(
+      'label',
+      { for: id },
+      'Claim link',
+      el('span', { class: 'visually-hidden' }, ` of refund ${foreignId}`),
+    ),
+    el('span', { class: 'claim-link-row' }, input, copy, cancel),
+    el(
+      'span',
+      { class: 'hint' },
+      `Send this link to your customer; it works for ${link.days} ${link.days === 1 ? 'day' : 'days'}.`,
+    ),
+    copied,
+  );
 }
 
 type SandboxStep = 'complete' | 'fail' | 'approve' | 'decline';
@@ -170,6 +276,22 @@ function refundDialog(
   for (const { input } of [amount, currency, address]) {
     input.addEventListener('input', () => show(refundId, idOfForm()));
   }
+  // Without an address the refund waits for the customer's, given through a claim link: the same form, sent by
+  // this button instead, with the address left out.
+  let byLink = false;
+  const claimButton = el('button', { type: 'button', class: 'button' }, 'Send a claim link instead');
+  claimButton.addEventListener('click', () => {
+    // A claim is another refund than one to the address typed: it takes an id of its own.
+    if (address.input.value) {
+      address.input.value = '';
+      show(refundId, idOfForm());
+    }
+    address.input.required = false;
+    byLink = true;
+    claimButton.closest('form')?.requestSubmit();
+    byLink = false;
+    address.input.required = true;
+  });
   confirmDialog({
     title: `Refund invoice ${invoice.foreign_id}`,
     body: [
@@ -178,21 +300,39 @@ function refundDialog(
       amount.wrapper,
       currency.wrapper,
       address.wrapper,
+      el(
+        'p',
+        { class: 'claim-choice' },
+        claimButton,
+        el('span', { class: 'hint' }, 'No address? The customer gives it on a page the link opens.'),
+      ),
     ],
     confirm: 'Send refund',
     dismiss: 'Close',
     destructive: true,
     action: async () => {
+      const claim = byLink;
+      claimButton.disabled = true;
       const sent = form();
-      unanswered.set(key, { id: refundId.textContent!, form: sent });
-      await api.post(invoicePath(invoice.foreign_id, 'refunds'), {
-        foreign_id: refundId.textContent,
-        address: sent.address,
-        debited_amount: sent.amount,
-        ...(sent.currency ? { currency: sent.currency } : {}),
-      });
-      unanswered.delete(key);
-      return onRefunded(`Refund of ${money(sent.amount, refundable.currency)} sent.`);
+      const id = refundId.textContent!;
+      unanswered.set(key, { id, form: sent });
+      try {
+        const made = await api.post<RefundView>(invoicePath(invoice.foreign_id, 'refunds'), {
+          foreign_id: id,
+          ...(claim ? {} : { address: sent.address }),
+          debited_amount: sent.amount,
+          ...(sent.currency ? { currency: sent.currency } : {}),
+        });
+        unanswered.delete(key);
+        const amountText = money(sent.amount, refundable.currency);
+        if (!claim || !made.claim_url) return await onRefunded(`Refund of ${amountText} sent.`);
+        claimsMade.set(id, { url: made.claim_url, days: linkDays(made) });
+        await onRefunded(`Claim link for a refund of ${amountText} made.`);
+        // The new link's Copy button takes the focus: copying it is what the operator does next.
+        return document.querySelector<HTMLElement>(`[data-claim-copy="${CSS.escape(id)}"]`) ?? undefined;
+      } finally {
+        claimButton.disabled = false;
+      }
     },
   });
 }
