@@ -122,6 +122,7 @@ describe('the bundles with the default timeouts, under a service that never answ
       AWS_ENDPOINT_URL_SECRETS_MANAGER: stack.secrets.url,
       TABLE_NAME: stack.tableName,
       PROCESSING_BASE_URL: stack.sandbox!.url,
+      CLAIM_PAGE_URL: `${stack.url}/claim/`,
     };
     bundled = await Promise.all(
       routes.map((route) => {

@@ -70,6 +70,11 @@ describe('the upgrade path: a deployment from before stores', () => {
     expect((await harness.api('POST', '/refunds', { ...admin, body: refundBody(OLD.payout) })).status).toBe(
       201,
     );
+    // A claim link, for the route that cancels one.
+    const claim = { foreign_id: `${OLD.paid}-claim`, debited_amount: '1' };
+    expect(
+      (await harness.api('POST', `/invoices/${OLD.paid}/refunds`, { ...admin, body: claim })).status,
+    ).toBe(201);
     await harness.stack.runJob('snapshot-balances');
     // A webhook delivery that ran out of retries, for the re-send routes (this stack sends no webhooks).
     // The default store's item is the one a deployment from before stores wrote: no store in its key or data.
@@ -100,6 +105,7 @@ describe('the upgrade path: a deployment from before stores', () => {
     },
     'create-refund': { path: '/refunds', body: refundBody(OLD.payout), finds: OLD.payout },
     'get-refund': { path: `/refunds/${OLD.payout}`, finds: OLD.payout },
+    'cancel-refund-claim': { path: `/refunds/${OLD.paid}-claim/cancel-claim`, finds: `${OLD.paid}-claim` },
     'list-refunds': { path: '/refunds?limit=100', finds: OLD.payout },
     'export-invoices': { path: '/exports/invoices.csv', finds: OLD.paid },
     'export-refunds': { path: '/exports/refunds.csv', finds: OLD.payout },
