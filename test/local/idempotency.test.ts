@@ -40,10 +40,12 @@ function debited(before: string, after: string): string {
 
 /** Sends the same request `count` times at once; a 409 in_progress is retried until it settles. */
 async function concurrently(count: number, send: () => Promise<Answer>): Promise<Answer[]> {
+  // As the README tells a client: a 409 `in_progress` or a 503 (DynamoDB slow on a busy machine) is asked again.
   const settle = async (): Promise<Answer> => {
     for (;;) {
       const answer = await send();
-      if (answer.status !== 409 || answer.body.error?.code !== 'in_progress') return answer;
+      const busy = answer.status === 503 || answer.body.error?.code === 'in_progress';
+      if (!busy) return answer;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };

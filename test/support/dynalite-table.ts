@@ -21,6 +21,8 @@ export async function startDynaliteTable(name: string): Promise<DynaliteTable> {
     endpoint: dynamo.url,
     region: 'us-east-1',
     credentials: LOCAL_CREDENTIALS,
+    // dynalite on a busy machine may reset a connection now and then; the SDK's three attempts can all meet one.
+    maxAttempts: 6,
   });
   return {
     name,
