@@ -107,7 +107,12 @@ test("a signed callback's expires_at at each edge is refused with 400 naming it,
   const foreignId = 'times-edges';
   const made = await checkout(foreignId);
   await checkout('times-neighbour');
-  const before = await itemOf(foreignId);
+  // Once the dispatcher has drained the checkout's event, nothing but these callbacks could change the item.
+  const before = await waitFor(
+    () => itemOf(foreignId),
+    (item) => item?.gsi3pk === undefined && JSON.parse(item!.data!.S!).outbox.pending.length === 0,
+    30_000,
+  );
 
   for (const [name, expiresAt] of EDGES) {
     const body = invoiceCallbackBody(foreignId, 'processing', { expires_at: expiresAt });
