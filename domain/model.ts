@@ -33,6 +33,8 @@ export interface ClaimedRecord<Request, Status extends string = string> {
   /** Never changed in place: another request is another object (the store sends a request it has not seen). */
   request: Request;
   claimedAt: number;
+  /** Names the claim that last took the record, so a claim whose write landed though its answer was lost knows it. */
+  claimId?: string;
   status: Status | null;
   error: string | null;
   history: StatusChange[];

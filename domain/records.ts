@@ -1,5 +1,6 @@
 // The life every invoice and refund record shares: claimed once per foreign_id, sent, answered or released, and
 // looked at by the sweep while open. ClaimedRecords is that life over a store; each service adds only its own.
+import { randomUUID } from 'node:crypto';
 import { ConflictError, InProgressError, NotFoundError } from './errors';
 import { isSameRequest } from './hash';
 import type { ClaimedRecord, Phase, StatusChange, StatusNews } from './model';
@@ -14,6 +15,7 @@ export interface Claimable {
   phase: Phase;
   request: object;
   claimedAt: number;
+  claimId?: string;
   /** A refund handed to its customer's claim link: its create is done, whatever has become of its send since. */
   claimLink?: object;
 }
@@ -59,12 +61,17 @@ export async function claim<T extends Claimable>(
 ): Promise<Claim<T>> {
   if (await store.create(fresh)) return { record: fresh, owned: true };
   const deadline = timing.now() + timing.waitMs;
+  // The record a take-over last tried to write over: the write may have landed though its answer was lost.
+  let triedOver: T | undefined;
   for (;;) {
     const existing = await store.get(fresh.foreignId);
     if (!existing) {
       if (await store.create(fresh)) return { record: fresh, owned: true };
       continue;
     }
+    // A retried write whose first attempt landed is refused by its own condition: the record is ours all the same.
+    if (fresh.claimId !== undefined && existing.claimId === fresh.claimId)
+      return { record: existing, owned: true, previous: triedOver };
     // Nothing was made of a refused or unsent request: the foreign_id is free for another.
     const made = existing.phase !== 'rejected' && existing.phase !== 'unsent';
     if (made && !isSameRequest(existing, fresh.request)) {
@@ -81,6 +88,7 @@ export async function claim<T extends Claimable>(
       const next = takeOver(existing);
       if (await store.update(next, existing.version, existing))
         return { record: next, owned: true, previous: existing };
+      triedOver = existing;
       continue;
     }
     if (timing.now() >= deadline) throw new InProgressError(Math.ceil(timing.pollMs / 1000) || 1);
@@ -195,6 +203,7 @@ export class ClaimedRecords<T extends AnyRecord> {
       phase: 'sending',
       request,
       claimedAt: now,
+      claimId: randomUUID(),
       status: null,
       error: null,
       history: [],

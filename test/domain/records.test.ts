@@ -52,6 +52,7 @@ describe('claim', () => {
       phase: 'sending',
       request: note('n-1'),
       claimedAt: START,
+      claimId: expect.any(String),
       status: null,
       error: null,
       history: [],
@@ -133,6 +134,54 @@ describe('claim', () => {
       record: { tries: 2 },
       previous: { phase: 'sending' },
     });
+  });
+});
+
+describe('claim, when a write lands but its answer is lost', () => {
+  /** A store whose next write to land answers false all the same, as the SDK's retry of it does when its condition fails. */
+  function losingNextAnswer(): void {
+    const write = (landed: (record: NoteRecord, version: number) => Promise<boolean>) =>
+      async function (this: MemoryStore<NoteRecord>, record: NoteRecord, version: number) {
+        if (await landed.call(this, record, version)) restore();
+        return false;
+      };
+    const { create, update } = store;
+    const restore = () => Object.assign(store, { create, update });
+    Object.assign(store, { create: write(create), update: write(update) });
+  }
+
+  test('a create that landed is owned by its claim, not waited on as another holder', async () => {
+    losingNextAnswer();
+
+    const claimed = await recordsWith({ waitMs: 0 }).claim(note('n-1'), {
+      account: 'shared',
+      unpinned: 'shared',
+    });
+
+    expect(claimed).toMatchObject({ owned: true, record: { version: 1, phase: 'sending' } });
+    expect(claimed.previous).toBeUndefined();
+  });
+
+  test('a takeover that landed is owned and names the record it took over', async () => {
+    const before = await leftIn('unknown');
+    losingNextAnswer();
+
+    const claimed = await recordsWith({ waitMs: 0 }).claim(
+      note('n-1'),
+      { account: 'shared', unpinned: 'shared' },
+      nextTry,
+    );
+
+    expect(claimed).toMatchObject({ owned: true, record: { version: before.version + 1, tries: 2 } });
+    expect(claimed.previous).toEqual(before);
+  });
+
+  test("another caller's claim of the same request is still waited on", async () => {
+    await notes.claim(note('n-1'), { account: 'shared', unpinned: 'shared' });
+
+    await expect(
+      recordsWith({ waitMs: 0 }).claim(note('n-1'), { account: 'shared', unpinned: 'shared' }),
+    ).rejects.toBeInstanceOf(InProgressError);
   });
 });
 
