@@ -75,11 +75,8 @@ function nextApprovalLook(record: RefundRecord, sweptAt: number, timing: SweepTi
   return sweptAt + Math.min(Math.max(waited / AGE_FRACTION, timing.staleAfterMs), MAX_WAIT_MS);
 }
 
-// An open invoice is looked up so that a lost callback is caught within a couple of minutes: first a grace
-// (60 s by default) after creation, then every 2 minutes until it is 16 minutes old (past a timer's 15), then
-// every eighth of its age, at most an hour apart. An invoice open through its whole timer costs about 9
-// lookups, one open for a day about 55, and 24 a day after that (the old schedule: 288 a day), so the sweep's
-// reads grow with the rate of new invoices, not with how many old ones stay open.
+// An open invoice is looked up a grace after creation, every 2 minutes until past a 15-minute timer, then every
+// eighth of its age, at most hourly: lost news shows in minutes, and old open invoices cost few reads.
 const MIN_WAIT_MS = 120_000;
 const AGE_FRACTION = 8;
 const MAX_WAIT_MS = 3_600_000;

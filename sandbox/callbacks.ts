@@ -24,6 +24,17 @@ export interface Delivery {
 const ATTEMPT_TIMEOUT_MS = 10_000;
 
 /**
+ * The payment service's waits, in minutes, before each of its 12 retries of a callback not answered 200
+ * (docs.cryptoprocessing.com, api-reference/callbacks/callbacks-overview; docs/payment-outcomes-notes.md).
+ */
+export const SERVICE_CALLBACK_RETRY_MINUTES = [1, 5, 15, 30, 60, 90, 120, 180, 240, 240, 240, 240];
+
+/** The service's retry schedule on a clock `speedUp` times faster than real time, in milliseconds. */
+export function callbackRetrySchedule(speedUp: number): number[] {
+  return SERVICE_CALLBACK_RETRY_MINUTES.map((minutes) => Math.round((minutes * 60_000) / speedUp));
+}
+
+/**
  * Posts signed callbacks. Callbacks about one transaction go out in order, each retried on the backoff schedule
  * before the next one starts; different transactions do not wait for each other.
  */

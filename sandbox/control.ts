@@ -1,9 +1,10 @@
-import type { CallbackSender } from './callbacks';
+import { callbackRetrySchedule, type CallbackSender } from './callbacks';
 import { findCurrency } from './currencies';
 import type { FaultTable } from './faults';
 import { badRequest, matchRoute, notFound, reply, ReplyError, type Reply, type Route } from './http';
 import type { InvoiceDesk, PaymentKind, PaymentSpec } from './invoices';
 import { isPlainObject, parseJson } from './json';
+import { LosslessNumber } from 'lossless-json';
 import { fixed8, hasAtMost8Places, toAmount, type Amount } from './money';
 import { invoiceControlView, withdrawalTransaction, withdrawalView } from './records';
 import type { InvoiceRecord, SandboxState } from './state';
@@ -264,11 +265,26 @@ function listDeliveries({ callbacks }: Context): Reply {
 }
 
 function configureCallbacks({ callbacks, body }: Context): Reply {
-  const { url, retry_ms: retryMs, duplicate } = body;
+  const { url, retry_ms: retryMs, speed_up: speedUp, duplicate } = body;
   if (url !== undefined && url !== null && !isHttpUrl(url)) {
     throw badRequest('url must be an http:// URL or null.');
   }
-  const waits = retryMs === undefined ? undefined : Array.isArray(retryMs) ? retryMs.map(Number) : [NaN];
+  if (retryMs !== undefined && speedUp !== undefined) {
+    throw badRequest('Give retry_ms or speed_up, not both.');
+  }
+  // Numbers in control bodies arrive as the parser's lossless numbers.
+  const speed = speedUp instanceof LosslessNumber ? Number(speedUp) : speedUp === undefined ? undefined : NaN;
+  if (speed !== undefined && !(speed >= 1 && speed <= 1_000_000)) {
+    throw badRequest('speed_up must be a number from 1 to 1000000.');
+  }
+  const waits =
+    speed !== undefined
+      ? callbackRetrySchedule(speed)
+      : retryMs === undefined
+        ? undefined
+        : Array.isArray(retryMs)
+          ? retryMs.map(Number)
+          : [NaN];
   if (waits?.some((wait) => !Number.isInteger(wait) || wait < 0)) {
     throw badRequest('retry_ms must be a list of non-negative integers.');
   }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { handleApi, type ApiServices } from './api';
 import { AUTH_ERRORS } from './auth';
-import { CallbackSender } from './callbacks';
+import { CallbackSender, callbackRetrySchedule } from './callbacks';
 import { findCurrency } from './currencies';
 import { CONTROL_PREFIX, handleControl, type ControlServices } from './control';
 import { FaultTable, type Fault } from './faults';
@@ -25,7 +25,9 @@ export interface SandboxOptions {
   secretKey?: string;
   /** Where payment callbacks are POSTed; also settable through the control API. */
   callbackUrl?: string;
-  /** Waits after each failed callback attempt; default DEFAULT_CALLBACK_RETRY_MS. */
+  /** How many times faster than the payment service's the callback retry schedule runs; default 60 (minutes as seconds). */
+  callbackSpeedUp?: number;
+  /** Waits after each failed callback attempt, instead of the service's schedule. */
   callbackRetryMs?: number[];
   /** The clock in ms; the control API advances the sandbox's own clock from it. */
   now?: () => number;
@@ -56,8 +58,8 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-/** Compressed from the hours a real service would wait, so that local retries are visible in minutes. */
-export const DEFAULT_CALLBACK_RETRY_MS = [1000, 5000, 30000, 120000];
+/** The service's day of callback retries, run in minutes, so that local retries are seen as they happen. */
+export const DEFAULT_CALLBACK_SPEED_UP = 60;
 /** Where `npm run sandbox` and `npm start` serve the sandbox when SANDBOX_PORT is unset. */
 export const DEFAULT_PORT = 4010;
 export const DEFAULT_API_KEY = 'sandbox-api-key';
@@ -97,7 +99,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const callbacks = new CallbackSender(
     {
       url: options.callbackUrl ?? null,
-      retryMs: options.callbackRetryMs ?? DEFAULT_CALLBACK_RETRY_MS,
+      retryMs:
+        options.callbackRetryMs ??
+        callbackRetrySchedule(options.callbackSpeedUp ?? DEFAULT_CALLBACK_SPEED_UP),
       duplicate: false,
     },
     keys,

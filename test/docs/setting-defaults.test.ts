@@ -4,10 +4,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   DEFAULT_API_KEY,
-  DEFAULT_CALLBACK_RETRY_MS,
+  DEFAULT_CALLBACK_SPEED_UP,
   DEFAULT_PORT,
   DEFAULT_SECRET_KEY,
 } from '../../sandbox/server';
+import { SERVICE_CALLBACK_RETRY_MINUTES } from '../../sandbox/callbacks';
 import { DEFAULT_TRAVEL_RULE, TRAVEL_RULE_SETTINGS } from '../../domain/stores';
 import { functionSettingDefaults } from './function-settings';
 
@@ -70,9 +71,14 @@ describe('docs/sandbox.md', () => {
     });
   });
 
-  test("the in-process callbacks' default retry waits", () => {
-    const [, waits] = find('docs/sandbox.md', /`callbackRetryMs`\s+\(default `(\[[\d, ]+\])`\)/);
-    expect(JSON.parse(waits)).toEqual(DEFAULT_CALLBACK_RETRY_MS);
+  test("the operations guide names the payment service's callback retry schedule the sandbox runs", () => {
+    const [, minutes] = find('docs/operations.md', /It retries 12 times, at \+([\d,\sand]+) minutes after/);
+    expect(minutes.match(/\d+/g)!.map(Number)).toEqual(SERVICE_CALLBACK_RETRY_MINUTES);
+  });
+
+  test("the in-process callbacks' default speed-up", () => {
+    const [, speedUp] = find('docs/sandbox.md', /`callbackSpeedUp`\s+\(default `(\d+)`/);
+    expect(Number(speedUp)).toBe(DEFAULT_CALLBACK_SPEED_UP);
   });
 });
 

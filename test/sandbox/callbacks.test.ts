@@ -348,6 +348,29 @@ describe('delivery', () => {
     expect((await control(getSandbox(), 'GET', '/callbacks')).json.deliveries).toHaveLength(3);
   });
 
+  test("the payment service's schedule on a sped-up clock: 12 retries after the first attempt, each after its wait", async () => {
+    await receiver.close();
+    receiver = await startReceiver(Array(20).fill(500));
+    const speedUp = 12_000; // a minute of the service's schedule is 5 ms here
+    await control(getSandbox(), 'POST', '/callbacks', { url: receiver.url, speed_up: speedUp });
+    const invoice = await createInvoice(getSandbox(), { timer: true });
+    await control(getSandbox(), 'POST', `/invoices/${invoice.foreign_id}/expire`);
+
+    type Attempt = { status: number; attempt: number; at: number };
+    const attempts = await waitFor(async () => {
+      const { deliveries } = (await control(getSandbox(), 'GET', '/callbacks')).json;
+      return deliveries.length >= 13 && (deliveries as Attempt[]);
+    }, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    expect((await control(getSandbox(), 'GET', '/callbacks')).json.deliveries).toHaveLength(13);
+    expect(attempts.map(({ attempt }) => attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+    const minutes = [1, 5, 15, 30, 60, 90, 120, 180, 240, 240, 240, 240];
+    const gaps = attempts.slice(1).map(({ at }, i) => at - attempts[i].at);
+    // A timer may fire a millisecond early; a busy machine only makes the gaps longer.
+    gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual((minutes[i] * 60_000) / speedUp - 1));
+  }, 40_000);
+
   test('duplicate: every callback is delivered twice', async () => {
     await control(getSandbox(), 'POST', '/callbacks', { duplicate: true });
     const invoice = await createInvoice(getSandbox(), { timer: true });

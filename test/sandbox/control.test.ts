@@ -47,7 +47,12 @@ describe('reset', () => {
     expect(balances.json.data[0]).toEqual({ currency: 'BTC', type: 'crypto', balance: '1.50000000' });
     expect((await createInvoice(sandbox)).id).toBe(1);
     const settings = await control(sandbox, 'POST', '/callbacks', {});
-    expect(settings.json).toEqual({ url: null, retry_ms: [1000, 5000, 30000, 120000], duplicate: false });
+    // The payment service's schedule, its minutes as seconds.
+    expect(settings.json).toEqual({
+      url: null,
+      retry_ms: [1, 5, 15, 30, 60, 90, 120, 180, 240, 240, 240, 240].map((seconds) => seconds * 1000),
+      duplicate: false,
+    });
   });
 });
 
