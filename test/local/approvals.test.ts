@@ -4,7 +4,7 @@
 import { Decimal } from 'decimal.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../local/webhook-receiver';
 import { newWebhookSecret } from '../../webhooks/signing';
-import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
+import { paidOrder, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
 import { storedRecord } from '../support/table';
 import { waitFor } from '../support/wait';
@@ -34,21 +34,10 @@ afterAll(async () => {
 const ADDRESS = 'bc1qrefundaddress0000000000000000000000';
 const admin = { token: 'admin' } as const;
 
-/** An order paid in full: its view once the service has credited it. */
-async function paidOrder(foreignId: string) {
-  const created = await harness.api('POST', '/checkout', {
-    token: 'storefront',
-    body: checkoutBody(foreignId, { timer: true }),
-  });
-  expect(created.status).toBe(201);
-  expect((await harness.control('POST', `/invoices/${foreignId}/pay`, { kind: 'full' })).status).toBe(200);
-  const paid = await waitFor(
-    () => harness.api('GET', `/invoices/${foreignId}`, { token: 'storefront' }),
-    ({ body }) => body.status === 'paid' && body.net_amount !== null,
-    30_000,
-  );
-  expect(new Decimal(paid.body.net_amount).gt(10)).toBe(true);
-  return paid.body;
+async function orderPaidOverTen(foreignId: string) {
+  const paid = await paidOrder(harness, foreignId);
+  expect(new Decimal(paid.net_amount).gt(10)).toBe(true);
+  return paid;
 }
 
 /**
@@ -95,7 +84,7 @@ async function eurBalance(): Promise<Decimal> {
 }
 
 test('a refund over the limit waits for approval, still counts, and once approved is confirmed', async () => {
-  const order = await paidOrder('appr-ok');
+  const order = await orderPaidOverTen('appr-ok');
   const net = new Decimal(order.net_amount);
 
   const held = await refund('appr-ok', { foreign_id: 'appr-ok-r1', debited_amount: '15' });
@@ -145,7 +134,7 @@ test.each([
   'a refund waiting for approval, on %s, ends %s and releases its amount on the order',
   async (action, status, message) => {
     const foreignId = `appr-${action}`;
-    const order = await paidOrder(foreignId);
+    const order = await orderPaidOverTen(foreignId);
     const balanceBefore = await eurBalance();
     const held = await refund(foreignId, { foreign_id: `${foreignId}-r1` });
     expect(held.body).toMatchObject({ status: 'awaiting_approval', debited_amount: order.net_amount });
@@ -173,7 +162,7 @@ test.each([
 );
 
 test('a decline racing two more refunds of the whole net: the order never gives more than it netted', async () => {
-  const order = await paidOrder('appr-race');
+  const order = await orderPaidOverTen('appr-race');
   const net = order.net_amount as string;
   expect((await refund('appr-race', { foreign_id: 'appr-race-r1' })).body.status).toBe('awaiting_approval');
 
@@ -207,7 +196,7 @@ describe('with every callback lost, the sweep alone', () => {
   const orders: Record<string, { net_amount: string }> = {};
   beforeAll(async () => {
     // Paid while callbacks still arrive: only the refunds' news is lost.
-    for (const id of ['appr-sweep-ok', 'appr-sweep-no']) orders[id] = await paidOrder(id);
+    for (const id of ['appr-sweep-ok', 'appr-sweep-no']) orders[id] = await orderPaidOverTen(id);
     await harness.control('POST', '/callbacks', { url: 'http://127.0.0.1:9/callbacks', retry_ms: [] });
   });
 

@@ -1,7 +1,7 @@
 // Refunds of an order through the whole local stack: reserved on the order, so that however many arrive at once
 // they never take more than the order netted. Races are asserted here only: dynalite serialises writes to one item.
 import { Decimal } from 'decimal.js';
-import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
+import { checkoutBody, paidOrder, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
 import { waitFor } from '../support/wait';
 
@@ -19,22 +19,12 @@ afterAll(async () => {
 const ADDRESS = 'bc1qrefundaddress0000000000000000000000';
 const admin = { token: 'admin' } as const;
 
-/** An order paid in full: its view once the service has credited it. */
-async function paidOrder(foreignId: string, overrides: Record<string, unknown> = {}) {
-  const created = await harness.api('POST', '/checkout', {
-    token: 'storefront',
-    body: checkoutBody(foreignId, { timer: true, ...overrides }),
-  });
-  expect(created.status).toBe(201);
-  expect((await harness.control('POST', `/invoices/${foreignId}/pay`, { kind: 'full' })).status).toBe(200);
-  const paid = await waitFor(
-    () => harness.api('GET', `/invoices/${foreignId}`, { token: 'storefront' }),
-    ({ body }) => body.status === 'paid' && body.net_amount !== null,
-    30_000,
-  );
-  expect(paid.body).toMatchObject({ status: 'paid', refunds: [], net_currency: 'EUR' });
-  expect(paid.body.refundable).toEqual({ amount: paid.body.net_amount, currency: 'EUR' });
-  return paid.body;
+/** An order paid in full, nothing refunded yet. */
+async function unrefundedOrder(foreignId: string, overrides: Record<string, unknown> = {}) {
+  const paid = await paidOrder(harness, foreignId, overrides);
+  expect(paid).toMatchObject({ status: 'paid', refunds: [], net_currency: 'EUR' });
+  expect(paid.refundable).toEqual({ amount: paid.net_amount, currency: 'EUR' });
+  return paid;
 }
 
 const refund = (order: string, body: Record<string, unknown>) =>
@@ -54,7 +44,7 @@ async function settledRefund(order: string, body: Record<string, unknown>) {
 }
 
 test('by default all that is left goes back, from the currency credited to the one the customer paid in', async () => {
-  const order = await paidOrder('oref-default');
+  const order = await unrefundedOrder('oref-default');
   const sent = await refund('oref-default', { foreign_id: 'oref-default-r1' });
   expect(sent.status).toBe(201);
   expect(sent.body).toMatchObject({
@@ -95,7 +85,7 @@ test('by default all that is left goes back, from the currency credited to the o
 });
 
 test('an amount over what is left is a 409 naming it; within it, the refund goes out', async () => {
-  const order = await paidOrder('oref-bound');
+  const order = await unrefundedOrder('oref-bound');
   const net = new Decimal(order.net_amount);
   const over = await refund('oref-bound', {
     foreign_id: 'oref-bound-r1',
@@ -138,7 +128,7 @@ test('the storefront token may not refund', async () => {
 });
 
 test('a refund that fails at the service no longer counts against the order', async () => {
-  const order = await paidOrder('oref-fail');
+  const order = await unrefundedOrder('oref-fail');
   const sent = await refund('oref-fail', { foreign_id: 'oref-fail-r1', debited_amount: '3' });
   expect(sent.status).toBe(201);
   expect(
@@ -161,7 +151,7 @@ test('a refund that fails at the service no longer counts against the order', as
 });
 
 test('refunds are listed oldest first, a refund retried after the service refused it too', async () => {
-  await paidOrder('oref-order');
+  await unrefundedOrder('oref-order');
   const { body: balances } = await harness.control('GET', '/balances');
   const eur = balances.data.find((entry: { currency: string }) => entry.currency === 'EUR').balance;
   // The service refuses the first refund (insufficient funds); it is asked for again once the balance is back.
@@ -187,7 +177,7 @@ test('refunds are listed oldest first, a refund retried after the service refuse
 });
 
 test('20 refunds of one order at once never take more than it netted; the rest get the 409 naming what is left', async () => {
-  const order = await paidOrder('oref-race');
+  const order = await unrefundedOrder('oref-race');
   const net = new Decimal(order.net_amount);
   // Each asks for a quarter of the net: at most four fit, whichever order the writes land in.
   const quarter = net.div(4).toDecimalPlaces(8, Decimal.ROUND_DOWN);

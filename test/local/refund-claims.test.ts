@@ -1,7 +1,7 @@
 // Refunds the customer claims through a link, through the whole local stack: the amount is reserved on the order
 // when the link is made, the withdrawal is sent once the customer's address comes, however often it comes.
 import { Decimal } from 'decimal.js';
-import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
+import { paidOrder, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
 import { waitFor } from '../support/wait';
 
@@ -19,21 +19,6 @@ afterAll(async () => {
 const ADDRESS = 'bc1qclaimaddress00000000000000000000000';
 const WITHDRAWALS = '/v2/crypto/withdrawal_instant_exchange';
 const admin = { token: 'admin' } as const;
-
-async function paidOrder(foreignId: string) {
-  const created = await harness.api('POST', '/checkout', {
-    token: 'storefront',
-    body: checkoutBody(foreignId, { timer: true }),
-  });
-  expect(created.status).toBe(201);
-  expect((await harness.control('POST', `/invoices/${foreignId}/pay`, { kind: 'full' })).status).toBe(200);
-  const paid = await waitFor(
-    () => harness.api('GET', `/invoices/${foreignId}`, { token: 'storefront' }),
-    ({ body }) => body.status === 'paid' && body.net_amount !== null,
-    30_000,
-  );
-  return paid.body;
-}
 
 /** The refund and its token, read from the claim URL's fragment as the claim page reads it. */
 function linkOf(claimUrl: string): { foreignId: string; token: string } {
@@ -68,7 +53,7 @@ async function openClaim(order: string, refund: string, body: Record<string, unk
 }
 
 test('a refund without an address waits for its customer, its amount reserved, its link given again on a repeat', async () => {
-  const order = await paidOrder('claim-open');
+  const order = await paidOrder(harness, 'claim-open');
   const made = await openClaim('claim-open', 'claim-open-r1', { debited_amount: '5.00' });
   expect(made.body).toMatchObject({
     foreign_id: 'claim-open-r1',
@@ -99,7 +84,7 @@ test('a refund without an address waits for its customer, its amount reserved, i
 });
 
 test('the claim page reads the store name and amount with the token alone; any other token is a 404', async () => {
-  await paidOrder('claim-read');
+  await paidOrder(harness, 'claim-read');
   const made = await openClaim('claim-read', 'claim-read-r1');
   const { foreignId, token } = linkOf(made.body.claim_url);
   const read = await readClaim(foreignId, token);
@@ -127,7 +112,7 @@ test('the claim page reads the store name and amount with the token alone; any o
   const missing = await harness.api('GET', `/public/refund-claims/${foreignId}`);
   expect(missing.status).toBe(404);
   // Another refund's token opens only its own refund.
-  await paidOrder('claim-read-2');
+  await paidOrder(harness, 'claim-read-2');
   const other = linkOf((await openClaim('claim-read-2', 'claim-read-2-r1')).body.claim_url);
   expect((await readClaim(foreignId, other.token)).status).toBe(404);
   // A refund made with its address has no link at all.
@@ -135,7 +120,7 @@ test('the claim page reads the store name and amount with the token alone; any o
 });
 
 test('the withdrawal is sent once across a double submit, a second tab and a retry; another address is refused', async () => {
-  await paidOrder('claim-once');
+  await paidOrder(harness, 'claim-once');
   const made = await openClaim('claim-once', 'claim-once-r1');
   const { foreignId, token } = linkOf(made.body.claim_url);
 
@@ -168,7 +153,7 @@ test('the withdrawal is sent once across a double submit, a second tab and a ret
 });
 
 test('an address the payment service refuses leaves the claim open, with its words, and the amount reserved', async () => {
-  const order = await paidOrder('claim-refused');
+  const order = await paidOrder(harness, 'claim-refused');
   const made = await openClaim('claim-refused', 'claim-refused-r1');
   const { foreignId, token } = linkOf(made.body.claim_url);
 
@@ -186,7 +171,7 @@ test('an address the payment service refuses leaves the claim open, with its wor
 });
 
 test('the store cancels an open claim: it takes no address, and its amount is refundable again', async () => {
-  const order = await paidOrder('claim-cancel');
+  const order = await paidOrder(harness, 'claim-cancel');
   const made = await openClaim('claim-cancel', 'claim-cancel-r1');
   const { foreignId, token } = linkOf(made.body.claim_url);
 
@@ -204,7 +189,7 @@ test('the store cancels an open claim: it takes no address, and its amount is re
   expect(await withdrawalsSent('claim-cancel-r1')).toBe(0);
 
   // A claimed refund cannot be cancelled this way.
-  await paidOrder('claim-cancel-2');
+  await paidOrder(harness, 'claim-cancel-2');
   const sentLink = linkOf((await openClaim('claim-cancel-2', 'claim-cancel-2-r1')).body.claim_url);
   expect((await giveAddress(sentLink.foreignId, sentLink.token)).status).toBe(200);
   const refused = await harness.api('POST', '/refunds/claim-cancel-2-r1/cancel-claim', admin);
@@ -212,7 +197,7 @@ test('the store cancels an open claim: it takes no address, and its amount is re
 });
 
 test('open claims and direct refunds at once never take more than the order netted', async () => {
-  const order = await paidOrder('claim-bound');
+  const order = await paidOrder(harness, 'claim-bound');
   const quarter = new Decimal(order.net_amount).div(4).toFixed(2, Decimal.ROUND_DOWN);
   const asks = Array.from({ length: 8 }, (_, index) =>
     harness.api('POST', '/invoices/claim-bound/refunds', {

@@ -3,7 +3,7 @@
 import { startWebhookReceiver, type WebhookReceiver } from '../../local/webhook-receiver';
 import { newWebhookSecret } from '../../webhooks/signing';
 import { clearFaults, injectFault } from '../support/faults';
-import { checkoutBody, refundBody, startHarness, type Harness } from '../support/local-stack';
+import { paidOrder, refundBody, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
 import { scanTable, storedRecord } from '../support/table';
 import { waitFor } from '../support/wait';
@@ -52,18 +52,6 @@ const PERSONAL_VALUES = [
   COMPANY.email,
 ];
 
-async function paidOrder(foreignId: string) {
-  expect(
-    (await harness.api('POST', '/checkout', { token: 'storefront', body: checkoutBody(foreignId) })).status,
-  ).toBe(201);
-  expect((await harness.control('POST', `/invoices/${foreignId}/pay`, { kind: 'full' })).status).toBe(200);
-  await waitFor(
-    () => harness.api('GET', `/invoices/${foreignId}`, { token: 'storefront' }),
-    ({ body }) => body.status === 'paid' && body.net_amount !== null,
-    30_000,
-  );
-}
-
 const orderRefund = (order: string, body: Record<string, unknown>, token = admin.token as string) =>
   harness.api('POST', `/invoices/${order}/refunds`, { token, body: { address: ADDRESS, ...body } });
 
@@ -72,7 +60,7 @@ async function withdrawalBodies(): Promise<string[]> {
 }
 
 test('every receiver field at fault is a 400 naming it, and nothing is written or sent', async () => {
-  await paidOrder('tr-bad');
+  await paidOrder(harness, 'tr-bad');
   const cases: Array<[Record<string, unknown> | string, string]> = [
     ['natural', 'receiver'],
     [{}, 'receiver.type'],
@@ -168,7 +156,7 @@ test("a store's travel_rule: set and shown; required refuses a refund without a 
 });
 
 test('the receiver reaches the payment service, and once sent is in no answer, export, webhook, log line or item', async () => {
-  await paidOrder('tr-order');
+  await paidOrder(harness, 'tr-order');
   const sent = await orderRefund('tr-order', {
     foreign_id: 'tr-refund',
     debited_amount: '5',
@@ -269,7 +257,7 @@ test('the receiver reaches the payment service, and once sent is in no answer, e
 });
 
 test('after a lost answer the receiver stays on the record until the retry settles the send, then goes', async () => {
-  await paidOrder('tr-lost');
+  await paidOrder(harness, 'tr-lost');
   // The send lands but its answer is lost, and so does the client's own look-up: the outcome stays unknown.
   await injectFault(harness, WITHDRAWALS, 'reset_after_commit');
   await injectFault(harness, '/v2/transactions/info', '5xx', 20);

@@ -2,6 +2,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '../../client/api';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../local/stack';
 import { expectDocumented } from './contract';
+import { waitFor } from './wait';
 
 export interface Answer<T = any> {
   status: number;
@@ -131,6 +132,22 @@ export async function checkoutMade(
   });
   expect(created.status).toBe(201);
   return created.body;
+}
+
+/** An order checked out with a timer and paid in full: its view once the payment service has credited it. */
+export async function paidOrder(
+  harness: Harness,
+  foreignId: string,
+  overrides: Record<string, unknown> = {},
+) {
+  await checkoutMade(harness, foreignId, { timer: true, ...overrides });
+  expect((await harness.control('POST', `/invoices/${foreignId}/pay`, { kind: 'full' })).status).toBe(200);
+  const paid = await waitFor(
+    () => harness.api('GET', `/invoices/${foreignId}`, { token: 'storefront' }),
+    ({ body }) => body.status === 'paid' && body.net_amount !== null,
+    30_000,
+  );
+  return paid.body;
 }
 
 export function refundBody(foreignId: string, overrides: Record<string, unknown> = {}) {
