@@ -26,3 +26,31 @@ export function isDigestOf(digest: string, request: object): boolean {
   const salt = digest.slice(0, digest.indexOf(':'));
   return salt !== '' && saltedDigest(request, salt) === digest;
 }
+
+/**
+ * A request with a part of it kept only as a salted digest under `key` (see `saltedDigest`): the rest as it is, the
+ * part never.
+ */
+export function withDigestOf<R extends object>(
+  request: R,
+  key: keyof R & string,
+  part: object | undefined,
+): R {
+  return part === undefined ? request : { ...request, [key]: saltedDigest(part) };
+}
+
+/**
+ * Whether a record holds `request` with `part` (see `withDigestOf`): the rest the same whatever the order of its
+ * keys, and the part the same one, or absent from both.
+ */
+export function isSameWithDigest(
+  record: { request: object },
+  request: object,
+  key: string,
+  part: object | undefined,
+): boolean {
+  const { [key]: digest, ...rest } = record.request as Record<string, unknown>;
+  if (!isSameRequest({ request: rest }, request)) return false;
+  if (digest === undefined || part === undefined) return digest === undefined && part === undefined;
+  return typeof digest === 'string' && isDigestOf(digest, part);
+}
