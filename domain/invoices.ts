@@ -1,5 +1,12 @@
 import { clientSecretHash, clientSecretMatches } from './client-secret';
-import { ConflictError, NotFoundError, serviceFailure, ServiceError, surelyNotProcessed } from './errors';
+import {
+  ConflictError,
+  NotConfiguredError,
+  NotFoundError,
+  serviceFailure,
+  ServiceError,
+  surelyNotProcessed,
+} from './errors';
 import type {
   CheckoutRequest,
   InvoiceNews,
@@ -55,6 +62,11 @@ export interface InvoiceServiceOptions {
   announce?: boolean;
   /** The store's `travel_rule_sender` now (domain/travel-rule.ts). */
   senderRule?: () => Promise<TravelRule>;
+  /**
+   * The key a checkout's payer is digested under (domain/hash.ts, `keyedDigest`); a checkout with a payer is refused
+   * without one.
+   */
+  senderDigestKey?: () => Promise<Buffer>;
 }
 
 export interface Checkout {
@@ -70,6 +82,7 @@ export class InvoiceService implements RefundReservations {
   private readonly onLookupNotFound?: (foreignId: string) => void;
   private readonly onNewsMismatch?: (foreignId: string, reason: 'foreign_id' | 'account') => void;
   private readonly senderRule: () => Promise<TravelRule>;
+  private readonly senderDigestKey?: () => Promise<Buffer>;
 
   constructor(
     store: InvoiceStore,
@@ -81,6 +94,7 @@ export class InvoiceService implements RefundReservations {
     this.onLookupNotFound = options.onLookupNotFound;
     this.onNewsMismatch = options.onNewsMismatch;
     this.senderRule = options.senderRule ?? (() => Promise.resolve(DEFAULT_TRAVEL_RULE_SENDER));
+    this.senderDigestKey = options.senderDigestKey;
     this.invoices = new ClaimedRecords(
       store,
       timing,
@@ -98,20 +112,21 @@ export class InvoiceService implements RefundReservations {
   /**
    * Creates the order's invoice once; a repeat of the same request answers the same invoice. With the invoice
    * comes its client secret (see `clientSecretOf`). The payer (`sender`) goes to the service with this call's
-   * create and is kept nowhere: the record holds only a salted digest of it, so that the same request again (after
+   * create and is kept nowhere: the record holds only a keyed digest of it, so that the same request again (after
    * a lost answer, say) resumes with the payer it brings, and another payer under the foreign_id is a conflict.
    */
   async checkout(request: CheckoutRequest, sender?: Sender): Promise<Checkout> {
     checkSender(await this.senderRule(), sender);
+    const key = sender === undefined ? Buffer.alloc(0) : await this.requireSenderKey();
     const claimed = await this.invoices.claim(
-      withDigestOf(request, 'senderDigest', sender),
+      withDigestOf(request, 'senderDigest', sender, key),
       await this.claimOn(),
       (existing) => ({
         // After an unknown outcome the same upstream id is tried again; a duplicate answer tells us it was created.
         attempt: existing.phase === 'abandoned' ? existing.attempt + 1 : existing.attempt,
       }),
       {},
-      (existing) => isSameWithDigest(existing, request, 'senderDigest', sender),
+      (existing) => isSameWithDigest(existing, request, 'senderDigest', sender, key),
     );
     if (!claimed.owned) {
       const record = claimed.record;
@@ -119,6 +134,11 @@ export class InvoiceService implements RefundReservations {
     }
     const made = await this.createUpstream(claimed.record, mayHaveBeenSent(claimed.previous), sender);
     return { ...made, created: true };
+  }
+
+  private async requireSenderKey(): Promise<Buffer> {
+    if (!this.senderDigestKey) throw new NotConfiguredError('No key to keep a digest of the payer under');
+    return this.senderDigestKey();
   }
 
   /**

@@ -1,6 +1,6 @@
 import { InvoiceService } from '../domain/invoices';
 import { DEFAULT_TRAVEL_RULE_SENDER, type StoreId } from '../domain/stores';
-import { clientSecretIssuer } from '../secrets/client-secrets';
+import { clientSecretIssuer, senderDigestKey } from '../secrets/client-secrets';
 import { invoiceLookupNotFound } from './invoice-lookups';
 import { newsMismatch } from './news-mismatch';
 import { processingAccountsFor } from './processing';
@@ -30,6 +30,7 @@ export function invoicesFor(storeId: StoreId): InvoiceService {
         onLookupNotFound: invoiceLookupNotFound,
         onNewsMismatch: newsMismatch,
         // Read at each checkout: a store's change reaches a warm container with its registry item's cache.
+        senderDigestKey: senderDigestKey(keysOf(storeId), storeId),
         senderRule: async () => (await accountOf(storeId)).travelRuleSender ?? DEFAULT_TRAVEL_RULE_SENDER,
       },
     );
