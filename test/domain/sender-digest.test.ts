@@ -1,7 +1,11 @@
 // The payer's travel-rule data on a checkout: checked against the store's setting, and kept on the order only as a
 // keyed digest that tells the same request from another.
 import { randomBytes } from 'node:crypto';
-import { InvalidFieldsError } from '../../domain/errors';
+import { InvalidFieldsError, NotConfiguredError, ServiceError } from '../../domain/errors';
+import { InvoiceService } from '../../domain/invoices';
+import { oneAccount } from '../../domain/upstream';
+import { ProcessingAdapter } from '../../processing/adapter';
+import { checkoutRequest, startDomainRig, type DomainRig } from '../support/domain-rig';
 import { isKeyedDigestOf, isSameWithDigest, keyedDigest, withDigestOf } from '../../domain/hash';
 import type { Sender } from '../../domain/model';
 import { checkSender } from '../../domain/travel-rule';
@@ -54,4 +58,40 @@ test('a request with a digested payer is the same request only with the same pay
   expect(none.request).toEqual(request);
   expect(isSameWithDigest(none, request, 'senderDigest', undefined, key)).toBe(true);
   expect(isSameWithDigest(none, request, 'senderDigest', PERSON, key)).toBe(false);
+});
+
+describe('through the sandbox', () => {
+  let rig: DomainRig;
+  beforeEach(async () => {
+    rig = await startDomainRig();
+  });
+  afterEach(() => rig.close());
+
+  const invoicesWithKey = () =>
+    new InvoiceService(
+      rig.invoiceStore,
+      oneAccount(new ProcessingAdapter(rig.client)),
+      { now: () => rig.clock.ms, leaseMs: 45_000, waitMs: 5_000, pollMs: 100 },
+      { senderDigestKey: () => Promise.resolve(key) },
+    );
+
+  test("a payer the service refuses reaches the caller as its refusal, naming the service's field", async () => {
+    // The API's own checks refuse such a date first; past them, the service's refusal is the caller's answer.
+    const error = await invoicesWithKey()
+      .checkout(checkoutRequest('sd-refused'), { ...PERSON, dateOfBirth: '2999-01-01' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect((error as ServiceError).failure).toBe('refused');
+    expect(Object.keys((error as ServiceError).fields)).toEqual(['sender_data.date_of_birth']);
+    expect(JSON.stringify((error as ServiceError).fields)).not.toContain(PERSON.lastName);
+    // Refused for good: the foreign_id is free, and the same order with a good payer is made.
+    const made = await invoicesWithKey().checkout(checkoutRequest('sd-refused'), PERSON);
+    expect(made.created).toBe(true);
+  });
+
+  test('a payer with no key to digest it under is refused before anything is written', async () => {
+    const error = await rig.invoices.checkout(checkoutRequest('sd-nokey'), PERSON).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotConfiguredError);
+    expect(await rig.invoiceStore.get('sd-nokey')).toBeUndefined();
+  });
 });
