@@ -1,5 +1,12 @@
 import { clientSecretHash, clientSecretMatches } from './client-secret';
-import { ConflictError, NotFoundError, serviceFailure, ServiceError, surelyNotProcessed } from './errors';
+import {
+  ConflictError,
+  NotConfiguredError,
+  NotFoundError,
+  serviceFailure,
+  ServiceError,
+  surelyNotProcessed,
+} from './errors';
 import type {
   CheckoutRequest,
   InvoiceNews,
@@ -7,14 +14,17 @@ import type {
   NewsOutcome,
   OrderRefundRequest,
   RefundEntry,
+  Sender,
   StatusChange,
 } from './model';
+import { isSameWithDigest, withDigestOf } from './hash';
 import { recordedPayment } from './payment';
 import type { ClientSecrets, InvoiceStore, Owned, ProcessingAccounts, ProcessingApi } from './ports';
 import { ClaimedRecords, mayHaveBeenSent, type ClaimTiming } from './records';
 import { MAX_REFUNDS_PER_ORDER, refundEnded, reservation, type Unaddressed } from './refund-bound';
 import { isInvoiceStatus } from './status';
-import type { AccountKind } from './stores';
+import { DEFAULT_TRAVEL_RULE_SENDER, type AccountKind, type TravelRule } from './stores';
+import { checkSender } from './travel-rule';
 import { cancelRefusal, mayBeOurCancel } from './invoice-cancel';
 import { holdsNews, orderForeignId, upstreamForeignId, withNews, type StatusUpdate } from './invoice-news';
 import { invoiceEvents } from './webhooks';
@@ -50,6 +60,13 @@ export interface InvoiceServiceOptions {
   clientSecrets?: ClientSecrets;
   /** False when no webhook endpoint is set: then no change makes an event, and records keep no outbox. */
   announce?: boolean;
+  /** The store's `travel_rule_sender` now (domain/travel-rule.ts). */
+  senderRule?: () => Promise<TravelRule>;
+  /**
+   * The key a checkout's payer is digested under (domain/hash.ts, `keyedDigest`); a checkout with a payer is refused
+   * without one.
+   */
+  senderDigestKey?: () => Promise<Buffer>;
 }
 
 export interface Checkout {
@@ -64,6 +81,8 @@ export class InvoiceService implements RefundReservations {
   private readonly clientSecrets?: ClientSecrets;
   private readonly onLookupNotFound?: (foreignId: string) => void;
   private readonly onNewsMismatch?: (foreignId: string, reason: 'foreign_id' | 'account') => void;
+  private readonly senderRule: () => Promise<TravelRule>;
+  private readonly senderDigestKey?: () => Promise<Buffer>;
 
   constructor(
     store: InvoiceStore,
@@ -74,6 +93,8 @@ export class InvoiceService implements RefundReservations {
     this.clientSecrets = options.clientSecrets;
     this.onLookupNotFound = options.onLookupNotFound;
     this.onNewsMismatch = options.onNewsMismatch;
+    this.senderRule = options.senderRule ?? (() => Promise.resolve(DEFAULT_TRAVEL_RULE_SENDER));
+    this.senderDigestKey = options.senderDigestKey;
     this.invoices = new ClaimedRecords(
       store,
       timing,
@@ -90,19 +111,34 @@ export class InvoiceService implements RefundReservations {
 
   /**
    * Creates the order's invoice once; a repeat of the same request answers the same invoice. With the invoice
-   * comes its client secret (see `clientSecretOf`).
+   * comes its client secret (see `clientSecretOf`). The payer (`sender`) goes to the service with this call's
+   * create and is kept nowhere: the record holds only a keyed digest of it, so that the same request again (after
+   * a lost answer, say) resumes with the payer it brings, and another payer under the foreign_id is a conflict.
    */
-  async checkout(request: CheckoutRequest): Promise<Checkout> {
-    const claimed = await this.invoices.claim(request, await this.claimOn(), (existing) => ({
-      // After an unknown outcome the same upstream id is tried again; a duplicate answer tells us it was created.
-      attempt: existing.phase === 'abandoned' ? existing.attempt + 1 : existing.attempt,
-    }));
+  async checkout(request: CheckoutRequest, sender?: Sender): Promise<Checkout> {
+    checkSender(await this.senderRule(), sender);
+    const key = sender === undefined ? Buffer.alloc(0) : await this.requireSenderKey();
+    const claimed = await this.invoices.claim(
+      withDigestOf(request, 'senderDigest', sender, key),
+      await this.claimOn(),
+      (existing) => ({
+        // After an unknown outcome the same upstream id is tried again; a duplicate answer tells us it was created.
+        attempt: existing.phase === 'abandoned' ? existing.attempt + 1 : existing.attempt,
+      }),
+      {},
+      (existing) => isSameWithDigest(existing, request, 'senderDigest', sender, key),
+    );
     if (!claimed.owned) {
       const record = claimed.record;
       return { record, created: false, clientSecret: await this.clientSecretOf(record) };
     }
-    const made = await this.createUpstream(claimed.record, mayHaveBeenSent(claimed.previous));
+    const made = await this.createUpstream(claimed.record, mayHaveBeenSent(claimed.previous), sender);
     return { ...made, created: true };
+  }
+
+  private async requireSenderKey(): Promise<Buffer> {
+    if (!this.senderDigestKey) throw new NotConfiguredError('No key to keep a digest of the payer under');
+    return this.senderDigestKey();
   }
 
   /**
@@ -343,8 +379,15 @@ export class InvoiceService implements RefundReservations {
     });
   }
 
-  /** `resumed`: an earlier attempt with this upstream id may have been created without our hearing back. */
-  private async createUpstream(claimed: InvoiceRecord, resumed: boolean): Promise<Omit<Checkout, 'created'>> {
+  /**
+   * `resumed`: an earlier attempt with this upstream id may have been created without our hearing back. `sender`:
+   * the payer this call was given, sent with each attempt and never written.
+   */
+  private async createUpstream(
+    claimed: InvoiceRecord,
+    resumed: boolean,
+    sender?: Sender,
+  ): Promise<Omit<Checkout, 'created'>> {
     let record = claimed;
     let mayBeOurs = resumed;
     // Before the send: a secret that could not be had after it would leave a created invoice unrecorded.
@@ -361,6 +404,7 @@ export class InvoiceService implements RefundReservations {
         const created = await this.processingOf(record).createInvoice(
           upstreamForeignId(record),
           record.request,
+          sender,
         );
         const answered = this.invoices.answered(record, created, 'create', {
           invoice: created.details,

@@ -183,6 +183,11 @@ export interface CheckoutRequest {
   type?: InvoiceType;
   /** The store's own keys and values, kept with the order and returned as given (keys sorted). */
   metadata?: Record<string, string>;
+  /**
+   * A salted digest (domain/hash.ts) of the payer's travel-rule data the checkout gave, never the data: it tells a
+   * retry with the same payer from another request, and tells nothing of who paid.
+   */
+  senderDigest?: string;
 }
 
 /** The invoice the service made for a checkout: where and how much the customer pays, and until when. */
@@ -338,6 +343,13 @@ export type Receiver =
   | { type: 'natural'; firstName: string; lastName: string; dateOfBirth: string; email?: string }
   | { type: 'legal'; companyName: string; country: string; email?: string }
   | { type: 'self' };
+
+/**
+ * Who pays an invoice, for the travel rule (MiCA), as the payment service takes it on an invoice (`sender_type`,
+ * `sender_data`): a natural person or a company, never the store's own wallet. Personal data: it goes to the payment
+ * service with the create and is kept nowhere.
+ */
+export type Sender = Exclude<Receiver, { type: 'self' }>;
 
 /** A payout not tied to an order asks for its withdrawal directly; an order's refund asks the order first. */
 export interface RefundRecord extends ClaimedRecord<RefundRequest | OrderRefundRequest> {

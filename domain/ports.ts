@@ -15,6 +15,7 @@ import type {
   PairQuery,
   Payment,
   Receiver,
+  Sender,
   RefundRecord,
   RefundRequest,
   ServiceData,
@@ -27,10 +28,14 @@ import type { AccountKind, StoreId } from './ids';
 
 /** The payment service. Every method throws ServiceError (domain/errors.ts) when the service does not do it. */
 export interface ProcessingApi {
-  /** Creates the checkout's invoice under `upstreamForeignId`, the foreign_id the service knows it by. */
+  /**
+   * Creates the checkout's invoice under `upstreamForeignId`, the foreign_id the service knows it by; the payer,
+   * when given, goes with it for the travel rule.
+   */
   createInvoice(
     upstreamForeignId: string,
     request: CheckoutRequest,
+    sender?: Sender,
   ): Promise<Created<InvoiceDetails, InvoiceStatus>>;
   cancelInvoice(upstreamForeignId: string): Promise<void>;
   /**

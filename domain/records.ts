@@ -58,6 +58,7 @@ export async function claim<T extends Claimable>(
   fresh: T,
   timing: ClaimTiming,
   takeOver: (existing: T) => T,
+  sameRequest: (existing: T) => boolean = (existing) => isSameRequest(existing, fresh.request),
 ): Promise<Claim<T>> {
   if (await store.create(fresh)) return { record: fresh, owned: true };
   const deadline = timing.now() + timing.waitMs;
@@ -74,7 +75,7 @@ export async function claim<T extends Claimable>(
       return { record: existing, owned: true, previous: triedOver };
     // Nothing was made of a refused or unsent request: the foreign_id is free for another.
     const made = existing.phase !== 'rejected' && existing.phase !== 'unsent';
-    if (made && !isSameRequest(existing, fresh.request)) {
+    if (made && !sameRequest(existing)) {
       throw new ConflictError(
         'foreign_id_conflict',
         'This foreign_id is already used by a different request',
@@ -82,8 +83,7 @@ export async function claim<T extends Claimable>(
     }
     if (existing.phase === 'sent') return { record: existing, owned: false };
     // The same request again, after its claim link was made: the customer's address, not a retry, sends it.
-    if (existing.claimLink && isSameRequest(existing, fresh.request))
-      return { record: existing, owned: false };
+    if (existing.claimLink && sameRequest(existing)) return { record: existing, owned: false };
     if (!leaseHeld(existing, timing)) {
       const next = takeOver(existing);
       if (await store.update(next, existing.version, existing))
@@ -189,12 +189,14 @@ export class ClaimedRecords<T extends AnyRecord> {
    * Claims the request's foreign_id with a new record made now on `on.account`, or takes over one whose send ended
    * without an answer (keeping its `createdAt` and account, `on.unpinned` for one that names none; `takeOver` may
    * carry some of its own fields on). `given`: own fields this request brings, on the new record as on a take-over.
+   * `sameRequest`: whether a record holds this request; by default, whether it holds `request` as it is.
    */
   claim(
     request: T['request'],
     on: { account: AccountKind; unpinned: AccountKind },
     takeOver: (existing: T) => Partial<OwnFields<T>> = () => ({}),
     given: Partial<OwnFields<T>> = {},
+    sameRequest?: (existing: T) => boolean,
   ): Promise<Claim<T>> {
     const now = this.timing.now();
     const fresh = {
@@ -213,19 +215,24 @@ export class ClaimedRecords<T extends AnyRecord> {
       ...this.own,
       ...given,
     } as AnyRecord as T;
-    return claim(this.store, this.announce(fresh), this.timing, (existing) =>
-      this.announce(
-        {
-          ...fresh,
-          ...takeOver(existing),
-          version: existing.version + 1,
-          createdAt: existing.createdAt,
-          account: existing.account ?? on.unpinned,
-          // Events not yet moved out, and the seq, live on: none is lost and no id is given twice.
-          outbox: carriedOutbox(existing),
-        },
-        existing,
-      ),
+    return claim(
+      this.store,
+      this.announce(fresh),
+      this.timing,
+      (existing) =>
+        this.announce(
+          {
+            ...fresh,
+            ...takeOver(existing),
+            version: existing.version + 1,
+            createdAt: existing.createdAt,
+            account: existing.account ?? on.unpinned,
+            // Events not yet moved out, and the seq, live on: none is lost and no id is given twice.
+            outbox: carriedOutbox(existing),
+          },
+          existing,
+        ),
+      sameRequest,
     );
   }
 

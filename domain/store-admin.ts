@@ -45,6 +45,8 @@ export interface NewStore {
   processing?: OwnAccount;
   /** Absent: DEFAULT_TRAVEL_RULE. */
   travelRule?: TravelRule;
+  /** Absent: DEFAULT_TRAVEL_RULE_SENDER. */
+  travelRuleSender?: TravelRule;
 }
 
 export interface StoreChanges {
@@ -53,6 +55,7 @@ export interface StoreChanges {
   webhookUrl?: string | null;
   processing?: OwnAccount;
   travelRule?: TravelRule;
+  travelRuleSender?: TravelRule;
 }
 
 /** A store's tokens in clear, answered once: when made, and when rotated. */
@@ -112,6 +115,7 @@ export class StoreAdmin {
       ...(input.processing && { baseUrl: input.processing.baseUrl }),
       ...(input.webhookUrl !== undefined && { webhookUrl: input.webhookUrl }),
       ...(input.travelRule !== undefined && { travelRule: input.travelRule }),
+      ...(input.travelRuleSender !== undefined && { travelRuleSender: input.travelRuleSender }),
       createdAt: at,
       updatedAt: at,
       version: 1,
@@ -154,6 +158,7 @@ export class StoreAdmin {
         ...rest,
         ...(changes.name !== undefined && { name: changes.name }),
         ...(changes.travelRule !== undefined && { travelRule: changes.travelRule }),
+        ...(changes.travelRuleSender !== undefined && { travelRuleSender: changes.travelRuleSender }),
         ...(webhookUrl !== null && webhookUrl !== undefined && { webhookUrl }),
       };
     };
@@ -422,8 +427,8 @@ function createInProgress(): ConflictError {
 }
 
 /** What tells a create's retry from another create: its body, the keys among it (kept only in a salted digest). */
-function createRequest({ id, name, webhookUrl, travelRule, processing }: NewStore) {
-  return { id, name, webhookUrl, travelRule, ...processing };
+function createRequest({ id, name, webhookUrl, travelRule, travelRuleSender, processing }: NewStore) {
+  return { id, name, webhookUrl, travelRule, travelRuleSender, ...processing };
 }
 
 function keysOf({ apiKey, secretKey }: OwnAccount) {

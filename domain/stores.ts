@@ -24,6 +24,13 @@ export type TravelRule = (typeof TRAVEL_RULE_SETTINGS)[number];
  */
 export const DEFAULT_TRAVEL_RULE: TravelRule = 'optional';
 
+/**
+ * Whether a store's checkouts carry the payer's travel-rule data (`sender`, domain/travel-rule.ts), in the same three
+ * settings; every store's, the default store's included, until it is changed: without it the service asks the
+ * customer on its invoice form, as before.
+ */
+export const DEFAULT_TRAVEL_RULE_SENDER: TravelRule = 'optional';
+
 /** Who is calling a route: the store whose data it may see and change. */
 export interface Caller {
   storeId: StoreId;
@@ -49,6 +56,8 @@ export interface StoreAccount {
   webhook?: { url: string; secrets: WebhookSecrets };
   /** Whether its refunds carry the receiver (domain/travel-rule.ts); absent: DEFAULT_TRAVEL_RULE. */
   travelRule?: TravelRule;
+  /** Whether its checkouts carry the payer (domain/travel-rule.ts); absent: DEFAULT_TRAVEL_RULE_SENDER. */
+  travelRuleSender?: TravelRule;
 }
 
 export interface StoreAccounts {
@@ -108,6 +117,8 @@ export interface StoreRecord {
   movedFromShared?: number;
   /** Absent: DEFAULT_TRAVEL_RULE (domain/travel-rule.ts). */
   travelRule?: TravelRule;
+  /** Absent: DEFAULT_TRAVEL_RULE_SENDER (domain/travel-rule.ts). */
+  travelRuleSender?: TravelRule;
 }
 
 /**

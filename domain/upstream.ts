@@ -65,8 +65,8 @@ export function sharedAccountOf(processing: ProcessingApi, storeId: StoreId): Pr
     foreignId: upstream(request.foreignId),
   });
   return {
-    createInvoice: (upstreamForeignId, request) =>
-      processing.createInvoice(upstream(upstreamForeignId), request),
+    createInvoice: (upstreamForeignId, request, sender) =>
+      processing.createInvoice(upstream(upstreamForeignId), request, sender),
     cancelInvoice: (upstreamForeignId) => processing.cancelInvoice(upstream(upstreamForeignId)),
     invoiceNews: async (invoiceId) => {
       const news = await processing.invoiceNews(invoiceId);
@@ -102,7 +102,8 @@ export function sharedAccountOf(processing: ProcessingApi, storeId: StoreId): Pr
  */
 export function defaultStoreAccountOf(processing: ProcessingApi): ProcessingApi {
   return {
-    createInvoice: (upstreamForeignId, request) => processing.createInvoice(upstreamForeignId, request),
+    createInvoice: (upstreamForeignId, request, sender) =>
+      processing.createInvoice(upstreamForeignId, request, sender),
     cancelInvoice: (upstreamForeignId) => processing.cancelInvoice(upstreamForeignId),
     invoiceNews: async (invoiceId) => {
       const news = await processing.invoiceNews(invoiceId);

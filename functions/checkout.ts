@@ -8,8 +8,8 @@ import { invoicesFor } from '../runtime/invoices';
 /** POST /checkout: 201 with a new invoice, 200 with the same one for a repeated request. */
 export const handler = apiRoute(
   { route: checkoutRoute, tokens: bearerTokens, input: checkoutInput },
-  async (request, { storeId }) => {
-    const { record, created, clientSecret } = await invoicesFor(storeId).checkout(request);
+  async ({ sender, ...request }, { storeId }) => {
+    const { record, created, clientSecret } = await invoicesFor(storeId).checkout(request, sender);
     // The secret is added to the view, not the view copied: the same JSON, one object fewer to build.
     const body: CheckoutView = Object.assign(invoiceView(record, Date.now()), {
       client_secret: clientSecret,

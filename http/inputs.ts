@@ -3,6 +3,7 @@ import type {
   OrderRefundRequest,
   PairQuery,
   Receiver,
+  Sender,
   RefundRequest,
   TransactionQuery,
 } from '../domain/model';
@@ -49,7 +50,8 @@ function camelCased<T extends object>(fields: T): CamelCased<T> {
   return out as CamelCased<T>;
 }
 
-export function checkoutInput({ body }: ApiRequest): CheckoutRequest {
+/** A checkout: the order in our names, and the travel rule's payer, if given. */
+export function checkoutInput({ body }: ApiRequest): CheckoutRequest & { sender?: Sender } {
   return camelCased(readFields(checkoutBody, body));
 }
 

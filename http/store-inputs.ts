@@ -37,7 +37,10 @@ function ownAccount(fields: AccountFields): OwnAccount | undefined {
 }
 
 export function newStoreInput(request: ApiRequest): { store: NewStore; apiBase: string } {
-  const { id, name, webhook_url, processing, travel_rule } = readFields(storeBody, request.body);
+  const { id, name, webhook_url, processing, travel_rule, travel_rule_sender } = readFields(
+    storeBody,
+    request.body,
+  );
   const account = ownAccount(processing);
   return {
     store: {
@@ -45,6 +48,7 @@ export function newStoreInput(request: ApiRequest): { store: NewStore; apiBase: 
       name,
       ...(webhook_url !== undefined && { webhookUrl: webhook_url }),
       ...(travel_rule !== undefined && { travelRule: travel_rule }),
+      ...(travel_rule_sender !== undefined && { travelRuleSender: travel_rule_sender }),
       ...(account && { processing: account }),
     },
     apiBase: apiBaseOf(request),
@@ -58,7 +62,10 @@ export function storeChangesInput(request: ApiRequest): {
   apiBase: string;
 } {
   const storeId = storeIdInput(request);
-  const { name, webhook_url, processing, travel_rule } = readFields(storeChangesBody, request.body);
+  const { name, webhook_url, processing, travel_rule, travel_rule_sender } = readFields(
+    storeChangesBody,
+    request.body,
+  );
   const clears = isPlainObject(request.body) && request.body.webhook_url === null;
   const account = ownAccount(processing);
   return {
@@ -66,6 +73,7 @@ export function storeChangesInput(request: ApiRequest): {
     changes: {
       ...(name !== undefined && { name }),
       ...(travel_rule !== undefined && { travelRule: travel_rule }),
+      ...(travel_rule_sender !== undefined && { travelRuleSender: travel_rule_sender }),
       ...(clears ? { webhookUrl: null } : webhook_url != null && { webhookUrl: webhook_url }),
       ...(account && { processing: account }),
     },

@@ -1,4 +1,9 @@
-import { DEFAULT_STORE_ID, DEFAULT_TRAVEL_RULE, type StoreRecord } from '../domain/stores';
+import {
+  DEFAULT_STORE_ID,
+  DEFAULT_TRAVEL_RULE,
+  DEFAULT_TRAVEL_RULE_SENDER,
+  type StoreRecord,
+} from '../domain/stores';
 import { encodeCursor } from './cursor';
 import { renderedViews } from './render-guard';
 import { iso } from './views';
@@ -14,6 +19,7 @@ export function storeView(record: StoreRecord, apiBase: string) {
     webhook_url: record.webhookUrl ?? null,
     callback_url: record.account === 'own' ? `${apiBase}/callbacks/${record.id}` : null,
     travel_rule: record.travelRule ?? DEFAULT_TRAVEL_RULE,
+    travel_rule_sender: record.travelRuleSender ?? DEFAULT_TRAVEL_RULE_SENDER,
     created_at: iso(record.createdAt, 'created_at'),
     updated_at: iso(record.updatedAt, 'updated_at'),
   };
@@ -30,6 +36,7 @@ export function defaultStoreView(webhookUrl: string | undefined) {
     webhook_url: webhookUrl || null,
     callback_url: null,
     travel_rule: DEFAULT_TRAVEL_RULE,
+    travel_rule_sender: DEFAULT_TRAVEL_RULE_SENDER,
     created_at: null,
     updated_at: null,
   };

@@ -8,6 +8,7 @@ import type {
   RefundRequest,
   TransactionQuery,
   Receiver,
+  Sender,
 } from '../domain/model';
 import type { ProcessingApi } from '../domain/ports';
 import type { ProcessingClient } from './client';
@@ -28,9 +29,9 @@ import { isWithdrawalFor, withdrawalFromTransaction } from './withdrawal';
 export class ProcessingAdapter implements ProcessingApi {
   constructor(private readonly client: ProcessingClient) {}
 
-  createInvoice(upstreamForeignId: string, request: CheckoutRequest) {
+  createInvoice(upstreamForeignId: string, request: CheckoutRequest, sender?: Sender) {
     return translated(async () => {
-      const invoice = await this.client.createInvoice(invoiceRequest(upstreamForeignId, request));
+      const invoice = await this.client.createInvoice(invoiceRequest(upstreamForeignId, request, sender));
       return { status: invoice.status, details: invoiceDetails(invoice) };
     });
   }

@@ -8,6 +8,7 @@ import {
   type InvoiceDetails,
   type Payment,
   type Receiver,
+  type Sender,
   type RefundRequest,
   type Settlement,
   type WithdrawalDetails,
@@ -26,9 +27,13 @@ import {
   serviceReason,
 } from './errors';
 import { MAX_AMOUNT_DIGITS } from './json';
-import type { CreateInvoiceRequest, Invoice, Withdrawal, WithdrawalRequest } from './wire';
+import type { CreateInvoiceRequest, Invoice, TravelRuleData, Withdrawal, WithdrawalRequest } from './wire';
 
-export function invoiceRequest(upstreamForeignId: string, request: CheckoutRequest): CreateInvoiceRequest {
+export function invoiceRequest(
+  upstreamForeignId: string,
+  request: CheckoutRequest,
+  sender?: Sender,
+): CreateInvoiceRequest {
   return {
     foreign_id: upstreamForeignId,
     timer: request.timer,
@@ -42,6 +47,7 @@ export function invoiceRequest(upstreamForeignId: string, request: CheckoutReque
     end_user_reference: request.endUserReference,
     description: request.description,
     sender_currency: request.senderCurrency,
+    ...(sender && { sender_type: sender.type, sender_data: travelRuleData(sender) }),
   };
 }
 
@@ -57,37 +63,35 @@ export function withdrawalRequest(request: RefundRequest, receiver?: Receiver): 
   };
 }
 
-/**
- * The receiver in the service's words (its "User data collection" and "Withdraw crypto" pages): a company is
- * `legal_name` and `country_of_registration`, the country in ISO 3166-1 alpha-3 as the service's example writes
- * it; our own wallet is `self`, with no data.
- */
+/** The receiver in the service's words (see `travelRuleData`); our own wallet is `self`, with no data. */
 export function travelRuleReceiver(
   receiver: Receiver,
 ): Pick<WithdrawalRequest, 'receiver_type' | 'receiver_data'> {
-  const email = receiver.type !== 'self' && receiver.email !== undefined ? { email: receiver.email } : {};
-  switch (receiver.type) {
+  if (receiver.type === 'self') return { receiver_type: 'self' };
+  return { receiver_type: receiver.type, receiver_data: travelRuleData(receiver) };
+}
+
+/**
+ * A person's or a company's travel-rule data in the service's words (its "User data collection", "Withdraw crypto"
+ * and "Create an invoice" pages), for a receiver and a payer alike: a company is `legal_name` and
+ * `country_of_registration`, the country in ISO 3166-1 alpha-3 as the service's example writes it.
+ */
+export function travelRuleData(party: Sender): TravelRuleData {
+  const email = party.email !== undefined ? { email: party.email } : {};
+  switch (party.type) {
     case 'natural':
       return {
-        receiver_type: 'natural',
-        receiver_data: {
-          first_name: receiver.firstName,
-          last_name: receiver.lastName,
-          date_of_birth: receiver.dateOfBirth,
-          ...email,
-        },
+        first_name: party.firstName,
+        last_name: party.lastName,
+        date_of_birth: party.dateOfBirth,
+        ...email,
       };
     case 'legal':
       return {
-        receiver_type: 'legal',
-        receiver_data: {
-          legal_name: receiver.companyName,
-          country_of_registration: alpha3Of(receiver.country) ?? receiver.country,
-          ...email,
-        },
+        legal_name: party.companyName,
+        country_of_registration: alpha3Of(party.country) ?? party.country,
+        ...email,
       };
-    case 'self':
-      return { receiver_type: 'self' };
   }
 }
 

@@ -17,6 +17,9 @@ export interface CreateInvoiceRequest {
   end_user_reference?: string;
   description?: string;
   sender_currency?: string;
+  /** The travel rule's payer (the service's "User data collection" and "Create an invoice"). */
+  sender_type?: 'natural' | 'legal';
+  sender_data?: TravelRuleData;
 }
 
 export interface Invoice {
@@ -48,6 +51,9 @@ export interface WithdrawalRequest {
   receiver_type?: 'natural' | 'legal' | 'self';
   receiver_data?: NaturalReceiverData | LegalReceiverData;
 }
+
+/** A person's or a company's travel-rule data, as a receiver's or a payer's. */
+export type TravelRuleData = NaturalReceiverData | LegalReceiverData;
 
 export interface NaturalReceiverData {
   first_name: string;

@@ -1,9 +1,10 @@
 import { InvoiceService } from '../domain/invoices';
-import type { StoreId } from '../domain/stores';
-import { clientSecretIssuer } from '../secrets/client-secrets';
+import { DEFAULT_TRAVEL_RULE_SENDER, type StoreId } from '../domain/stores';
+import { clientSecretIssuer, senderDigestKey } from '../secrets/client-secrets';
 import { invoiceLookupNotFound } from './invoice-lookups';
 import { newsMismatch } from './news-mismatch';
 import { processingAccountsFor } from './processing';
+import { accountOf } from './store-account';
 import { keysOf } from './processing-keys';
 import { invoiceStore } from './stores';
 import { claimTiming } from './timing';
@@ -28,6 +29,9 @@ export function invoicesFor(storeId: StoreId): InvoiceService {
         announce: announceEvents,
         onLookupNotFound: invoiceLookupNotFound,
         onNewsMismatch: newsMismatch,
+        // Read at each checkout: a store's change reaches a warm container with its registry item's cache.
+        senderDigestKey: senderDigestKey(keysOf(storeId), storeId),
+        senderRule: async () => (await accountOf(storeId)).travelRuleSender ?? DEFAULT_TRAVEL_RULE_SENDER,
       },
     );
     byStore.set(storeId, service);

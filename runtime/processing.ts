@@ -45,7 +45,7 @@ async function ownAccountNow(storeId: StoreId): Promise<ProcessingApi> {
 /** A ProcessingApi whose every call goes to the account `target` names at the time of the call. */
 function resolvedAtEachCall(target: () => Promise<ProcessingApi>): ProcessingApi {
   return {
-    createInvoice: async (id, request) => (await target()).createInvoice(id, request),
+    createInvoice: async (id, request, sender) => (await target()).createInvoice(id, request, sender),
     cancelInvoice: async (id) => (await target()).cancelInvoice(id),
     invoiceNews: async (invoiceId) => (await target()).invoiceNews(invoiceId),
     depositNews: async (ids, id) => (await target()).depositNews(ids, id),

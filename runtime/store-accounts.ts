@@ -66,6 +66,7 @@ function accountOf(record: StoreRecord): StoreAccount {
         : { account: 'shared' },
     unpinned: record.movedFromShared === undefined ? record.account : 'shared',
     ...(record.travelRule !== undefined && { travelRule: record.travelRule }),
+    ...(record.travelRuleSender !== undefined && { travelRuleSender: record.travelRuleSender }),
     ...(record.webhookUrl !== undefined && {
       webhook: {
         url: record.webhookUrl,

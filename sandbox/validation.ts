@@ -149,6 +149,7 @@ export function checkInvoice(body: Body, isTaken: (foreignId: string) => boolean
   if (emailUser !== undefined && !EMAIL.test(emailUser)) {
     check.fail('email_user', 'The email user field must be a valid email address.');
   }
+  checkParty(check, body, 'sender');
   return check.result({
     type: type as InvoiceType,
     endUserReference,
@@ -189,7 +190,7 @@ export function checkWithdrawal(
     check.fail('foreign_id', 'The foreign id has already been taken.');
   }
   const endUserReference = check.string('end_user_reference', false);
-  checkReceiver(check, body);
+  checkParty(check, body, 'receiver');
   return check.result({
     foreignId: foreignId!,
     senderCurrency: senderCurrency!,
@@ -216,29 +217,37 @@ function isPastDate(value: string): boolean {
 }
 
 /**
- * The travel rule's receiver (the service's "User data collection"): optional here, since the seed spec predates
- * it; when given, a natural person needs first name, last name and date of birth, a company its name and country
- * of registration (alpha-3, as the service's example writes it), each with an optional e-mail; `self` takes no data.
+ * The travel rule's payer of an invoice or receiver of a withdrawal (the service's "User data collection"): optional
+ * here, since the seed spec predates it; when given, a natural person needs first name, last name and date of birth,
+ * a company its name and country of registration (alpha-3, as the service's example writes it), each with an
+ * optional e-mail; a receiver may be `self`, which takes no data.
  */
-function checkReceiver(check: Collector, body: Body): void {
-  const type = check.string('receiver_type', false);
-  const data = body.receiver_data;
+function checkParty(check: Collector, body: Body, role: 'sender' | 'receiver'): void {
+  const typeField = `${role}_type`;
+  const dataField = `${role}_data`;
+  const type = check.string(typeField, false);
+  const data = body[dataField];
   if (type === undefined) {
     if (!isAbsent(data))
-      check.fail('receiver_type', 'The receiver type field is required when receiver data is present.');
+      check.fail(typeField, `The ${role} type field is required when ${role} data is present.`);
     return;
   }
-  if (type !== 'natural' && type !== 'legal' && type !== 'self') {
-    check.fail('receiver_type', 'The selected receiver type is invalid.');
+  if (type !== 'natural' && type !== 'legal' && !(role === 'receiver' && type === 'self')) {
+    check.fail(typeField, `The selected ${role} type is invalid.`);
     return;
   }
   if (type === 'self') return;
   if (isAbsent(data)) {
-    check.fail('receiver_data', 'The receiver data field is required unless receiver type is self.');
+    check.fail(
+      dataField,
+      role === 'receiver'
+        ? 'The receiver data field is required unless receiver type is self.'
+        : 'The sender data field is required when sender type is present.',
+    );
     return;
   }
   if (!isPlainObject(data)) {
-    check.fail('receiver_data', 'The receiver data field must be an object.');
+    check.fail(dataField, `The ${role} data field must be an object.`);
     return;
   }
   const inner = new Collector(data);
@@ -265,7 +274,7 @@ function checkReceiver(check: Collector, body: Body): void {
   const email = inner.string('email', false);
   if (email !== undefined && !EMAIL.test(email))
     inner.fail('email', 'The email field must be a valid email address.');
-  for (const [field, message] of Object.entries(inner.errors)) check.fail(`receiver_data.${field}`, message);
+  for (const [field, message] of Object.entries(inner.errors)) check.fail(`${dataField}.${field}`, message);
 }
 
 /** Spec 4.5 and 4.6: both currencies are required, supported and different. */

@@ -44,3 +44,20 @@ export function clientSecretIssuer(
     },
   };
 }
+
+/**
+ * The key a store's checkouts digest their payer under (domain/hash.ts, `keyedDigest`): derived (HKDF) from the
+ * processing secret key with a label of its own and the store's id, so that it is like no other key, and never kept.
+ * A change of the processing secret changes it: a retry after it, with a payer, is told from the request it repeats.
+ */
+export function senderDigestKey(keys: KeySource, storeId: StoreId): () => Promise<Buffer> {
+  let derived: { from: string; key: Buffer } | undefined;
+  return async () => {
+    const secretKey = (await keys.get()).secretKey;
+    if (derived?.from !== secretKey) {
+      const info = `merchant-payments-plugin sender digest v1\n${storeId}`;
+      derived = { from: secretKey, key: Buffer.from(hkdfSync('sha256', secretKey, '', info, 32)) };
+    }
+    return derived.key;
+  };
+}

@@ -148,6 +148,7 @@ function storeItem(record: StoreRecord): Item {
     }),
     ...(record.movedFromShared !== undefined && { moved_from_shared: num(record.movedFromShared) }),
     ...(record.travelRule !== undefined && { travel_rule: str(record.travelRule) }),
+    ...(record.travelRuleSender !== undefined && { travel_rule_sender: str(record.travelRuleSender) }),
   };
 }
 
@@ -190,6 +191,9 @@ function storeFromItem(item: Item): StoreRecord {
     ...(item.moved_from_shared !== undefined && { movedFromShared: number('moved_from_shared') }),
     ...(TRAVEL_RULE_SETTINGS.includes(text('travel_rule') as TravelRule) && {
       travelRule: text('travel_rule') as TravelRule,
+    }),
+    ...(TRAVEL_RULE_SETTINGS.includes(text('travel_rule_sender') as TravelRule) && {
+      travelRuleSender: text('travel_rule_sender') as TravelRule,
     }),
   };
 }

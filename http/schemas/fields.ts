@@ -3,7 +3,7 @@
 // through `metadata`, whose keys become JSON Schema keywords.
 import { isLosslessNumber } from 'lossless-json';
 import * as v from 'valibot';
-import type { Receiver } from '../../domain/model';
+import type { Receiver, Sender } from '../../domain/model';
 import { alpha3Of } from '../../domain/countries';
 import { ProcessingValidationError } from '../../processing/errors';
 import { toAmount8 } from '../../processing/money';
@@ -340,45 +340,49 @@ const receiverKindSchema = (
   additionalProperties: false,
 });
 
+type PartyType = Receiver['type'];
+
+const naturalSchema = receiverKindSchema(
+  'natural',
+  {
+    first_name: stringSchema({ minLength: 1, maxLength: 100 }),
+    last_name: stringSchema({ minLength: 1, maxLength: 100 }),
+    date_of_birth: stringSchema({ format: 'date' }),
+    email: stringSchema({ maxLength: 254 }),
+  },
+  ['first_name', 'last_name', 'date_of_birth'],
+);
+const legalSchema = receiverKindSchema(
+  'legal',
+  {
+    company_name: stringSchema({ minLength: 1, maxLength: 200 }),
+    country: stringSchema({ pattern: '^[A-Z]{2}$' }),
+    email: stringSchema({ maxLength: 254 }),
+  },
+  ['company_name', 'country'],
+);
+const PERSON_AND_COMPANY = `A natural person: \`first_name\` and \`last_name\` (1 to 100 characters), \`date_of_birth\` (YYYY-MM-DD, a real date in the past, not before ${EARLIEST_BIRTH}), optional \`email\`. A company: \`company_name\` (1 to 200 characters), \`country\` of registration (ISO 3166-1 alpha-2, such as "DE"), optional \`email\`.`;
+
 /**
- * The travel rule's receiver of a refund: `{"type": "natural", "first_name", "last_name", "date_of_birth",
- * "email"?}`, `{"type": "legal", "company_name", "country", "email"?}` or `{"type": "self"}`. Each field at fault
- * is named as `receiver.<field>`; a value is never echoed back.
+ * A travel-rule party of one of `types`, named `role` in its messages: each field at fault is named as
+ * `<field>.<key>` by the caller's path; a value is never echoed back.
  */
-export const receiver = (description: string) =>
+const party = <T extends PartyType>(
+  role: string,
+  types: readonly T[],
+  kinds: object[],
+  description: string,
+) =>
   v.pipe(
     v.unknown(),
-    v.metadata({
-      oneOf: [
-        receiverKindSchema(
-          'natural',
-          {
-            first_name: stringSchema({ minLength: 1, maxLength: 100 }),
-            last_name: stringSchema({ minLength: 1, maxLength: 100 }),
-            date_of_birth: stringSchema({ format: 'date' }),
-            email: stringSchema({ maxLength: 254 }),
-          },
-          ['first_name', 'last_name', 'date_of_birth'],
-        ),
-        receiverKindSchema(
-          'legal',
-          {
-            company_name: stringSchema({ minLength: 1, maxLength: 200 }),
-            country: stringSchema({ pattern: '^[A-Z]{2}$' }),
-            email: stringSchema({ maxLength: 254 }),
-          },
-          ['company_name', 'country'],
-        ),
-        receiverKindSchema('self', {}, []),
-      ],
-    }),
-    v.description(
-      `${description} A natural person: \`first_name\` and \`last_name\` (1 to 100 characters), \`date_of_birth\` (YYYY-MM-DD, a real date in the past, not before ${EARLIEST_BIRTH}), optional \`email\`. A company: \`company_name\` (1 to 200 characters), \`country\` of registration (ISO 3166-1 alpha-2, such as "DE"), optional \`email\`. \`self\`: the store's own wallet, no other field. No control characters.`,
-    ),
-    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    v.metadata({ oneOf: kinds }),
+    v.description(description),
+    v.rawTransform<unknown, Extract<Receiver, { type: T }>>(({ dataset, addIssue, NEVER }) => {
       const value = dataset.value;
       if (!isPlainObject(value)) {
-        addIssue({ message: 'must be a JSON object whose type is natural, legal or self' });
+        addIssue({
+          message: `must be a JSON object whose type is ${types.slice(0, -1).join(', ')} or ${types.at(-1)}`,
+        });
         return NEVER;
       }
       const at = (key: string): [v.ObjectPathItem] => [
@@ -389,12 +393,12 @@ export const receiver = (description: string) =>
         addIssue({ message: 'is required', path: at('type') });
         return NEVER;
       }
-      if (typeof type !== 'string' || !Object.hasOwn(RECEIVER_KINDS, type)) {
-        addIssue({ message: 'must be one of natural, legal, self', path: at('type') });
+      if (typeof type !== 'string' || !(types as readonly string[]).includes(type)) {
+        addIssue({ message: `must be one of ${types.join(', ')}`, path: at('type') });
         return NEVER;
       }
       const kind: Record<string, { schema: v.GenericSchema<unknown, string>; optional?: boolean }> =
-        RECEIVER_KINDS[type as Receiver['type']];
+        RECEIVER_KINDS[type as PartyType];
       let failed = false;
       const refuse = (message: string, key?: string) => {
         failed = true;
@@ -404,8 +408,8 @@ export const receiver = (description: string) =>
       for (const key of Object.keys(value)) {
         if (key === 'type' || Object.hasOwn(kind, key)) continue;
         // A key that is no field name is not echoed back: it may hold anything.
-        if (RECEIVER_KEY.test(key)) refuse(`is not a field of a ${type} receiver`, key);
-        else refuse(`has a field that is not one of a ${type} receiver`);
+        if (RECEIVER_KEY.test(key)) refuse(`is not a field of a ${type} ${role}`, key);
+        else refuse(`has a field that is not one of a ${type} ${role}`);
       }
       for (const [key, { schema, optional }] of Object.entries(kind)) {
         const given = value[key];
@@ -418,8 +422,30 @@ export const receiver = (description: string) =>
         else refuse(parsed.issues[0].message, key);
       }
       if (failed) return NEVER;
-      return receiverOf(type as Receiver['type'], fields);
+      return receiverOf(type as PartyType, fields) as Extract<Receiver, { type: T }>;
     }),
+  );
+
+/**
+ * The travel rule's receiver of a refund: `{"type": "natural", "first_name", "last_name", "date_of_birth",
+ * "email"?}`, `{"type": "legal", "company_name", "country", "email"?}` or `{"type": "self"}`. Each field at fault
+ * is named as `receiver.<field>`; a value is never echoed back.
+ */
+export const receiver = (description: string) =>
+  party(
+    'receiver',
+    ['natural', 'legal', 'self'],
+    [naturalSchema, legalSchema, receiverKindSchema('self', {}, [])],
+    `${description} ${PERSON_AND_COMPANY} \`self\`: the store's own wallet, no other field. No control characters.`,
+  );
+
+/** The travel rule's payer on a checkout: a natural person or a company, in the receiver's fields (no `self`). */
+export const sender = (description: string): v.GenericSchema<unknown, Sender> =>
+  party(
+    'sender',
+    ['natural', 'legal'],
+    [naturalSchema, legalSchema],
+    `${description} ${PERSON_AND_COMPANY} No control characters.`,
   );
 
 function receiverOf(type: Receiver['type'], fields: Record<string, string>): Receiver {

@@ -4,7 +4,12 @@ import * as v from 'valibot';
 import { decodeCursor } from '../cursor';
 import { fields, FOREIGN_ID } from '../validate';
 import { INVOICE_STATUS_NAMES } from '../../domain/outcome';
-import { DEFAULT_TRAVEL_RULE, STORE_ID, TRAVEL_RULE_SETTINGS } from '../../domain/stores';
+import {
+  DEFAULT_TRAVEL_RULE,
+  DEFAULT_TRAVEL_RULE_SENDER,
+  STORE_ID,
+  TRAVEL_RULE_SETTINGS,
+} from '../../domain/stores';
 import { EVENT_ID } from '../../domain/webhooks';
 import {
   amount,
@@ -15,6 +20,7 @@ import {
   metadata,
   oneOf,
   receiver,
+  sender,
   text,
   url,
   utcTime,
@@ -46,6 +52,11 @@ export const checkoutBody = fields({
     oneOf('How the service treats a partial payment.', ['fill_or_kill', 'good_until_expired']),
   ),
   metadata: v.optional(metadata("The store's own references, kept with the order and shown in its view.")),
+  sender: v.optional(
+    sender(
+      "Who pays, for the travel rule (MiCA): sent to the payment service with the invoice's create as `sender_type` and `sender_data`, with `end_user_reference` when given (which must name the same customer), and kept nowhere: never in the order's record, a view, list, export, webhook or log. Whether a checkout may or must carry it is the store's `travel_rule_sender`.",
+    ),
+  ),
 });
 
 const refundAddress = (description = 'Where the refund is sent: printable ASCII with no spaces.') =>
@@ -241,12 +252,18 @@ const travelRule = oneOf(
   TRAVEL_RULE_SETTINGS,
 );
 
+const travelRuleSender = oneOf(
+  `Whether the store's checkouts carry the payer's travel-rule data, \`sender\`: \`off\` refuses a checkout with one, \`required\` one without, \`optional\` sends it when given. \`${DEFAULT_TRAVEL_RULE_SENDER}\` when never set.`,
+  TRAVEL_RULE_SETTINGS,
+);
+
 export const storeBody = fields({
   id: storeId('The store id: it appears in keys, URLs and upstream foreign_ids, and never changes.'),
   name: storeName,
   webhook_url: v.optional(webhookUrl),
   processing: v.optional(processingAccount),
   travel_rule: v.optional(travelRule),
+  travel_rule_sender: v.optional(travelRuleSender),
 });
 
 export const storeChangesBody = fields({
@@ -254,6 +271,7 @@ export const storeChangesBody = fields({
   webhook_url: v.optional(v.nullable(webhookUrl)),
   processing: v.optional(processingAccount),
   travel_rule: v.optional(travelRule),
+  travel_rule_sender: v.optional(travelRuleSender),
 });
 
 export const MAX_GRACE_SECONDS = 604_800;

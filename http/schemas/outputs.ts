@@ -369,6 +369,10 @@ export const storeView = v.strictObject({
     v.picklist(TRAVEL_RULE_SETTINGS),
     "Whether its refunds carry the travel rule's `receiver`: `off` refuses one, `required` refuses a refund without one, `optional` sends it when given.",
   ),
+  travel_rule_sender: described(
+    v.picklist(TRAVEL_RULE_SETTINGS),
+    "Whether its checkouts carry the payer's travel-rule data, `sender`: `off` refuses one, `required` refuses a checkout without one, `optional` sends it when given.",
+  ),
   created_at: v.nullable(
     isoTime('When the store was made; null for the default store, as old as the deployment.'),
   ),
