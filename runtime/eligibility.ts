@@ -1,0 +1,27 @@
+import { EligibilityService, type PairsAccount } from '../domain/eligibility';
+import type { StoreId } from '../domain/stores';
+import { DEFAULT_STORE_ID } from '../domain/stores';
+import { numberEnv } from './env';
+import { processingFor } from './processing';
+import { accountOf } from './store-account';
+
+/** The crypto currencies a checkout offers to pay in, in this order: the ones the sandbox and the explorers know. */
+export const PAY_CURRENCIES = ['BTC', 'ETH', 'LTC', 'USDT', 'XRP', 'TRX'] as const;
+
+/**
+ * The pairs behind `GET /checkout/options` and the checkout's named minimum, kept per payment account for
+ * ELIGIBILITY_CACHE_SECONDS in a warm container: minimums change seldom, and the amounts shown are estimates.
+ */
+export const eligibility = new EligibilityService(
+  PAY_CURRENCIES,
+  numberEnv('ELIGIBILITY_CACHE_SECONDS', 300) * 1000,
+  Date.now,
+);
+
+/** The store's account now; every store that shares the deployment's account shares its cached pairs. */
+export async function pairsAccountOf(storeId: StoreId): Promise<PairsAccount> {
+  const api = processingFor(storeId);
+  if (storeId === DEFAULT_STORE_ID) return { key: 'shared', api };
+  const { processing } = await accountOf(storeId);
+  return { key: processing.account === 'own' ? `own:${storeId}:${processing.baseUrl}` : 'shared', api };
+}
