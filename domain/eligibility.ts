@@ -39,6 +39,9 @@ interface Cached {
 
 const FRACTION_DIGITS = 8;
 
+/** The cryptocurrencies a checkout offers to pay in, in this order: those the sandbox offers. */
+export const PAY_CURRENCIES = ['BTC', 'ETH', 'LTC', 'USDT', 'XRP', 'TRX'] as const;
+
 /** The rule the service applies at invoice creation: the exchange minimum when the customer pays in another currency. */
 export function minimumOf(facts: PairFacts, currency: string, payCurrency: string | undefined): Decimal {
   return payCurrency !== undefined && payCurrency !== currency ? facts.minWithExchange : facts.minAmount;

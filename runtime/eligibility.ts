@@ -1,12 +1,9 @@
-import { EligibilityService, type PairsAccount } from '../domain/eligibility';
+import { EligibilityService, PAY_CURRENCIES, type PairsAccount } from '../domain/eligibility';
 import type { StoreId } from '../domain/stores';
 import { DEFAULT_STORE_ID } from '../domain/stores';
 import { numberEnv } from './env';
 import { processingFor } from './processing';
 import { accountOf } from './store-account';
-
-/** The crypto currencies a checkout offers to pay in, in this order: the ones the sandbox and the explorers know. */
-export const PAY_CURRENCIES = ['BTC', 'ETH', 'LTC', 'USDT', 'XRP', 'TRX'] as const;
 
 /**
  * The pairs behind `GET /checkout/options` and the checkout's named minimum, kept per payment account for
