@@ -11,6 +11,7 @@ import { coldStart } from './cold-start';
 import { costOfOrders, renderCostTable } from './cost';
 import type { Figure } from './figures';
 import { widgetSizeFigures } from './widget-size';
+import { eligibilityCache } from './eligibility';
 import { gatewayLoad } from './gateway-load';
 import { ioCounts, type Counts } from './io-counts';
 import type { CallCost } from './lifecycle';
@@ -97,6 +98,8 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
         ioCounts(plugin, baseline!, peer, sizes.ioInvocations, POLL_ID),
       );
       figures.push(...io.figures);
+      progress('the eligibility cache');
+      figures.push(...(await eligibilityCache(plugin, sizes.eligibilityInvocations)));
       const units = await meteredUnits(
         plugin,
         baseline,

@@ -10,6 +10,8 @@ export interface ApiCall {
   /** The route as API Gateway names it, e.g. `/invoices/{foreign_id}`. */
   route: string;
   path: string;
+  /** The raw query string, without `?`. */
+  query?: string;
   token: string;
   body?: string;
   pathParameters?: Record<string, string>;
@@ -21,6 +23,7 @@ export function apiEvent(call: ApiCall): APIGatewayProxyEventV2 {
     method: call.method,
     routeKey: `${call.method} ${call.route}`,
     path: call.path,
+    query: call.query,
     headers: {
       accept: 'application/json',
       authorization: `Bearer ${call.token}`,

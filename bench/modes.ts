@@ -14,6 +14,8 @@ export interface Sizes {
   settle: number;
   /** Sequential warm invocations counted for I/O and CPU, per handler. */
   ioInvocations: number;
+  /** Sequential warm calls of GET /checkout/options whose upstream calls are counted. */
+  eligibilityInvocations: number;
   /** Sequential invocations metered for capacity units, per handler. */
   meteredInvocations: number;
   checkoutSequential: number;
@@ -40,6 +42,7 @@ const BY_SIZE: { [Name in keyof Sizes]: Record<Mode, Sizes[Name]> } = {
   warmup: { full: 200, smoke: 4 },
   settle: { full: 1000, smoke: 4 },
   ioInvocations: { full: 500, smoke: 10 },
+  eligibilityInvocations: { full: 500, smoke: 10 },
   meteredInvocations: { full: 100, smoke: 3 },
   checkoutSequential: { full: 1500, smoke: 6 },
   checkoutConcurrent: { full: 2000, smoke: 32 },

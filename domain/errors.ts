@@ -151,7 +151,15 @@ export interface ServiceErrorDetails {
   outcomeUnknown?: boolean;
   /** The service's own words for it, fit to show a caller; the message when absent. */
   reason?: string;
+  /** `refused` on an amount below the service's minimum: that minimum, when the pairs tell it. */
+  minimum?: Minimum;
   cause?: unknown;
+}
+
+/** The least amount the service takes for an invoice, in the order's currency. */
+export interface Minimum {
+  amount: string;
+  currency: string;
 }
 
 /** The payment service did not do what was asked. The message never carries a key or a signature. */
@@ -162,6 +170,7 @@ export class ServiceError extends DomainError {
   readonly outcomeUnknown: boolean;
   /** What the service itself said (a refused field's words, its message or its code), without our operation. */
   readonly reason: string;
+  readonly minimum?: Minimum;
 
   constructor(
     readonly failure: ServiceFailure,
@@ -174,6 +183,7 @@ export class ServiceError extends DomainError {
     this.feature = details.feature;
     this.outcomeUnknown = details.outcomeUnknown ?? false;
     this.reason = details.reason ?? message;
+    this.minimum = details.minimum;
   }
 }
 

@@ -10,6 +10,7 @@ import {
   RefundBoundError,
   ServiceError,
   type DomainErrorCode,
+  type Minimum,
   type Refundable,
   type ServiceFailure,
 } from '../domain/errors';
@@ -123,6 +124,8 @@ export interface ErrorResponse {
   fields?: Record<string, string>;
   /** What an order has left to refund, with `refund_exceeds_refundable`. */
   refundable?: Refundable;
+  /** The service's minimum, with `rejected_by_processor` for an amount below it. */
+  minimum?: Minimum;
   headers?: Record<string, string>;
 }
 
@@ -236,6 +239,14 @@ const SERVICE_FAILURES: Record<ServiceFailure, [code: ServiceAnswerCode, message
 
 function fromServiceError(error: ServiceError): ErrorResponse {
   const [code, message] = SERVICE_FAILURES[error.failure];
+  if (error.failure === 'refused' && error.minimum) {
+    const { amount, currency } = error.minimum;
+    return {
+      ...answer(code, `The amount is below the payment service's minimum of ${amount} ${currency}`),
+      fields: ourFields(error.fields),
+      minimum: error.minimum,
+    };
+  }
   if (error.failure === 'refused') return { ...answer(code, message), fields: ourFields(error.fields) };
   if (error.failure === 'feature_disabled' && error.feature) {
     return answer(code, `The merchant account does not have ${error.feature} enabled`);

@@ -16,6 +16,7 @@ import { EVENT_ID } from '../domain/webhooks';
 import {
   balancesQuery,
   checkoutBody,
+  checkoutOptionsQuery,
   claimBody,
   deliveryListQuery,
   LIST_LIMIT,
@@ -151,6 +152,11 @@ export function invoicePollInput(request: ApiRequest): { foreignId: string; ifNo
 export function pairInput({ query }: ApiRequest): PairQuery {
   const { from, to } = readFields(pairQuery, query, 'query');
   return { currency_from: from, currency_to: to };
+}
+
+/** `GET /checkout/options`: the order's amount (8 fractional digits) and currency, as checkout reads them. */
+export function checkoutOptionsInput({ query }: ApiRequest): { amount: string; currency: string } {
+  return readFields(checkoutOptionsQuery, query, 'query');
 }
 
 export function transactionInput({ query }: ApiRequest): TransactionQuery {

@@ -153,8 +153,8 @@ function errorResponse(error: unknown): Result {
   const fields = { ...describeError(error), status: mapped.status };
   if (mapped.status >= 500) log.error('request failed', fields);
   else log.warn('request refused', fields);
-  const { status, code, message, fields: invalid, refundable, headers } = mapped;
-  return json({ status, headers, body: { error: { code, message, fields: invalid, refundable } } });
+  const { status, code, message, fields: invalid, refundable, minimum, headers } = mapped;
+  return json({ status, headers, body: { error: { code, message, fields: invalid, refundable, minimum } } });
 }
 
 /**

@@ -125,6 +125,13 @@ export const checkoutRoute = route('POST /checkout', 'checkout', 'storefront', {
   storeSecrets: 'read',
 });
 
+// What a customer may pay an amount in, from the service's pairs: the storefront asks before it offers crypto.
+export const checkoutOptionsRoute = route('GET /checkout/options', 'checkout-options', 'storefront', {
+  data: { table: ['GetItem'] },
+  secrets: ['tokens', 'platformToken', 'processingKeys'],
+  storeSecrets: 'read',
+});
+
 export const getInvoiceRoute = route('GET /invoices/{foreign_id}', 'get-invoice', 'storefront', {
   data: { table: ['GetItem'] },
   secrets: ['tokens', 'platformToken'],
@@ -352,6 +359,7 @@ export const healthRoute = route('GET /health', 'health', 'admin', {
 /** The route table the deployed HTTP API and the local gateway both serve. */
 export const routes = [
   checkoutRoute,
+  checkoutOptionsRoute,
   getInvoiceRoute,
   publicInvoiceRoute,
   listInvoicesRoute,

@@ -125,6 +125,11 @@ export const pairQuery = fields({
   to: currency('The currency to convert to.'),
 });
 
+export const checkoutOptionsQuery = fields({
+  amount: amount('The amount of the order, in `currency`, as checkout would take it.'),
+  currency: currency('The currency of the order, as checkout would take it.'),
+});
+
 export const transactionQuery = fields({
   id: v.optional(
     wholeNumber({

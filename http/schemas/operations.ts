@@ -7,6 +7,7 @@ import type { FieldsSchema } from '../validate';
 import {
   balancesQuery,
   checkoutBody,
+  checkoutOptionsQuery,
   historyQuery,
   invoiceListQuery,
   noQuery,
@@ -27,6 +28,7 @@ import {
 import { callbackBody } from './callback-body';
 import {
   callbackOutcome,
+  checkoutOptions,
   checkoutView,
   createdStore,
   currentToken,
@@ -175,6 +177,15 @@ export const operations: Record<RouteFunctionName, Operation> = {
     description: "The service's estimates, for reference only, cached briefly.",
     query: pairQuery,
   }),
+  'checkout-options': returning(
+    'The currencies a customer may pay an amount in',
+    view('The eligible currencies.', checkoutOptions),
+    {
+      description:
+        "Ask before offering crypto: each currency whose minimum the amount reaches, as the payment service checks it at checkout (its `min_amount`, or `min_amount_deposit_with_exchange` when the customer pays in another currency than the order's), with an estimated amount to pay. From the service's pairs, cached per payment account for `ELIGIBILITY_CACHE_SECONDS`. A currency the service does not take is a 400 naming `currency`.",
+      query: checkoutOptionsQuery,
+    },
+  ),
   pairs: returning('Exchange pairs and their minimums', view('The pairs.', pairList), {
     query: pairQuery,
   }),

@@ -282,6 +282,28 @@ const pairEntry = v.looseObject({
 
 export const pairList = v.strictObject({ data: v.array(pairEntry) });
 
+export const checkoutOptions = v.strictObject({
+  amount: decimal('The amount asked about, with 8 fractional digits.'),
+  currency: described(v.string(), 'The currency of the order.'),
+  options: described(
+    v.array(
+      v.strictObject({
+        pay_currency: described(
+          v.string(),
+          'A cryptocurrency the customer may pay in (checkout `sender_currency`).',
+        ),
+        min_amount: decimal(
+          'The least `amount` the payment service takes for an invoice paid in `pay_currency`, in `currency`.',
+        ),
+        pay_amount: decimal(
+          'About what the customer pays, in `pay_currency`, at the estimated rate; the invoice fixes the quote.',
+        ),
+      }),
+    ),
+    'The currencies the amount reaches the minimum of; empty when none: offer no crypto.',
+  ),
+});
+
 const sent = v.looseObject({ currency: v.string(), amount: decimal('The amount.') });
 
 /** The service's transaction record (its spec, section 2.6), as it sent it, with exact amounts. */
@@ -318,6 +340,12 @@ export const errorBody = v.strictObject({
       described(
         v.strictObject({ amount: decimal('Left to refund.'), currency: v.string() }),
         'With `refund_exceeds_refundable`: what the order has left to refund.',
+      ),
+    ),
+    minimum: v.optional(
+      described(
+        v.strictObject({ amount: decimal('The least amount.'), currency: v.string() }),
+        "With `rejected_by_processor` for an amount below the payment service's minimum: that minimum, in the order's currency.",
       ),
     ),
   }),

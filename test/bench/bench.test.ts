@@ -53,6 +53,7 @@ const TARGETED = [
   'sweep.open100.looked',
   'sweep.open300.looked',
   'sweep.timeGrowth',
+  'eligibility.warm.upstreamCallsPerPairPeriod',
 ];
 
 /** Figures reported for scale, without a target; concurrency 16 among them (issue 32). */

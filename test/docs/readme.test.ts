@@ -163,7 +163,7 @@ test('the performance summary quotes the committed bench run', () => {
     return found.value;
   };
   const ratio = (id: string) => `${figure(id).toFixed(2)}×`;
-  const summary = section('Performance');
+  const summary = section('Performance and reliability');
   for (const quoted of [
     ratio('checkout.sequential.ratio'),
     ratio('poll.sequential.ratio'),

@@ -128,6 +128,13 @@ test('the market, balance, refund and lookup functions, and both scheduled jobs'
     } as const;
     expect({ name, status: await status(name, call) }).toEqual({ name, status: 200 });
   }
+  const options = {
+    method: 'GET',
+    route: '/checkout/options',
+    path: '/checkout/options?amount=10&currency=EUR',
+    token: 'storefront',
+  } as const;
+  expect(await status('checkout-options', options)).toBe(200);
   expect(await invoke('snapshot-balances', scheduled('snapshot-balances'))).toMatchObject({
     currencies: expect.any(Number),
   });

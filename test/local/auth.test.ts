@@ -63,6 +63,7 @@ const REQUESTS: Partial<Record<RouteFunctionName, { path: string; body?: unknown
   },
   rates: { path: '/rates?from=BTC&to=EUR' },
   pairs: { path: '/pairs?from=BTC&to=EUR' },
+  'checkout-options': { path: '/checkout/options?amount=10&currency=EUR' },
   'get-balances': { path: '/balances?live=true' },
   'balance-history': { path: '/balances/history' },
   'create-refund': { path: '/refunds', body: refundBody('auth-new-refund') },

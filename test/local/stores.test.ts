@@ -112,6 +112,7 @@ describe('the upgrade path: a deployment from before stores', () => {
     'lookup-transaction': { path: `/transactions?foreign_id=${OLD.payout}` },
     rates: { path: '/rates?from=BTC&to=EUR' },
     pairs: { path: '/pairs?from=BTC&to=EUR' },
+    'checkout-options': { path: '/checkout/options?amount=10&currency=EUR' },
     'balance-history': { path: '/balances/history' },
     'current-token': { path: '/tokens/current', finds: '"store_id":"default"' },
     'list-webhook-deliveries': { path: '/webhooks/deliveries?limit=100', finds: OLD_EVENT },

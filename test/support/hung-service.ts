@@ -97,6 +97,13 @@ function writtenCalls(harness: Harness): Partial<Record<RouteFunctionName, Route
     },
     rates: { method: 'GET', path: '/rates?from=BTC&to=EUR', token: 'storefront', callsService: true },
     pairs: { method: 'GET', path: '/pairs?from=BTC&to=EUR', token: 'storefront', callsService: true },
+    // Cold: no pairs of USD are cached yet, so it asks the service.
+    'checkout-options': {
+      method: 'GET',
+      path: '/checkout/options?amount=10&currency=USD',
+      token: 'storefront',
+      callsService: true,
+    },
     'get-balances': { method: 'GET', path: '/balances?live=true', token: 'admin', callsService: true },
     'balance-history': { method: 'GET', path: '/balances/history', token: 'admin', callsService: false },
     'refund-invoice': {
