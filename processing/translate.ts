@@ -9,6 +9,7 @@ import {
   type Payment,
   type Receiver,
   type RefundRequest,
+  type ReportedDeposit,
   type Settlement,
   type WithdrawalDetails,
 } from '../domain/model';
@@ -151,16 +152,52 @@ export function moneyNews(
     transactions?: unknown;
   },
   operation: string,
-): { payment?: Payment; settlement?: Settlement; expiresAt?: number; confirmations?: number } {
+): {
+  payment?: Payment;
+  settlement?: Settlement;
+  expiresAt?: number;
+  confirmations?: number;
+  deposits?: ReportedDeposit[];
+} {
   // Unix seconds; the service extends it to 24 hours once a payment is seen.
   const expiresAt = serviceTime(reported.expires_at, 'expires_at', operation);
   const confirmations = confirmationsOf(reported.transactions);
+  const deposits = depositsOf(reported.transactions);
   return {
     payment: paymentOf(reported.currency_sent),
     settlement: settlementOf(reported.currency_received, reported.fees),
     ...(expiresAt !== null && { expiresAt }),
     ...(confirmations !== undefined && { confirmations }),
+    ...(deposits && { deposits }),
   };
+}
+
+/**
+ * The deposits in a record's `transactions[]`, each once by its id, in the order given, bounded like every list and
+ * text of the service's: an entry without an id, a txid, a currency or a readable amount tells nothing to show.
+ */
+export function depositsOf(transactions: unknown): ReportedDeposit[] | undefined {
+  if (!Array.isArray(transactions)) return undefined;
+  const found = new Map<number, ReportedDeposit>();
+  for (const entry of transactions as unknown[]) {
+    if (found.size >= MAX_DEPOSITS) break;
+    const { id, txid, amount, currency, confirmations, address } = (entry ?? {}) as Record<string, unknown>;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0 || found.has(id)) continue;
+    if (typeof txid !== 'string' || txid === '' || typeof currency !== 'string' || !isAmount(amount))
+      continue;
+    found.set(id, {
+      id,
+      txid: boundedText(txid, TXID_MAX_BYTES),
+      amount: fixed8(new Decimal(amount)),
+      currency: boundedText(currency, CURRENCY_MAX_BYTES),
+      confirmations:
+        typeof confirmations === 'number' && Number.isSafeInteger(confirmations) && confirmations >= 0
+          ? confirmations
+          : 0,
+      address: typeof address === 'string' ? boundedText(address, ADDRESS_MAX_BYTES) : '',
+    });
+  }
+  return found.size > 0 ? [...found.values()] : undefined;
 }
 
 /**
@@ -225,6 +262,10 @@ export const CURRENCY_MAX_BYTES = 64;
 export const ADDRESS_MAX_BYTES = 256;
 /** The payment page's URL, as long as a URL a browser is sure to open. */
 export const URL_MAX_BYTES = 2_048;
+/** Blockchain transaction ids: real ones are at most about a hundred characters. */
+export const TXID_MAX_BYTES = 256;
+/** Deposits kept from one report: enough for a payment in many parts (domain/invoice-news.ts keeps as many). */
+export const MAX_DEPOSITS = 20;
 /** Fees are summed per currency; an invoice's fees come in one currency or two, and past this many the first are kept. */
 export const MAX_FEE_CURRENCIES = 8;
 

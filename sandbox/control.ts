@@ -40,6 +40,7 @@ const ROUTES: readonly Route<Context>[] = [
   { method: 'GET', pattern: /^\/_sandbox\/transactions$/, handle: listTransactions },
   { method: 'GET', pattern: /^\/_sandbox\/invoices\/([^/]+)$/, handle: showInvoice },
   { method: 'POST', pattern: /^\/_sandbox\/invoices\/([^/]+)\/pay$/, handle: payInvoice },
+  { method: 'POST', pattern: /^\/_sandbox\/invoices\/([^/]+)\/confirmations$/, handle: confirmInvoice },
   { method: 'POST', pattern: /^\/_sandbox\/invoices\/([^/]+)\/settle$/, handle: settleInvoice },
   { method: 'POST', pattern: /^\/_sandbox\/invoices\/([^/]+)\/expire$/, handle: expireInvoice },
   { method: 'POST', pattern: /^\/_sandbox\/invoices\/([^/]+)\/fail$/, handle: failInvoice },
@@ -179,6 +180,13 @@ function showInvoice(context: Context, [foreignId]: string[]): Reply {
 
 function payInvoice(context: Context, [foreignId]: string[]): Reply {
   return invoiceReply(context, context.invoices.pay(foreignId, paymentSpec(context.body)));
+}
+
+function confirmInvoice(context: Context, [foreignId]: string[]): Reply {
+  const { confirmations } = context.body;
+  if (typeof confirmations !== 'number' || !Number.isSafeInteger(confirmations) || confirmations < 1)
+    throw badRequest('confirmations must be a whole number of at least 1.');
+  return invoiceReply(context, context.invoices.confirm(foreignId, confirmations));
 }
 
 function settleInvoice(context: Context, [foreignId]: string[]): Reply {
