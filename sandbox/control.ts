@@ -1,3 +1,4 @@
+import { LosslessNumber } from 'lossless-json';
 import type { CallbackSender } from './callbacks';
 import { findCurrency } from './currencies';
 import type { FaultTable } from './faults';
@@ -183,8 +184,9 @@ function payInvoice(context: Context, [foreignId]: string[]): Reply {
 }
 
 function confirmInvoice(context: Context, [foreignId]: string[]): Reply {
-  const { confirmations } = context.body;
-  if (typeof confirmations !== 'number' || !Number.isSafeInteger(confirmations) || confirmations < 1)
+  const given = context.body.confirmations;
+  const confirmations = given instanceof LosslessNumber ? Number(given.value) : NaN;
+  if (!Number.isSafeInteger(confirmations) || confirmations < 1)
     throw badRequest('confirmations must be a whole number of at least 1.');
   return invoiceReply(context, context.invoices.confirm(foreignId, confirmations));
 }
