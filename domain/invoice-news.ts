@@ -53,8 +53,8 @@ function withDepositIds(kept: number[] | undefined, named: number[] | undefined)
   return [...(kept ?? []), ...fresh].slice(0, MAX_DEPOSIT_IDS);
 }
 
-/** Deposits an invoice keeps: as many as the deposit ids it looks up. */
-export const MAX_DEPOSITS = MAX_DEPOSIT_IDS;
+/** Deposits an invoice keeps: enough for a payment in many parts, few enough for the item's size. */
+export const MAX_DEPOSITS = 10;
 
 /**
  * The deposits kept so far with the reported ones merged by the service's id: a known one only gains

@@ -174,7 +174,9 @@ export function moneyNews(
 
 /**
  * The deposits in a record's `transactions[]`, each once by its id, in the order given, bounded like every list and
- * text of the service's: an entry without an id, a txid, a currency or a readable amount tells nothing to show.
+ * text of the service's: an entry without an id, a txid, a currency or a readable amount tells nothing to show. Txids,
+ * addresses and currency codes are plain ASCII words on every chain, and held to that: an invoice's item keeps its
+ * deposits twice at most (in itself and in one carried event), so their bytes are counted closely.
  */
 export function depositsOf(transactions: unknown): ReportedDeposit[] | undefined {
   if (!Array.isArray(transactions)) return undefined;
@@ -183,21 +185,26 @@ export function depositsOf(transactions: unknown): ReportedDeposit[] | undefined
     if (found.size >= MAX_DEPOSITS) break;
     const { id, txid, amount, currency, confirmations, address } = (entry ?? {}) as Record<string, unknown>;
     if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0 || found.has(id)) continue;
-    if (typeof txid !== 'string' || txid === '' || typeof currency !== 'string' || !isAmount(amount))
-      continue;
+    if (!isChainWord(txid, TXID_MAX_BYTES) || !isChainWord(currency, DEPOSIT_CURRENCY_MAX_BYTES)) continue;
+    if (!isAmount(amount)) continue;
     found.set(id, {
       id,
-      txid: boundedText(txid, TXID_MAX_BYTES),
+      txid,
       amount: fixed8(new Decimal(amount)),
-      currency: boundedText(currency, CURRENCY_MAX_BYTES),
+      currency,
       confirmations:
         typeof confirmations === 'number' && Number.isSafeInteger(confirmations) && confirmations >= 0
           ? confirmations
           : 0,
-      address: typeof address === 'string' ? boundedText(address, ADDRESS_MAX_BYTES) : '',
+      address: isChainWord(address, DEPOSIT_ADDRESS_MAX_BYTES) ? address : '',
     });
   }
   return found.size > 0 ? [...found.values()] : undefined;
+}
+
+/** Letters, digits and `.`, `_`, `:`, `-`, as txids, addresses and currency codes are written; at most `maxBytes`. */
+function isChainWord(value: unknown, maxBytes: number): value is string {
+  return typeof value === 'string' && value.length <= maxBytes && /^[A-Za-z0-9._:-]+$/.test(value);
 }
 
 /**
@@ -262,10 +269,14 @@ export const CURRENCY_MAX_BYTES = 64;
 export const ADDRESS_MAX_BYTES = 256;
 /** The payment page's URL, as long as a URL a browser is sure to open. */
 export const URL_MAX_BYTES = 2_048;
-/** Blockchain transaction ids: real ones are at most about a hundred characters. */
-export const TXID_MAX_BYTES = 256;
+/** Blockchain transaction ids: real ones are at most about a hundred characters (Solana's are 88). */
+export const TXID_MAX_BYTES = 128;
+/** A deposit's address, as long as the longest real ones. */
+export const DEPOSIT_ADDRESS_MAX_BYTES = 128;
+/** A deposit's currency code. */
+export const DEPOSIT_CURRENCY_MAX_BYTES = 16;
 /** Deposits kept from one report: enough for a payment in many parts (domain/invoice-news.ts keeps as many). */
-export const MAX_DEPOSITS = 20;
+export const MAX_DEPOSITS = 10;
 /** Fees are summed per currency; an invoice's fees come in one currency or two, and past this many the first are kept. */
 export const MAX_FEE_CURRENCIES = 8;
 

@@ -67,7 +67,7 @@ export const invoiceView = v.strictObject({
         seen_at: isoTime('When this plugin first heard of the deposit.'),
       }),
     ),
-    "The customer's deposits the payment service reported (its `transactions[]`), first seen first; at most 20.",
+    "The customer's deposits the payment service reported (its `transactions[]`), first seen first; at most 10.",
   ),
   processor_invoice_id: v.nullable(
     described(v.pipe(v.number(), v.integer()), "The service's id, once created."),

@@ -1,6 +1,7 @@
 // The deposits an invoice keeps: merged by the service's id, confirmations only growing, first seen first, bounded.
 import { MAX_DEPOSITS, withDeposits, withNews } from '../../domain/invoice-news';
 import type { ReportedDeposit } from '../../domain/model';
+import { invoiceEvents, recordAsOf, withEvents } from '../../domain/webhooks';
 import { sentInvoice } from '../support/records';
 
 const reported = (id: number, confirmations = 0): ReportedDeposit => ({
@@ -56,4 +57,18 @@ describe('news', () => {
     const moved = withNews({ ...grown, version: 3 }, update([], 'processing'), 7_000)!;
     expect(moved.deposits).toEqual(grown.deposits);
   });
+});
+
+test('a waiting webhook event shows the deposits as its change left them, though it keeps only their confirmations', () => {
+  const seen = withDeposits(undefined, [reported(1)], 1_000)!;
+  const event = withEvents(invoiceEvents, sentInvoice('order-1', { deposits: seen }), 1_000);
+  const [made] = event.outbox!.pending;
+  expect(made.state).not.toHaveProperty('deposits');
+  expect(made.state.depositConfirmations).toEqual([0]);
+  // Since then: the first deposit was confirmed, a second one came.
+  const later = { ...event, deposits: withDeposits(seen, [reported(1, 5), reported(2)], 2_000) };
+  expect(recordAsOf(later, made).deposits).toEqual([{ ...reported(1, 0), seenAt: 1_000 }]);
+  // An event made before any deposit shows none.
+  const [before] = withEvents(invoiceEvents, sentInvoice('order-2'), 1).outbox!.pending;
+  expect(recordAsOf({ ...sentInvoice('order-2'), deposits: seen }, before).deposits).toBeUndefined();
 });

@@ -1,8 +1,8 @@
 // The deposits an invoice's callbacks name, and what their lookups tell (processing/deposits.ts).
 import { depositIdsOf, depositNews } from '../../processing/deposits';
 import {
-  ADDRESS_MAX_BYTES,
-  CURRENCY_MAX_BYTES,
+  DEPOSIT_ADDRESS_MAX_BYTES,
+  DEPOSIT_CURRENCY_MAX_BYTES,
   depositsOf,
   MAX_DEPOSITS,
   moneyNews,
@@ -102,16 +102,28 @@ describe('the deposits a record reports (transactions[]), as an invoice keeps th
     ]);
   });
 
-  test('bounded like every list and text of the service', () => {
+  test('bounded: so many entries, and txids, addresses and currency codes as plain words of so many bytes', () => {
     const many = Array.from({ length: 4000 }, (_, index) => entry(index + 1));
     expect(depositsOf(many)).toHaveLength(MAX_DEPOSITS);
-    const [long] = depositsOf([
-      entry(1, { txid: 'a'.repeat(100_000), address: 'b'.repeat(100_000), currency: 'C'.repeat(1_000) }),
-    ])!;
-    expect(Buffer.byteLength(long.txid)).toBeLessThanOrEqual(TXID_MAX_BYTES);
-    expect(Buffer.byteLength(long.address)).toBeLessThanOrEqual(ADDRESS_MAX_BYTES);
-    expect(Buffer.byteLength(long.currency)).toBeLessThanOrEqual(CURRENCY_MAX_BYTES);
-    expect(long.txid.endsWith('…')).toBe(true);
+    const longest = entry(1, {
+      txid: 'f'.repeat(TXID_MAX_BYTES),
+      address: 'a'.repeat(DEPOSIT_ADDRESS_MAX_BYTES),
+      currency: 'C'.repeat(DEPOSIT_CURRENCY_MAX_BYTES),
+    });
+    expect(depositsOf([longest])).toEqual([expect.objectContaining({ txid: longest.txid })]);
+    // Past a bound, or with other characters, a txid or a currency says nothing to show: the entry is left out.
+    for (const overrides of [
+      { txid: 'f'.repeat(TXID_MAX_BYTES + 1) },
+      { txid: '<script>' },
+      { txid: 'a b' },
+      { currency: 'C'.repeat(DEPOSIT_CURRENCY_MAX_BYTES + 1) },
+      { currency: '\u0001' },
+    ])
+      expect(depositsOf([entry(2, overrides)])).toBeUndefined();
+    // An address that is no plain word is left empty; the deposit is still shown.
+    expect(depositsOf([entry(3, { address: 'a'.repeat(DEPOSIT_ADDRESS_MAX_BYTES + 1) })])).toEqual([
+      expect.objectContaining({ id: 3, address: '' }),
+    ]);
   });
 
   test('a callback carries them as news, and so do deposit lookups', () => {
