@@ -36,6 +36,7 @@ export class CallbackService {
     if (event.kind === 'invoice') {
       const { upstreamForeignId, status, error, payment, settlement, depositIds, expiresAt, confirmations } =
         event;
+      const { deposits } = event;
       if (!isInvoiceStatus(status)) return 'ignored';
       const { outcome } = await this.invoices.applyNews({
         upstreamForeignId,
@@ -47,6 +48,7 @@ export class CallbackService {
         depositIds,
         expiresAt,
         confirmations,
+        deposits,
         via: this.via,
       });
       return outcome;

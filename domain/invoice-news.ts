@@ -1,7 +1,15 @@
 // News from the payment service about one invoice, and how it moves the record: only forward, only for the
 // invoice's current upstream attempt. Pure functions; InvoiceService (domain/invoices.ts) writes what they answer.
 import { NotReadyError } from './errors';
-import type { InvoiceRecord, InvoiceStatus, Payment, Settlement, StatusChange } from './model';
+import type {
+  Deposit,
+  InvoiceRecord,
+  InvoiceStatus,
+  Payment,
+  ReportedDeposit,
+  Settlement,
+  StatusChange,
+} from './model';
 import { SERVICE_FAILURES } from './outcome';
 import { creditGrows, paysMore, paysSame, recordedPayment } from './payment';
 import { refundableAmount } from './refund-bound';
@@ -30,6 +38,7 @@ export interface StatusUpdate {
   depositIds?: number[];
   expiresAt?: number;
   confirmations?: number;
+  deposits?: ReportedDeposit[];
   /** The account whose callback endpoint brought the news; applied only to a record claimed on that account. */
   via?: AccountKind;
 }
@@ -42,6 +51,37 @@ function withDepositIds(kept: number[] | undefined, named: number[] | undefined)
   const fresh = (named ?? []).filter((id, at, all) => !kept?.includes(id) && all.indexOf(id) === at);
   if (fresh.length === 0 || (kept?.length ?? 0) >= MAX_DEPOSIT_IDS) return kept;
   return [...(kept ?? []), ...fresh].slice(0, MAX_DEPOSIT_IDS);
+}
+
+/** Deposits an invoice keeps: enough for a payment in many parts, few enough for the item's size. */
+export const MAX_DEPOSITS = 10;
+
+/**
+ * The deposits kept so far with the reported ones merged by the service's id: a known one only gains
+ * confirmations, a new one is added as seen `at`, first seen first, bounded. The same array when nothing moves.
+ */
+export function withDeposits(
+  kept: Deposit[] | undefined,
+  reported: ReportedDeposit[] | undefined,
+  at: number,
+): Deposit[] | undefined {
+  if (!reported?.length) return kept;
+  let next = kept ?? [];
+  let moved = false;
+  for (const deposit of reported) {
+    const index = next.findIndex((known) => known.id === deposit.id);
+    if (index >= 0) {
+      if (deposit.confirmations <= next[index].confirmations) continue;
+      next = next.map((known, i) =>
+        i === index ? { ...known, confirmations: deposit.confirmations } : known,
+      );
+      moved = true;
+    } else if (next.length < MAX_DEPOSITS) {
+      next = [...next, { ...deposit, seenAt: at }];
+      moved = true;
+    }
+  }
+  return moved ? next : kept;
 }
 
 /** The record with the news in it, written at `at`; undefined when the news moves nothing. */
@@ -67,6 +107,7 @@ export function withNews(
   // A credit that grows is news even when nothing else moves: money confirmed after a cancel, say.
   const credited = update.settlement && creditGrows(update.settlement, current.settlement);
   const depositIds = withDepositIds(current.depositIds, update.depositIds);
+  const deposits = withDeposits(current.deposits, update.deposits, at);
   const invoice = extendedExpiry(current.invoice, update.expiresAt);
   // Only more: older news delivered late never takes the count the customer has seen back.
   const confirmations = Math.max(update.confirmations ?? -1, current.confirmations ?? -1);
@@ -74,14 +115,15 @@ export function withNews(
   // Our cancel is news even when its own callback already recorded the `failed`: the sweep then watches it.
   const cancelled = current.cancelled || (update.source === 'cancel' && update.status === 'failed');
   const moves = advances || paid || credited || cancelled !== current.cancelled;
-  if (!moves && !confirms && depositIds === current.depositIds && invoice === current.invoice)
-    return undefined;
+  const unmoved = depositIds === current.depositIds && deposits === current.deposits;
+  if (!moves && !confirms && unmoved && invoice === current.invoice) return undefined;
   // Older news may move something else (a later expiry, a deposit id) while it reports less credit.
   const settlement = credited ? update.settlement : (current.settlement ?? update.settlement);
   return {
     ...current,
     invoice,
     ...(depositIds && { depositIds }),
+    ...(deposits && { deposits }),
     ...(confirms && { confirmations }),
     status: advances ? update.status : current.status,
     payment: paid ?? current.payment,

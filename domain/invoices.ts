@@ -276,6 +276,7 @@ export class InvoiceService implements RefundReservations {
         depositIds: news.depositIds,
         expiresAt: news.expiresAt,
         confirmations: news.confirmations,
+        deposits: news.deposits,
       },
       listed ? record : undefined,
     );
@@ -293,7 +294,11 @@ export class InvoiceService implements RefundReservations {
     if (!found.payment) return undefined;
     const coverage = recordedPayment(found.payment, record, false).coverage;
     const covered = coverage === 'exact' || coverage === 'over';
-    return { status: covered ? 'processing' : record.status, payment: found.payment };
+    return {
+      status: covered ? 'processing' : record.status,
+      payment: found.payment,
+      deposits: found.deposits,
+    };
   }
 
   /** Applies a status from the service, only forward and only to the invoice's current upstream attempt. */

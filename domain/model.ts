@@ -240,6 +240,24 @@ export interface Payment {
   late?: boolean;
 }
 
+/** A deposit the service reported for an invoice (an entry of a record's `transactions[]`), as the invoice keeps it. */
+export interface Deposit {
+  /** The service's transaction id: reports of one deposit are merged by it. */
+  id: number;
+  /** The blockchain transaction id. */
+  txid: string;
+  amount: string;
+  currency: string;
+  /** Only grows: older news never takes it back. */
+  confirmations: number;
+  address: string;
+  /** Epoch ms when the invoice first heard of it. */
+  seenAt: number;
+}
+
+/** A deposit as one report of the service tells it. */
+export type ReportedDeposit = Omit<Deposit, 'seenAt'>;
+
 /** What the service credited the merchant for the invoice, and its fees, as its callbacks and lookups report. */
 export interface Settlement {
   currency: string;
@@ -271,6 +289,8 @@ export interface InvoiceRecord extends ClaimedRecord<CheckoutRequest, InvoiceSta
   depositIds?: number[];
   /** The most confirmations the service has reported for the payment (see InvoiceNews); absent before any. */
   confirmations?: number;
+  /** The deposits the service reported (its `transactions[]`), first seen first (at most MAX_DEPOSITS). */
+  deposits?: Deposit[];
   /** `settlement.net` less the refunds that are not failed, kept when either changes; absent with no refunds. */
   refundable?: string;
   /**
@@ -403,6 +423,8 @@ export interface InvoiceNews extends StatusNews {
   expiresAt?: number;
   /** The fewest confirmations among the deposits the service reports; the spec never says how many it needs. */
   confirmations?: number;
+  /** The deposits themselves (`transactions[]`), bounded. */
+  deposits?: ReportedDeposit[];
 }
 
 /**

@@ -14,6 +14,7 @@ import type {
   InvoiceStatus,
   PairQuery,
   Payment,
+  ReportedDeposit,
   Receiver,
   Sender,
   RefundRecord,
@@ -81,6 +82,8 @@ export interface DepositNews {
   invoice?: InvoiceNews;
   /** The money the deposits brought, in the one currency they share; a deposit's status is its own. */
   payment?: Payment;
+  /** The deposits themselves, each as its own record reports it. */
+  deposits?: ReportedDeposit[];
 }
 
 export interface ProcessingKeys {

@@ -5,6 +5,7 @@ import { InProgressError } from './errors';
 import type {
   ClaimedRecord,
   EventState,
+  Deposit,
   InvoiceRecord,
   Outbox,
   OutboxEvent,
@@ -146,10 +147,19 @@ export function withEvents<T extends ClaimedRecord<unknown>>(
 /**
  * What stays put while a record's events wait, so that an event need not keep it: its key and creation time, the
  * request, the history (it only grows: an event keeps its length), and an invoice's details and client secret's
- * hash (set by the create's answer; only the details' expiry moves later, and an event keeps that). Only a claim
- * that takes the record over changes them, and it keeps them in the events it carries.
+ * hash (set by the create's answer; only the details' expiry moves later, and an event keeps that), and an invoice's
+ * deposits (they are only added to, and only their confirmations grow: an event keeps those). Only a claim that takes
+ * the record over changes them, and it keeps them in the events it carries.
  */
-const STAYS_PUT = ['foreignId', 'createdAt', 'request', 'history', 'invoice', 'clientSecretHash'] as const;
+const STAYS_PUT = [
+  'foreignId',
+  'createdAt',
+  'request',
+  'history',
+  'invoice',
+  'clientSecretHash',
+  'deposits',
+] as const;
 
 /**
  * What an event keeps of its record: all but what stays put (model.ts, `EventState`), and never a refund's
@@ -160,7 +170,14 @@ function eventState(record: ClaimedRecord<unknown>): EventState {
   for (const field of [...STAYS_PUT, 'outbox', 'version', 'receiver']) delete changing[field];
   // The service's news moves an invoice's expiry later while its earlier events wait: each shows its own.
   const releaseAt = (record as Partial<InvoiceRecord>).invoice?.releaseAt;
-  return { ...changing, historyLength: record.history.length, ...(releaseAt != null && { releaseAt }) };
+  // A few numbers in place of the deposits, which would fill an item if every waiting event kept them whole.
+  const deposits = (record as Partial<InvoiceRecord>).deposits;
+  return {
+    ...changing,
+    historyLength: record.history.length,
+    ...(releaseAt != null && { releaseAt }),
+    ...(deposits && { depositConfirmations: deposits.map((deposit) => deposit.confirmations) }),
+  };
 }
 
 /**
@@ -181,13 +198,20 @@ export function carriedOutbox(existing: ClaimedRecord<unknown>): Outbox | undefi
 
 /** The record as it stood when `event` was made: what the event kept, and what stayed put from the record now. */
 export function recordAsOf<T extends ClaimedRecord<unknown>>(record: T, event: OutboxEvent): T {
-  const { historyLength, releaseAt, ...kept } = event.state;
+  const { historyLength, releaseAt, depositConfirmations, ...kept } = event.state;
   const now = record as unknown as Record<string, unknown>;
   const asOf: Record<string, unknown> = { ...kept, version: record.version };
   for (const field of STAYS_PUT) asOf[field] = field in kept ? kept[field] : now[field];
   if (typeof releaseAt === 'number' && asOf.invoice)
     asOf.invoice = { ...(asOf.invoice as object), releaseAt };
   asOf.history = (asOf.history as unknown[]).slice(0, historyLength);
+  const confirmations = Array.isArray(depositConfirmations) ? (depositConfirmations as number[]) : [];
+  asOf.deposits =
+    confirmations.length === 0
+      ? undefined
+      : (asOf.deposits as Deposit[] | undefined)
+          ?.slice(0, confirmations.length)
+          .map((deposit, index) => ({ ...deposit, confirmations: confirmations[index] }));
   // An undefined field is left out, as JSON leaves it: a refund has no invoice.
   for (const field in asOf) if (asOf[field] === undefined) delete asOf[field];
   return asOf as T;

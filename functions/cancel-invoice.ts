@@ -2,6 +2,7 @@ import { foreignIdInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { invoiceView } from '../http/views';
 import { cancelInvoiceRoute } from '../lib/routes';
+import { explorers } from '../runtime/explorers';
 import { bearerTokens } from '../runtime/bearer-tokens';
 import { invoicesFor } from '../runtime/invoices';
 
@@ -10,6 +11,6 @@ export const handler = apiRoute(
   { route: cancelInvoiceRoute, tokens: bearerTokens, input: foreignIdInput },
   async (foreignId, { storeId }) => ({
     status: 200,
-    body: invoiceView(await invoicesFor(storeId).cancel(foreignId), Date.now()),
+    body: invoiceView(await invoicesFor(storeId).cancel(foreignId), Date.now(), explorers),
   }),
 );

@@ -2,6 +2,7 @@ import { checkoutInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { invoiceView, type CheckoutView } from '../http/views';
 import { checkoutRoute } from '../lib/routes';
+import { explorers } from '../runtime/explorers';
 import { bearerTokens } from '../runtime/bearer-tokens';
 import { eligibility, pairsAccountOf } from '../runtime/eligibility';
 import { invoicesFor } from '../runtime/invoices';
@@ -13,7 +14,7 @@ export const handler = apiRoute(
     try {
       const { record, created, clientSecret } = await invoicesFor(storeId).checkout(request, sender);
       // The secret is added to the view, not the view copied: the same JSON, one object fewer to build.
-      const body: CheckoutView = Object.assign(invoiceView(record, Date.now()), {
+      const body: CheckoutView = Object.assign(invoiceView(record, Date.now(), explorers), {
         client_secret: clientSecret,
       });
       return { status: created ? 201 : 200, body };

@@ -2,6 +2,7 @@ import { csvAnswer, invoiceExportPage } from '../http/exports';
 import { exportInput } from '../http/list-inputs';
 import { apiRoute } from '../http/route';
 import { exportInvoicesRoute } from '../lib/routes';
+import { explorers } from '../runtime/explorers';
 import { bearerTokens } from '../runtime/bearer-tokens';
 import { invoiceListFor } from '../runtime/lists';
 
@@ -10,7 +11,7 @@ export const handler = apiRoute(
   { route: exportInvoicesRoute, tokens: bearerTokens, input: exportInput },
   async ({ query, period }, { storeId }) =>
     csvAnswer(
-      await invoiceExportPage(invoiceListFor(storeId), query),
+      await invoiceExportPage(invoiceListFor(storeId), query, explorers),
       exportInvoicesRoute.path,
       period,
       'invoices.csv',

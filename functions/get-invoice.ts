@@ -3,6 +3,7 @@ import { invoicePollInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { etagMatches, invoiceEtag, invoiceView } from '../http/views';
 import { getInvoiceRoute } from '../lib/routes';
+import { explorers } from '../runtime/explorers';
 import { bearerTokens } from '../runtime/bearer-tokens';
 import { invoiceStore } from '../runtime/stores';
 
@@ -14,6 +15,6 @@ export const handler = apiRoute(
     // Private to the store, and worth keeping only to ask again with its ETag.
     const headers = { etag: invoiceEtag(record), 'cache-control': 'private, no-cache' };
     if (etagMatches(ifNoneMatch, headers.etag)) return { status: 304, body: undefined, headers };
-    return { status: 200, body: invoiceView(record, Date.now()), headers };
+    return { status: 200, body: invoiceView(record, Date.now(), explorers), headers };
   },
 );

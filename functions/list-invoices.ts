@@ -5,6 +5,7 @@ import { invoiceListInput } from '../http/list-inputs';
 import { apiRoute } from '../http/route';
 import { invoiceView } from '../http/views';
 import { listInvoicesRoute } from '../lib/routes';
+import { explorers } from '../runtime/explorers';
 import { bearerTokens } from '../runtime/bearer-tokens';
 import { invoiceListFor } from '../runtime/lists';
 
@@ -17,6 +18,6 @@ export const handler = apiRoute(
     const matches =
       status && ((record: Parameters<typeof invoiceOutcome>[0]) => invoiceOutcome(record).status === status);
     const page = await listNewest(invoiceListFor(storeId), query, matches);
-    return { status: 200, body: recordListBody(page, (record) => invoiceView(record, now)) };
+    return { status: 200, body: recordListBody(page, (record) => invoiceView(record, now, explorers)) };
   },
 );

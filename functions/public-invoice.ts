@@ -4,6 +4,7 @@ import { publicInvoiceInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { etagMatches, invoiceEtag, publicInvoiceView } from '../http/views';
 import { publicInvoiceRoute } from '../lib/routes';
+import { explorers } from '../runtime/explorers';
 import { invoiceStore } from '../runtime/stores';
 
 /**
@@ -17,6 +18,6 @@ export const handler = apiRoute(
     const record = await readInvoiceForCustomer(store, foreignId, clientSecret);
     const headers = { etag: invoiceEtag(record), 'cache-control': 'private, no-cache' };
     if (etagMatches(ifNoneMatch, headers.etag)) return { status: 304, body: undefined, headers };
-    return { status: 200, body: publicInvoiceView(record, Date.now()), headers };
+    return { status: 200, body: publicInvoiceView(record, Date.now(), explorers), headers };
   },
 );

@@ -1,9 +1,10 @@
 import middy from '@middy/core';
 import type { DispatchReport } from '../domain/webhook-deliveries';
 import { WebhookDispatcher } from '../domain/webhook-dispatcher';
-import { webhookPayload } from '../http/webhook-views';
+import { webhookPayloadWith } from '../http/webhook-views';
 import { log } from '../observability/log';
 import { countMetric } from '../observability/metrics';
+import { explorers } from '../runtime/explorers';
 import { remainingMs } from '../runtime/deadline';
 import { invocation } from '../runtime/invocation';
 import { announceEvents } from '../runtime/webhook-events';
@@ -23,22 +24,28 @@ import {
  */
 const dispatcher =
   announceEvents &&
-  new WebhookDispatcher(outboxSources, deliveryStore, storeWebhookSenders(webhookSender()), webhookPayload, {
-    ...dispatchTiming,
-    wake: dispatcherWake(),
-    timeLeftMs: () => remainingMs() ?? Infinity,
-    // An event delivered at its first attempt leaves no delivery item: this line is its record (no body, no secret).
-    onDelivered: (delivered) => log.info('webhook delivered', { ...delivered }),
-    onGaveUp: (delivery) => {
-      countMetric('WebhookDeliveryFailures', 1, { Store: delivery.storeId });
-      log.error('webhook delivery failed for good', {
-        storeId: delivery.storeId,
-        eventId: delivery.id,
-        type: delivery.type,
-        attempts: delivery.attempts,
-      });
+  new WebhookDispatcher(
+    outboxSources,
+    deliveryStore,
+    storeWebhookSenders(webhookSender()),
+    webhookPayloadWith(explorers),
+    {
+      ...dispatchTiming,
+      wake: dispatcherWake(),
+      timeLeftMs: () => remainingMs() ?? Infinity,
+      // An event delivered at its first attempt leaves no delivery item: this line is its record (no body, no secret).
+      onDelivered: (delivered) => log.info('webhook delivered', { ...delivered }),
+      onGaveUp: (delivery) => {
+        countMetric('WebhookDeliveryFailures', 1, { Store: delivery.storeId });
+        log.error('webhook delivery failed for good', {
+          storeId: delivery.storeId,
+          eventId: delivery.id,
+          type: delivery.type,
+          attempts: delivery.attempts,
+        });
+      },
     },
-  });
+  );
 
 /**
  * Triggered by the table's stream (a write left events waiting in a record's outbox: those records are the run's

@@ -2,6 +2,7 @@
 // same views the API answers with, so that a row never disagrees with the list. docs/exports.md describes every
 // column; a test keeps it to this list.
 import { Decimal } from '../domain/decimal';
+import type { ExplorerTemplates } from '../domain/explorers';
 import { listUntilFull } from '../domain/lists';
 import type { InvoiceRecord, RefundRecord } from '../domain/model';
 import type { CreatedQuery, ListPosition, NewestFirst } from '../domain/ports';
@@ -65,6 +66,8 @@ export const INVOICE_COLUMNS: Columns<InvoiceView> = [
   ['refund_pending_amount', (view) => sum(refundsIn(view, 'pending'))],
   ['refundable_amount', (view) => view.refundable?.amount ?? null],
   ['refund_ids', (view) => view.refunds.map((refund) => refund.foreign_id).join(' ')],
+  // The blockchain transaction ids of the customer's deposits, first seen first, as `refund_ids` lists refunds.
+  ['txids', (view) => view.payments.map((payment) => payment.txid).join(' ')],
 ];
 
 export const REFUND_COLUMNS: Columns<RefundView> = [
@@ -127,9 +130,18 @@ async function exportPage<T extends ListPosition, V>(
   return { text: lines.join(''), next };
 }
 
-export function invoiceExportPage(store: NewestFirst<InvoiceRecord>, query: Omit<CreatedQuery, 'limit'>) {
+export function invoiceExportPage(
+  store: NewestFirst<InvoiceRecord>,
+  query: Omit<CreatedQuery, 'limit'>,
+  explorers?: ExplorerTemplates,
+) {
   const now = Date.now();
-  return exportPage(store, query, (record: InvoiceRecord) => invoiceView(record, now), INVOICE_COLUMNS);
+  return exportPage(
+    store,
+    query,
+    (record: InvoiceRecord) => invoiceView(record, now, explorers),
+    INVOICE_COLUMNS,
+  );
 }
 
 export function refundExportPage(store: NewestFirst<RefundRecord>, query: Omit<CreatedQuery, 'limit'>) {

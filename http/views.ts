@@ -16,6 +16,7 @@ import {
 import { isOrderRefund, withdrawalOf } from '../domain/refunds';
 import { AWAITING_APPROVAL, isFinal } from '../domain/status';
 import { Decimal } from '../domain/decimal';
+import { DEFAULT_EXPLORER_URLS, explorerUrl, type ExplorerTemplates } from '../domain/explorers';
 import type { TravelRule } from '../domain/stores';
 import { UnrenderableRecordError } from './errors';
 
@@ -35,6 +36,8 @@ export interface InvoiceView {
   amount: string;
   currency: string;
   metadata: Record<string, string>;
+  /** The deposits the service reported, first seen first: each blockchain transaction and its explorer link. */
+  payments: PaymentView[];
   /** The service's id and payment page for this invoice, once created. */
   processor_invoice_id: number | null;
   payment_url: string | null;
@@ -73,6 +76,18 @@ export interface InvoiceView {
   updated_at: string;
 }
 
+/** One deposit of the customer's: `explorer_url` is null for a currency without an explorer template. */
+export interface PaymentView {
+  txid: string;
+  amount: string;
+  currency: string;
+  confirmations: number;
+  address: string;
+  explorer_url: string | null;
+  /** When this plugin first heard of it. */
+  seen_at: string;
+}
+
 /** The checkout's answer: the invoice view and the secret that opens the customer's view of it. */
 export interface CheckoutView extends InvoiceView {
   /** For the customer's browser (the widget); null for an invoice whose secret cannot be issued again. */
@@ -99,6 +114,7 @@ export const CUSTOMER_VIEW_FIELDS = [
   'pay_address',
   'pay_tag',
   'payment_url',
+  'payments',
   'expires_at',
   'seconds_left',
 ] as const satisfies ReadonlyArray<keyof InvoiceView>;
@@ -173,7 +189,11 @@ const isoFromSeconds = (seconds: number | null | undefined, field: string): stri
   typeof seconds === 'number' ? iso(seconds * 1000, field) : null;
 
 /** What the storefront polls; only `seconds_left` depends on the time it is asked. */
-export function invoiceView(record: InvoiceRecord, nowMs: number): InvoiceView {
+export function invoiceView(
+  record: InvoiceRecord,
+  nowMs: number,
+  explorers: ExplorerTemplates = DEFAULT_EXPLORER_URLS,
+): InvoiceView {
   const { invoice, payment, settlement, request } = record;
   const outcome = invoiceOutcome(record);
   const refusal = refundRefusal(record);
@@ -190,6 +210,15 @@ export function invoiceView(record: InvoiceRecord, nowMs: number): InvoiceView {
     amount: invoice?.amount ?? request.amount,
     currency: request.currency,
     metadata: request.metadata ?? {},
+    payments: (record.deposits ?? []).map((deposit) => ({
+      txid: deposit.txid,
+      amount: deposit.amount,
+      currency: deposit.currency,
+      confirmations: deposit.confirmations,
+      address: deposit.address,
+      explorer_url: explorerUrl(explorers, deposit.currency, deposit.txid),
+      seen_at: iso(deposit.seenAt, 'payments.seen_at'),
+    })),
     processor_invoice_id: invoice?.id ?? null,
     payment_url: invoice?.url ?? null,
     pay_currency: payCurrency,
@@ -234,8 +263,12 @@ const ZERO = '0.00000000';
 
 const byCreatedAt = (a: RefundEntry, b: RefundEntry) => a.createdAt - b.createdAt;
 
-export function publicInvoiceView(record: InvoiceRecord, nowMs: number): PublicInvoiceView {
-  const view = invoiceView(record, nowMs);
+export function publicInvoiceView(
+  record: InvoiceRecord,
+  nowMs: number,
+  explorers: ExplorerTemplates = DEFAULT_EXPLORER_URLS,
+): PublicInvoiceView {
+  const view = invoiceView(record, nowMs, explorers);
   const shown = Object.fromEntries(CUSTOMER_VIEW_FIELDS.map((field) => [field, view[field]]));
   return {
     ...(shown as Pick<InvoiceView, (typeof CUSTOMER_VIEW_FIELDS)[number]>),
@@ -278,7 +311,7 @@ function paymentUri({ pay_currency, pay_address, pay_tag, owed_amount }: Invoice
 }
 
 /** Bumped whenever the invoice view's shape changes, so that no ETag from before answers 304 after. */
-const VIEW_REVISION = 3;
+const VIEW_REVISION = 4;
 
 /** A strong ETag from the record's version, which every change bumps: no second read, no hashing of the view. */
 export function invoiceEtag(record: InvoiceRecord): string {

@@ -7,6 +7,7 @@ import type {
   RefundRecord,
   WebhookSubject,
 } from '../domain/model';
+import { DEFAULT_EXPLORER_URLS, type ExplorerTemplates } from '../domain/explorers';
 import { countUnrenderable } from './render-guard';
 import { UnrenderableRecordError } from './errors';
 import { invoiceView, iso, refundView } from './views';
@@ -22,11 +23,12 @@ export function webhookPayload(
   record: ClaimedRecord<unknown>,
   event: OutboxEvent,
   storeId: StoreId,
+  explorers: ExplorerTemplates = DEFAULT_EXPLORER_URLS,
 ): string {
   try {
     const data =
       subject === 'invoice'
-        ? invoiceView(record as InvoiceRecord, event.at)
+        ? invoiceView(record as InvoiceRecord, event.at, explorers)
         : refundView(record as RefundRecord);
     return JSON.stringify({
       id: event.id,
@@ -50,6 +52,12 @@ export function webhookPayload(
     });
   }
 }
+
+/** `webhookPayload` with the stage's explorer links. */
+export const webhookPayloadWith =
+  (explorers: ExplorerTemplates) =>
+  (subject: WebhookSubject, record: ClaimedRecord<unknown>, event: OutboxEvent, storeId: StoreId): string =>
+    webhookPayload(subject, record, event, storeId, explorers);
 
 function isoOrNull(ms: number): string | null {
   try {

@@ -75,6 +75,8 @@ export class PaymentsPluginStack extends Stack {
       [STAGE_ENV]: settings.stage,
       // A change of a record makes its webhook events only when there is an endpoint to send them to.
       ...(settings.webhookUrl !== undefined && { WEBHOOK_EVENTS: 'on' }),
+      // The views' links to a deposit on a block explorer, where the stage overrides the defaults.
+      ...(settings.explorerUrls !== undefined && { EXPLORER_URLS: JSON.stringify(settings.explorerUrls) }),
     };
     const webhookEnvironment = settings.webhookUrl === undefined ? {} : { WEBHOOK_URL: settings.webhookUrl };
     // The store routes show the default store's webhook URL, which is the deployment's; they send nothing.

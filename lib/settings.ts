@@ -1,5 +1,6 @@
 // Each stage's settings, committed in cdk.json under `context.stages.<stage>` and validated before anything is built,
 // so that `npx cdk deploy -c stage=production` reproduces the stage from git alone (issue 34).
+import { explorerTemplates } from '../domain/explorers';
 
 export type Stage = 'sandbox' | 'production';
 
@@ -38,6 +39,8 @@ export interface PluginSettings {
   /** The web apps' own host name (a certificate in us-east-1, as CloudFront needs); unset, *.cloudfront.net. */
   webDomain?: CustomDomain;
   hostedZone?: HostedZone;
+  /** Block explorer URL templates by currency (`{txid}` in each) over the defaults; an empty string removes one. */
+  explorerUrls?: Record<string, string>;
 }
 
 /** The keys a stage's entry in cdk.json may hold. */
@@ -56,6 +59,7 @@ export const SETTING_KEYS = [
   'webCertificateArn',
   'hostedZoneId',
   'hostedZoneName',
+  'explorerUrls',
 ] as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -194,6 +198,7 @@ class SettingsReader {
       ...(apiDomain && { apiDomain }),
       ...(webDomain && { webDomain }),
       ...(hostedZone && { hostedZone }),
+      ...this.explorerUrls(),
     };
   }
 
@@ -251,6 +256,24 @@ class SettingsReader {
       );
     }
     return { webhookUrl: value };
+  }
+
+  /** Checked here as the functions read them, so that a bad template stops the synth, not a function. */
+  private explorerUrls(): { explorerUrls?: Record<string, string> } {
+    const value = this.raw.explorerUrls;
+    if (value === undefined || value === null) return {};
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      throw new Error(
+        'Setting "explorerUrls" must be an object of currency codes to URL templates, such as ' +
+          '{"BTC": "https://mempool.space/tx/{txid}"}.',
+      );
+    }
+    try {
+      explorerTemplates(value);
+    } catch (error) {
+      throw new Error(`Setting "explorerUrls": ${(error as Error).message}`, { cause: error });
+    }
+    return { explorerUrls: { ...(value as Record<string, string>) } };
   }
 
   private logRetentionDays(): number {

@@ -1,8 +1,8 @@
 // The deposits an invoice's callbacks name, and what their lookups (spec 4.7: deposits by `id`) tell of its money.
 import { Decimal } from '../domain/decimal';
-import type { Payment } from '../domain/model';
+import type { Payment, ReportedDeposit } from '../domain/model';
 import type { DepositNews } from '../domain/ports';
-import { errorText, moneyNews, paymentOf } from './translate';
+import { depositsOf, errorText, moneyNews, paymentOf } from './translate';
 import type { TransactionRecord } from './wire';
 
 /** Deposit ids a callback may name; more would only be a larger item. */
@@ -38,7 +38,11 @@ export function depositNews(records: TransactionRecord[], upstreamForeignId: str
   const [first] = payments;
   if (!first || payments.some((payment) => payment.currency !== first.currency)) return {};
   const sum = payments.reduce((total, payment) => total.plus(payment.amount), new Decimal(0));
+  const deposits = ours.flatMap((record) => depositsOf(record.transactions) ?? ([] as ReportedDeposit[]));
   return sum.gt(0)
-    ? { payment: { currency: first.currency, amount: sum.toFixed(Math.max(8, sum.decimalPlaces())) } }
+    ? {
+        payment: { currency: first.currency, amount: sum.toFixed(Math.max(8, sum.decimalPlaces())) },
+        ...(deposits.length > 0 && { deposits }),
+      }
     : {};
 }

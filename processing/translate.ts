@@ -10,6 +10,7 @@ import {
   type Receiver,
   type Sender,
   type RefundRequest,
+  type ReportedDeposit,
   type Settlement,
   type WithdrawalDetails,
 } from '../domain/model';
@@ -155,16 +156,59 @@ export function moneyNews(
     transactions?: unknown;
   },
   operation: string,
-): { payment?: Payment; settlement?: Settlement; expiresAt?: number; confirmations?: number } {
+): {
+  payment?: Payment;
+  settlement?: Settlement;
+  expiresAt?: number;
+  confirmations?: number;
+  deposits?: ReportedDeposit[];
+} {
   // Unix seconds; the service extends it to 24 hours once a payment is seen.
   const expiresAt = serviceTime(reported.expires_at, 'expires_at', operation);
   const confirmations = confirmationsOf(reported.transactions);
+  const deposits = depositsOf(reported.transactions);
   return {
     payment: paymentOf(reported.currency_sent),
     settlement: settlementOf(reported.currency_received, reported.fees),
     ...(expiresAt !== null && { expiresAt }),
     ...(confirmations !== undefined && { confirmations }),
+    ...(deposits && { deposits }),
   };
+}
+
+/**
+ * The deposits in a record's `transactions[]`, each once by its id, in the order given, bounded like every list and
+ * text of the service's: an entry without an id, a txid, a currency or a readable amount tells nothing to show. Txids,
+ * addresses and currency codes are plain ASCII words on every chain, and held to that: an invoice's item keeps its
+ * deposits twice at most (in itself and in one carried event), so their bytes are counted closely.
+ */
+export function depositsOf(transactions: unknown): ReportedDeposit[] | undefined {
+  if (!Array.isArray(transactions)) return undefined;
+  const found = new Map<number, ReportedDeposit>();
+  for (const entry of transactions as unknown[]) {
+    if (found.size >= MAX_DEPOSITS) break;
+    const { id, txid, amount, currency, confirmations, address } = (entry ?? {}) as Record<string, unknown>;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0 || found.has(id)) continue;
+    if (!isChainWord(txid, TXID_MAX_BYTES) || !isChainWord(currency, DEPOSIT_CURRENCY_MAX_BYTES)) continue;
+    if (!isAmount(amount)) continue;
+    found.set(id, {
+      id,
+      txid,
+      amount: fixed8(new Decimal(amount)),
+      currency,
+      confirmations:
+        typeof confirmations === 'number' && Number.isSafeInteger(confirmations) && confirmations >= 0
+          ? confirmations
+          : 0,
+      address: isChainWord(address, DEPOSIT_ADDRESS_MAX_BYTES) ? address : '',
+    });
+  }
+  return found.size > 0 ? [...found.values()] : undefined;
+}
+
+/** Letters, digits and `.`, `_`, `:`, `-`, as txids, addresses and currency codes are written; at most `maxBytes`. */
+function isChainWord(value: unknown, maxBytes: number): value is string {
+  return typeof value === 'string' && value.length <= maxBytes && /^[A-Za-z0-9._:-]+$/.test(value);
 }
 
 /**
@@ -229,6 +273,14 @@ export const CURRENCY_MAX_BYTES = 64;
 export const ADDRESS_MAX_BYTES = 256;
 /** The payment page's URL, as long as a URL a browser is sure to open. */
 export const URL_MAX_BYTES = 2_048;
+/** Blockchain transaction ids: real ones are at most about a hundred characters (Solana's are 88). */
+export const TXID_MAX_BYTES = 128;
+/** A deposit's address, as long as the longest real ones. */
+export const DEPOSIT_ADDRESS_MAX_BYTES = 128;
+/** A deposit's currency code. */
+export const DEPOSIT_CURRENCY_MAX_BYTES = 16;
+/** Deposits kept from one report: enough for a payment in many parts (domain/invoice-news.ts keeps as many). */
+export const MAX_DEPOSITS = 10;
 /** Fees are summed per currency; an invoice's fees come in one currency or two, and past this many the first are kept. */
 export const MAX_FEE_CURRENCIES = 8;
 

@@ -1,10 +1,10 @@
+import { LosslessNumber } from 'lossless-json';
 import { callbackRetrySchedule, type CallbackSender } from './callbacks';
 import { findCurrency } from './currencies';
 import type { FaultTable } from './faults';
 import { badRequest, matchRoute, notFound, reply, ReplyError, type Reply, type Route } from './http';
 import type { InvoiceDesk, PaymentKind, PaymentSpec } from './invoices';
 import { isPlainObject, parseJson } from './json';
-import { LosslessNumber } from 'lossless-json';
 import { fixed8, hasAtMost8Places, toAmount, type Amount } from './money';
 import { invoiceControlView, withdrawalTransaction, withdrawalView } from './records';
 import type { InvoiceRecord, SandboxState } from './state';
@@ -41,6 +41,7 @@ const ROUTES: readonly Route<Context>[] = [
   { method: 'GET', pattern: /^\/_sandbox\/transactions$/, handle: listTransactions },
   { method: 'GET', pattern: /^\/_sandbox\/invoices\/([^/]+)$/, handle: showInvoice },
   { method: 'POST', pattern: /^\/_sandbox\/invoices\/([^/]+)\/pay$/, handle: payInvoice },
+  { method: 'POST', pattern: /^\/_sandbox\/invoices\/([^/]+)\/confirmations$/, handle: confirmInvoice },
   { method: 'POST', pattern: /^\/_sandbox\/invoices\/([^/]+)\/settle$/, handle: settleInvoice },
   { method: 'POST', pattern: /^\/_sandbox\/invoices\/([^/]+)\/expire$/, handle: expireInvoice },
   { method: 'POST', pattern: /^\/_sandbox\/invoices\/([^/]+)\/fail$/, handle: failInvoice },
@@ -180,6 +181,14 @@ function showInvoice(context: Context, [foreignId]: string[]): Reply {
 
 function payInvoice(context: Context, [foreignId]: string[]): Reply {
   return invoiceReply(context, context.invoices.pay(foreignId, paymentSpec(context.body)));
+}
+
+function confirmInvoice(context: Context, [foreignId]: string[]): Reply {
+  const given = context.body.confirmations;
+  const confirmations = given instanceof LosslessNumber ? Number(given.value) : NaN;
+  if (!Number.isSafeInteger(confirmations) || confirmations < 1)
+    throw badRequest('confirmations must be a whole number of at least 1.');
+  return invoiceReply(context, context.invoices.confirm(foreignId, confirmations));
 }
 
 function settleInvoice(context: Context, [foreignId]: string[]): Reply {

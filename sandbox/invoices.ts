@@ -165,6 +165,19 @@ export class InvoiceDesk {
   }
 
   /**
+   * The blockchain's confirmations of the invoice's deposits grow, short of what confirms them (`settle` does that):
+   * each deposit with fewer gets `confirmations`, and the callback reports them, its status unchanged.
+   */
+  confirm(foreignId: string, confirmations: number): InvoiceRecord {
+    const invoice = this.find(foreignId);
+    if (invoice.payments.length === 0) throw invalidState('The invoice has no deposit to confirm.');
+    for (const payment of invoice.payments)
+      payment.confirmations = Math.max(payment.confirmations, Math.min(confirmations, CONFIRMATIONS - 1));
+    this.notify(`invoice:${invoice.id}`, invoiceCallback(invoice));
+    return invoice;
+  }
+
+  /**
    * Money that reaches the address of an invoice whose timer has run out, or that was cancelled. The spec shows no
    * such transition; the sandbox does what peer services do: the invoice stays failed, the deposit is confirmed
    * and, once the money covers what was due, credited; the callback reports the new amounts.

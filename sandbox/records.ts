@@ -51,6 +51,13 @@ export function invoiceControlView(invoice: InvoiceRecord, nowSeconds: number, b
     paid_amount: fixed8(paidAmount(invoice)),
     remaining_amount: remaining ? fixed8(remaining) : null,
     credited_amount: invoice.credited ? fixed8(invoice.credited) : null,
+    // What a test checks the plugin's payments against: each deposit's chain transaction, first sent first.
+    deposits: invoice.payments.map(({ id, txid, amount, confirmations }) => ({
+      id,
+      txid,
+      amount: fixed8(amount),
+      confirmations,
+    })),
   };
 }
 

@@ -50,6 +50,25 @@ export const invoiceView = v.strictObject({
     v.record(v.string(), v.string()),
     "The store's own key-value pairs, as given at checkout.",
   ),
+  payments: described(
+    v.array(
+      v.strictObject({
+        txid: described(v.string(), 'The blockchain transaction id.'),
+        amount: decimal('What the deposit brought, in `currency`.'),
+        currency: described(v.string(), 'The currency deposited, as the service names it.'),
+        confirmations: described(
+          v.pipe(v.number(), v.integer(), v.minValue(0)),
+          'As the service last reported them; they only grow.',
+        ),
+        address: described(v.string(), 'Where the deposit went, as the service reported it.'),
+        explorer_url: nullableText(
+          "The transaction on a block explorer, from the stage's template for `currency`; null for a currency with none.",
+        ),
+        seen_at: isoTime('When this plugin first heard of the deposit.'),
+      }),
+    ),
+    "The customer's deposits the payment service reported (its `transactions[]`), first seen first; at most 10.",
+  ),
   processor_invoice_id: v.nullable(
     described(v.pipe(v.number(), v.integer()), "The service's id, once created."),
   ),

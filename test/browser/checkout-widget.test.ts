@@ -146,6 +146,12 @@ test('pay in full: the widget shows what to pay, then paid, then takes the custo
   await expect(widget.getByText(/^Taking you back to the shop in \d{3} s\.$/).isVisible()).resolves.toBe(
     true,
   );
+  // Proof of payment: the customer's transaction, linked on a block explorer (axe above saw it drawn).
+  const [{ txid }] = (await harness.control('GET', `/invoices/${shop.foreignId}`)).body.deposits;
+  const proof = widget.getByRole('link', { name: 'See your payment' });
+  await expect(proof.getAttribute('href')).resolves.toBe(`https://mempool.space/tx/${txid}`);
+  await expect(proof.getAttribute('rel')).resolves.toBe('noopener noreferrer');
+  await expect(widget.getByText(txid, { exact: true }).isVisible()).resolves.toBe(true);
   await widget.getByRole('link', { name: 'Continue now' }).click();
   await page.waitForURL(/\/demo\/\?order=demo-[\w-]+&outcome=paid$/, { timeout: STATE_TIMEOUT });
   await page.getByRole('heading', { name: 'Thank you for your order' }).waitFor();

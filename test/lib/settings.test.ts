@@ -1,4 +1,6 @@
 import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { definePaymentsPluginApp } from '../../lib/define-app';
 import {
   DEFAULT_RATES,
   rateSeconds,
@@ -199,5 +201,42 @@ describe('read from the app context, as cdk.json and -c give it', () => {
     expect(() => read({ stage: 'production', stages: { sandbox: {} } })).toThrow(
       'No settings for stage "production": add them to cdk.json, under context.stages.production.',
     );
+  });
+});
+
+describe('explorerUrls', () => {
+  test('unset, none: the functions use the defaults', () => {
+    expect(resolveSettings({}).explorerUrls).toBeUndefined();
+  });
+
+  test("a stage's templates are kept and handed to every function as EXPLORER_URLS", () => {
+    const explorerUrls = { BTC: 'https://blockstream.info/tx/{txid}', XRP: '' };
+    expect(resolveSettings({ explorerUrls }).explorerUrls).toEqual(explorerUrls);
+    const app = new App({
+      context: {
+        ...cdkJson.context,
+        stages: { ...cdkJson.context.stages, sandbox: { ...cdkJson.context.stages.sandbox, explorerUrls } },
+        'aws:cdk:bundling-stacks': [],
+      },
+    });
+    const functions = Template.fromStack(definePaymentsPluginApp(app)).findResources('AWS::Lambda::Function');
+    const getInvoice = Object.values(functions).find((fn) =>
+      String(fn.Properties.Description).includes('functions/get-invoice.ts'),
+    );
+    expect(getInvoice?.Properties.Environment.Variables.EXPLORER_URLS).toBe(JSON.stringify(explorerUrls));
+  });
+
+  test.each([
+    [{ BTC: 'https://mempool.space/tx/' }, /"explorerUrls": Explorer URL for BTC must contain \{txid\}/],
+    [
+      { BTC: 'ftp://x.test/{txid}' },
+      /"explorerUrls": Explorer URL for BTC must be an http:\/\/ or https:\/\/ URL/,
+    ],
+    [
+      'https://mempool.space/tx/{txid}',
+      /"explorerUrls" must be an object of currency codes to URL templates/,
+    ],
+  ])('refused: %j', (explorerUrls, message) => {
+    expect(() => resolveSettings({ explorerUrls })).toThrow(message);
   });
 });

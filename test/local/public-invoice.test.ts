@@ -33,6 +33,8 @@ const PUBLIC_FIELDS = [
   'pay_tag',
   'payment_uri',
   'payment_url',
+  // The customer's own transactions, for the widget's "See your payment".
+  'payments',
   'rate',
   'seconds_left',
   'status',

@@ -262,3 +262,53 @@ describe('transactions', () => {
     expect(json.withdrawals).toEqual([]);
   });
 });
+
+describe('confirmations', () => {
+  test("an invoice's deposits gain confirmations short of confirming it; its status stays", async () => {
+    const sandbox = getSandbox();
+    await createInvoice(sandbox, { foreign_id: 'confirming', type: 'good_until_expired' });
+    await control(sandbox, 'POST', '/invoices/confirming/pay', { kind: 'partial', currency: 'BTC' });
+    const before = await control(sandbox, 'GET', '/invoices/confirming');
+    expect(before.json.deposits).toEqual([
+      {
+        id: expect.any(Number),
+        txid: expect.stringMatching(/^[0-9a-f]{64}$/),
+        amount: expect.any(String),
+        confirmations: 0,
+      },
+    ]);
+
+    const grown = await control(sandbox, 'POST', '/invoices/confirming/confirmations', { confirmations: 3 });
+    expect(grown.status).toBe(200);
+    expect(grown.json).toMatchObject({ status: before.json.status, deposits: [{ confirmations: 3 }] });
+    // Never down, and never as far as confirming: that is `settle`'s.
+    await control(sandbox, 'POST', '/invoices/confirming/confirmations', { confirmations: 1 });
+    const capped = await control(sandbox, 'POST', '/invoices/confirming/confirmations', {
+      confirmations: 99,
+    });
+    expect(capped.json.deposits[0].confirmations).toBe(5);
+  });
+
+  test.each([[{}], [{ confirmations: 0 }], [{ confirmations: 1.5 }], [{ confirmations: '2' }]])(
+    'refused: %j',
+    async (body) => {
+      const sandbox = getSandbox();
+      await createInvoice(sandbox, { foreign_id: 'confirm-bad', type: 'good_until_expired' });
+      await control(sandbox, 'POST', '/invoices/confirm-bad/pay', { kind: 'partial', currency: 'BTC' });
+      const answer = await control(sandbox, 'POST', '/invoices/confirm-bad/confirmations', body);
+      expect(answer.status).toBe(400);
+    },
+  );
+
+  test('an invoice with no deposit has nothing to confirm', async () => {
+    const sandbox = getSandbox();
+    await createInvoice(sandbox, { foreign_id: 'confirm-none' });
+    const answer = await control(sandbox, 'POST', '/invoices/confirm-none/confirmations', {
+      confirmations: 2,
+    });
+    expect({ status: answer.status, code: answer.json.code }).toEqual({
+      status: 400,
+      code: 'invalid_invoice_state',
+    });
+  });
+});

@@ -13,7 +13,7 @@ import type {
   RefundRecord,
   StatusChange,
 } from '../../domain/model';
-import { MAX_DEPOSIT_IDS } from '../../domain/invoice-news';
+import { MAX_DEPOSIT_IDS, MAX_DEPOSITS } from '../../domain/invoice-news';
 import { MAX_REFUNDS_PER_ORDER } from '../../domain/refund-bound';
 import { DEFAULT_STORE_ID } from '../../domain/stores';
 import {
@@ -32,7 +32,10 @@ import {
   ADDRESS_MAX_BYTES,
   CURRENCY_MAX_BYTES,
   MAX_FEE_CURRENCIES,
+  DEPOSIT_ADDRESS_MAX_BYTES,
+  DEPOSIT_CURRENCY_MAX_BYTES,
   SERVICE_TEXT_MAX_BYTES,
+  TXID_MAX_BYTES,
   URL_MAX_BYTES,
 } from '../../processing/translate';
 import { DynamoDeliveryStore } from '../../store/delivery-store';
@@ -161,6 +164,16 @@ function largestInvoice(): InvoiceRecord {
     },
     cancelled: true,
     depositIds: Array.from({ length: MAX_DEPOSIT_IDS }, () => Number.MAX_SAFE_INTEGER),
+    deposits: Array.from({ length: MAX_DEPOSITS }, () => ({
+      id: Number.MAX_SAFE_INTEGER,
+      // Plain ASCII words, as processing/translate.ts holds them.
+      txid: 'x'.repeat(TXID_MAX_BYTES),
+      amount: amount(),
+      currency: 'C'.repeat(DEPOSIT_CURRENCY_MAX_BYTES),
+      confirmations: Number.MAX_SAFE_INTEGER,
+      address: 'a'.repeat(DEPOSIT_ADDRESS_MAX_BYTES),
+      seenAt: AT,
+    })),
     refunds,
     refundable: amount(),
     clientSecretHash: 'h'.repeat(43),

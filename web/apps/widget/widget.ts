@@ -47,6 +47,7 @@ interface PublicInvoice {
   payment_url: string | null;
   rate: string | null;
   confirmations: number | null;
+  payments: Array<{ txid: string; explorer_url: string | null }>;
   expires_at: string | null;
   url_success: string;
   url_failed: string;
@@ -143,12 +144,31 @@ export function mount(element: Element, options: MountOptions): Mounted {
     // Focus stays on the button the customer is on when the details are drawn again.
     const focused = document.activeElement?.getAttribute('data-copy');
     const confirming = current.status === 'confirming' && current.exception !== 'paid_partial';
-    show(details, ...(current.final ? [orderTotal(current)] : confirming ? seen(current) : payment(current)));
+    const drawn = current.final
+      ? [orderTotal(current), ...proof(current)]
+      : confirming
+        ? seen(current)
+        : payment(current);
+    show(details, ...drawn);
     if (focused) details.querySelector<HTMLElement>(`[data-copy="${focused}"]`)?.focus();
   }
 
   function orderTotal(current: PublicInvoice): HTMLElement {
     return el('p', { class: 'pw-total' }, `${text.orderTotal}: ${short(current.amount)} ${current.currency}`);
+  }
+
+  /** Each transaction the customer sent, linked to a block explorer where there is one: their proof of payment. */
+  function proof(current: PublicInvoice): HTMLElement[] {
+    const payments = current.payments ?? [];
+    if (payments.length === 0) return [];
+    const items = payments.map(({ txid, explorer_url }, index) => {
+      const words = payments.length === 1 ? text.seePayment : text.seePaymentPart(index + 1);
+      const shown = el('span', { class: 'pw-txid' }, txid);
+      return explorer_url && isWebLink(explorer_url)
+        ? el('li', {}, externalLink(explorer_url, words), ' ', shown)
+        : el('li', {}, `${text.transaction} `, shown);
+    });
+    return [el('ul', { class: 'pw-payments' }, ...items)];
   }
 
   /** The order's amount in its own currency and the rate the crypto amount was priced at. */
@@ -289,6 +309,11 @@ export function mount(element: Element, options: MountOptions): Mounted {
 
 function link(href: string, label: string, className: string): HTMLAnchorElement {
   return el('a', { href, class: className }, label);
+}
+
+/** A page of another site, opened beside the shop's so that the customer keeps their place. */
+function externalLink(href: string, label: string): HTMLAnchorElement {
+  return el('a', { href, class: 'pw-link', target: '_blank', rel: 'noopener noreferrer' }, label);
 }
 
 /** Only web pages: a URL from the shop or the service is never followed as `javascript:` or the like. */

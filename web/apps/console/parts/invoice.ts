@@ -49,6 +49,7 @@ function draw(context: ViewContext, invoice: InvoiceView): HTMLElement {
       section('Amounts', facts(amounts(invoice))),
       section('Payment', facts(payment(invoice))),
     ),
+    paymentsSection(invoice),
     section(
       'History',
       invoice.history.length === 0
@@ -151,6 +152,32 @@ function payment(invoice: InvoiceView): Array<[string, string]> {
     ['Expires', time(invoice.expires_at)],
     ...(invoice.failure_message ? [['Failure', invoice.failure_message] as [string, string]] : []),
   ];
+}
+
+/** The customer's deposits, each with its transaction on a block explorer: what support checks first. */
+function paymentsSection(invoice: InvoiceView): HTMLElement {
+  return section(
+    'Transactions',
+    invoice.payments.length === 0
+      ? el('p', { class: 'empty' }, 'No transaction reported yet.')
+      : table(
+          'The customer’s transactions, first seen first',
+          ['Transaction', 'Amount', 'Confirmations', 'Address', 'Seen'],
+          invoice.payments.map((payment) => [
+            payment.explorer_url
+              ? el(
+                  'a',
+                  { href: payment.explorer_url, class: 'txid', target: '_blank', rel: 'noopener noreferrer' },
+                  payment.txid,
+                )
+              : el('span', { class: 'txid' }, payment.txid),
+            money(payment.amount, payment.currency),
+            String(payment.confirmations),
+            el('span', { class: 'txid' }, payment.address || '—'),
+            time(payment.seen_at),
+          ]),
+        ),
+  );
 }
 
 function section(title: string, ...content: Node[]): HTMLElement {
