@@ -3,7 +3,7 @@
 import { Decimal } from './decimal';
 import { InvalidFieldsError, serviceFailure, ServiceError, type Minimum } from './errors';
 import type { CheckoutRequest, ServiceData } from './model';
-import type { ProcessingApi } from './ports';
+import type { MarketAccount } from './market';
 
 /** One currency the customer may pay in: the least `amount` the service takes for it, and about what they pay. */
 export interface PayOption {
@@ -12,12 +12,6 @@ export interface PayOption {
   minAmount: string;
   /** In `payCurrency`, 8 fractional digits, rounded up: an estimate, the invoice's quote is what counts. */
   payAmount: string;
-}
-
-/** A payment account at the service, and a key naming it: accounts with one key share their cached pairs. */
-export interface PairsAccount {
-  key: string;
-  api: ProcessingApi;
 }
 
 /** What the service's pair entry (spec 2.4) tells of paying `currency` amounts in `currency_to`. */
@@ -62,7 +56,7 @@ export class EligibilityService {
    * amount reaches, as the service's check at invoice creation would find. A currency the service does not know is
    * refused by name; a pay currency it does not pair with `currency` is left out.
    */
-  async options(account: PairsAccount, amount: string, currency: string): Promise<PayOption[]> {
+  async options(account: MarketAccount, amount: string, currency: string): Promise<PayOption[]> {
     const due = new Decimal(amount);
     const others = this.payCurrencies.filter((pay) => pay !== currency);
     const lookups = await Promise.all(others.map((pay) => this.pair(account, currency, pay)));
@@ -95,7 +89,7 @@ export class EligibilityService {
    */
   async namingMinimum(
     error: unknown,
-    account: () => Promise<PairsAccount>,
+    account: () => Promise<MarketAccount>,
     request: CheckoutRequest,
   ): Promise<unknown> {
     if (serviceFailure(error) !== 'refused' || !(error as ServiceError).fields.amount) return error;
@@ -118,7 +112,7 @@ export class EligibilityService {
 
   /** The least amount of `currency` the service takes for an invoice paid in `payCurrency`, if the pairs tell. */
   private async minimum(
-    account: PairsAccount,
+    account: MarketAccount,
     currency: string,
     payCurrency: string | undefined,
   ): Promise<Minimum | undefined> {
@@ -136,7 +130,7 @@ export class EligibilityService {
   }
 
   /** One pair, from the cache while it is fresh; a failed call is never kept, a refusal is. */
-  private pair(account: PairsAccount, from: string, to: string): Promise<PairLookup> {
+  private pair(account: MarketAccount, from: string, to: string): Promise<PairLookup> {
     const key = `${account.key}\u0000${from}\u0000${to}`;
     const hit = this.cache.get(key);
     if (hit && hit.expiresAt > this.now()) return hit.lookup;

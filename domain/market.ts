@@ -1,6 +1,12 @@
 import type { PairQuery, ServiceData } from './model';
 import type { ProcessingApi } from './ports';
 
+/** A payment account at the service, and a key naming it: accounts with one key share their cached answers. */
+export interface MarketAccount {
+  key: string;
+  api: ProcessingApi;
+}
+
 interface Cached {
   expiresAt: number;
   entries: Promise<ServiceData[]>;
@@ -11,21 +17,25 @@ export class MarketService {
   private readonly cache = new Map<string, Cached>();
 
   constructor(
-    private readonly processing: ProcessingApi,
     private readonly ttlMs: number,
     private readonly now: () => number,
   ) {}
 
-  rates(query: PairQuery): Promise<ServiceData[]> {
-    return this.cached('rates', query, () => this.processing.rates(query));
+  rates(account: MarketAccount, query: PairQuery): Promise<ServiceData[]> {
+    return this.cached(account, 'rates', query, () => account.api.rates(query));
   }
 
-  pairs(query: PairQuery): Promise<ServiceData[]> {
-    return this.cached('pairs', query, () => this.processing.pairs(query));
+  pairs(account: MarketAccount, query: PairQuery): Promise<ServiceData[]> {
+    return this.cached(account, 'pairs', query, () => account.api.pairs(query));
   }
 
-  private cached(kind: string, query: PairQuery, load: () => Promise<ServiceData[]>): Promise<ServiceData[]> {
-    const key = `${kind}:${query.currency_from}:${query.currency_to}`;
+  private cached(
+    account: MarketAccount,
+    kind: string,
+    query: PairQuery,
+    load: () => Promise<ServiceData[]>,
+  ): Promise<ServiceData[]> {
+    const key = `${account.key}\u0000${kind}\u0000${query.currency_from}\u0000${query.currency_to}`;
     const hit = this.cache.get(key);
     if (hit && hit.expiresAt > this.now()) return hit.entries;
     const entries = load();

@@ -4,7 +4,8 @@ import { invoiceView, type CheckoutView } from '../http/views';
 import { checkoutRoute } from '../lib/routes';
 import { explorers } from '../runtime/explorers';
 import { bearerTokens } from '../runtime/bearer-tokens';
-import { eligibility, pairsAccountOf } from '../runtime/eligibility';
+import { eligibility } from '../runtime/eligibility';
+import { marketAccountOf } from '../runtime/market';
 import { invoicesFor } from '../runtime/invoices';
 
 /** POST /checkout: 201 with a new invoice, 200 with the same one for a repeated request. */
@@ -20,7 +21,7 @@ export const handler = apiRoute(
       return { status: created ? 201 : 200, body };
     } catch (error) {
       // A refusal on the amount names the service's minimum; the pairs are read only then.
-      throw await eligibility.namingMinimum(error, () => pairsAccountOf(storeId), request);
+      throw await eligibility.namingMinimum(error, () => marketAccountOf(storeId), request);
     }
   },
 );

@@ -2,13 +2,13 @@ import { pairInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
 import { ratesRoute } from '../lib/routes';
 import { bearerTokens } from '../runtime/bearer-tokens';
-import { market } from '../runtime/market';
+import { market, marketAccountOf } from '../runtime/market';
 
 /** GET /rates?from=&to=: the service's estimates, cached briefly. */
 export const handler = apiRoute(
   { route: ratesRoute, tokens: bearerTokens, input: pairInput },
-  async (query) => ({
+  async (query, { storeId }) => ({
     status: 200,
-    body: { data: await market.rates(query) },
+    body: { data: await market.rates(await marketAccountOf(storeId), query) },
   }),
 );

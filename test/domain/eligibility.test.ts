@@ -1,5 +1,6 @@
 // The eligibility cache (issue 43): pairs kept per account key for the period, failures never kept, refusals kept.
-import { EligibilityService, type PairsAccount } from '../../domain/eligibility';
+import { EligibilityService } from '../../domain/eligibility';
+import type { MarketAccount } from '../../domain/market';
 import { ServiceError } from '../../domain/errors';
 import type { PairQuery, ServiceData } from '../../domain/model';
 import type { ProcessingApi } from '../../domain/ports';
@@ -37,7 +38,7 @@ function account(key: string, minWithExchange: string) {
     ];
   };
   const api = { pairs } as unknown as ProcessingApi;
-  return { account: { key, api } satisfies PairsAccount, calls, state };
+  return { account: { key, api } satisfies MarketAccount, calls, state };
 }
 
 function service() {

@@ -10,6 +10,7 @@ let ownSandbox: Sandbox;
 let ownStorefront: string;
 const OWN = 'elig-own';
 const PAIRS = '/v2/currencies/pairs';
+const RATES = '/v2/currencies/rates';
 const EVERY_CRYPTO = ['BTC', 'ETH', 'LTC', 'USDT', 'XRP', 'TRX'];
 
 beforeAll(async () => {
@@ -38,10 +39,12 @@ const options = (query: string, token = 'storefront') =>
 const payCurrencies = (body: { options: Array<{ pay_currency: string }> }) =>
   body.options.map((option) => option.pay_currency);
 
-async function ownSandboxPairs(): Promise<number> {
-  const answer = await fetch(`${ownSandbox.url}/_sandbox/requests?path=${encodeURIComponent(PAIRS)}`);
+async function ownSandboxRequests(path: string): Promise<number> {
+  const answer = await fetch(`${ownSandbox.url}/_sandbox/requests?path=${encodeURIComponent(path)}`);
   return ((await answer.json()) as { requests: unknown[] }).requests.length;
 }
+
+const ownSandboxPairs = () => ownSandboxRequests(PAIRS);
 
 describe('the lists around a minimum', () => {
   // EUR: min_amount 1, min_amount_deposit_with_exchange 5 (docs/sandbox.md); every crypto is an exchange from EUR.
@@ -153,5 +156,20 @@ describe('the cache, per payment account', () => {
     expect((await harness.upstreamRequests(PAIRS)).length).toBe(before);
     await options('amount=20&currency=USD', ownStorefront);
     expect(await ownSandboxPairs()).toBe(EVERY_CRYPTO.length);
+  });
+});
+
+describe('GET /pairs and GET /rates', () => {
+  test("a store on its own account is answered from its own account's, never from the deployment's cache", async () => {
+    const query = '?from=BTC&to=USD';
+    expect((await harness.api('GET', `/pairs${query}`, { token: 'storefront' })).status).toBe(200);
+    expect((await harness.api('GET', `/rates${query}`, { token: 'storefront' })).status).toBe(200);
+    const before = { pairs: await ownSandboxRequests(PAIRS), rates: await ownSandboxRequests(RATES) };
+
+    expect((await harness.api('GET', `/pairs${query}`, { token: ownStorefront })).status).toBe(200);
+    expect((await harness.api('GET', `/rates${query}`, { token: ownStorefront })).status).toBe(200);
+
+    expect(await ownSandboxRequests(PAIRS)).toBe(before.pairs + 1);
+    expect(await ownSandboxRequests(RATES)).toBe(before.rates + 1);
   });
 });
