@@ -136,10 +136,22 @@ const SERVICE_FIELD_NAMES: Record<string, string> = {
   received_currency: 'currency',
 };
 
+/** A travel-rule party's wire fields (processing/translate.ts) under the names our API gives them. */
+const PARTY_FIELD_NAMES: Record<string, string> = {
+  legal_name: 'company_name',
+  country_of_registration: 'country',
+};
+const PARTY_FIELD = /^(sender|receiver)_(?:data(?:\.(.+))?|(type))$/;
+
+function ourFieldName(name: string): string {
+  const party = PARTY_FIELD.exec(name);
+  if (!party) return SERVICE_FIELD_NAMES[name] ?? name;
+  const field = party[2] ?? party[3];
+  return field === undefined ? party[1] : `${party[1]}.${PARTY_FIELD_NAMES[field] ?? field}`;
+}
+
 function ourFields(fields: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(fields).map(([name, text]) => [SERVICE_FIELD_NAMES[name] ?? name, text]),
-  );
+  return Object.fromEntries(Object.entries(fields).map(([name, text]) => [ourFieldName(name), text]));
 }
 
 /** Maps every error to a meaningful status; an unexpected one becomes a bare 500 with no details. */

@@ -219,10 +219,17 @@ function text(value: unknown): string | undefined {
 }
 
 /** One message per field; tolerates Laravel-style arrays of messages. */
+/** A travel-rule party's fields: the service's words on them may quote the person's data back. */
+const PERSONAL_FIELD = /^(sender|receiver)_(data|type)\b/;
+
 function fieldMessages(errors: JsonObject): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const [field, value] of Object.entries(errors)) {
-    fields[field] = Array.isArray(value) ? value.map(String).join('; ') : String(value);
+    fields[field] = PERSONAL_FIELD.test(field)
+      ? 'refused by the payment service'
+      : Array.isArray(value)
+        ? value.map(String).join('; ')
+        : String(value);
   }
   return fields;
 }

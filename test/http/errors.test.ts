@@ -13,6 +13,7 @@ import {
   ProcessingTimeoutError,
   ProcessingUpstreamError,
   ProcessingValidationError,
+  errorFromResponse,
 } from '../../processing/errors';
 import { toServiceError } from '../../processing/translate';
 import { NoTimeLeftError } from '../../runtime/aws-clients';
@@ -122,6 +123,30 @@ test("an HttpError and bad input keep their message and fields; the service's fi
     fields: { email_user: 'invalid', amount: 'low' },
   });
   expect(answer(refused).fields).toEqual({ email: 'invalid', amount: 'low' });
+});
+
+test("the service's words on a travel-rule party never reach a caller or a log; its fields get our names", () => {
+  const body = JSON.stringify({
+    errors: {
+      'sender_data.first_name': ['Quotedname is not allowed'],
+      'sender_data.legal_name': 'Quotedcorp is unknown',
+      'receiver_data.country_of_registration': 'Quotedland',
+      sender_type: 'Quotedtype',
+      amount: 'low',
+    },
+  });
+  const refused = errorFromResponse('createInvoice', 400, body);
+
+  const answered = answer(refused);
+  expect(answered.fields).toEqual({
+    'sender.first_name': 'refused by the payment service',
+    'sender.company_name': 'refused by the payment service',
+    'receiver.country': 'refused by the payment service',
+    'sender.type': 'refused by the payment service',
+    amount: 'low',
+  });
+  expect(JSON.stringify(answered)).toContain('low'); // the capture holds the service's other words
+  expect(`${JSON.stringify(answered)} ${refused.message}`).not.toMatch(/Quoted/);
 });
 
 test('a refund over what is left names what is left', () => {
