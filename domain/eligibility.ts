@@ -1,4 +1,4 @@
-// Which currencies a customer may pay an amount in (issue 43): the service's pairs give each currency's minimums and
+// Which currencies a customer may pay an amount in: the service's pairs give each currency's minimums and
 // an estimated rate; the minimum applied is the one the service applies to an invoice with that `sender_currency`.
 import { Decimal } from './decimal';
 import { InvalidFieldsError, serviceFailure, ServiceError, type Minimum } from './errors';
@@ -139,7 +139,9 @@ export class EligibilityService {
       (error: unknown) => refusedPair(error),
     );
     this.cache.set(key, { expiresAt: this.now() + this.ttlMs, lookup });
-    lookup.catch(() => this.cache.delete(key));
+    lookup.catch(() => {
+      if (this.cache.get(key)?.lookup === lookup) this.cache.delete(key);
+    });
     return lookup;
   }
 }

@@ -1,14 +1,15 @@
 // News from the payment service about one invoice, and how it moves the record: only forward, only for the
 // invoice's current upstream attempt. Pure functions; InvoiceService (domain/invoices.ts) writes what they answer.
 import { NotReadyError } from './errors';
-import type {
-  Deposit,
-  InvoiceRecord,
-  InvoiceStatus,
-  Payment,
-  ReportedDeposit,
-  Settlement,
-  StatusChange,
+import {
+  MAX_DEPOSITS,
+  type Deposit,
+  type InvoiceRecord,
+  type InvoiceStatus,
+  type Payment,
+  type ReportedDeposit,
+  type Settlement,
+  type StatusChange,
 } from './model';
 import { SERVICE_FAILURES } from './outcome';
 import { creditGrows, paysMore, paysSame, recordedPayment } from './payment';
@@ -52,9 +53,6 @@ function withDepositIds(kept: number[] | undefined, named: number[] | undefined)
   if (fresh.length === 0 || (kept?.length ?? 0) >= MAX_DEPOSIT_IDS) return kept;
   return [...(kept ?? []), ...fresh].slice(0, MAX_DEPOSIT_IDS);
 }
-
-/** Deposits an invoice keeps: enough for a payment in many parts, few enough for the item's size. */
-export const MAX_DEPOSITS = 10;
 
 /**
  * The deposits kept so far with the reported ones merged by the service's id: a known one only gains

@@ -40,8 +40,10 @@ export class MarketService {
     if (hit && hit.expiresAt > this.now()) return hit.entries;
     const entries = load();
     this.cache.set(key, { expiresAt: this.now() + this.ttlMs, entries });
-    // A failed load must not be served from the cache.
-    entries.catch(() => this.cache.delete(key));
+    // A failed load must not be served from the cache, nor take a newer load's place with it.
+    entries.catch(() => {
+      if (this.cache.get(key)?.entries === entries) this.cache.delete(key);
+    });
     return entries;
   }
 }

@@ -184,7 +184,7 @@ export interface CheckoutRequest {
   /** The store's own keys and values, kept with the order and returned as given (keys sorted). */
   metadata?: Record<string, string>;
   /**
-   * A salted digest (domain/hash.ts) of the payer's travel-rule data the checkout gave, never the data: it tells a
+   * A keyed digest (domain/hash.ts) of the payer's travel-rule data the checkout gave, never the data: it tells a
    * retry with the same payer from another request, and tells nothing of who paid.
    */
   senderDigest?: string;
@@ -266,6 +266,9 @@ export interface Settlement {
   /** Summed per currency, sorted by currency. */
   fees: Array<{ currency: string; amount: string }>;
 }
+
+/** Deposits an invoice keeps: enough for a payment in many parts, few enough for the item's size. */
+export const MAX_DEPOSITS = 10;
 
 export interface InvoiceRecord extends ClaimedRecord<CheckoutRequest, InvoiceStatus> {
   /** Upstream attempt number; attempts after the first carry a `~N` suffix on the service's foreign_id. */

@@ -27,7 +27,7 @@ export const DEFAULT_TRAVEL_RULE: TravelRule = 'optional';
 /**
  * Whether a store's checkouts carry the payer's travel-rule data (`sender`, domain/travel-rule.ts), in the same three
  * settings; every store's, the default store's included, until it is changed: without it the service asks the
- * customer on its invoice form, as before.
+ * customer on its invoice form.
  */
 export const DEFAULT_TRAVEL_RULE_SENDER: TravelRule = 'optional';
 

@@ -1,5 +1,5 @@
-// The travel rule (MiCA): who receives a refund goes with its withdrawal (issue 42), and who pays an invoice with
-// its create (issue 43), as the store's settings ask.
+// The travel rule (MiCA): who receives a refund goes with its withdrawal, and who pays an invoice with its create,
+// as the store's settings ask.
 import { InvalidFieldsError } from './errors';
 import type { Receiver, Sender } from './model';
 import type { TravelRule } from './stores';

@@ -4,6 +4,7 @@ import { alpha3Of } from '../domain/countries';
 import { ServiceError, type ServiceFailure } from '../domain/errors';
 import {
   isServiceTime,
+  MAX_DEPOSITS,
   type CheckoutRequest,
   type InvoiceDetails,
   type Payment,
@@ -273,14 +274,12 @@ export const CURRENCY_MAX_BYTES = 64;
 export const ADDRESS_MAX_BYTES = 256;
 /** The payment page's URL, as long as a URL a browser is sure to open. */
 export const URL_MAX_BYTES = 2_048;
-/** Blockchain transaction ids: real ones are at most about a hundred characters (Solana's are 88). */
+/** Blockchain transaction ids: room for the longest real ones. */
 export const TXID_MAX_BYTES = 128;
 /** A deposit's address, as long as the longest real ones. */
 export const DEPOSIT_ADDRESS_MAX_BYTES = 128;
 /** A deposit's currency code. */
 export const DEPOSIT_CURRENCY_MAX_BYTES = 16;
-/** Deposits kept from one report: enough for a payment in many parts (domain/invoice-news.ts keeps as many). */
-export const MAX_DEPOSITS = 10;
 /** Fees are summed per currency; an invoice's fees come in one currency or two, and past this many the first are kept. */
 export const MAX_FEE_CURRENCIES = 8;
 

@@ -1,5 +1,6 @@
 // The deposits an invoice keeps: merged by the service's id, confirmations only growing, first seen first, bounded.
-import { MAX_DEPOSITS, withDeposits, withNews } from '../../domain/invoice-news';
+import { withDeposits, withNews } from '../../domain/invoice-news';
+import { MAX_DEPOSITS } from '../../domain/model';
 import type { ReportedDeposit } from '../../domain/model';
 import { invoiceEvents, recordAsOf, withEvents } from '../../domain/webhooks';
 import { sentInvoice } from '../support/records';

@@ -1,10 +1,10 @@
 // The deposits an invoice's callbacks name, and what their lookups tell (processing/deposits.ts).
+import { MAX_DEPOSITS } from '../../domain/model';
 import { depositIdsOf, depositNews } from '../../processing/deposits';
 import {
   DEPOSIT_ADDRESS_MAX_BYTES,
   DEPOSIT_CURRENCY_MAX_BYTES,
   depositsOf,
-  MAX_DEPOSITS,
   moneyNews,
   TXID_MAX_BYTES,
 } from '../../processing/translate';

@@ -367,8 +367,8 @@ describe('delivery', () => {
     expect(attempts.map(({ attempt }) => attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
     const minutes = [1, 5, 15, 30, 60, 90, 120, 180, 240, 240, 240, 240];
     const gaps = attempts.slice(1).map(({ at }, i) => at - attempts[i].at);
-    // A timer may fire a millisecond early; a busy machine only makes the gaps longer.
-    gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual((minutes[i] * 60_000) / speedUp - 1));
+    // A timer may fire a millisecond early, and the clock reads whole milliseconds; a busy machine only adds.
+    gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual((minutes[i] * 60_000) / speedUp - 2));
   }, 40_000);
 
   test('duplicate: every callback is delivered twice', async () => {

@@ -13,7 +13,8 @@ import type {
   RefundRecord,
   StatusChange,
 } from '../../domain/model';
-import { MAX_DEPOSIT_IDS, MAX_DEPOSITS } from '../../domain/invoice-news';
+import { MAX_DEPOSIT_IDS } from '../../domain/invoice-news';
+import { MAX_DEPOSITS } from '../../domain/model';
 import { MAX_REFUNDS_PER_ORDER } from '../../domain/refund-bound';
 import { DEFAULT_STORE_ID } from '../../domain/stores';
 import {
