@@ -72,7 +72,10 @@ describe('docs/sandbox.md', () => {
   });
 
   test("the operations guide names the payment service's callback retry schedule the sandbox runs", () => {
-    const [, minutes] = find('docs/operations.md', /It retries 12 times, waiting ([\d,\sand]+) minutes before each/);
+    const [, minutes] = find(
+      'docs/operations.md',
+      /It retries 12 times, waiting ([\d,\sand]+) minutes before each/,
+    );
     expect(minutes.match(/\d+/g)!.map(Number)).toEqual(SERVICE_CALLBACK_RETRY_MINUTES);
   });
 
