@@ -65,9 +65,9 @@ export class RefundService {
       onNewsMismatch?: (foreignId: string, reason: 'account') => void;
       /**
        * Claim links, which an order refund without an address needs: how each token is derived
-       * (secrets/client-secrets.ts), and how many days a link works.
+       * (secrets/client-secrets.ts), and how many days a link works, read as each link is made.
        */
-      claimLinks?: { tokens: ClientSecrets; days: number };
+      claimLinks?: { tokens: ClientSecrets; days: () => Promise<number> };
       /** The store's travel-rule setting now (domain/travel-rule.ts). */
       travelRule?: () => Promise<TravelRule>;
     } = {},
@@ -267,7 +267,8 @@ export class RefundService {
   private async newClaimLink(record: RefundRecord, reserved: Unaddressed): Promise<ClaimLink> {
     const links = this.options.claimLinks;
     if (!links) throw new Error('A refund service without claimLinks makes no claim link');
-    const { tokens, days } = links;
+    const { tokens } = links;
+    const days = await links.days();
     // Its own time, not the record's: a foreign_id taken over from a closed link gets a new token and a full term.
     const madeAt = this.timing.now();
     return {

@@ -47,6 +47,8 @@ export interface NewStore {
   travelRule?: TravelRule;
   /** Absent: DEFAULT_TRAVEL_RULE_SENDER. */
   travelRuleSender?: TravelRule;
+  /** Absent: the deployment's CLAIM_LINK_DAYS. */
+  claimLinkDays?: number;
 }
 
 export interface StoreChanges {
@@ -56,6 +58,7 @@ export interface StoreChanges {
   processing?: OwnAccount;
   travelRule?: TravelRule;
   travelRuleSender?: TravelRule;
+  claimLinkDays?: number;
 }
 
 /** A store's tokens in clear, answered once: when made, and when rotated. */
@@ -116,6 +119,7 @@ export class StoreAdmin {
       ...(input.webhookUrl !== undefined && { webhookUrl: input.webhookUrl }),
       ...(input.travelRule !== undefined && { travelRule: input.travelRule }),
       ...(input.travelRuleSender !== undefined && { travelRuleSender: input.travelRuleSender }),
+      ...(input.claimLinkDays !== undefined && { claimLinkDays: input.claimLinkDays }),
       createdAt: at,
       updatedAt: at,
       version: 1,
@@ -159,6 +163,7 @@ export class StoreAdmin {
         ...(changes.name !== undefined && { name: changes.name }),
         ...(changes.travelRule !== undefined && { travelRule: changes.travelRule }),
         ...(changes.travelRuleSender !== undefined && { travelRuleSender: changes.travelRuleSender }),
+        ...(changes.claimLinkDays !== undefined && { claimLinkDays: changes.claimLinkDays }),
         ...(webhookUrl !== null && webhookUrl !== undefined && { webhookUrl }),
       };
     };
@@ -427,8 +432,16 @@ function createInProgress(): ConflictError {
 }
 
 /** What tells a create's retry from another create: its body, the keys among it (kept only in a salted digest). */
-function createRequest({ id, name, webhookUrl, travelRule, travelRuleSender, processing }: NewStore) {
-  return { id, name, webhookUrl, travelRule, travelRuleSender, ...processing };
+function createRequest({
+  id,
+  name,
+  webhookUrl,
+  travelRule,
+  travelRuleSender,
+  claimLinkDays,
+  processing,
+}: NewStore) {
+  return { id, name, webhookUrl, travelRule, travelRuleSender, claimLinkDays, ...processing };
 }
 
 function keysOf({ apiKey, secretKey }: OwnAccount) {

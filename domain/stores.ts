@@ -58,6 +58,8 @@ export interface StoreAccount {
   travelRule?: TravelRule;
   /** Whether its checkouts carry the payer (domain/travel-rule.ts); absent: DEFAULT_TRAVEL_RULE_SENDER. */
   travelRuleSender?: TravelRule;
+  /** How many days its refunds' claim links take an address; absent: the deployment's CLAIM_LINK_DAYS. */
+  claimLinkDays?: number;
 }
 
 export interface StoreAccounts {
@@ -119,6 +121,8 @@ export interface StoreRecord {
   travelRule?: TravelRule;
   /** Absent: DEFAULT_TRAVEL_RULE_SENDER (domain/travel-rule.ts). */
   travelRuleSender?: TravelRule;
+  /** Absent: the deployment's CLAIM_LINK_DAYS. */
+  claimLinkDays?: number;
 }
 
 /**

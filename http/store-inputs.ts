@@ -37,7 +37,7 @@ function ownAccount(fields: AccountFields): OwnAccount | undefined {
 }
 
 export function newStoreInput(request: ApiRequest): { store: NewStore; apiBase: string } {
-  const { id, name, webhook_url, processing, travel_rule, travel_rule_sender } = readFields(
+  const { id, name, webhook_url, processing, travel_rule, travel_rule_sender, claim_link_days } = readFields(
     storeBody,
     request.body,
   );
@@ -49,6 +49,7 @@ export function newStoreInput(request: ApiRequest): { store: NewStore; apiBase: 
       ...(webhook_url !== undefined && { webhookUrl: webhook_url }),
       ...(travel_rule !== undefined && { travelRule: travel_rule }),
       ...(travel_rule_sender !== undefined && { travelRuleSender: travel_rule_sender }),
+      ...(claim_link_days !== undefined && { claimLinkDays: claim_link_days }),
       ...(account && { processing: account }),
     },
     apiBase: apiBaseOf(request),
@@ -62,7 +63,7 @@ export function storeChangesInput(request: ApiRequest): {
   apiBase: string;
 } {
   const storeId = storeIdInput(request);
-  const { name, webhook_url, processing, travel_rule, travel_rule_sender } = readFields(
+  const { name, webhook_url, processing, travel_rule, travel_rule_sender, claim_link_days } = readFields(
     storeChangesBody,
     request.body,
   );
@@ -74,6 +75,7 @@ export function storeChangesInput(request: ApiRequest): {
       ...(name !== undefined && { name }),
       ...(travel_rule !== undefined && { travelRule: travel_rule }),
       ...(travel_rule_sender !== undefined && { travelRuleSender: travel_rule_sender }),
+      ...(claim_link_days !== undefined && { claimLinkDays: claim_link_days }),
       ...(clears ? { webhookUrl: null } : webhook_url != null && { webhookUrl: webhook_url }),
       ...(account && { processing: account }),
     },

@@ -20,6 +20,7 @@ export function storeView(record: StoreRecord, apiBase: string) {
     callback_url: record.account === 'own' ? `${apiBase}/callbacks/${record.id}` : null,
     travel_rule: record.travelRule ?? DEFAULT_TRAVEL_RULE,
     travel_rule_sender: record.travelRuleSender ?? DEFAULT_TRAVEL_RULE_SENDER,
+    claim_link_days: record.claimLinkDays ?? null,
     created_at: iso(record.createdAt, 'created_at'),
     updated_at: iso(record.updatedAt, 'updated_at'),
   };
@@ -37,6 +38,7 @@ export function defaultStoreView(webhookUrl: string | undefined) {
     callback_url: null,
     travel_rule: DEFAULT_TRAVEL_RULE,
     travel_rule_sender: DEFAULT_TRAVEL_RULE_SENDER,
+    claim_link_days: null,
     created_at: null,
     updated_at: null,
   };

@@ -24,7 +24,8 @@ export function refundsFor(storeId: StoreId): RefundService {
       claimLinks: {
         // As client secrets: from the processing keys a function that sends refunds already holds.
         tokens: clientSecretIssuer(keysOf(storeId), storeId, 'claimToken'),
-        days: numberEnv('CLAIM_LINK_DAYS', 30),
+        // The store's own setting, read at each link as the travel rule is; else the deployment's.
+        days: async () => (await accountOf(storeId)).claimLinkDays ?? numberEnv('CLAIM_LINK_DAYS', 30),
       },
       // Read at each refund: a store's change reaches a warm container with its registry item's cache.
       travelRule: async () => (await accountOf(storeId)).travelRule ?? DEFAULT_TRAVEL_RULE,

@@ -67,6 +67,7 @@ function accountOf(record: StoreRecord): StoreAccount {
     unpinned: record.movedFromShared === undefined ? record.account : 'shared',
     ...(record.travelRule !== undefined && { travelRule: record.travelRule }),
     ...(record.travelRuleSender !== undefined && { travelRuleSender: record.travelRuleSender }),
+    ...(record.claimLinkDays !== undefined && { claimLinkDays: record.claimLinkDays }),
     ...(record.webhookUrl !== undefined && {
       webhook: {
         url: record.webhookUrl,

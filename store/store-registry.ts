@@ -149,6 +149,7 @@ function storeItem(record: StoreRecord): Item {
     ...(record.movedFromShared !== undefined && { moved_from_shared: num(record.movedFromShared) }),
     ...(record.travelRule !== undefined && { travel_rule: str(record.travelRule) }),
     ...(record.travelRuleSender !== undefined && { travel_rule_sender: str(record.travelRuleSender) }),
+    ...(record.claimLinkDays !== undefined && { claim_link_days: num(record.claimLinkDays) }),
   };
 }
 
@@ -195,5 +196,6 @@ function storeFromItem(item: Item): StoreRecord {
     ...(TRAVEL_RULE_SETTINGS.includes(text('travel_rule_sender') as TravelRule) && {
       travelRuleSender: text('travel_rule_sender') as TravelRule,
     }),
+    ...(item.claim_link_days !== undefined && { claimLinkDays: number('claim_link_days') }),
   };
 }

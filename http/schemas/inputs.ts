@@ -262,6 +262,17 @@ const travelRuleSender = oneOf(
   TRAVEL_RULE_SETTINGS,
 );
 
+export const MAX_CLAIM_LINK_DAYS = 365;
+
+const claimLinkDays = wholeNumber({
+  description:
+    "How many days the store's refund claim links take the customer's address; then the amount is released. The deployment's `CLAIM_LINK_DAYS` (30 by default) when never set.",
+  minimum: 1,
+  maximum: MAX_CLAIM_LINK_DAYS,
+  rangeMessage: `must be between 1 and ${MAX_CLAIM_LINK_DAYS}`,
+  jsonOnly: true,
+});
+
 export const storeBody = fields({
   id: storeId('The store id: it appears in keys, URLs and upstream foreign_ids, and never changes.'),
   name: storeName,
@@ -269,6 +280,7 @@ export const storeBody = fields({
   processing: v.optional(processingAccount),
   travel_rule: v.optional(travelRule),
   travel_rule_sender: v.optional(travelRuleSender),
+  claim_link_days: v.optional(claimLinkDays),
 });
 
 export const storeChangesBody = fields({
@@ -277,6 +289,7 @@ export const storeChangesBody = fields({
   processing: v.optional(processingAccount),
   travel_rule: v.optional(travelRule),
   travel_rule_sender: v.optional(travelRuleSender),
+  claim_link_days: v.optional(claimLinkDays),
 });
 
 export const MAX_GRACE_SECONDS = 604_800;

@@ -420,6 +420,10 @@ export const storeView = v.strictObject({
     v.picklist(TRAVEL_RULE_SETTINGS),
     "Whether its checkouts carry the payer's travel-rule data, `sender`: `off` refuses one, `required` refuses a checkout without one, `optional` sends it when given.",
   ),
+  claim_link_days: described(
+    v.nullable(v.number()),
+    "How many days its refund claim links take an address; null: the deployment's `CLAIM_LINK_DAYS` (30 by default).",
+  ),
   created_at: v.nullable(
     isoTime('When the store was made; null for the default store, as old as the deployment.'),
   ),

@@ -22,7 +22,12 @@ beforeEach(async () => {
     oneAccount(new ProcessingAdapter(rig.client)),
     timing,
     rig.invoices,
-    { claimLinks: { tokens: { secretFor: async ({ foreignId }) => tokenOf(foreignId) }, days: 30 } },
+    {
+      claimLinks: {
+        tokens: { secretFor: async ({ foreignId }) => tokenOf(foreignId) },
+        days: async () => 30,
+      },
+    },
   );
 });
 afterEach(() => rig.close());

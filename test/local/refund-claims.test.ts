@@ -1,7 +1,7 @@
 // Refunds the customer claims through a link, through the whole local stack: the amount is reserved on the order
 // when the link is made, the withdrawal is sent once the customer's address comes, however often it comes.
 import { Decimal } from 'decimal.js';
-import { paidOrder, startHarness, type Harness } from '../support/local-stack';
+import { checkoutBody, paidOrder, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
 import { waitFor } from '../support/wait';
 
@@ -224,4 +224,66 @@ test('open claims and direct refunds at once never take more than the order nett
     );
   expect(counted.lte(order.net_amount)).toBe(true);
   expect(counted.toFixed(8)).toBe(new Decimal(quarter).times(made.length).toFixed(8));
+});
+
+test("a store's claim_link_days: set, shown, changed, and each new link's term; a bad value is a 400 naming it", async () => {
+  const platform = { token: 'platform' } as const;
+  const made = await harness.api('POST', '/stores', {
+    ...platform,
+    body: { id: 'claim-days', name: 'Claim days', claim_link_days: 7 },
+  });
+  expect([made.status, made.body.store.claim_link_days]).toEqual([201, 7]);
+  expect((await harness.api('GET', '/stores/default', platform)).body.claim_link_days).toBeNull();
+  const tokens = { storefront: made.body.storefront_token as string, admin: made.body.admin_token as string };
+
+  // Each of the store's orders is paid in the sandbox under the store's prefix.
+  const paidHere = async (order: string) => {
+    const created = await harness.api('POST', '/checkout', {
+      token: tokens.storefront,
+      body: { ...checkoutBody(order), timer: true },
+    });
+    expect(created.status).toBe(201);
+    const upstream = encodeURIComponent(`claim-days!${order}`);
+    expect((await harness.control('POST', `/invoices/${upstream}/pay`, { kind: 'full' })).status).toBe(200);
+    await waitFor(
+      () => harness.api('GET', `/invoices/${order}`, { token: tokens.storefront }),
+      ({ body }) => body.status === 'paid' && body.net_amount !== null,
+      30_000,
+    );
+  };
+  const claimFor = (order: string, refund: string) =>
+    harness.api('POST', `/invoices/${order}/refunds`, {
+      token: tokens.admin,
+      body: { foreign_id: refund, debited_amount: '1.00' },
+    });
+  const termDays = (body: { claim_expires_at: string; created_at: string }) =>
+    Math.round((Date.parse(body.claim_expires_at) - Date.parse(body.created_at)) / 86_400_000);
+
+  await paidHere('days-order');
+  const week = await claimFor('days-order', 'days-r1');
+  expect([week.status, termDays(week.body)]).toEqual([201, 7]);
+
+  const changed = await harness.api('PATCH', '/stores/claim-days', {
+    ...platform,
+    body: { claim_link_days: 90 },
+  });
+  expect([changed.status, changed.body.claim_link_days]).toEqual([200, 90]);
+  const longer = await waitFor(
+    async () => {
+      const refund = `days-r${Math.random().toString(36).slice(2, 8)}`;
+      return claimFor('days-order', refund);
+    },
+    ({ body }) => termDays(body) === 90, // a warm container reads the store's change with its cache
+    30_000,
+  );
+  expect(longer.status).toBe(201);
+
+  for (const value of [0, 366, '7', 1.5]) {
+    const bad = await harness.api('PATCH', '/stores/claim-days', {
+      ...platform,
+      body: { claim_link_days: value },
+    });
+    expect([bad.status, Object.keys(bad.body.error.fields)]).toEqual([400, ['claim_link_days']]);
+  }
+  expect((await harness.api('GET', '/stores/claim-days', platform)).body.claim_link_days).toBe(90);
 });
