@@ -312,8 +312,8 @@ export interface RefundEntry {
   debitedAmount: string;
   currency: string;
   /**
-   * `pending` (not ended, awaiting approval too) counts against the order's net until the refund ends, and so does
-   * `confirmed`; `failed`, `declined` and `cancelled` no longer do.
+   * `pending` (not ended, awaiting approval or a claim too) counts against the order's net until the refund ends, and
+   * so does `confirmed`; the released states no longer do.
    */
   state: RefundEntryState;
   createdAt: number;
@@ -322,7 +322,7 @@ export interface RefundEntry {
 export type RefundEntryState = 'pending' | 'confirmed' | RefundReleased;
 
 /** How a refund ends without its money leaving: its amount is the order's to refund again. */
-export type RefundReleased = 'failed' | 'declined' | 'cancelled';
+export type RefundReleased = 'failed' | 'declined' | 'cancelled' | 'claim_expired' | 'claim_cancelled';
 
 /** The withdrawal a refund sends: `senderAmount` of `senderCurrency` leaves the balance, paid out in `receivedCurrency`. */
 export interface RefundRequest {

@@ -214,7 +214,7 @@ export class RefundService {
         );
     const closed = marked?.claimLink?.closed;
     if (!marked || !closed) return this.refunds.read(record.foreignId);
-    await this.endOnOrder(marked, undefined);
+    await this.endOnOrder(marked, undefined, `claim_${closed}`);
     const ended = await this.refunds.mutate(record.foreignId, (current) =>
       current.phase === 'claimable'
         ? {
@@ -431,12 +431,18 @@ export class RefundService {
 
   /**
    * Ends an order refund's reservation once the service has ended the refund: `status` is the withdrawal's, or
-   * undefined when the refund was refused (nothing sent). Nothing while the refund may still go out.
+   * undefined when the refund was refused or its claim link closed (nothing sent). Nothing while the refund may still
+   * go out.
    */
-  private async endOnOrder(record: RefundRecord, status: string | undefined): Promise<void> {
+  private async endOnOrder(
+    record: RefundRecord,
+    status: string | undefined,
+    closedClaim?: 'claim_expired' | 'claim_cancelled',
+  ): Promise<void> {
     if (!isOrderRefund(record.request) || (status !== undefined && !isFinal(status))) return;
     const state: EndedRefund =
-      status === 'confirmed' || status === 'declined' || status === 'cancelled' ? status : 'failed';
+      closedClaim ??
+      (status === 'confirmed' || status === 'declined' || status === 'cancelled' ? status : 'failed');
     await this.orders.endRefund(record.request.invoiceForeignId, record.foreignId, state);
   }
 

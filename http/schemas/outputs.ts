@@ -104,8 +104,16 @@ export const invoiceView = v.strictObject({
         debited_currency: described(v.string(), 'The currency the order was credited in (`net_currency`).'),
         currency: described(v.string(), 'The currency the customer receives.'),
         status: described(
-          v.picklist(['pending', 'confirmed', 'failed', 'declined', 'cancelled']),
-          'A `pending` (not ended, awaiting approval too) or `confirmed` refund counts against `refundable`; a `failed`, `declined` or `cancelled` one no longer does.',
+          v.picklist([
+            'pending',
+            'confirmed',
+            'failed',
+            'declined',
+            'cancelled',
+            'claim_expired',
+            'claim_cancelled',
+          ]),
+          'A `pending` (not ended: awaiting approval or a claim too) or `confirmed` refund counts against `refundable`; a `failed`, `declined`, `cancelled`, `claim_expired` or `claim_cancelled` one no longer does.',
         ),
         created_at: isoTime('When the refund was first received.'),
       }),

@@ -108,7 +108,7 @@ test('an expired link takes no address; the reconcile job closes it and releases
   const expired = (await rig.refundStore.get('claim-expire'))!;
   expect(refundView(expired)).toMatchObject({ status: 'claim_expired', final: true });
   expect((await rig.invoiceStore.get('order-expire'))!.refunds).toEqual([
-    expect.objectContaining({ foreignId: 'claim-expire', state: 'failed' }),
+    expect.objectContaining({ foreignId: 'claim-expire', state: 'claim_expired' }),
   ]);
   expect(await withdrawals('claim-expire')).toBe(0);
 });

@@ -51,4 +51,5 @@ test('an expired link takes no address, and the reconcile job releases its amoun
   expect(refund.body).toMatchObject({ status: 'claim_expired', final: true, claim_url: null });
   const view = await harness.api('GET', '/invoices/claim-expiry', { token: 'storefront' });
   expect(view.body.refundable.amount).toBe(paid.body.net_amount);
+  expect(view.body.refunds.map((entry: { status: string }) => entry.status)).toEqual(['claim_expired']);
 }, 60_000);

@@ -183,6 +183,7 @@ test('the store cancels an open claim: it takes no address, and its amount is re
 
   const view = await harness.api('GET', '/invoices/claim-cancel', { token: 'storefront' });
   expect(view.body.refundable.amount).toBe(order.net_amount);
+  expect(view.body.refunds.map((entry: { status: string }) => entry.status)).toEqual(['claim_cancelled']);
   const late = await giveAddress(foreignId, token);
   expect([late.status, late.body.error.code]).toEqual([409, 'claim_closed']);
   expect((await readClaim(foreignId, token)).body.status).toBe('claim_cancelled');
