@@ -6,7 +6,7 @@ import {
   InvalidFieldsError,
   NotReadyError,
   serviceFailure,
-  type ServiceError,
+  ServiceError,
 } from './errors';
 import type { EndedRefund, RefundReservations } from './invoices';
 import type {
@@ -173,7 +173,17 @@ export class RefundService {
   /** A claim taken under a lease with no address written yet: the address written, then the withdrawal sent. */
   private async sendClaimed(record: RefundRecord, address: string): Promise<RefundRecord> {
     const addressed = await this.reserve(record, { ...this.orderRequest(record), address }, undefined);
-    return this.send(addressed);
+    return this.sendForCustomer(addressed);
+  }
+
+  /** A refusal the customer cannot mend has ended the refund: the customer is answered with it ended. */
+  private async sendForCustomer(record: RefundRecord): Promise<RefundRecord> {
+    try {
+      return await this.send(record);
+    } catch (error) {
+      if (refusal(error) === undefined) throw error;
+      return this.refunds.read(record.foreignId);
+    }
   }
 
   /** The store cancels an open claim link: no address is taken after this, and its amount is released. */
@@ -252,7 +262,7 @@ export class RefundService {
       return this.sendClaimed(withReceiver, address);
     }
     const adopted = await this.adoptSent(taken.record);
-    return adopted ?? this.send(taken.record);
+    return adopted ?? this.sendForCustomer(taken.record);
   }
 
   /** A claim whose submit stopped before it wrote the address: open again for the customer, never given up. */
@@ -544,7 +554,10 @@ export class RefundService {
     return this.refunds.answered(record, found, source, { withdrawal: found.withdrawal });
   }
 
-  /** Sends the withdrawal; a claim link's refused address reopens the claim instead of ending the refund. */
+  /**
+   * Sends the withdrawal. A refusal of what the customer gave on a claim link reopens the claim; any other refusal
+   * (the account's balance, say) ends the refund, for the store to act on.
+   */
   private async send(record: RefundRecord): Promise<RefundRecord> {
     try {
       const created = await this.processingOf(record).createWithdrawal(
@@ -560,7 +573,9 @@ export class RefundService {
         if (settled) return settled;
       }
       const refused = refusal(error);
-      if (record.claimLink && refused !== undefined) return this.reopenClaim(record, refused);
+      if (record.claimLink && refused !== undefined && customerMayMend(error)) {
+        return this.reopenClaim(record, refused);
+      }
       await this.release(record, refused);
       throw error;
     }
@@ -588,6 +603,15 @@ export class RefundService {
     if (refused !== undefined) await this.endOnOrder(record, undefined);
     await this.refunds.release(record, refused);
   }
+}
+
+/** The withdrawal's fields a claim link's customer gives: the address, its tag, and the travel rule's receiver. */
+const CUSTOMER_FIELDS = /^(address|tag|receiver_)/;
+
+function customerMayMend(error: unknown): boolean {
+  return (
+    error instanceof ServiceError && Object.keys(error.fields).some((field) => CUSTOMER_FIELDS.test(field))
+  );
 }
 
 /**

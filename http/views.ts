@@ -381,7 +381,8 @@ export function claimView(
     travel_rule: store.travelRule,
     status: view.status,
     final: view.final,
-    failure_message: view.failure_message,
+    // The customer sees the service's words on what they gave, and why a link closed; never the store's account's.
+    failure_message: CUSTOMER_WORDS.has(view.status) ? view.failure_message : null,
     debited_amount: view.debited_amount,
     debited_currency: view.debited_currency,
     currency: view.currency,
@@ -390,6 +391,8 @@ export function claimView(
     expires_at: view.claim_expires_at,
   };
 }
+
+const CUSTOMER_WORDS = new Set(['awaiting_claim', 'claim_expired', 'claim_cancelled']);
 
 /** Where the customer claims a refund: the claim page, the refund and its token in the fragment, which no log sees. */
 export function claimUrl(claimPage: string, foreignId: string, token: string): string {

@@ -217,7 +217,7 @@ export const claimView = v.strictObject({
   status: described(v.string(), "The refund's status, as in the refund view."),
   final: v.boolean(),
   failure_message: nullableText(
-    "The payment service's words when it refused the address, or why the claim ended.",
+    "The payment service's words when it refused the address, or why the claim link closed; null otherwise (a refusal of anything else ends the refund `rejected`, and the store sees why).",
   ),
   debited_amount: nullableDecimal("What leaves the store's balance for the customer, in `debited_currency`."),
   debited_currency: nullableText("The store's balance currency."),

@@ -170,6 +170,32 @@ test('an address the payment service refuses leaves the claim open, with its wor
   expect(order.net_amount).toBe(sent.body.debited_amount);
 });
 
+test("a refusal of what the customer did not give (the account's balance) ends the claim's refund, released", async () => {
+  const order = await paidOrder(harness, 'claim-broke');
+  const made = await openClaim('claim-broke', 'claim-broke-r1', { debited_amount: '5.00' });
+  const { foreignId, token } = linkOf(made.body.claim_url);
+  const balances = (await harness.control('GET', '/balances')).body.data as Array<{
+    currency: string;
+    balance: string;
+  }>;
+  const before = balances.find((entry) => entry.currency === order.net_currency)!.balance;
+  await harness.control('POST', '/balances', { currency: order.net_currency, balance: '0' });
+  try {
+    const ended = await giveAddress(foreignId, token);
+    expect(ended.status).toBe(200);
+    expect(ended.body).toMatchObject({ status: 'rejected', final: true });
+    expect(ended.body.failure_message).toBeNull(); // the customer's page never tells the store's balance
+  } finally {
+    await harness.control('POST', '/balances', { currency: order.net_currency, balance: before });
+  }
+  const refund = await harness.api('GET', '/refunds/claim-broke-r1', admin);
+  expect(refund.body).toMatchObject({ status: 'rejected', final: true });
+  expect(refund.body.failure_message).toMatch(/funds/i);
+  const view = await harness.api('GET', '/invoices/claim-broke', { token: 'storefront' });
+  expect(view.body.refundable.amount).toBe(order.net_amount);
+  expect(await giveAddress(foreignId, token)).toMatchObject({ status: 409 });
+});
+
 test('the store cancels an open claim: it takes no address, and its amount is refundable again', async () => {
   const order = await paidOrder(harness, 'claim-cancel');
   const made = await openClaim('claim-cancel', 'claim-cancel-r1');
