@@ -10,7 +10,7 @@ export type StoreId = string;
 export type AccountKind = 'shared' | 'own';
 
 /**
- * The start of a derived secret (secrets/client-secrets.ts makes them, domain/client-secret.ts reads the store from
+ * The start of a derived secret (secrets/customer-secrets.ts makes them, domain/customer-secret.ts reads the store from
  * them): a client secret opens one invoice's public view, a claim token one refund's claim link.
  */
 export const CLIENT_SECRET_MARK = 'cs_';

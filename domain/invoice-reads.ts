@@ -1,5 +1,5 @@
 // The reads of one invoice that answer from the table alone: the store's poll and the customer's view.
-import { clientSecretMatches } from './client-secret';
+import { customerSecretMatches } from './customer-secret';
 import { NotFoundError } from './errors';
 import type { InvoiceRecord } from './model';
 import type { VersionedStore } from './ports';
@@ -24,7 +24,7 @@ export async function readInvoiceForCustomer(
 ): Promise<InvoiceRecord> {
   const record = await invoices.get(foreignId);
   // Checked for a missing invoice too, so that the time taken is the same.
-  const matches = clientSecretMatches(clientSecret, record?.clientSecretHash);
+  const matches = customerSecretMatches(clientSecret, record?.clientSecretHash);
   if (!record || !matches) throw new NotFoundError('Invoice');
   return record;
 }

@@ -1,4 +1,4 @@
-import { clientSecretHash, clientSecretMatches } from './client-secret';
+import { customerSecretHash, customerSecretMatches } from './customer-secret';
 import {
   ConflictError,
   NotConfiguredError,
@@ -19,7 +19,7 @@ import type {
 } from './model';
 import { isSameWithDigest, withDigestOf } from './hash';
 import { recordedPayment } from './payment';
-import type { ClientSecrets, InvoiceStore, Owned, ProcessingAccounts, ProcessingApi } from './ports';
+import type { CustomerSecrets, InvoiceStore, Owned, ProcessingAccounts, ProcessingApi } from './ports';
 import { ClaimedRecords, mayHaveBeenSent, type ClaimTiming } from './records';
 import { MAX_REFUNDS_PER_ORDER, refundEnded, reservation, type Unaddressed } from './refund-bound';
 import { isInvoiceStatus } from './status';
@@ -57,7 +57,7 @@ export interface InvoiceServiceOptions {
   /** Told when news names another record or came to another account than the record's: it is never applied. */
   onNewsMismatch?: (foreignId: string, reason: 'foreign_id' | 'account') => void;
   /** Issues each invoice's client secret, which the checkout answers. */
-  clientSecrets?: ClientSecrets;
+  clientSecrets?: CustomerSecrets;
   /** False when no webhook endpoint is set: then no change makes an event, and records keep no outbox. */
   announce?: boolean;
   /** The store's `travel_rule_sender` now (domain/travel-rule.ts). */
@@ -78,7 +78,7 @@ export interface Checkout {
 
 export class InvoiceService implements RefundReservations {
   private readonly invoices: ClaimedRecords<InvoiceRecord>;
-  private readonly clientSecrets?: ClientSecrets;
+  private readonly clientSecrets?: CustomerSecrets;
   private readonly onLookupNotFound?: (foreignId: string) => void;
   private readonly onNewsMismatch?: (foreignId: string, reason: 'foreign_id' | 'account') => void;
   private readonly senderRule: () => Promise<TravelRule>;
@@ -147,7 +147,7 @@ export class InvoiceService implements RefundReservations {
    */
   private async clientSecretOf(record: InvoiceRecord): Promise<string | null> {
     const secret = await this.clientSecrets?.secretFor(record);
-    return clientSecretMatches(secret, record.clientSecretHash) ? (secret as string) : null;
+    return customerSecretMatches(secret, record.clientSecretHash) ? (secret as string) : null;
   }
 
   async cancel(foreignId: string): Promise<InvoiceRecord> {
@@ -403,7 +403,7 @@ export class InvoiceService implements RefundReservations {
       await (mayBeOurs ? this.invoices.release(claimed, undefined) : this.invoices.releaseUnsent(claimed));
       throw error;
     }
-    const own = secret === undefined ? {} : { clientSecretHash: clientSecretHash(secret) };
+    const own = secret === undefined ? {} : { clientSecretHash: customerSecretHash(secret) };
     for (;;) {
       try {
         const created = await this.processingOf(record).createInvoice(

@@ -297,7 +297,7 @@ export interface InvoiceRecord extends ClaimedRecord<CheckoutRequest, InvoiceSta
   /** `settlement.net` less the refunds that are not failed, kept when either changes; absent with no refunds. */
   refundable?: string;
   /**
-   * SHA-256 (base64url) of the invoice's client secret, which opens its public view (domain/client-secret.ts);
+   * SHA-256 (base64url) of the invoice's client secret, which opens its public view (domain/customer-secret.ts);
    * never the secret itself. Absent on invoices created before client secrets.
    */
   clientSecretHash?: string;
@@ -390,7 +390,7 @@ export interface RefundRecord extends ClaimedRecord<RefundRequest | OrderRefundR
 
 /** A refund's claim link: its token kept only as a hash, and when it stops working. */
 export interface ClaimLink {
-  /** SHA-256 (base64url) of the link's token (secrets/client-secrets.ts derives it); never the token itself. */
+  /** SHA-256 (base64url) of the link's token (secrets/customer-secrets.ts derives it); never the token itself. */
   tokenHash: string;
   /** When the link was made: its token is derived from it and the refund's foreign_id. */
   madeAt: number;

@@ -174,7 +174,7 @@ export interface TokenSource {
  * Issues each invoice's client secret: the same one every time it is asked for the same invoice, so that a
  * replayed checkout answers it again although only its hash is stored.
  */
-export interface ClientSecrets {
+export interface CustomerSecrets {
   secretFor(invoice: SecretHolder): Promise<string>;
 }
 

@@ -1,6 +1,6 @@
 // A refund its customer claims through a link: the shop knows no address, so the customer gives one on the claim
 // page. The amount is reserved on the order when the link is made; the withdrawal is sent once the address comes.
-import { clientSecretMatches } from './client-secret';
+import { customerSecretMatches } from './customer-secret';
 import { NotFoundError } from './errors';
 import type { ClaimLink, RefundRecord } from './model';
 import type { VersionedStore } from './ports';
@@ -46,7 +46,7 @@ export async function readClaim(
   token: string | undefined,
 ): Promise<RefundRecord & { claimLink: ClaimLink }> {
   const record = await refunds.get(foreignId);
-  const matches = clientSecretMatches(token, record?.claimLink?.tokenHash);
+  const matches = customerSecretMatches(token, record?.claimLink?.tokenHash);
   if (!record?.claimLink || !matches) throw new NotFoundError('Claim');
   return record as RefundRecord & { claimLink: ClaimLink };
 }

@@ -1,4 +1,4 @@
-import { clientSecretHash, clientSecretMatches } from './client-secret';
+import { customerSecretHash, customerSecretMatches } from './customer-secret';
 import {
   ConflictError,
   DomainError,
@@ -19,7 +19,7 @@ import type {
   RefundRequest,
   StatusChange,
 } from './model';
-import type { ClientSecrets, Owned, ProcessingAccounts, ProcessingApi, RefundStore } from './ports';
+import type { CustomerSecrets, Owned, ProcessingAccounts, ProcessingApi, RefundStore } from './ports';
 import type { Unaddressed } from './refund-bound';
 import { CLAIM_CLOSED_MESSAGES, claimOpen, closedAs, linkHolder, readClaim } from './refund-claims';
 import { ClaimedRecords, mayHaveBeenSent, type ClaimTiming } from './records';
@@ -65,9 +65,9 @@ export class RefundService {
       onNewsMismatch?: (foreignId: string, reason: 'account') => void;
       /**
        * Claim links, which an order refund without an address needs: how each token is derived
-       * (secrets/client-secrets.ts), and how many days a link works, read as each link is made.
+       * (secrets/customer-secrets.ts), and how many days a link works, read as each link is made.
        */
-      claimLinks?: { tokens: ClientSecrets; days: () => Promise<number> };
+      claimLinks?: { tokens: CustomerSecrets; days: () => Promise<number> };
       /** The store's travel-rule setting now (domain/travel-rule.ts). */
       travelRule?: () => Promise<TravelRule>;
     } = {},
@@ -130,7 +130,7 @@ export class RefundService {
     const links = this.options.claimLinks;
     if (!claimOpen(record, this.timing.now()) || !links) return null;
     const token = await links.tokens.secretFor(linkHolder(record.foreignId, record.claimLink));
-    return clientSecretMatches(token, record.claimLink.tokenHash) ? token : null;
+    return customerSecretMatches(token, record.claimLink.tokenHash) ? token : null;
   }
 
   /**
@@ -282,7 +282,9 @@ export class RefundService {
     // Its own time, not the record's: a foreign_id taken over from a closed link gets a new token and a full term.
     const madeAt = this.timing.now();
     return {
-      tokenHash: clientSecretHash(await tokens.secretFor({ foreignId: record.foreignId, createdAt: madeAt })),
+      tokenHash: customerSecretHash(
+        await tokens.secretFor({ foreignId: record.foreignId, createdAt: madeAt }),
+      ),
       madeAt,
       expiresAt: madeAt + days * 86_400_000,
       reserved,

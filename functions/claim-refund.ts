@@ -1,4 +1,4 @@
-import { storeOfClientSecret } from '../domain/client-secret';
+import { storeOfCustomerSecret } from '../domain/customer-secret';
 import { CLAIM_TOKEN_MARK } from '../domain/ids';
 import { claimAddressInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
@@ -11,7 +11,7 @@ import { storeForClaims } from '../runtime/claim-stores';
 export const handler = apiRoute(
   { route: claimRefundRoute, input: claimAddressInput },
   async ({ foreignId, token, answer }) => {
-    const storeId = storeOfClientSecret(token, CLAIM_TOKEN_MARK);
+    const storeId = storeOfCustomerSecret(token, CLAIM_TOKEN_MARK);
     const record = await refundsFor(storeId).claim(foreignId, token, answer);
     return {
       status: 200,

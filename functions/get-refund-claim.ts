@@ -1,4 +1,4 @@
-import { storeOfClientSecret } from '../domain/client-secret';
+import { storeOfCustomerSecret } from '../domain/customer-secret';
 import { CLAIM_TOKEN_MARK } from '../domain/ids';
 import { readClaim } from '../domain/refund-claims';
 import { claimInput } from '../http/inputs';
@@ -12,7 +12,7 @@ import { refundStore } from '../runtime/stores';
 export const handler = apiRoute(
   { route: getRefundClaimRoute, input: claimInput },
   async ({ foreignId, token }) => {
-    const storeId = storeOfClientSecret(token, CLAIM_TOKEN_MARK);
+    const storeId = storeOfCustomerSecret(token, CLAIM_TOKEN_MARK);
     const record = await readClaim(refundStore.forStore(storeId), foreignId, token);
     return {
       status: 200,

@@ -1,4 +1,4 @@
-import { storeOfClientSecret } from '../domain/client-secret';
+import { storeOfCustomerSecret } from '../domain/customer-secret';
 import { readInvoiceForCustomer } from '../domain/invoice-reads';
 import { publicInvoiceInput } from '../http/inputs';
 import { apiRoute } from '../http/route';
@@ -14,7 +14,7 @@ import { invoiceStore } from '../runtime/stores';
 export const handler = apiRoute(
   { route: publicInvoiceRoute, input: publicInvoiceInput },
   async ({ foreignId, ifNoneMatch, clientSecret }) => {
-    const store = invoiceStore.forStore(storeOfClientSecret(clientSecret));
+    const store = invoiceStore.forStore(storeOfCustomerSecret(clientSecret));
     const record = await readInvoiceForCustomer(store, foreignId, clientSecret);
     const headers = { etag: invoiceEtag(record), 'cache-control': 'private, no-cache' };
     if (etagMatches(ifNoneMatch, headers.etag)) return { status: 304, body: undefined, headers };

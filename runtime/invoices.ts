@@ -1,6 +1,6 @@
 import { InvoiceService } from '../domain/invoices';
 import { DEFAULT_TRAVEL_RULE_SENDER, type StoreId } from '../domain/stores';
-import { clientSecretIssuer, senderDigestKey } from '../secrets/client-secrets';
+import { customerSecretIssuer, senderDigestKey } from '../secrets/customer-secrets';
 import { invoiceLookupNotFound } from './invoice-lookups';
 import { newsMismatch } from './news-mismatch';
 import { processingAccountsFor } from './processing';
@@ -25,7 +25,7 @@ export function invoicesFor(storeId: StoreId): InvoiceService {
       processingAccountsFor(storeId),
       claimTiming,
       {
-        clientSecrets: clientSecretIssuer(keysOf(storeId), storeId),
+        clientSecrets: customerSecretIssuer(keysOf(storeId), storeId),
         announce: announceEvents,
         onLookupNotFound: invoiceLookupNotFound,
         onNewsMismatch: newsMismatch,

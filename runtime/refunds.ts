@@ -1,5 +1,5 @@
 import { RefundService } from '../domain/refunds';
-import { clientSecretIssuer } from '../secrets/client-secrets';
+import { customerSecretIssuer } from '../secrets/customer-secrets';
 import { numberEnv } from './env';
 import { keysOf } from './processing-keys';
 import { DEFAULT_STORE_ID, DEFAULT_TRAVEL_RULE, type StoreId } from '../domain/stores';
@@ -23,7 +23,7 @@ export function refundsFor(storeId: StoreId): RefundService {
       onNewsMismatch: newsMismatch,
       claimLinks: {
         // As client secrets: from the processing keys a function that sends refunds already holds.
-        tokens: clientSecretIssuer(keysOf(storeId), storeId, 'claimToken'),
+        tokens: customerSecretIssuer(keysOf(storeId), storeId, 'claimToken'),
         // The store's own setting, read at each link as the travel rule is; else the deployment's.
         days: async () => (await accountOf(storeId)).claimLinkDays ?? numberEnv('CLAIM_LINK_DAYS', 30),
       },

@@ -1,10 +1,10 @@
 import { oneAccount } from '../../domain/upstream';
 // The checkout claims the order, sends its create, saves the answer and answers: only the claim's owner sends, under
 // the upstream foreign_id its record holds, and the invoice's client secret is the one of the record it made.
-import { clientSecretHash, clientSecretMatches } from '../../domain/client-secret';
+import { customerSecretHash, customerSecretMatches } from '../../domain/customer-secret';
 import { InvoiceService } from '../../domain/invoices';
 import type { InvoiceRecord } from '../../domain/model';
-import type { ClientSecrets, ProcessingApi, SecretHolder } from '../../domain/ports';
+import type { CustomerSecrets, ProcessingApi, SecretHolder } from '../../domain/ports';
 import { nextSweepAt } from '../../domain/reconcile';
 import { checkoutRequest, SWEEP_TIMING } from '../support/domain-rig';
 import { MemoryStore } from '../support/memory-store';
@@ -39,7 +39,7 @@ function recordingService() {
 /** Secrets named after what they are for, noting each one issued. */
 function recordingSecrets() {
   const issued: SecretHolder[] = [];
-  const secrets: ClientSecrets = {
+  const secrets: CustomerSecrets = {
     secretFor: async ({ foreignId, createdAt }) => {
       issued.push({ foreignId, createdAt });
       return `cs_${foreignId}@${createdAt}`;
@@ -48,7 +48,7 @@ function recordingSecrets() {
   return { secrets, issued };
 }
 
-function invoicesWith(service: ProcessingApi, clientSecrets?: ClientSecrets) {
+function invoicesWith(service: ProcessingApi, clientSecrets?: CustomerSecrets) {
   const store = new MemoryStore<InvoiceRecord>((record) => nextSweepAt(record, SWEEP_TIMING));
   return { store, invoices: new InvoiceService(store, oneAccount(service), timing, { clientSecrets }) };
 }
@@ -86,8 +86,8 @@ test("a new invoice's secret is the one of the record it made; a take-over gets 
 
   const first = await invoices.checkout(checkoutRequest('order-3'));
   expect(first.clientSecret).toBe(`cs_order-3@${made}`);
-  expect(clientSecretMatches(first.clientSecret!, first.record.clientSecretHash)).toBe(true);
-  expect(first.record.clientSecretHash).toBe(clientSecretHash(`cs_order-3@${made}`));
+  expect(customerSecretMatches(first.clientSecret!, first.record.clientSecretHash)).toBe(true);
+  expect(first.record.clientSecretHash).toBe(customerSecretHash(`cs_order-3@${made}`));
 
   // An abandoned attempt made at another time: the take-over's record keeps that createdAt, and so its secret.
   const created = (await store.get('order-3'))!;
@@ -98,7 +98,7 @@ test("a new invoice's secret is the one of the record it made; a take-over gets 
   );
   const retried = await invoices.checkout(checkoutRequest('order-3'));
   expect(retried.clientSecret).toBe(`cs_order-3@${earlier}`);
-  expect(clientSecretMatches(retried.clientSecret!, retried.record.clientSecretHash)).toBe(true);
+  expect(customerSecretMatches(retried.clientSecret!, retried.record.clientSecretHash)).toBe(true);
   expect(issued).toEqual([
     { foreignId: 'order-3', createdAt: made },
     { foreignId: 'order-3', createdAt: earlier },

@@ -1,7 +1,7 @@
 // How an invoice records the service's news of its payment: from callbacks, lookups and the sweep.
 import crypto from 'node:crypto';
 import { Decimal } from 'decimal.js';
-import { clientSecretHash } from '../../domain/client-secret';
+import { customerSecretHash } from '../../domain/customer-secret';
 import { NotFoundError } from '../../domain/errors';
 import { readInvoiceForCustomer } from '../../domain/invoice-reads';
 import { invoiceOutcome } from '../../domain/outcome';
@@ -117,7 +117,7 @@ describe("the customer's read", () => {
     const withHash = {
       ...record,
       version: record.version + 1,
-      clientSecretHash: clientSecretHash('cs_right'),
+      clientSecretHash: customerSecretHash('cs_right'),
     };
     expect(await rig.invoiceStore.update(withHash, record.version)).toBe(true);
     const hashes = jest.spyOn(crypto, 'hash');

@@ -1,6 +1,6 @@
 // Claim links where a submit stops half-way or races the store's cancel or the link's expiry: the withdrawal is
 // sent at most once, and a claim is never lost while its amount is still reserved.
-import { clientSecretHash } from '../../domain/client-secret';
+import { customerSecretHash } from '../../domain/customer-secret';
 import { ConflictError, InProgressError } from '../../domain/errors';
 import type { RefundRecord } from '../../domain/model';
 import { RefundService } from '../../domain/refunds';
@@ -39,7 +39,7 @@ async function openClaim(order: string, refund: string): Promise<RefundRecord> {
   const { record: claim } = await refunds.create({ foreignId: refund, invoiceForeignId: order });
   expect(claim).toMatchObject({
     phase: 'claimable',
-    claimLink: { tokenHash: clientSecretHash(tokenOf(refund)) },
+    claimLink: { tokenHash: customerSecretHash(tokenOf(refund)) },
   });
   return claim;
 }

@@ -5,7 +5,7 @@ import { oneAccount } from '../../domain/upstream';
 import { ServiceError } from '../../domain/errors';
 import { InvoiceService } from '../../domain/invoices';
 import type { CheckoutRequest } from '../../domain/model';
-import type { ClientSecrets } from '../../domain/ports';
+import type { CustomerSecrets } from '../../domain/ports';
 import { ProcessingAdapter } from '../../processing/adapter';
 import { ProcessingClient } from '../../processing/client';
 import { closedPortUrl } from '../processing/fake-service';
@@ -127,7 +127,7 @@ test('after a lost answer, the next attempt left unsent is not taken for ours ei
 });
 
 test('a client secret that cannot be had before the send takes the claim back too', async () => {
-  const failing: ClientSecrets = {
+  const failing: CustomerSecrets = {
     secretFor: () => Promise.reject(new Error('The keys are out of reach')),
   };
   const invoices = new InvoiceService(

@@ -6,7 +6,7 @@ import * as ts from 'typescript';
 import type { Delivery, InvoiceRecord } from '../../domain/model';
 import type { KeySource } from '../../domain/ports';
 import { DEFAULT_STORE_ID, type StoreId } from '../../domain/stores';
-import { clientSecretIssuer } from '../../secrets/client-secrets';
+import { customerSecretIssuer } from '../../secrets/customer-secrets';
 import { createdKeys, shardKey } from '../../store/created-index';
 import { DynamoDeliveryStore } from '../../store/delivery-store';
 import { dueKeys, duePartitions } from '../../store/due-index';
@@ -49,7 +49,7 @@ export function unscopedCalls(table: Table, keys: KeySource): unknown[] {
     // @ts-expect-error snapshots are kept per store
     new DynamoSnapshotStore(table, 90),
     // @ts-expect-error a client secret names its store
-    clientSecretIssuer(keys),
+    customerSecretIssuer(keys),
   ];
 }
 

@@ -1,10 +1,10 @@
 import { createHmac, hkdfSync } from 'node:crypto';
-import type { ClientSecrets, KeySource } from '../domain/ports';
+import type { CustomerSecrets, KeySource } from '../domain/ports';
 import { CLAIM_TOKEN_MARK, CLIENT_SECRET_MARK } from '../domain/ids';
 import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
 
 /**
- * What a derived secret opens: its mark (domain/client-secret.ts reads the store from it) and the label that makes
+ * What a derived secret opens: its mark (domain/customer-secret.ts reads the store from it) and the label that makes
  * its key like no other key made from the processing secret.
  */
 const PURPOSES = {
@@ -17,15 +17,15 @@ const PURPOSES = {
  * (HKDF) from the processing secret key, which only the checkout and the functions that call the service hold.
  * The same invoice gets the same secret every time; no secret is ever an HMAC under the processing key itself.
  * Another store's secrets name the store, and its HMAC covers the store's id too: stores sharing one account never
- * share a secret (domain/client-secret.ts).
+ * share a secret (domain/customer-secret.ts).
  */
-export function clientSecretIssuer(
+export function customerSecretIssuer(
   keys: KeySource,
   storeId: StoreId,
   purpose: keyof typeof PURPOSES = 'clientSecret',
-): ClientSecrets {
+): CustomerSecrets {
   const { mark: start, label } = PURPOSES[purpose];
-  // `cs_<storeId>!`: the store that domain/client-secret.ts reads from a secret.
+  // `cs_<storeId>!`: the store that domain/customer-secret.ts reads from a secret.
   const mark = storeId === DEFAULT_STORE_ID ? start : `${start}${storeId}!`;
   const scope = storeId === DEFAULT_STORE_ID ? '' : `${storeId}\n`;
   // Derived once per processing secret, and again only when that secret changes.
