@@ -439,6 +439,18 @@ export const receiver = (description: string) =>
     `${description} ${PERSON_AND_COMPANY} \`self\`: the store's own wallet, no other field. No control characters.`,
   );
 
+/**
+ * The customer who receives a claimed refund: a natural person or a company. `self` is the service's word for an
+ * internal transfer within a company, never a customer's.
+ */
+export const claimReceiver = (description: string): v.GenericSchema<unknown, Sender> =>
+  party(
+    'receiver',
+    ['natural', 'legal'],
+    [naturalSchema, legalSchema],
+    `${description} ${PERSON_AND_COMPANY} No control characters.`,
+  );
+
 /** The travel rule's payer on a checkout: a natural person or a company, in the receiver's fields (no `self`). */
 export const sender = (description: string): v.GenericSchema<unknown, Sender> =>
   party(

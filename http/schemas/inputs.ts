@@ -20,6 +20,7 @@ import {
   metadata,
   oneOf,
   receiver,
+  claimReceiver,
   sender,
   text,
   url,
@@ -103,7 +104,11 @@ export const orderRefundBody = fields({
 /** The customer's answer to a claim link: where the refund goes, and who receives it where the store asks. */
 export const claimBody = fields({
   address: refundAddress(),
-  receiver: v.optional(receiverField),
+  receiver: v.optional(
+    claimReceiver(
+      "Who receives the refund, for the travel rule (MiCA): the customer, a person or a company. Sent to the payment service with the withdrawal and kept nowhere once sent. Whether it may or must come is the store's `travel_rule`.",
+    ),
+  ),
 });
 
 /** A payout tied to no order: the store names every amount itself. */

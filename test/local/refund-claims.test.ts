@@ -196,6 +196,19 @@ test("a refusal of what the customer did not give (the account's balance) ends t
   expect(await giveAddress(foreignId, token)).toMatchObject({ status: 409 });
 });
 
+test('a customer names a person or a company as receiver, never self; a refusal writes nothing', async () => {
+  await paidOrder(harness, 'claim-self');
+  const made = await openClaim('claim-self', 'claim-self-r1', { debited_amount: '1.00' });
+  const { foreignId, token } = linkOf(made.body.claim_url);
+  const refused = await harness.api('POST', `/public/refund-claims/${foreignId}`, {
+    headers: { 'x-claim-token': token },
+    body: { address: ADDRESS, receiver: { type: 'self' } },
+  });
+  expect([refused.status, Object.keys(refused.body.error.fields)]).toEqual([400, ['receiver.type']]);
+  expect((await readClaim(foreignId, token)).body).toMatchObject({ status: 'awaiting_claim', address: null });
+  expect(await withdrawalsSent('claim-self-r1')).toBe(0);
+});
+
 test('the store cancels an open claim: it takes no address, and its amount is refundable again', async () => {
   const order = await paidOrder(harness, 'claim-cancel');
   const made = await openClaim('claim-cancel', 'claim-cancel-r1');

@@ -7,6 +7,7 @@ import { el, show } from '../shared/dom';
 /** GET /public/refund-claims/{foreign_id}'s answer (ClaimView in openapi.json). */
 interface ClaimView {
   store_name: string | null;
+  travel_rule: 'off' | 'optional' | 'required';
   status: string;
   final: boolean;
   failure_message: string | null;
@@ -226,7 +227,7 @@ interface ClaimForm {
   refused(message: string | null): void;
 }
 
-type ReceiverType = 'natural' | 'legal' | 'self';
+type ReceiverType = 'natural' | 'legal';
 
 function claimForm(current: ClaimView): ClaimForm {
   const problem = el('div', { id: 'claim-problem', class: 'problem', role: 'alert' });
@@ -239,6 +240,8 @@ function claimForm(current: ClaimView): ClaimForm {
     'aria-describedby': 'claim-problem',
   });
   const receiver = receiverFields();
+  // A store that requires the receiver asks for it at once; one that changes its rule later asks after the refusal.
+  if (current.travel_rule === 'required') receiver.reveal();
   const submit = el('button', { type: 'submit', class: 'button' }, 'Send my refund');
   const element = el(
     'form',
@@ -376,7 +379,6 @@ function receiverFields() {
   const kinds = {
     natural: choice('natural', 'A person (me)'),
     legal: choice('legal', 'A company'),
-    self: choice('self', 'Own wallet'),
   };
   kinds.natural.radio.checked = true;
   const inputs: Record<string, HTMLInputElement> = {};
@@ -408,7 +410,6 @@ function receiverFields() {
     el('p', { class: 'note' }, 'The law asks the payment service to know who receives a crypto transfer.'),
     kinds.natural.element,
     kinds.legal.element,
-    kinds.self.element,
     natural,
     legal,
   );
@@ -431,7 +432,6 @@ function receiverFields() {
     value: (): Record<string, string> => {
       const kind = type();
       const fields: Record<string, string> = { type: kind };
-      if (kind === 'self') return fields;
       for (const [key, field] of Object.entries(inputs)) {
         const [of, name] = key.split('.');
         const value = field.value.trim();
