@@ -32,18 +32,29 @@ export const DYNAMODB_ITEM_LIMIT_BYTES = 400 * 1024;
 const DOCUMENTED_5XX = new Set([502, 503, 504]);
 const FINAL_STATUSES = new Set(['paid', 'underpaid', 'expired', 'cancelled', 'failed']);
 const OPEN_UPSTREAM = new Set(['created', 'pending', 'processing']);
-/** A refund that no longer counts against what its order netted; one awaiting approval still does. */
-const NOT_COUNTING = new Set(['failed', 'rejected', 'declined', 'cancelled']);
+/** A refund that no longer counts against what its order netted; one awaiting approval or a claim still does. */
+const NOT_COUNTING = new Set([
+  'failed',
+  'rejected',
+  'declined',
+  'cancelled',
+  'claim_expired',
+  'claim_cancelled',
+]);
+/** A claim link's refund that took no address: nothing may be sent for it. */
+const UNCLAIMED = new Set(['awaiting_claim', 'claim_expired', 'claim_cancelled']);
+/** A refund whose withdrawal the service has not taken yet, or refused. */
+const NOT_TAKEN = new Set(['sending', 'rejected']);
 /** A withdrawal's end at the service that leaves the money on the balance. */
 const NOT_SENT = new Set(['failed', 'declined', 'cancelled']);
 
 export const INVARIANTS = [
-  'every order ends final, or is open only because its time has not run out',
+  'every order and claim link ends final, or is open only because its time has not run out',
   'one upstream invoice per order the storefront saw created, on the account its record was claimed on, none for the others, no cancel we did not mean',
   'every payment the service credited is visible, and refundable up to what was credited, never more',
-  "refunds stay within what each order netted; the service's balances equal what the plugin's records account for",
-  'no withdrawal sent twice for one refund, none adopted that is not ours',
-  'statuses seen by polls and by webhooks never go backwards',
+  "refunds, open claim links among them, stay within what each order netted; the service's balances equal what the plugin's records account for",
+  'no withdrawal sent twice for one refund, none adopted that is not ours; one for a claim link given an address, none for one that took none',
+  "orders' and refunds' statuses seen by polls, claim pages and webhooks never go backwards",
   "every status or exception change reached the shop's endpoint, in sequence, signed",
   'no 5xx but the documented 502/503/504, and none after the function timeout',
   "no item written past DynamoDB's 400 KB limit",
@@ -85,6 +96,7 @@ interface Placement {
 class Facts {
   readonly upstreamByOrder = new Map<string, UpstreamInvoice[]>();
   readonly callsByOrder = new Map<string, ApiCall[]>();
+  readonly callsByRefund = new Map<string, ApiCall[]>();
   readonly eventsBySubject = new Map<string, ShopDelivery[]>();
   readonly refundsByOrder = new Map<string, RefundView[]>();
   /** Every account the run used, the deployment's first, with the store an own account belongs to. */
@@ -108,7 +120,10 @@ class Facts {
       for (const withdrawal of records.withdrawals)
         this.placements.set(withdrawal, place(account, store, withdrawal.foreign_id));
     }
-    for (const call of history.calls) if (call.order) push(this.callsByOrder, call.order, call);
+    for (const call of history.calls) {
+      if (call.order) push(this.callsByOrder, call.order, call);
+      if (call.refund) push(this.callsByRefund, call.refund, call);
+    }
     // Received events, each id once, in sequence order.
     const seen = new Set<string>();
     for (const delivery of history.deliveries) {
@@ -183,6 +198,17 @@ class Facts {
     return this.eventsBySubject.get(`invoice:${order}`) ?? [];
   }
 
+  refundEvents(refund: string): ShopDelivery[] {
+    return this.eventsBySubject.get(`refund:${refund}`) ?? [];
+  }
+
+  /** The refunds made by a claim link, as the plugin's refund views say. */
+  claims(): RefundView[] {
+    return Object.values(this.history.final.refunds).filter(
+      (refund): refund is RefundView => refund != null && refund.claim_expires_at != null,
+    );
+  }
+
   /** The order's refunds that still count, as the plugin's refund views say. */
   countingRefunds(order: string): RefundView[] {
     return this.refunds(order).filter((refund) => !NOT_COUNTING.has(refund.status));
@@ -222,7 +248,16 @@ const endsFinal: Check = (facts) => {
       }`,
     });
   }
-  return { checked: facts.history.orders.length, violations };
+  const claims = facts.claims();
+  for (const refund of claims) {
+    if (refund.status !== 'awaiting_claim' || Date.parse(refund.claim_expires_at!) > facts.history.endedAt)
+      continue;
+    violations.push({
+      subject: refund.foreign_id,
+      detail: `a claim link still awaiting its customer's address, though it expired at ${refund.claim_expires_at}`,
+    });
+  }
+  return { checked: facts.history.orders.length + claims.length, violations };
 };
 
 const oneInvoicePerOrder: Check = (facts) => {
@@ -328,12 +363,21 @@ const moneyAddsUp: Check = (facts) => {
       .refunds(order)
       .flatMap((refund) => facts.withdrawalsOf(refund).slice(-1))
       .filter((w) => !NOT_SENT.has(w.status));
+    // An open claim link holds its amount on the order though nothing was sent yet.
+    const held = sum(
+      facts
+        .refunds(order)
+        .filter((refund) => refund.status === 'awaiting_claim')
+        .map((refund) => refund.debited_amount),
+    );
     const credited = facts.live(order)?.credited_amount ?? '0';
-    const total = sum(sent.map((w) => w.sender_amount));
+    const total = sum(sent.map((w) => w.sender_amount)).plus(held);
     if (total.gt(credited)) {
       violations.push({
         subject: order,
-        detail: `withdrawals not failed, declined or cancelled total ${total.toFixed(8)}, more than the ${credited} credited`,
+        detail: `withdrawals not failed, declined or cancelled${
+          held.isZero() ? '' : `, and open claim links holding ${held.toFixed(8)},`
+        } total ${total.toFixed(8)}, more than the ${credited} credited`,
       });
     }
   }
@@ -351,7 +395,8 @@ const moneyAddsUp: Check = (facts) => {
       if (onThis(facts.invoiceAccount(order), facts.storeOf(order))) add(view.net_currency, view.net_amount);
     }
     for (const refund of Object.values(history.final.refunds)) {
-      if (!refund || NOT_COUNTING.has(refund.status)) continue;
+      // An open claim link's amount has not left the balance.
+      if (!refund || NOT_COUNTING.has(refund.status) || refund.status === 'awaiting_claim') continue;
       if (onThis(facts.refundAccount(refund), facts.storeOf(refund.invoice_foreign_id ?? ''))) {
         add(refund.debited_currency, dec(refund.debited_amount).neg());
       }
@@ -425,6 +470,22 @@ const withdrawalsOnce: Check = (facts) => {
       });
     }
   }
+  // A claim link's withdrawal is sent once its customer gives the address, and never for one that took none.
+  for (const refund of facts.claims()) {
+    checked++;
+    const sent = facts.withdrawalsOf(refund);
+    const unclaimed = UNCLAIMED.has(refund.status);
+    if (unclaimed ? sent.length === 0 : sent.length === 1 || NOT_TAKEN.has(refund.status)) continue;
+    violations.push({
+      subject: refund.foreign_id,
+      detail: `a claim link's refund ${refund.status}, ${
+        unclaimed ? 'no address taken' : 'its address taken'
+      }, with ${sent.length} withdrawals on ${accountName(
+        facts.refundAccount(refund),
+        facts.storeOf(refund.invoice_foreign_id ?? ''),
+      )} (${sent.map((w) => `${w.id} ${w.status}`).join(', ') || 'none'})`,
+    });
+  }
   return { checked, violations };
 };
 
@@ -442,6 +503,30 @@ function backwards(statuses: string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * Where a refund's status stands: a claim link waiting, or its address being sent (a refused or unfinished send
+ * opens the claim again), then held for approval, then sent; a final one may never give way to another.
+ */
+const REFUND_RANK: Record<string, number> = {
+  awaiting_claim: 0,
+  sending: 0,
+  awaiting_approval: 1,
+  processing: 2,
+};
+const refundRank = (status: string) => REFUND_RANK[status] ?? 3;
+
+function refundBackwards(statuses: string[]): string | undefined {
+  for (let i = 1; i < statuses.length; i++) {
+    const [before, after] = [statuses[i - 1], statuses[i]];
+    // Nothing was made of a refused request: its foreign_id is free for the same request again.
+    if (before === 'rejected') continue;
+    if (refundRank(after) < refundRank(before) || (refundRank(before) === 3 && after !== before)) {
+      return `${before} then ${after} (${statuses.join(' > ')})`;
+    }
+  }
+  return undefined;
+}
+
 const neverBackwards: Check = (facts) => {
   const violations: CounterExample[] = [];
   for (const order of facts.history.orders) {
@@ -451,7 +536,25 @@ const neverBackwards: Check = (facts) => {
     const byEvents = backwards(facts.invoiceEvents(order).map((event) => event.status ?? ''));
     if (byEvents) violations.push({ subject: order, detail: `webhooks carried ${byEvents}` });
   }
-  return { checked: facts.history.orders.length, violations };
+  // A refund's reads, claim pages and cancels one after another, then its view at the end; a call sent alongside
+  // another is held only against the end, as the two answers' order tells nothing.
+  const refunds = Object.values(facts.history.final.refunds).filter((refund) => refund != null);
+  for (const refund of refunds) {
+    const seen = (facts.callsByRefund.get(refund.foreign_id) ?? []).filter(
+      (call) => call.status >= 200 && call.status <= 299 && typeof call.body.status === 'string',
+    );
+    const status = (call: ApiCall) => call.body.status as string;
+    const inTurn = seen.filter((call) => !call.alongside).map(status);
+    const byCalls = [
+      refundBackwards([...inTurn, refund.status]),
+      ...seen.filter((call) => call.alongside).map((call) => refundBackwards([status(call), refund.status])),
+    ].find((found) => found !== undefined);
+    if (byCalls) violations.push({ subject: refund.foreign_id, detail: `its reads saw ${byCalls}` });
+    const events = facts.refundEvents(refund.foreign_id).map((event) => event.status ?? '');
+    const byEvents = refundBackwards([...events, refund.status]);
+    if (byEvents) violations.push({ subject: refund.foreign_id, detail: `webhooks carried ${byEvents}` });
+  }
+  return { checked: facts.history.orders.length + refunds.length, violations };
 };
 
 const eventsDelivered: Check = (facts) => {

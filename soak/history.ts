@@ -24,6 +24,8 @@ export interface RefundView {
   debited_amount: string;
   debited_currency: string;
   transaction_id: number | null;
+  /** When its claim link stops taking an address; null for a refund made with its address. */
+  claim_expires_at: string | null;
 }
 
 /** An answer's JSON body: a view, an error, or text that was not JSON. */
@@ -33,8 +35,12 @@ export type AnswerBody = Partial<InvoiceView> & { error?: { code?: string } } & 
 export interface ApiCall {
   /** The order it concerns (its foreign_id), when it concerns one. */
   order?: string;
-  /** What the caller meant: checkout, poll, cancel, refund, resend. */
+  /** The refund it concerns, for a call about one refund: its read, its claim page, its cancel. */
+  refund?: string;
+  /** What the caller meant: checkout, poll, cancel, refund, refund-poll, claim-read, claim, cancel-claim, resend. */
   action: string;
+  /** Sent at once with another call about the same refund, as a double click is: their answers' order tells nothing. */
+  alongside?: boolean;
   method: string;
   path: string;
   status: number;

@@ -236,6 +236,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         WEBHOOK_RETRY_SCALE: '0.01',
         WEBHOOK_TIMEOUT_MS: '1000',
         WEBHOOK_LEASE_MS: '3000',
+        // Longer than a customer takes to claim, shorter than the quiet period's jumps: one left alone expires there.
+        CLAIM_LINK_DAYS: String(CLAIM_LINK_HOURS / 24),
       },
       processing: { baseUrl: service.url, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey },
     });
@@ -521,6 +523,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   }
 }
 
+/** How long a claim link lasts: the quiet period's second jump passes it. */
+const CLAIM_LINK_HOURS = 3;
+
 /** How the sandboxes retry a callback the relay did not take. */
 const CALLBACK_RETRY_MS = [200, 500, 1_000, 2_000, 4_000];
 /** Every account holds a withdrawal over these for an owner's approval: the larger orders' refunds wait for one. */
@@ -698,12 +703,18 @@ async function settledDeliveries(shop: Shop): Promise<void> {
   }
 }
 
-/** Whom a call is made as: a store's storefront (the default store's when absent) or admin, or the platform. */
+/**
+ * Whom a call is made as: a store's storefront (the default store's when absent) or admin, the platform, or a
+ * customer holding a claim link's token.
+ */
 interface CallOptions {
   order?: string;
+  refund?: string;
   store?: StoreTokens;
   admin?: boolean;
   platform?: boolean;
+  claimToken?: string;
+  alongside?: boolean;
   body?: unknown;
 }
 
@@ -732,10 +743,10 @@ class Api {
       : options.admin
         ? tokens.admin
         : tokens.storefront;
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${token}`,
-      [CALL_HEADER]: id,
-    };
+    const headers: Record<string, string> =
+      options.claimToken === undefined
+        ? { authorization: `Bearer ${token}`, [CALL_HEADER]: id }
+        : { 'x-claim-token': options.claimToken, [CALL_HEADER]: id };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     if (options.killAfter !== undefined) headers[KILL_HEADER] = String(options.killAfter);
     const started = performance.now();
@@ -747,6 +758,7 @@ class Api {
     );
     const call: ApiCall = {
       order: options.order,
+      ...(options.refund !== undefined && { refund: options.refund }),
       action,
       method,
       path,
@@ -755,6 +767,7 @@ class Api {
       ms: Math.round(performance.now() - started),
       functionMs: this.functionTimes.of(id),
       ...(this.killer.killedCalls.has(id) && { killed: true }),
+      ...(options.alongside && { alongside: true }),
     };
     this.calls.push(call);
     return call;
@@ -812,6 +825,12 @@ const MOVE_PATIENCE_MS = 2 * SECRET_LEASE_MS;
 const MOVE_PAUSE_MS = 2_000;
 
 type Behaviour = 'full' | 'over' | 'under' | 'instalments' | 'late' | 'never' | 'held';
+
+/** What becomes of a claim link: see `Workload.customer`. */
+type ClaimFate = 'once' | 'twice' | 'again' | 'cancel' | 'race' | 'expire';
+
+/** Of the refunds asked for, the share made without an address, by a claim link. */
+const CLAIM_LINK_SHARE = 0.3;
 
 /** One order's life, every decision drawn from the order's own generator. */
 class Workload {
@@ -996,7 +1015,10 @@ class Workload {
     return view;
   }
 
-  /** Refunds at once, some over what is left, one maybe repeated; then the service completes the withdrawals. */
+  /**
+   * Refunds at once, some over what is left, one maybe repeated, some by a claim link whose customer then gives the
+   * address (or not); then the service completes the withdrawals.
+   */
   private async refund(
     rng: Rng,
     store: SoakStore,
@@ -1014,11 +1036,18 @@ class Workload {
           : share === 'part'
             ? new Decimal(left).times(rng.int(5, 60)).div(100).toFixed(2)
             : new Decimal(left).times(1.5).plus(1).toFixed(2);
-      return { foreign_id: `${order}-r${k}`, address: ADDRESS, ...(amount && { debited_amount: amount }) };
+      const foreignId = `${order}-r${k}`;
+      // Decided apart from the workload's own draws, so that its other decisions stay as they were.
+      const byLink = Rng.for(this.seed, 'claim-link', foreignId).chance(CLAIM_LINK_SHARE);
+      return {
+        foreign_id: foreignId,
+        ...(!byLink && { address: ADDRESS }),
+        ...(amount && { debited_amount: amount }),
+      };
     });
     if (rng.chance(0.25)) bodies.push(bodies[0]);
     for (const body of bodies) this.refundIds.set(body.foreign_id, store);
-    await Promise.all(
+    const answers = await Promise.all(
       bodies.map((body) =>
         this.api.retried(rng, 'refund', 'POST', `/invoices/${order}/refunds`, {
           order,
@@ -1030,7 +1059,22 @@ class Workload {
         }),
       ),
     );
+    // Each claim link goes to its customer; one that took no address has no withdrawal for the service to finish.
+    const unclaimed = new Set<string>();
+    const links = new Set(bodies.filter((body) => body.address === undefined).map((body) => body.foreign_id));
+    await Promise.all(
+      [...links].map(async (foreignId) => {
+        const answered = answers.find(
+          (answer, k) => bodies[k].foreign_id === foreignId && typeof answer.body.claim_url === 'string',
+        );
+        const link = answered
+          ? String(answered.body.claim_url)
+          : await this.claimUrl(store, order, foreignId);
+        if (!link || !(await this.customer(store, order, foreignId, link))) unclaimed.add(foreignId);
+      }),
+    );
     for (const foreignId of new Set(bodies.map((body) => body.foreign_id))) {
+      if (unclaimed.has(foreignId)) continue;
       const upstream = encodeURIComponent(`${account.prefix}${foreignId}`);
       // One held for approval: another owner approves it, declines it, or leaves it waiting. Decided apart from the
       // workload's own draws, and refused by the sandbox for one not held, which goes on as before.
@@ -1045,10 +1089,83 @@ class Workload {
       if (rng.chance(0.5))
         await this.api.call('refund-poll', 'GET', `/refunds/${foreignId}`, {
           order,
+          refund: foreignId,
           store: store.tokens,
           admin: true,
         });
     }
+  }
+
+  /** A claim link whose making's answer was lost, or that was refused: the store reads the refund for it. */
+  private async claimUrl(store: SoakStore, order: string, foreignId: string): Promise<string | undefined> {
+    const read = await this.api.call('refund-poll', 'GET', `/refunds/${foreignId}`, {
+      order,
+      refund: foreignId,
+      store: store.tokens,
+      admin: true,
+    });
+    return read.status === 200 && typeof read.body.claim_url === 'string' ? read.body.claim_url : undefined;
+  }
+
+  /**
+   * A claim link's customer opens the page and gives the address: once, twice at once (a double click, two tabs),
+   * or again later, each retried after a lost answer. Or the store cancels the claim first, or as the address comes;
+   * or no one does anything, and the link expires in the quiet period. Answers whether an address may have been
+   * taken.
+   */
+  private async customer(store: SoakStore, order: string, foreignId: string, link: string): Promise<boolean> {
+    const rng = Rng.for(this.seed, 'customer', foreignId);
+    const [refund, token] = new URL(link).hash.slice(1).split('/');
+    const customer = { order, refund, claimToken: token };
+    const read = () => this.api.call('claim-read', 'GET', `/public/refund-claims/${refund}`, customer);
+    const give = (alongside = false) =>
+      this.api.retried(rng, 'claim', 'POST', `/public/refund-claims/${refund}`, {
+        ...customer,
+        alongside,
+        body: { address: ADDRESS },
+        killRate: this.killRate,
+        attempts: 6,
+      });
+    const cancel = (alongside = false) =>
+      this.api.retried(rng, 'cancel-claim', 'POST', `/refunds/${refund}/cancel-claim`, {
+        order,
+        refund,
+        alongside,
+        store: store.tokens,
+        admin: true,
+        killRate: this.killRate,
+        attempts: 6,
+      });
+    const fate = rng.weighted<ClaimFate>({ once: 4, twice: 2, again: 2, cancel: 2, race: 1, expire: 1 });
+    if (fate === 'expire') {
+      if (rng.chance(0.5)) await read();
+      return false;
+    }
+    await read();
+    switch (fate) {
+      case 'once':
+        await give();
+        break;
+      case 'twice':
+        await Promise.all([give(true), give(true)]);
+        break;
+      case 'again':
+        await give();
+        await sleep(rng.int(0, 100));
+        await give();
+        break;
+      case 'cancel':
+        await cancel();
+        // The customer comes too late.
+        if (rng.chance(0.5)) await give();
+        break;
+      case 'race':
+        await Promise.all([cancel(true), give(true)]);
+        break;
+    }
+    // The page then shows the refund's progress.
+    await read();
+    return fate !== 'cancel';
   }
 
   private async resend(rng: Rng, store: SoakStore, order: string): Promise<void> {

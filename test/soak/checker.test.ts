@@ -67,6 +67,7 @@ function goodHistory(): History {
           debited_amount: '10.00000000',
           debited_currency: 'EUR',
           transaction_id: 9,
+          claim_expires_at: null,
         },
       },
     },
@@ -346,6 +347,7 @@ function movedHistory(): History {
     debited_amount: '4.00000000',
     debited_currency: 'EUR',
     transaction_id: 10,
+    claim_expires_at: null,
   };
   const paid = { status: 'confirmed', error: '', currency: 'EUR', paid_amount: '0.001' };
   history.upstream.invoices.push({
@@ -448,4 +450,129 @@ test('a withdrawal accepted twice on an own account breaks invariant 5', () => {
   const own = history.upstream.own![STORE];
   own.withdrawalsAccepted.push(`${OWN_ORDER}-r0`, `${OWN_ORDER}-r0~2`);
   expect(named(history)[5]).toEqual(expect.arrayContaining([`${OWN_ORDER}-r0`]));
+});
+
+// Refunds by claim link: one its customer claimed (its address given twice at once), one the store cancelled, one
+// still open and holding its amount on the order.
+const [CLAIMED, CANCELLED, OPEN] = ['refund-1', 'refund-2', 'refund-3'];
+
+function refundEvent(subject: string, sequence: number, status: string): ShopDelivery {
+  return {
+    ...event(sequence, status),
+    eventId: `evt_${subject}_${sequence}`,
+    type: `refund.${status}`,
+    subject,
+  };
+}
+
+/** A customer's or store's call about one refund, as the soak records it. */
+function refundCall(refund: string, action: string, status: number, body: ApiCall['body']): ApiCall {
+  const path =
+    action === 'cancel-claim' ? `/refunds/${refund}/cancel-claim` : `/public/refund-claims/${refund}`;
+  return { order: ORDER, refund, action, method: 'POST', path, status, body, ms: 20 };
+}
+
+function claimHistory(): History {
+  const history = goodHistory();
+  const { refunds } = history.final;
+  const links = { claim_expires_at: '2026-01-01T03:00:00.000Z', transaction_id: null };
+  refunds[CLAIMED] = { ...refunds[CLAIMED]!, claim_expires_at: links.claim_expires_at };
+  refunds[CANCELLED] = { ...refunds[CLAIMED]!, ...links, foreign_id: CANCELLED, status: 'claim_cancelled' };
+  refunds[OPEN] = {
+    ...refunds[CLAIMED]!,
+    ...links,
+    foreign_id: OPEN,
+    status: 'awaiting_claim',
+    debited_amount: '4.75000000',
+  };
+  history.final.invoices[ORDER]!.refundable = { amount: '10.00000000', currency: 'EUR' };
+  history.calls.push(
+    refundCall(CLAIMED, 'claim-read', 200, { status: 'awaiting_claim' }),
+    // A double submit: the second answer, sent as the first one's send began, is recorded after it.
+    { ...refundCall(CLAIMED, 'claim', 200, { status: 'processing' }), alongside: true },
+    { ...refundCall(CLAIMED, 'claim', 200, { status: 'sending' }), alongside: true },
+    refundCall(CLAIMED, 'claim-read', 200, { status: 'processing' }),
+    refundCall(CANCELLED, 'cancel-claim', 200, { status: 'claim_cancelled' }),
+    refundCall(CANCELLED, 'claim', 409, { error: { code: 'claim_closed' } }),
+  );
+  history.deliveries.push(
+    ...['awaiting_claim', 'processing', 'confirmed'].map((status, i) => refundEvent(CLAIMED, i + 1, status)),
+    ...['awaiting_claim', 'claim_cancelled'].map((status, i) => refundEvent(CANCELLED, i + 1, status)),
+    refundEvent(OPEN, 1, 'awaiting_claim'),
+  );
+  return history;
+}
+
+test('claim links claimed, cancelled and open, each where its status says, pass all nine', () => {
+  expect(named(claimHistory())).toEqual({});
+});
+
+test('a claim link whose address was sent twice breaks invariant 5 (and 4: the money left twice)', () => {
+  const history = claimHistory();
+  history.upstream.withdrawals.push({
+    ...history.upstream.withdrawals[0],
+    id: 11,
+    foreign_id: `${CLAIMED}~2`,
+  });
+  history.upstream.withdrawalsAccepted.push(`${CLAIMED}~2`);
+  history.upstream.balancesAfter.EUR = '1004.75';
+  expect(named(history)).toEqual({ 4: ['EUR'], 5: [CLAIMED, CLAIMED] });
+  expect(check(history)[4].violations[1].detail).toContain('its address taken, with 2 withdrawals');
+});
+
+test.each(['claim_cancelled', 'claim_expired'])(
+  'a claim link ended %s with a withdrawal sent for it breaks invariant 5 (and 4)',
+  (status) => {
+    const history = claimHistory();
+    if (status === 'claim_expired') {
+      // No one cancelled it: its link ran out.
+      history.final.refunds[CANCELLED]!.status = status;
+      history.calls = history.calls.filter((call) => call.refund !== CANCELLED);
+      history.deliveries = history.deliveries.map((delivery) =>
+        delivery.eventId === `evt_${CANCELLED}_2` ? refundEvent(CANCELLED, 2, status) : delivery,
+      );
+    }
+    history.upstream.withdrawals.push({
+      id: 12,
+      foreign_id: CANCELLED,
+      status: 'confirmed',
+      sender_currency: 'EUR',
+      sender_amount: '10',
+    });
+    history.upstream.withdrawalsAccepted.push(CANCELLED);
+    history.upstream.balancesAfter.EUR = '1004.75';
+    expect(named(history)).toEqual({ 4: ['EUR'], 5: [CANCELLED] });
+    expect(check(history)[4].violations[0].detail).toContain('no address taken, with 1 withdrawals');
+  },
+);
+
+test("an open claim link's amount released on the order's view breaks invariant 3", () => {
+  const history = claimHistory();
+  history.final.invoices[ORDER]!.refundable = { amount: '14.75000000', currency: 'EUR' };
+  expect(named(history)).toEqual({ 3: [ORDER] });
+});
+
+test('an open claim link holding more than the order has left breaks invariant 4', () => {
+  const history = claimHistory();
+  history.final.refunds[OPEN]!.debited_amount = '20.00000000';
+  history.final.invoices[ORDER]!.refundable = { amount: '-5.25000000', currency: 'EUR' };
+  expect(named(history)).toEqual({ 4: [ORDER] });
+});
+
+test('a claim link left open past its expiry breaks invariant 1', () => {
+  const history = claimHistory();
+  history.final.refunds[OPEN]!.claim_expires_at = '2026-01-01T00:30:00.000Z';
+  expect(named(history)).toEqual({ 1: [OPEN] });
+});
+
+test('a cancelled claim link that a webhook then carries as sent breaks invariant 6', () => {
+  const history = claimHistory();
+  history.deliveries.push(refundEvent(CANCELLED, 3, 'processing'));
+  expect(named(history)).toEqual({ 6: [CANCELLED] });
+});
+
+test("a customer's answer that saw the claim sent, when it ends open, breaks invariant 6", () => {
+  const history = claimHistory();
+  history.calls.push({ ...refundCall(OPEN, 'claim', 200, { status: 'processing' }), alongside: true });
+  expect(named(history)).toEqual({ 6: [OPEN] });
 });
