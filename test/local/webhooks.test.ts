@@ -1,6 +1,6 @@
 import { startWebhookReceiver, type ReceivedEvent, type WebhookReceiver } from '../../local/webhook-receiver';
 import { newWebhookSecret } from '../../webhooks/signing';
-import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
+import { checkoutBody, paidOrder, startHarness, type Harness } from '../support/local-stack';
 import { waitFor } from '../support/wait';
 
 // The retry schedule at 1/100: the first retries 25-50 ms apart.
@@ -265,4 +265,55 @@ test('the re-send of every failed event refuses a body with fields, naming them,
   expect((await resendFailed([])).status).toBe(400);
   expect((await resendFailed({})).status).toBe(200);
   expect((await resendFailed()).status).toBe(200);
+});
+
+test("a claim link's refund is pushed at each stage: awaiting_claim (no link in it), sent, confirmed; or claim_cancelled", async () => {
+  answer = () => 200;
+  await paidOrder(harness, 'hook-claim');
+  const refundTypes = (foreignId: string) =>
+    eventsOf(foreignId)
+      .filter((event) => event.type.startsWith('refund.'))
+      .map((event) => event.type);
+  const made = await harness.api('POST', '/invoices/hook-claim/refunds', {
+    token: 'admin',
+    body: { foreign_id: 'hook-claim-r1', debited_amount: '1.00' },
+  });
+  expect(made.status).toBe(201);
+  await waitFor(
+    async () => refundTypes('hook-claim-r1'),
+    (types) => types.length > 0,
+    30_000,
+  );
+  const waiting = eventsOf('hook-claim-r1').find((event) => event.type === 'refund.awaiting_claim')!;
+  expect(JSON.parse(waiting.body).data).toMatchObject({ status: 'awaiting_claim', claim_url: null });
+  expect(waiting.body).not.toContain('rc_'); // the claim token never leaves in a webhook
+
+  const [foreignId, token] = new URL(made.body.claim_url).hash.slice(1).split('/');
+  const claimed = await harness.api('POST', `/public/refund-claims/${foreignId}`, {
+    headers: { 'x-claim-token': token! },
+    body: { address: 'bc1qhookclaimaddress000000000000000000000' },
+  });
+  expect(claimed.status).toBe(200);
+  await harness.control('POST', '/withdrawals/hook-claim-r1/complete', { status: 'confirmed' });
+  await waitFor(
+    async () => refundTypes('hook-claim-r1'),
+    (types) => types.includes('refund.confirmed'),
+    30_000,
+  );
+  expect(refundTypes('hook-claim-r1')).toEqual(['refund.awaiting_claim', 'refund.sent', 'refund.confirmed']);
+
+  const second = await harness.api('POST', '/invoices/hook-claim/refunds', {
+    token: 'admin',
+    body: { foreign_id: 'hook-claim-r2', debited_amount: '1.00' },
+  });
+  expect(second.status).toBe(201);
+  expect((await harness.api('POST', '/refunds/hook-claim-r2/cancel-claim', { token: 'admin' })).status).toBe(
+    200,
+  );
+  await waitFor(
+    async () => refundTypes('hook-claim-r2'),
+    (types) => types.includes('refund.claim_cancelled'),
+    30_000,
+  );
+  expect(refundTypes('hook-claim-r2')).toEqual(['refund.awaiting_claim', 'refund.claim_cancelled']);
 });
