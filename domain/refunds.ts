@@ -147,8 +147,7 @@ export class RefundService {
     const record = await readClaim(this.store, foreignId, token);
     const sends = withdrawalOf(record);
     if (sends && sends.address !== address) throw new ConflictError('claim_taken', CLAIM_TAKEN);
-    // Sent, or ended by a refusal of the store's own: the same answer as the submit that did it.
-    if (record.phase === 'sent' || (record.phase === 'rejected' && !record.claimLink?.closed)) return record;
+    if (record.phase === 'sent') return record;
     if (record.phase === 'sending' && this.leaseHeld(record)) {
       // Another submit holds it: its answer, once written, is this one's too.
       if (!sends) throw new InProgressError(1);
@@ -177,15 +176,13 @@ export class RefundService {
     return this.sendForCustomer(addressed);
   }
 
-  /** A refusal the customer cannot mend has ended the refund: the customer is answered with it ended, if it is. */
+  /** A refusal the customer cannot mend has ended the refund: the customer is answered with it ended. */
   private async sendForCustomer(record: RefundRecord): Promise<RefundRecord> {
     try {
       return await this.send(record);
     } catch (error) {
       if (refusal(error) === undefined) throw error;
-      const ended = await this.refunds.read(record.foreignId);
-      if (ended.phase !== 'rejected') throw error;
-      return ended;
+      return this.refunds.read(record.foreignId);
     }
   }
 
@@ -610,14 +607,13 @@ export class RefundService {
   }
 }
 
-/** The withdrawal's fields a claim link's customer gives: the address and the travel rule's receiver. */
-const CUSTOMER_FIELDS = /^(address|receiver_)/;
+/** The withdrawal's fields a claim link's customer gives: the address, its tag, and the travel rule's receiver. */
+const CUSTOMER_FIELDS = /^(address|tag|receiver_)/;
 
-/** Only a refusal of the customer's fields alone: one that also names the store's account ends the refund. */
 function customerMayMend(error: unknown): boolean {
-  if (!(error instanceof ServiceError)) return false;
-  const fields = Object.keys(error.fields);
-  return fields.length > 0 && fields.every((field) => CUSTOMER_FIELDS.test(field));
+  return (
+    error instanceof ServiceError && Object.keys(error.fields).some((field) => CUSTOMER_FIELDS.test(field))
+  );
 }
 
 /**
