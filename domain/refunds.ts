@@ -145,6 +145,8 @@ export class RefundService {
     { address, receiver }: { address: string; receiver?: Receiver },
   ): Promise<RefundRecord> {
     const record = await readClaim(this.store, foreignId, token);
+    // A refund the payment service refused for the store's reasons has ended: every later submit is answered with it.
+    if (record.phase === 'rejected' && !record.claimLink?.closed) return record;
     const sends = withdrawalOf(record);
     if (sends && sends.address !== address) throw new ConflictError('claim_taken', CLAIM_TAKEN);
     if (record.phase === 'sent') return record;
@@ -182,7 +184,9 @@ export class RefundService {
       return await this.send(record);
     } catch (error) {
       if (refusal(error) === undefined) throw error;
-      return this.refunds.read(record.foreignId);
+      const ended = await this.refunds.read(record.foreignId);
+      if (ended.phase !== 'rejected') throw error;
+      return ended;
     }
   }
 
@@ -607,13 +611,14 @@ export class RefundService {
   }
 }
 
-/** The withdrawal's fields a claim link's customer gives: the address, its tag, and the travel rule's receiver. */
-const CUSTOMER_FIELDS = /^(address|tag|receiver_)/;
+/** The withdrawal's fields a claim link's customer gives: the address and the travel rule's receiver. */
+const CUSTOMER_FIELDS = /^(address|receiver_)/;
 
+/** Only a refusal naming the customer's fields alone is the customer's to mend; one naming the store's is not. */
 function customerMayMend(error: unknown): boolean {
-  return (
-    error instanceof ServiceError && Object.keys(error.fields).some((field) => CUSTOMER_FIELDS.test(field))
-  );
+  if (!(error instanceof ServiceError)) return false;
+  const fields = Object.keys(error.fields);
+  return fields.length > 0 && fields.every((field) => CUSTOMER_FIELDS.test(field));
 }
 
 /**

@@ -1,7 +1,7 @@
 // Claim links where a submit stops half-way or races the store's cancel or the link's expiry: the withdrawal is
 // sent at most once, and a claim is never lost while its amount is still reserved.
 import { customerSecretHash } from '../../domain/customer-secret';
-import { ConflictError, InProgressError } from '../../domain/errors';
+import { ConflictError, InProgressError, ServiceError } from '../../domain/errors';
 import type { RefundRecord } from '../../domain/model';
 import { RefundService } from '../../domain/refunds';
 import { oneAccount } from '../../domain/upstream';
@@ -121,4 +121,33 @@ test('a wrong token opens nothing, whatever the refund', async () => {
     );
   }
   expect(await withdrawals('claim-token')).toBe(0);
+});
+
+test("a refusal naming the customer's address and the store's balance together ends the refund, not reopened", async () => {
+  const claim = await openClaim('order-mixed', 'claim-mixed');
+  class RefusingBoth extends ProcessingAdapter {
+    override async createWithdrawal(): Promise<never> {
+      throw new ServiceError('refused', 'withdrawal refused', {
+        code: 'refused',
+        fields: { address: 'The address is invalid.', sender_amount: 'Insufficient funds.' },
+      });
+    }
+  }
+  const refusing = new RefundService(
+    rig.refundStore,
+    oneAccount(new RefusingBoth(rig.client)),
+    { now: () => rig.clock.ms, leaseMs: 45_000, waitMs: 5_000, pollMs: 100 },
+    rig.invoices,
+    {
+      claimLinks: {
+        tokens: { secretFor: async ({ foreignId }) => tokenOf(foreignId) },
+        days: async () => 30,
+      },
+    },
+  );
+  const ended = await refusing.claim(claim.foreignId, tokenOf('claim-mixed'), { address: ADDRESS });
+  expect(refundView(ended)).toMatchObject({ status: 'rejected', final: true });
+  const again = await refusing.claim(claim.foreignId, tokenOf('claim-mixed'), { address: ADDRESS });
+  expect(again.version).toBe(ended.version);
+  expect(await refundable('order-mixed')).not.toBe('0.00000000');
 });
