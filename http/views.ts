@@ -13,7 +13,7 @@ import {
   type InvoiceStatusName,
   type RefundRefusal,
 } from '../domain/outcome';
-import { isOrderRefund, withdrawalOf } from '../domain/refunds';
+import { isOrderRefund, withdrawalOf } from '../domain/refund-sends';
 import { AWAITING_APPROVAL, isFinal } from '../domain/status';
 import { Decimal } from '../domain/decimal';
 import { DEFAULT_EXPLORER_URLS, explorerUrl, type ExplorerTemplates } from '../domain/explorers';
