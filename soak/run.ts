@@ -1047,16 +1047,23 @@ class Workload {
     });
     if (rng.chance(0.25)) bodies.push(bodies[0]);
     for (const body of bodies) this.refundIds.set(body.foreign_id, store);
+    // Each request draws from its own generator: sent at once, their turns would otherwise follow the timing.
     const answers = await Promise.all(
-      bodies.map((body) =>
-        this.api.retried(rng, 'refund', 'POST', `/invoices/${order}/refunds`, {
-          order,
-          store: store.tokens,
-          admin: true,
-          body,
-          killRate: this.killRate,
-          attempts: 6,
-        }),
+      bodies.map((body, k) =>
+        this.api.retried(
+          Rng.for(this.seed, 'refund-send', order, k),
+          'refund',
+          'POST',
+          `/invoices/${order}/refunds`,
+          {
+            order,
+            store: store.tokens,
+            admin: true,
+            body,
+            killRate: this.killRate,
+            attempts: 6,
+          },
+        ),
       ),
     );
     // Each claim link goes to its customer; one that took no address has no withdrawal for the service to finish.
@@ -1118,14 +1125,22 @@ class Workload {
     const [refund, token] = new URL(link).hash.slice(1).split('/');
     const customer = { order, refund, claimToken: token };
     const read = () => this.api.call('claim-read', 'GET', `/public/refund-claims/${refund}`, customer);
+    // Each submit draws from its own generator, so that two at once stay reproducible from the seed.
+    let submits = 0;
     const give = (alongside = false) =>
-      this.api.retried(rng, 'claim', 'POST', `/public/refund-claims/${refund}`, {
-        ...customer,
-        alongside,
-        body: { address: ADDRESS },
-        killRate: this.killRate,
-        attempts: 6,
-      });
+      this.api.retried(
+        Rng.for(this.seed, 'claim-submit', foreignId, submits++),
+        'claim',
+        'POST',
+        `/public/refund-claims/${refund}`,
+        {
+          ...customer,
+          alongside,
+          body: { address: ADDRESS },
+          killRate: this.killRate,
+          attempts: 6,
+        },
+      );
     const cancel = (alongside = false) =>
       this.api.retried(rng, 'cancel-claim', 'POST', `/refunds/${refund}/cancel-claim`, {
         order,
