@@ -1,6 +1,7 @@
-// When an invoice may be cancelled, and when a failed invoice may be a cancel of ours.
+// When an invoice may be cancelled, when a failed invoice may be a cancel of ours, and the notes a cancel writes.
 import { ConflictError } from './errors';
 import type { InvoiceRecord } from './model';
+import type { ClaimedRecords } from './records';
 import { failedOnItsOwn, readsCancelled } from './outcome';
 import { isFinal } from './status';
 
@@ -33,4 +34,56 @@ export function cancelRefusal(record: InvoiceRecord): ConflictError | undefined 
     return new ConflictError('invalid_invoice_state', 'Invoice cannot be cancelled in its current state');
   }
   return undefined;
+}
+
+/**
+ * Notes that we ask for a cancel, before the request is sent, so that the service's news of it, which may come
+ * first or alone, reads as our cancel (domain/outcome.ts, `readsCancelled`).
+ */
+export async function markCancelAsked(
+  invoices: ClaimedRecords<InvoiceRecord>,
+  seen: InvoiceRecord,
+  at: number,
+): Promise<number | undefined> {
+  let marked = false;
+  await invoices.mutate(
+    seen.foreignId,
+    (current) => {
+      const refused = cancelRefusal(current);
+      if (refused) throw refused;
+      marked = current.cancelAskedAt === undefined;
+      return marked ? { ...current, cancelAskedAt: at } : undefined;
+    },
+    { seen },
+  );
+  return marked ? at : undefined;
+}
+
+/** Takes back the note of a cancel that surely never reached the service: a later `failed` is not ours. */
+export async function unmarkCancelAsked(
+  invoices: ClaimedRecords<InvoiceRecord>,
+  foreignId: string,
+  at: number,
+): Promise<void> {
+  try {
+    await invoices.mutate(foreignId, (current) => {
+      if (current.cancelAskedAt !== at) return undefined;
+      const { cancelAskedAt: _unsent, ...rest } = current;
+      return rest;
+    });
+  } catch {
+    // The cancel's own error is the one to answer; a note left reads as a cancel asked, which is safe for money.
+  }
+}
+
+/** Records our cancel as having gone through. */
+export async function markCancelled(
+  invoices: ClaimedRecords<InvoiceRecord>,
+  record: InvoiceRecord,
+  now: number,
+): Promise<InvoiceRecord> {
+  const updated = await invoices.mutate(record.foreignId, (current) =>
+    current.cancelled ? undefined : { ...current, cancelled: true, updatedAt: now },
+  );
+  return updated ?? invoices.read(record.foreignId);
 }

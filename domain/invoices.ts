@@ -25,7 +25,13 @@ import { MAX_REFUNDS_PER_ORDER, refundEnded, reservation, type Unaddressed } fro
 import { isInvoiceStatus } from './status';
 import { DEFAULT_TRAVEL_RULE_SENDER, type AccountKind, type TravelRule } from './stores';
 import { checkSender } from './travel-rule';
-import { cancelRefusal, mayBeOurCancel } from './invoice-cancel';
+import {
+  cancelRefusal,
+  markCancelAsked,
+  markCancelled,
+  mayBeOurCancel,
+  unmarkCancelAsked,
+} from './invoice-cancel';
 import { holdsNews, orderForeignId, upstreamForeignId, withNews, type StatusUpdate } from './invoice-news';
 import { invoiceEvents } from './webhooks';
 
@@ -158,22 +164,23 @@ export class InvoiceService implements RefundReservations {
     const seen = (await this.refresh(record, 'lookup')) ?? record;
     if (seen.status === 'failed' && !seen.cancelled && mayBeOurCancel(seen, false)) {
       // An earlier cancel of ours went through with its answer lost.
-      return this.markCancelled(seen);
+      return markCancelled(this.invoices, seen, this.timing.now());
     }
     const refusedNow = cancelRefusal(seen);
     if (refusedNow) throw refusedNow;
-    const asked = await this.markCancelAsked(seen);
+    const asked = await markCancelAsked(this.invoices, seen, this.timing.now());
     try {
       await this.processingOf(record).cancelInvoice(upstreamForeignId(record));
     } catch (error) {
-      if (asked !== undefined && surelyNotProcessed(error)) await this.unmarkCancelAsked(foreignId, asked);
+      if (asked !== undefined && surelyNotProcessed(error))
+        await unmarkCancelAsked(this.invoices, foreignId, asked);
       const outcomeUnknown = error instanceof ServiceError && error.outcomeUnknown;
       if (!(serviceFailure(error) === 'invalid_state' || outcomeUnknown)) throw error;
       // An earlier cancel may have gone through with its answer (and callback) lost: ask the service. An invoice it
       // failed for another reason (expired, underpaid) keeps that outcome, and the cancel is refused.
       const settled = await this.refresh(record, 'lookup');
       if (settled?.status === 'failed' && mayBeOurCancel(settled, outcomeUnknown)) {
-        return this.markCancelled(settled);
+        return markCancelled(this.invoices, settled, this.timing.now());
       }
       if (outcomeUnknown && settled?.status !== 'failed') throw error;
       throw (
@@ -199,46 +206,6 @@ export class InvoiceService implements RefundReservations {
   /** The account the record was claimed on: every call for it goes there. */
   private processingOf(record: InvoiceRecord): ProcessingApi {
     return this.accounts.of(record.account);
-  }
-
-  /**
-   * Notes that we ask for a cancel, before the request is sent, so that the service's news of it, which may come
-   * first or alone, reads as our cancel (domain/outcome.ts, `readsCancelled`).
-   */
-  private async markCancelAsked(seen: InvoiceRecord): Promise<number | undefined> {
-    const at = this.timing.now();
-    let marked = false;
-    await this.invoices.mutate(
-      seen.foreignId,
-      (current) => {
-        const refused = cancelRefusal(current);
-        if (refused) throw refused;
-        marked = current.cancelAskedAt === undefined;
-        return marked ? { ...current, cancelAskedAt: at } : undefined;
-      },
-      { seen },
-    );
-    return marked ? at : undefined;
-  }
-
-  /** Takes back the note of a cancel that surely never reached the service: a later `failed` is not ours. */
-  private async unmarkCancelAsked(foreignId: string, at: number): Promise<void> {
-    try {
-      await this.invoices.mutate(foreignId, (current) => {
-        if (current.cancelAskedAt !== at) return undefined;
-        const { cancelAskedAt: _unsent, ...rest } = current;
-        return rest;
-      });
-    } catch {
-      // The cancel's own error is the one to answer; a note left reads as a cancel asked, which is safe for money.
-    }
-  }
-
-  private async markCancelled(record: InvoiceRecord): Promise<InvoiceRecord> {
-    const updated = await this.invoices.mutate(record.foreignId, (current) =>
-      current.cancelled ? undefined : { ...current, cancelled: true, updatedAt: this.timing.now() },
-    );
-    return updated ?? this.invoices.read(record.foreignId);
   }
 
   /**
