@@ -246,19 +246,20 @@ describe('refund claim links', () => {
     expect(consolePage.errors).toEqual([]);
   });
 
-  test("where the store's travel rule requires it, the page asks who receives the refund and sends it once", async () => {
+  /** A store of its own with a paid order and a claim link for 5 of it; answers the link. */
+  const storeClaimLink = async (store: string, travelRule: 'required' | 'optional') => {
     const made = await suite.harness.api('POST', '/stores', {
       token: 'platform',
-      body: { id: 'claim-page-tr', name: 'Northwind Coffee', travel_rule: 'required' },
+      body: { id: store, name: 'Northwind Coffee', travel_rule: travelRule },
     });
     expect(made.status).toBe(201);
     const { storefront_token: storefront, admin_token: admin } = made.body;
-    const order = 'claim-page-tr-order';
+    const order = `${store}-order`;
     expect(
       (await suite.harness.api('POST', '/checkout', { token: storefront, body: checkoutBody(order) })).status,
     ).toBe(201);
     // A store's own orders go to the payment service as `<store>!<foreign_id>`.
-    const upstream = encodeURIComponent(`claim-page-tr!${order}`);
+    const upstream = encodeURIComponent(`${store}!${order}`);
     await suite.harness.control('POST', `/invoices/${upstream}/pay`, { kind: 'full' });
     await waitFor(
       () => suite.harness.api('GET', `/invoices/${order}`, { token: admin }),
@@ -267,11 +268,15 @@ describe('refund claim links', () => {
     );
     const refund = await suite.harness.api('POST', `/invoices/${order}/refunds`, {
       token: admin,
-      body: { foreign_id: 'claim-page-tr-r1', debited_amount: '5' },
+      body: { foreign_id: `${store}-r1`, debited_amount: '5' },
     });
     expect(refund.status).toBe(201);
+    return refund.body.claim_url as string;
+  };
 
-    const claim = await openClaim(refund.body.claim_url);
+  test("where the store's travel rule requires it, the page asks who receives the refund and sends it once", async () => {
+    const claimUrl = await storeClaimLink('claim-page-tr', 'required');
+    const claim = await openClaim(claimUrl);
     await claim.page.getByRole('heading', { level: 1, name: 'A refund from Northwind Coffee' }).waitFor();
     // The store requires the receiver: the page asks for it at once, as a person or a company, never `self`.
     const receiver = claim.page.getByRole('group', { name: 'Who receives the refund' });
@@ -298,6 +303,33 @@ describe('refund claim links', () => {
       receiver_type: 'natural',
       receiver_data: { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1990-12-10' },
     });
+    expect(claim.errors.filter((error) => !error.includes('status of 400'))).toEqual([]);
+  });
+
+  test('a store that comes to require the receiver while the page is open: the page asks for it after the refusal', async () => {
+    const claimUrl = await storeClaimLink('claim-page-tr2', 'optional');
+    const claim = await openClaim(claimUrl);
+    await claim.page.getByLabel('Your BTC address').waitFor();
+    const receiver = claim.page.getByRole('group', { name: 'Who receives the refund' });
+    expect(await receiver.isVisible()).toBe(false);
+    const changed = await suite.harness.api('PATCH', '/stores/claim-page-tr2', {
+      token: 'platform',
+      body: { travel_rule: 'required' },
+    });
+    expect(changed.status).toBe(200);
+    await claim.page.getByLabel('Your BTC address').fill(ADDRESS);
+    await claim.page.getByRole('button', { name: 'Send my refund' }).click();
+    await receiver.waitFor();
+    await claim.page.getByRole('alert').waitFor();
+    expect(await withdrawalsOf('claim-page-tr2-r1')).toHaveLength(0);
+    await receiver.getByLabel('A company').check();
+    await receiver.getByLabel('Company name').fill('Analytical Engines Ltd');
+    await receiver.getByLabel(/Country of registration/).fill('gb');
+    await claim.page.getByRole('button', { name: 'Send my refund' }).click();
+    await claim.page.getByRole('status').filter({ hasText: 'Your refund is on its way.' }).waitFor();
+    const sent = await withdrawalsOf('claim-page-tr2-r1');
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(sent[0].body)).toMatchObject({ address: ADDRESS, receiver_type: 'legal' });
     expect(claim.errors.filter((error) => !error.includes('status of 400'))).toEqual([]);
   });
 
