@@ -1,21 +1,21 @@
 // The mapping from the plugin's invoices to Medusa's sessions and webhook actions, amounts and ids, without a stack.
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { IPaymentProvider, PaymentSessionStatus } from '@medusajs/types';
 import { MerchantPaymentsProvider } from '../../packages/medusa-payment/src';
 import { decimalString } from '../../packages/medusa-payment/src/amounts';
 import { invoiceForeignId, refundForeignId } from '../../packages/medusa-payment/src/ids';
 import { SESSION_STATUS, WEBHOOK_ACTION } from '../../packages/medusa-payment/src/mapping';
-import { listen } from '../../local/listen';
+import { listen, type Listening } from '../../local/listen';
 import { newWebhookSecret, signedHeaders } from '../../webhooks/signing';
 
 const secret = newWebhookSecret();
 /** The foreign_ids the stand-in plugin holds: GET answers 200 for them, 404 for any other. */
 const held = new Set<string>();
-let server: Server;
+let server: Listening;
 let provider: MerchantPaymentsProvider;
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
+  const standIn = createServer((request, response) => {
     const foreignId = decodeURIComponent(request.url!.split('/').pop()!);
     const found = request.method === 'GET' && held.has(foreignId);
     response.writeHead(found ? 200 : 404, { 'content-type': 'application/json' });
@@ -25,7 +25,8 @@ beforeAll(async () => {
       ),
     );
   });
-  const { url } = await listen(server, 0);
+  server = await listen(standIn, 0);
+  const url = server.url;
   provider = new MerchantPaymentsProvider(
     {},
     {
@@ -38,7 +39,7 @@ beforeAll(async () => {
     },
   );
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 test("the class is Medusa's IPaymentProvider (checked by the compiler against @medusajs/types)", () => {
   const asMedusa: IPaymentProvider = provider;
