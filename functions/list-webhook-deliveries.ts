@@ -6,7 +6,7 @@ import { listWebhookDeliveriesRoute } from '../lib/routes';
 import { bearerTokens } from '../runtime/bearer-tokens';
 import { deliveryListOf } from '../runtime/webhooks';
 
-/** GET /webhooks/deliveries: the caller's store's kept, newest first, a page at a time. */
+/** GET /webhooks/deliveries: the caller's store's deliveries still kept, newest first, a page at a time. */
 export const handler = apiRoute(
   { route: listWebhookDeliveriesRoute, tokens: bearerTokens, input: deliveryListInput },
   async (query, caller) => {
