@@ -141,9 +141,9 @@ export interface CreatedQuery {
   limit: number;
 }
 
-export interface NewestFirst<T> {
+export interface NewestFirst<T, Page = unknown> {
   /** Up to `limit` records created in the range, newest first; `more` when others follow them. */
-  listNewest(query: CreatedQuery): Promise<{ records: T[]; more: boolean }>;
+  listNewest(query: CreatedQuery): Promise<{ records: T[]; more: boolean } & Page>;
 }
 
 export type InvoiceStore = VersionedStore<InvoiceRecord> & OpenItems<InvoiceRecord>;
