@@ -20,7 +20,7 @@ const LAYERS = [
     files: ['processing/**', 'store/**', 'secrets/**', 'webhooks/**'],
     patterns: [
       {
-        regex: String.raw`^\.\./(?!domain/(ports|model|errors|decimal|stores|ids|countries)$)`,
+        regex: String.raw`^\.\./(?!domain/(ports|model|webhook-model|errors|decimal|stores|ids|countries)$)`,
         message:
           "An adapter imports its own folder and the domain's ports, types, ids, stores, errors, money arithmetic and country codes, nothing else.",
       },

@@ -5,8 +5,6 @@ import type {
   CheckoutRequest,
   ClaimedRecord,
   Created,
-  Delivery,
-  DeliveryAttempt,
   FoundWithdrawal,
   InvoiceDetails,
   InvoiceNews,
@@ -21,10 +19,9 @@ import type {
   RefundRequest,
   ServiceData,
   TransactionQuery,
-  WebhookProgress,
-  WebhookSubject,
   WithdrawalDetails,
 } from './model';
+import type { Delivery, DeliveryAttempt, WebhookProgress, WebhookSubject } from './webhook-model';
 import type { AccountKind, StoreId } from './ids';
 
 /** The payment service. Every method throws ServiceError (domain/errors.ts) when the service does not do it. */

@@ -1,6 +1,6 @@
 // A delivery item's life: attempted in seq order under a lease, retried on the schedule, and re-sent on request.
 import { InProgressError, NotFoundError } from './errors';
-import type { Delivery, DeliveryAttempt, WebhookEventType, WebhookSubject } from './model';
+import type { Delivery, DeliveryAttempt, WebhookEventType, WebhookSubject } from './webhook-model';
 import type { DeliveryStore, DispatcherWake, StoreWebhookSenders, WebhookSender } from './ports';
 import type { StoreId } from './stores';
 import { deliveryIdOf, eventId } from './webhooks';

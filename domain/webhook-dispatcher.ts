@@ -1,14 +1,14 @@
 // The dispatcher: moves events out of record outboxes, delivering each at its first attempt where it can.
+import { type ClaimedRecord } from './model';
 import {
   outboxListedAt,
-  type ClaimedRecord,
   type Delivery,
   type DeliveryAttempt,
   type Outbox,
   type OutboxEvent,
   type WebhookProgress,
   type WebhookSubject,
-} from './model';
+} from './webhook-model';
 import type {
   DeliveryStore,
   DueWork,

@@ -2,17 +2,8 @@
 // delivered from there by the dispatcher (domain/webhook-dispatcher.ts).
 import { createHash } from 'node:crypto';
 import { InProgressError } from './errors';
-import type {
-  ClaimedRecord,
-  EventState,
-  Deposit,
-  InvoiceRecord,
-  Outbox,
-  OutboxEvent,
-  RefundRecord,
-  WebhookEventType,
-  WebhookSubject,
-} from './model';
+import type { ClaimedRecord, Deposit, InvoiceRecord, RefundRecord } from './model';
+import type { EventState, Outbox, OutboxEvent, WebhookEventType, WebhookSubject } from './webhook-model';
 import { invoiceOutcome, type InvoiceStatusName } from './outcome';
 import { AWAITING_APPROVAL, isFinal } from './status';
 import { DEFAULT_STORE_ID, type StoreId } from './stores';

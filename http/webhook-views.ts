@@ -1,12 +1,6 @@
 import type { StoreId } from '../domain/stores';
-import type {
-  ClaimedRecord,
-  Delivery,
-  InvoiceRecord,
-  OutboxEvent,
-  RefundRecord,
-  WebhookSubject,
-} from '../domain/model';
+import type { ClaimedRecord, InvoiceRecord, RefundRecord } from '../domain/model';
+import type { Delivery, OutboxEvent, WebhookSubject } from '../domain/webhook-model';
 import { DEFAULT_EXPLORER_URLS, type ExplorerTemplates } from '../domain/explorers';
 import { countUnrenderable } from './render-guard';
 import { UnrenderableRecordError } from './errors';

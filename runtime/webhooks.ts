@@ -1,5 +1,5 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { Delivery } from '../domain/model';
+import type { Delivery } from '../domain/webhook-model';
 import type { DispatcherWake, NewestFirst, StoreWebhookSenders, WebhookSender } from '../domain/ports';
 import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
 import { RETRY_SCHEDULE, type DispatchOptions } from '../domain/webhook-deliveries';

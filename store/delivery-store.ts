@@ -1,5 +1,5 @@
 import { GetItemCommand, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
-import type { Delivery, WebhookSubject } from '../domain/model';
+import type { Delivery, WebhookSubject } from '../domain/webhook-model';
 import type { DeliveryStore, DueWork } from '../domain/ports';
 import { DEFAULT_STORE_ID, type StoreId } from '../domain/stores';
 import { createdKeys } from './created-index';

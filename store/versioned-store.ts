@@ -5,7 +5,7 @@ import {
   QueryCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { outboxListedAt, type Outbox, type WebhookProgress } from '../domain/model';
+import { outboxListedAt, type Outbox, type WebhookProgress } from '../domain/webhook-model';
 import type { OpenItems, OutboxRead, Owned, VersionedStore } from '../domain/ports';
 import type { StoreId } from '../domain/stores';
 import { createdKeys } from './created-index';

@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
-import type { Delivery, DeliveryAttempt } from '../domain/model';
+import type { Delivery, DeliveryAttempt } from '../domain/webhook-model';
 import type { WebhookSender } from '../domain/ports';
 import { signedHeaders } from './signing';
 

@@ -2,7 +2,7 @@
 // (a field added to a view must be added here, or the end-to-end suites fail); what the service sends through is
 // loose, since the service may add fields.
 import * as v from 'valibot';
-import { WEBHOOK_EVENT_TYPES } from '../../domain/model';
+import { WEBHOOK_EVENT_TYPES } from '../../domain/webhook-model';
 import { INVOICE_EXCEPTIONS, INVOICE_STATUS_NAMES } from '../../domain/outcome';
 import { TRAVEL_RULE_SETTINGS } from '../../domain/stores';
 import { CUSTOMER_VIEW_FIELDS } from '../views';

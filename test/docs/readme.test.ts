@@ -2,7 +2,7 @@
 // Each test reads one of them from the README and holds it to its source, so that neither drifts alone.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { WEBHOOK_EVENT_TYPES } from '../../domain/model';
+import { WEBHOOK_EVENT_TYPES } from '../../domain/webhook-model';
 import { INVOICE_EXCEPTIONS, INVOICE_STATUS_NAMES } from '../../domain/outcome';
 import { REFUND_STAGE_EVENTS } from '../../domain/webhooks';
 import { ERROR_STATUSES } from '../../http/errors';

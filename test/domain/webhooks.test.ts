@@ -1,5 +1,6 @@
 import { InProgressError } from '../../domain/errors';
-import type { Delivery, InvoiceRecord } from '../../domain/model';
+import type { InvoiceRecord } from '../../domain/model';
+import type { Delivery } from '../../domain/webhook-model';
 import type { DeliveryStore } from '../../domain/ports';
 import { ClaimedRecords } from '../../domain/records';
 import {

@@ -1,14 +1,8 @@
 // A stored record no view can render (here an expiry past JavaScript's dates, as a record kept before the service's
 // times were bounded may hold) answers its own clear error, and never breaks a list, an export, a webhook or the
 // other records: each leaves it out or marks it, and counts it (issue 40).
-import type {
-  ClaimedRecord,
-  Delivery,
-  InvoiceDetails,
-  InvoiceRecord,
-  OutboxEvent,
-  RefundRecord,
-} from '../../domain/model';
+import type { ClaimedRecord, InvoiceDetails, InvoiceRecord, RefundRecord } from '../../domain/model';
+import type { Delivery, OutboxEvent } from '../../domain/webhook-model';
 import type { CreatedQuery, ListPosition, NewestFirst } from '../../domain/ports';
 import { DEFAULT_STORE_ID, type StoreRecord } from '../../domain/stores';
 import { listBody, recordListBody } from '../../http/cursor';

@@ -2,7 +2,7 @@
 // byte; another store's are scoped to it and name it; a store reads and re-sends its own alone, while the due list
 // stays one for the dispatcher.
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
-import type { Delivery } from '../../domain/model';
+import type { Delivery } from '../../domain/webhook-model';
 import { DynamoDeliveryStore } from '../../store/delivery-store';
 import { DUE_PK } from '../../store/due-index';
 import type { Item } from '../../store/table';

@@ -6,13 +6,13 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type {
   CheckoutRequest,
-  Delivery,
   InvoiceRecord,
   OrderRefundRequest,
   RefundEntry,
   RefundRecord,
   StatusChange,
 } from '../../domain/model';
+import type { Delivery } from '../../domain/webhook-model';
 import { MAX_DEPOSIT_IDS } from '../../domain/invoice-news';
 import { MAX_DEPOSITS } from '../../domain/model';
 import { MAX_REFUNDS_PER_ORDER } from '../../domain/refund-bound';

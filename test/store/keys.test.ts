@@ -3,7 +3,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
-import type { Delivery, InvoiceRecord } from '../../domain/model';
+import type { InvoiceRecord } from '../../domain/model';
+import type { Delivery } from '../../domain/webhook-model';
 import type { KeySource } from '../../domain/ports';
 import { DEFAULT_STORE_ID, type StoreId } from '../../domain/stores';
 import { customerSecretIssuer } from '../../secrets/customer-secrets';

@@ -2,7 +2,8 @@
 // seq order per order, and a store whose endpoint hangs holds no other store's back. The dispatcher and the senders
 // are the real ones, over real HTTP to verifying receivers; the records and deliveries are kept in memory.
 import { NotFoundError } from '../../domain/errors';
-import { outboxListedAt, type Delivery, type InvoiceRecord, type WebhookProgress } from '../../domain/model';
+import { type InvoiceRecord } from '../../domain/model';
+import { outboxListedAt, type Delivery, type WebhookProgress } from '../../domain/webhook-model';
 import type { DeliveryStore, DueWork, OutboxRead, OutboxSource } from '../../domain/ports';
 import { DEFAULT_STORE_ID, type StoreAccount, type StoreId } from '../../domain/stores';
 import { deliveryIdOf, invoiceEvents, withEvents } from '../../domain/webhooks';
