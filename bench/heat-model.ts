@@ -31,6 +31,11 @@ export interface KeyRules {
   isOrderKey: (key: KeyUnits) => boolean;
   /** The family a shard belongs to and the shard count, or undefined for a key that is not sharded. */
   shardFamily: (key: KeyUnits) => { family: string; shards: number } | undefined;
+  /**
+   * Whether a key's reads are a scheduled job's list queries: they come once a run, a bounded page a shard, whatever
+   * the rate, so they are left out of the per-order load.
+   */
+  readPerRun: (key: KeyUnits) => boolean;
 }
 
 /** A key's load per new order: its units over the run's orders; a shard's, its family's share. */
@@ -88,7 +93,7 @@ export function heatOf(measured: Measured, rules: KeyRules): HeatReport {
       write: 0,
       shards: sharded?.shards ?? 1,
     };
-    group.read += units.readUnits;
+    if (!rules.readPerRun(units)) group.read += units.readUnits;
     group.write += units.writeUnits;
     shared.set(id, group);
   }
@@ -131,6 +136,23 @@ export function concurrencyAt(
 
 export function apiRequestsAt(measured: Measured, rate: number): number {
   return (measured.apiRequests / measured.orders) * rate;
+}
+
+/**
+ * The order rate each route's throttle allows (`limits`: requests a second by function), lowest first: a route's
+ * requests an order times the rate may not pass it.
+ */
+export function routeLimits(
+  measured: Measured,
+  limits: Record<string, number>,
+): Array<{ name: string; perOrder: number; maxRate: number }> {
+  return Object.entries(limits)
+    .filter(([name]) => (measured.functions[name]?.invocations ?? 0) > 0)
+    .map(([name, limit]) => {
+      const perOrder = measured.functions[name].invocations / measured.orders;
+      return { name, perOrder, maxRate: limit / perOrder };
+    })
+    .sort((a, b) => a.maxRate - b.maxRate);
 }
 
 /** The order rates at which the account's Lambda concurrency and API Gateway's throttle are reached. */

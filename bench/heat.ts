@@ -2,10 +2,17 @@
 // the wire (bench/heat-meter.ts), and what the heat model (bench/heat-model.ts) makes of it at a rate of new orders.
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
-import { routes, scheduledJobs } from '../lib/routes';
+import { THROTTLES } from '../lib/plugin-api';
+import { routes, scheduledJobs, THROTTLE_BY_ACCESS } from '../lib/routes';
 import { listen } from '../local/listen';
 import { startLocalStack, type LocalStack } from '../local/stack';
-import { CREATED_INDEX, DELIVERIES_DUE_INDEX, OPEN_ITEMS_INDEX } from '../store/schema';
+import {
+  CREATED_INDEX,
+  DELIVERIES_DUE_INDEX,
+  OPEN_ITEMS_INDEX,
+  SHARDS_ENV,
+  type IndexShards,
+} from '../store/schema';
 import { atLeast, figure, type Figure } from './figures';
 import { startHeatMeter, type HeatMeter } from './heat-meter';
 import {
@@ -13,6 +20,7 @@ import {
   apiRequestsAt,
   concurrencyAt,
   heatOf,
+  routeLimits,
   unitsAt,
   type HeatReport,
   type KeyRules,
@@ -82,7 +90,7 @@ interface Store {
 /** Every run's figures and the printed table. */
 export async function heatModel(
   sizes: HeatSizes,
-  shards: { open: number; due: number },
+  shards: IndexShards,
   /** Each function's billed ms as the full bench priced it (its cost table); others are timed in this run. */
   billedMs: Record<string, number>,
 ): Promise<{ figures: Figure[]; table: string; reports: HeatReport[] }> {
@@ -96,6 +104,8 @@ export async function heatModel(
       AWS_ENDPOINT_URL_DYNAMODB: meter.url,
       // The reconcile job looks at every open order on each of its runs, as it would over the orders' minutes.
       RECONCILE_STALE_SECONDS: '1',
+      [SHARDS_ENV.open]: String(shards.open),
+      [SHARDS_ENV.due]: String(shards.due),
       WEBHOOK_RETRY_SCALE: '0.001',
     },
     wrapHandler: (name, handler) => (event, context) => {
@@ -257,18 +267,23 @@ async function makeStores(stack: LocalStack, count: number, webhookUrl: string):
 
 /**
  * An order's own keys name its foreign_id; the open-items and deliveries-due partitions and the created index's are
- * shards of a family, `<family>#<n>`.
+ * shards of a family, `<family>#<n>` (an open list's shard 0 is its family's name alone).
  */
-function keyRules(shards: { open: number; due: number }): KeyRules {
+function keyRules(shards: IndexShards): KeyRules {
   const counts: Record<string, number> = {
     [OPEN_ITEMS_INDEX.name]: shards.open,
     [DELIVERIES_DUE_INDEX.name]: shards.due,
     [CREATED_INDEX.name]: CREATED_INDEX.shards,
   };
   return {
+    // The reconcile job's and the dispatcher's list queries: the local stack runs the dispatcher after every request.
+    readPerRun: ({ place }) => place === OPEN_ITEMS_INDEX.name || place === DELIVERIES_DUE_INDEX.name,
     // A webhook delivery's item is one event's, of one order.
     isOrderKey: ({ key }) => /heat-(one|many)-\d+|(^|#)WEBHOOK#/.test(key),
     shardFamily: ({ place, key }) => {
+      if (place === OPEN_ITEMS_INDEX.name) {
+        return { family: `${key.replace(/#\d+$/, '')}#<n>`, shards: counts[place] };
+      }
       const match = /^(.*#)\d+$/.exec(key);
       return match && counts[place] ? { family: `${match[1]}<n>`, shards: counts[place] } : undefined;
     },
@@ -276,6 +291,11 @@ function keyRules(shards: { open: number; due: number }): KeyRules {
 }
 
 const round = (value: number, digits = 2) => +value.toFixed(digits);
+
+/** Each route function's throttle, in requests a second (lib/plugin-api.ts). */
+const ROUTE_THROTTLES: Record<string, number> = Object.fromEntries(
+  routes.map((route) => [route.name, THROTTLES[THROTTLE_BY_ACCESS[route.access]].rateLimit]),
+);
 
 function heatFigures(
   id: string,
@@ -310,6 +330,17 @@ function heatFigures(
       unit: '',
       detail: `API Gateway's ${10_000}/s reached at ${Math.floor(apiRate)} orders/s`,
     }),
+    ...routeLimits(measured, ROUTE_THROTTLES)
+      .slice(0, 1)
+      .map((tightest) =>
+        figure({
+          id: `heat.${id}.routeThrottleRate`,
+          label: `heat, ${name}: highest new orders/s within the API's route throttles`,
+          value: Math.floor(tightest.maxRate),
+          unit: '',
+          detail: `${tightest.name}, ${round(tightest.perOrder)} requests an order at ${ROUTE_THROTTLES[tightest.name]}/s`,
+        }),
+      ),
     figure({
       id: `heat.${id}.lambdaConcurrencyPerOrderRate`,
       label: `heat, ${name}: Lambda concurrency per new order a second`,
@@ -349,6 +380,10 @@ function renderHeat(name: string, measured: Measured, report: HeatReport): strin
     '',
     `API requests: ${round(apiRequestsAt(measured, 1))} per order; ` +
       RATES.map((r) => `${Math.round(apiRequestsAt(measured, r))}/s at ${r}`).join(', '),
+    'Route throttles (lib/plugin-api.ts), the orders a second each allows: ' +
+      routeLimits(measured, ROUTE_THROTTLES)
+        .map((route) => `${route.name} ${Math.floor(route.maxRate)}`)
+        .join(', '),
   ];
   return lines.join('\n');
 }

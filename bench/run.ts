@@ -6,17 +6,26 @@ import { runBenchmark, type BenchResults } from './benchmark';
 import { renderTable } from './figures';
 import { billedMsOf, HEAT_SIZES, heatModel } from './heat';
 import { withOutputDiscarded } from './quiet';
-import { DELIVERIES_DUE_INDEX } from '../store/schema';
+import { resolveSettings } from '../lib/settings';
 
 /**
  * Parts that run alone, from the results file of the last full run; their figures replace those of the same part in
  * it, the rest is kept.
  */
 const PARTS = {
-  heat: (previous: BenchResults) =>
-    withOutputDiscarded(() =>
-      heatModel(HEAT_SIZES, { open: 1, due: DELIVERIES_DUE_INDEX.shards }, billedMsOf(previous.costTable)),
-    ),
+  heat: (previous: BenchResults) => {
+    const { openShards, dueShards } = resolveSettings({ stage: 'production', ...PRODUCTION_LEAST });
+    return withOutputDiscarded(() =>
+      heatModel(HEAT_SIZES, { open: openShards, due: dueShards }, billedMsOf(previous.costTable)),
+    );
+  },
+};
+
+/** Production's required settings, so that the rest are production's defaults. */
+const PRODUCTION_LEAST = {
+  processingBaseUrl: 'https://api.processing.example',
+  alarmEmail: 'ops@shop.example',
+  webhookUrl: 'none',
 };
 
 async function runPart(name: keyof typeof PARTS, outFile: string): Promise<void> {

@@ -7,7 +7,7 @@ import { DUE_PK, DUE_SK, dueKeys, duePartitions } from './due-index';
 import { recordAttributes, recordFromItem, recordKey } from './record-item';
 import { DELIVERIES_DUE_INDEX, TABLE_SCHEMA } from './schema';
 import { keyOwner, storeAttribute } from './store-scope';
-import { conditionalWrite, num, sortableTime, str, ttlAfter, type Item, type Table } from './table';
+import { conditionalWrite, num, shardsOf, sortableTime, str, ttlAfter, type Item, type Table } from './table';
 
 const SUBJECTS: Record<string, WebhookSubject> = { INVOICE: 'invoice', REFUND: 'refund' };
 
@@ -53,7 +53,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
 
   async listDue(now: number, limit: number): Promise<DueWork[]> {
     const keys = await this.query(
-      duePartitions('DUE'),
+      duePartitions('DUE', shardsOf(this.table).due),
       `${DUE_SK} <= :until`,
       { ':until': str(sortableTime(now)) },
       limit,
@@ -112,7 +112,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
   }
 
   private stateKeys({ storeId, id, state, nextAttemptAt, lastAttempt, createdAt }: Delivery): Item {
-    if (state === 'pending') return dueKeys('DUE', id, nextAttemptAt);
+    if (state === 'pending') return dueKeys('DUE', id, nextAttemptAt, shardsOf(this.table).due);
     const settledAt = lastAttempt?.at ?? createdAt;
     const ttl = { [TABLE_SCHEMA.timeToLive]: num(ttlAfter(settledAt, this.retentionDays)) };
     return state === 'failed' ? { ...dueKeys('FAILED', id, settledAt, storeId), ...ttl } : ttl;

@@ -5,12 +5,14 @@ import {
   concurrencyAt,
   heatOf,
   keyMaxRate,
+  routeLimits,
   unitsAt,
 } from '../../bench/heat-model';
 import type { Measured, KeyRules } from '../../bench/heat-model';
 
 const rules: KeyRules = {
   isOrderKey: ({ key }) => key.startsWith('INVOICE#o'),
+  readPerRun: ({ place }) => place === 'due',
   shardFamily: ({ place, key }) => {
     const match = /^(.*#)\d+$/.exec(key);
     return match && place === 'due' ? { family: `${match[1]}<n>`, shards: 4 } : undefined;
@@ -24,7 +26,8 @@ const measured: Measured = {
     { place: 'table', key: 'INVOICE#o2', readUnits: 12, writeUnits: 4 },
     { place: 'open', key: 'OPEN#INVOICE', readUnits: 30, writeUnits: 200 },
     // 400 WCU over four shards: 1 WCU an order on each, whichever shard the small run happened to load most.
-    { place: 'due', key: 'DUE#0', readUnits: 0, writeUnits: 250 },
+    // The list queries of a job's runs: not per order, so not in the load.
+    { place: 'due', key: 'DUE#0', readUnits: 90_000, writeUnits: 250 },
     { place: 'due', key: 'DUE#1', readUnits: 0, writeUnits: 150 },
     { place: 'created', key: 'STORE#INVOICE', readUnits: 450, writeUnits: 10 },
   ],
@@ -53,7 +56,7 @@ test('each place has its hottest shared key; a shard carries its share of the fa
     writePerOrder: 2,
     maxRate: 500,
   });
-  expect(byPlace.due).toMatchObject({ key: 'DUE#<n>', writePerOrder: 1, maxRate: 1_000 });
+  expect(byPlace.due).toMatchObject({ key: 'DUE#<n>', readPerOrder: 0, writePerOrder: 1, maxRate: 1_000 });
   // 4.5 RCU an order reach 3,000 RCU a second at 666 orders a second, before its 0.1 WCU would matter.
   expect(byPlace.created.readPerOrder).toBe(4.5);
   expect(byPlace.created.maxRate).toBeCloseTo(3_000 / 4.5, 9);
@@ -80,4 +83,12 @@ test('concurrency: invocations an order, times the rate, times billed seconds; a
   // 0.3 concurrency per order a second beside the one run of the job: 999 / 0.3.
   expect(limits.lambdaRate).toBeCloseTo(3_330, 6);
   expect(limits.apiRate).toBeCloseTo(10_000 / 23, 9);
+});
+
+test("each route's throttle allows its rate over its requests an order, the tightest first", () => {
+  // 20 polls an order at 100 a second: 5 orders a second; one checkout an order: 100.
+  expect(routeLimits(measured, { checkout: 100, 'get-invoice': 100, 'no-calls': 10 })).toEqual([
+    { name: 'get-invoice', perOrder: 20, maxRate: 5 },
+    { name: 'checkout', perOrder: 1, maxRate: 100 },
+  ]);
 });
