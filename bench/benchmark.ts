@@ -35,6 +35,8 @@ export interface BenchResults {
   figures: Figure[];
   /** The cost of a million orders, per component, as a markdown table. */
   costTable: string;
+  /** The heat model's tables (bench/heat.ts), written by `--part heat`. */
+  heatTable?: string;
 }
 
 export interface BenchOptions {

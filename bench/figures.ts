@@ -1,6 +1,6 @@
-/** A limit from the issue: the figure must stay at or under `value`, or equal it exactly. */
+/** A limit from the issue: the figure must stay at or under `value`, reach it, or equal it exactly. */
 export interface Target {
-  kind: 'max' | 'exact';
+  kind: 'max' | 'min' | 'exact';
   value: number;
 }
 
@@ -18,12 +18,18 @@ export interface Figure {
 }
 
 export const atMost = (value: number): Target => ({ kind: 'max', value });
+export const atLeast = (value: number): Target => ({ kind: 'min', value });
 export const exactly = (value: number): Target => ({ kind: 'exact', value });
 
 export function figure(fields: Omit<Figure, 'met'>): Figure {
   const { target, value } = fields;
   if (!target) return fields;
-  const met = target.kind === 'max' ? value <= target.value : value === target.value;
+  const met =
+    target.kind === 'max'
+      ? value <= target.value
+      : target.kind === 'min'
+        ? value >= target.value
+        : value === target.value;
   return { ...fields, met };
 }
 
@@ -35,7 +41,8 @@ function formatValue(value: number, unit: string): string {
 
 function formatTarget(target: Target | undefined, unit: string): string {
   if (!target) return '-';
-  return `${target.kind === 'max' ? '<=' : '='} ${formatValue(target.value, unit)}`;
+  const sign = { max: '<=', min: '>=', exact: '=' }[target.kind];
+  return `${sign} ${formatValue(target.value, unit)}`;
 }
 
 /** The one table: figure, value, target, met. */

@@ -7,7 +7,7 @@ import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayv2DomainProperties } from 'aws-cdk-lib/aws-route53-targets';
 import type { Construct } from 'constructs';
 import { STAGE_ENV } from '../observability/metrics';
-import { SECONDARY_INDEXES, TABLE_SCHEMA } from '../store/schema';
+import { SECONDARY_INDEXES, SHARDS_ENV, TABLE_SCHEMA } from '../store/schema';
 import { PluginAlarms } from './plugin-alarms';
 import { PluginApi } from './plugin-api';
 import { PluginDashboard } from './plugin-dashboard';
@@ -77,6 +77,9 @@ export class PaymentsPluginStack extends Stack {
       ...(settings.webhookUrl !== undefined && { WEBHOOK_EVENTS: 'on' }),
       // The views' links to a deposit on a block explorer, where the stage overrides the defaults.
       ...(settings.explorerUrls !== undefined && { EXPLORER_URLS: JSON.stringify(settings.explorerUrls) }),
+      // Every writer and reader of the open and due lists must agree on their shards.
+      [SHARDS_ENV.open]: String(settings.openShards),
+      [SHARDS_ENV.due]: String(settings.dueShards),
     };
     const webhookEnvironment = settings.webhookUrl === undefined ? {} : { WEBHOOK_URL: settings.webhookUrl };
     // The store routes show the default store's webhook URL, which is the deployment's; they send nothing.

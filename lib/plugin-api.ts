@@ -19,7 +19,7 @@ import { routes, THROTTLE_BY_ACCESS, type RouteFunctionName, type ThrottleClass 
 import type { CustomDomain } from './settings';
 
 /** Requests per second and bursts for each throttle class of lib/routes.ts. */
-const THROTTLES: Record<ThrottleClass, Required<ThrottleSettings>> = {
+export const THROTTLES: Record<ThrottleClass, Required<ThrottleSettings>> = {
   busy: { rateLimit: 100, burstLimit: 200 },
   admin: { rateLimit: 10, burstLimit: 20 },
 };

@@ -1,6 +1,7 @@
 // Each stage's settings, committed in cdk.json under `context.stages.<stage>` and validated before anything is built,
 // so that `npx cdk deploy -c stage=production` reproduces the stage from git alone (issue 34).
 import { explorerTemplates } from '../domain/explorers';
+import { DELIVERIES_DUE_INDEX, OPEN_ITEMS_INDEX } from '../store/schema';
 
 export type Stage = 'sandbox' | 'production';
 
@@ -41,6 +42,9 @@ export interface PluginSettings {
   hostedZone?: HostedZone;
   /** Block explorer URL templates by currency (`{txid}` in each) over the defaults; an empty string removes one. */
   explorerUrls?: Record<string, string>;
+  /** Partitions of each kind's open list and of the dispatcher's due list (store/schema.ts has the defaults). */
+  openShards: number;
+  dueShards: number;
 }
 
 /** The keys a stage's entry in cdk.json may hold. */
@@ -60,6 +64,8 @@ export const SETTING_KEYS = [
   'hostedZoneId',
   'hostedZoneName',
   'explorerUrls',
+  'openShards',
+  'dueShards',
 ] as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -80,6 +86,9 @@ export const DEFAULT_RATES = {
   reconcileRate: 'rate(1 minute)',
   webhookRetryRate: 'rate(1 minute)',
 } as const;
+
+/** The most shards a list may take: each run of its reader queries every one. */
+const MAX_SHARDS = 256;
 
 /** The seconds between runs of a `rate(...)` expression. */
 export function rateSeconds(rate: string): number {
@@ -199,7 +208,25 @@ class SettingsReader {
       ...(webDomain && { webDomain }),
       ...(hostedZone && { hostedZone }),
       ...this.explorerUrls(),
+      openShards: this.shards('openShards', OPEN_ITEMS_INDEX.shards, 1),
+      dueShards: this.shards('dueShards', DELIVERIES_DUE_INDEX.shards, DELIVERIES_DUE_INDEX.leastShards),
     };
+  }
+
+  /**
+   * A shard count: each reader queries every shard, so more shards cost each run of the reconcile job or the dispatcher
+   * one query per shard. Lowering it strands the entries on the dropped shards, so it only goes up.
+   */
+  private shards(key: 'openShards' | 'dueShards', fallback: number, least: number): number {
+    const value = this.raw[key];
+    if (value === undefined || value === null || value === '') return fallback;
+    const count = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
+    if (!Number.isInteger(count) || count < least || count > MAX_SHARDS) {
+      throw new Error(
+        `Setting "${key}" must be a whole number from ${least} to ${MAX_SHARDS}, got ${JSON.stringify(value)}.`,
+      );
+    }
+    return count;
   }
 
   private optional(key: SettingKey): string | undefined {

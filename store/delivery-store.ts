@@ -7,7 +7,7 @@ import { DUE_PK, DUE_SK, dueKeys, duePartitions } from './due-index';
 import { recordAttributes, recordFromItem, recordKey } from './record-item';
 import { DELIVERIES_DUE_INDEX, TABLE_SCHEMA } from './schema';
 import { keyOwner, storeAttribute } from './store-scope';
-import { conditionalWrite, num, sortableTime, str, ttlAfter, type Item, type Table } from './table';
+import { conditionalWrite, num, shardsOf, sortableTime, str, ttlAfter, type Item, type Table } from './table';
 
 const SUBJECTS: Record<string, WebhookSubject> = { INVOICE: 'invoice', REFUND: 'refund' };
 
@@ -66,7 +66,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
 
   async listDue(now: number, limit: number): Promise<DueWork[]> {
     const keys = await this.query(
-      duePartitions('DUE'),
+      duePartitions('DUE', shardsOf(this.table).due),
       `${DUE_SK} <= :until`,
       { ':until': str(sortableTime(now)) },
       limit,
@@ -127,7 +127,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
 
   private stateKeys(delivery: Delivery): Item {
     const { storeId, id, state, nextAttemptAt } = delivery;
-    if (state === 'pending') return dueKeys('DUE', id, nextAttemptAt);
+    if (state === 'pending') return dueKeys('DUE', id, nextAttemptAt, shardsOf(this.table).due);
     const settled = settledAt(delivery);
     const ttl = { [TABLE_SCHEMA.timeToLive]: num(ttlAfter(settled, this.retentionDays)) };
     return state === 'failed' ? { ...dueKeys('FAILED', id, settled, storeId), ...ttl } : ttl;

@@ -5,13 +5,17 @@ import type {
   PutItemCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { TABLE_SCHEMA } from './schema';
+import { DEFAULT_SHARDS, TABLE_SCHEMA, type IndexShards } from './schema';
 
 /** The one table, as store/schema.ts describes it. */
 export interface Table {
   client: DynamoDBClient;
   name: string;
+  /** The deployment's shard counts; the schema's defaults when absent. */
+  shards?: IndexShards;
 }
+
+export const shardsOf = (table: Table): IndexShards => table.shards ?? DEFAULT_SHARDS;
 
 export type Item = Record<string, AttributeValue>;
 

@@ -13,7 +13,7 @@ import { DUE_PK, DUE_SK, dueKeys } from './due-index';
 import { OPEN_ITEMS_INDEX, TABLE_SCHEMA } from './schema';
 import { recordAttributes, recordFromItem, recordKey, storedData, type RecordKind } from './record-item';
 import { keyOwner, storeAttribute } from './store-scope';
-import { conditionalWrite, num, sortableTime, str, type Item, type Table } from './table';
+import { conditionalWrite, num, shardOf, shardsOf, sortableTime, str, type Item, type Table } from './table';
 
 const { partitionKey: OPEN_PK, sortKey: OPEN_SK } = OPEN_ITEMS_INDEX;
 // A reserved word in DynamoDB's expressions.
@@ -146,7 +146,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
       if (due === undefined) remove.push(OPEN_PK, OPEN_SK);
       else {
         set.push(`${OPEN_PK} = :openPk`, `${OPEN_SK} = :openSk`);
-        values[':openPk'] = str(this.openPartition);
+        values[':openPk'] = str(this.openPartition(record.foreignId));
         values[':openSk'] = str(due);
       }
     }
@@ -223,17 +223,29 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     );
   }
 
-  /** Every store's open records of this kind: the index is one queue for all stores. */
+  /**
+   * Every store's open records of this kind, the longest due first: the index is one queue for all stores, over
+   * `openShards` partitions. Each shard gives its first `limit`, so the merge holds the first `limit` of them all.
+   */
   async listOpen(limit: number, dueBy = Number.MAX_SAFE_INTEGER): Promise<Array<Owned<T>>> {
-    const { Items: items = [] } = await this.table.client.send(
-      new QueryCommand({
-        TableName: this.table.name,
-        IndexName: OPEN_ITEMS_INDEX.name,
-        KeyConditionExpression: `${OPEN_PK} = :open AND ${OPEN_SK} <= :due`,
-        ExpressionAttributeValues: { ':open': str(this.openPartition), ':due': str(sortableTime(dueBy)) },
-        Limit: limit,
+    const pages = await Promise.all(
+      openPartitions(this.kind, shardsOf(this.table).open).map(async (partition) => {
+        const { Items: items = [] } = await this.table.client.send(
+          new QueryCommand({
+            TableName: this.table.name,
+            IndexName: OPEN_ITEMS_INDEX.name,
+            KeyConditionExpression: `${OPEN_PK} = :open AND ${OPEN_SK} <= :due`,
+            ExpressionAttributeValues: { ':open': str(partition), ':due': str(sortableTime(dueBy)) },
+            Limit: limit,
+          }),
+        );
+        return items;
       }),
     );
+    const items = pages
+      .flat()
+      .sort((a, b) => (a[OPEN_SK].S ?? '').localeCompare(b[OPEN_SK].S ?? ''))
+      .slice(0, limit);
     // The index holds keys only, which keeps its writes small; each record is then read consistently, by its store's.
     const owned = await Promise.all(
       items.map(async (item) => {
@@ -245,13 +257,17 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
     return owned.filter((found): found is Owned<T> => found !== undefined);
   }
 
-  private get openPartition(): string {
-    return `OPEN#${this.kind}`;
+  /** The record's shard of its kind's open list, picked by its key, so that two stores' same foreign_id spread. */
+  private openPartition(foreignId: string): string {
+    const key = recordKey(this.kind, foreignId, this.storeId)[TABLE_SCHEMA.partitionKey].S ?? '';
+    return openPartitionOf(this.kind, shardOf(key, shardsOf(this.table).open));
   }
 
   private openKeys(record: T): Item {
     const due = this.openSortKey(record);
-    return due === undefined ? {} : { [OPEN_PK]: str(this.openPartition), [OPEN_SK]: str(due) };
+    return due === undefined
+      ? {}
+      : { [OPEN_PK]: str(this.openPartition(record.foreignId)), [OPEN_SK]: str(due) };
   }
 
   /** The record's sort key in the open-items index; undefined when it is not open, so not in the index. */
@@ -261,8 +277,23 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
 
   private outboxKeys(record: T): Item {
     const listedAt = outboxListedAt(record.outbox, this.outboxGraceMs);
-    return listedAt === undefined ? {} : dueKeys('DUE', `${this.kind}#${record.foreignId}`, listedAt);
+    return listedAt === undefined
+      ? {}
+      : dueKeys('DUE', `${this.kind}#${record.foreignId}`, listedAt, shardsOf(this.table).due);
   }
+}
+
+/**
+ * A shard's partition of a kind's open list. Shard 0 keeps the one partition of before shards, `OPEN#<KIND>`, so
+ * that entries written then are read as its own and need no backfill.
+ */
+export function openPartitionOf(kind: RecordKind, shard: number): string {
+  return shard === 0 ? `OPEN#${kind}` : `OPEN#${kind}#${shard}`;
+}
+
+/** Every shard's partition of a kind's open list, which the sweep queries. */
+export function openPartitions(kind: RecordKind, shards: number): string[] {
+  return Array.from({ length: shards }, (_, shard) => openPartitionOf(kind, shard));
 }
 
 /** The store and foreign_id in a record's key, as an index holding keys only returns it. */

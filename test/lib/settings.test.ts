@@ -1,3 +1,4 @@
+import { DELIVERIES_DUE_INDEX, OPEN_ITEMS_INDEX } from '../../store/schema';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { definePaymentsPluginApp } from '../../lib/define-app';
@@ -28,6 +29,8 @@ test('defaults give a sandbox with the placeholder base URL and the default rate
     reconcileRate: 'rate(1 minute)',
     webhookRetryRate: 'rate(1 minute)',
     logRetentionDays: 30,
+    openShards: OPEN_ITEMS_INDEX.shards,
+    dueShards: DELIVERIES_DUE_INDEX.shards,
   });
 });
 
@@ -67,7 +70,24 @@ test('production takes its base URL, rates and alarm e-mail from the settings', 
     alarmEmail: 'ops@merchant.test',
     logRetentionDays: 365,
     webhookUrl: 'https://shop.test/webhooks',
+    openShards: OPEN_ITEMS_INDEX.shards,
+    dueShards: DELIVERIES_DUE_INDEX.shards,
   });
+});
+
+test('the shard counts are whole numbers within bounds; the due list never goes below the four of before', () => {
+  expect(resolveSettings({ openShards: 8, dueShards: '16' })).toMatchObject({ openShards: 8, dueShards: 16 });
+  for (const [key, value, least] of [
+    ['openShards', 0, 1],
+    ['openShards', 2.5, 1],
+    ['openShards', 257, 1],
+    ['dueShards', 3, 4],
+    ['dueShards', 'many', 4],
+  ] as const) {
+    expect(() => resolveSettings({ [key]: value })).toThrow(
+      `Setting "${key}" must be a whole number from ${least} to 256, got ${JSON.stringify(value)}.`,
+    );
+  }
 });
 
 test('production says "none" to send no webhooks on purpose', () => {

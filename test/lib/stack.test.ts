@@ -1,3 +1,4 @@
+import { DELIVERIES_DUE_INDEX, OPEN_ITEMS_INDEX } from '../../store/schema';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
@@ -313,6 +314,8 @@ describe('functions', () => {
         }),
         PROCESSING_BASE_URL: 'https://sandbox.processing.example',
         STAGE: 'sandbox',
+        OPEN_SHARDS: String(OPEN_ITEMS_INDEX.shards),
+        DUE_SHARDS: String(DELIVERIES_DUE_INDEX.shards),
         NODE_OPTIONS: '--enable-source-maps',
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       });

@@ -107,7 +107,7 @@ const KEY_ATTRIBUTES: string[] = [
  * for every store: of the items written and read, and those a key condition or an update binds.
  */
 function partitionKeys(sent: Array<Record<string, any>>): string[] {
-  const global = new Set(duePartitions('DUE'));
+  const global = new Set(duePartitions('DUE', DELIVERIES_DUE_INDEX.shards));
   const found: string[] = [];
   for (const input of sent) {
     for (const item of [input.Key, input.Item] as Array<Item | undefined>) {

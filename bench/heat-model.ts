@@ -1,0 +1,165 @@
+// The heat model: from the units a run measured on each partition key, the load each key carries at a rate of new
+// orders, the highest rate no key throttles at, and the Lambda concurrency and API requests that rate needs.
+import type { KeyUnits } from './heat-meter';
+
+/** DynamoDB's per-partition-key limits, indexes included, and Lambda's and API Gateway's account defaults. */
+export const LIMITS = {
+  writeUnitsPerKey: 1_000,
+  readUnitsPerKey: 3_000,
+  lambdaConcurrency: 1_000,
+  apiRequestsPerSecond: 10_000,
+} as const;
+
+/** What one run measured: its orders, every key's units, and each function's invocations and time. */
+export interface Measured {
+  orders: number;
+  keys: KeyUnits[];
+  /**
+   * Per function: invocations in the run and the billed ms of one. A scheduled job runs one at a time whatever the
+   * rate (`oneAtATime`), so it needs one.
+   */
+  functions: Record<string, { invocations: number; billedMs: number; oneAtATime?: boolean }>;
+  /** Requests through the API (routes, callbacks included). */
+  apiRequests: number;
+}
+
+/**
+ * How keys group. A key of one order (its record's item) carries that order's traffic whatever the rate; a sharded
+ * key is one of `shards` partitions that share their family's load evenly, as a stable hash spreads many orders.
+ */
+export interface KeyRules {
+  isOrderKey: (key: KeyUnits) => boolean;
+  /** The family a shard belongs to and the shard count, or undefined for a key that is not sharded. */
+  shardFamily: (key: KeyUnits) => { family: string; shards: number } | undefined;
+  /**
+   * Whether a key's reads are a scheduled job's list queries: they come once a run, a bounded page a shard, whatever
+   * the rate, so they are left out of the per-order load.
+   */
+  readPerRun: (key: KeyUnits) => boolean;
+}
+
+/** A key's load per new order: its units over the run's orders; a shard's, its family's share. */
+export interface KeyLoad {
+  place: string;
+  /** The key, or the family's name with `<n>` for its shard (each shard carries this load). */
+  key: string;
+  readPerOrder: number;
+  writePerOrder: number;
+  /** The order rate at which this key reaches a limit. */
+  maxRate: number;
+}
+
+export interface HeatReport {
+  /** Every key (or shard family) orders share, hottest first. */
+  loads: KeyLoad[];
+  /** Per place (table, each index): its hottest key shared by orders. */
+  hottest: KeyLoad[];
+  /** The highest order rate at which no shared key passes the limits, and the key that sets it. */
+  maxRate: number;
+  limitedBy: KeyLoad;
+  /** The most units one order puts on a key of its own (its record): it does not grow with the rate. */
+  orderKey: { readUnits: number; writeUnits: number };
+}
+
+export function keyMaxRate(readPerOrder: number, writePerOrder: number): number {
+  const perOrder = Math.max(readPerOrder / LIMITS.readUnitsPerKey, writePerOrder / LIMITS.writeUnitsPerKey);
+  return perOrder === 0 ? Number.POSITIVE_INFINITY : 1 / perOrder;
+}
+
+/** Each shared key's (or shard family's) load per order, and the hottest per place. */
+export function heatOf(measured: Measured, rules: KeyRules): HeatReport {
+  const shared = new Map<
+    string,
+    { place: string; key: string; read: number; write: number; shards: number }
+  >();
+  const orderKey = { readUnits: 0, writeUnits: 0 };
+  const perOrderKey = new Map<string, { read: number; write: number }>();
+  for (const units of measured.keys) {
+    if (rules.isOrderKey(units)) {
+      const id = `${units.place}\u0000${units.key}`;
+      const seen = perOrderKey.get(id) ?? { read: 0, write: 0 };
+      seen.read += units.readUnits;
+      seen.write += units.writeUnits;
+      perOrderKey.set(id, seen);
+      continue;
+    }
+    const sharded = rules.shardFamily(units);
+    const key = sharded ? sharded.family : units.key;
+    const id = `${units.place}\u0000${key}`;
+    const group = shared.get(id) ?? {
+      place: units.place,
+      key,
+      read: 0,
+      write: 0,
+      shards: sharded?.shards ?? 1,
+    };
+    if (!rules.readPerRun(units)) group.read += units.readUnits;
+    group.write += units.writeUnits;
+    shared.set(id, group);
+  }
+  for (const { read, write } of perOrderKey.values()) {
+    orderKey.readUnits = Math.max(orderKey.readUnits, read);
+    orderKey.writeUnits = Math.max(orderKey.writeUnits, write);
+  }
+  const loads: KeyLoad[] = [...shared.values()].map(({ place, key, read, write, shards }) => {
+    const readPerOrder = read / measured.orders / shards;
+    const writePerOrder = write / measured.orders / shards;
+    return { place, key, readPerOrder, writePerOrder, maxRate: keyMaxRate(readPerOrder, writePerOrder) };
+  });
+  if (loads.length === 0) throw new Error('The run put no load on a key that orders share');
+  const byHeat = (a: KeyLoad, b: KeyLoad) => a.maxRate - b.maxRate;
+  const places = [...new Set(loads.map((load) => load.place))].sort();
+  const hottest = places.map((place) => loads.filter((load) => load.place === place).sort(byHeat)[0]);
+  const limitedBy = [...loads].sort(byHeat)[0];
+  return { loads: [...loads].sort(byHeat), hottest, maxRate: limitedBy.maxRate, limitedBy, orderKey };
+}
+
+/** A key's units a second at `rate` new orders a second. */
+export function unitsAt(load: KeyLoad, rate: number): { read: number; write: number } {
+  return { read: load.readPerOrder * rate, write: load.writePerOrder * rate };
+}
+
+/** Each function's concurrency at `rate` (invocations a second times seconds each), and their sum. */
+export function concurrencyAt(
+  measured: Measured,
+  rate: number,
+): { byFunction: Record<string, number>; total: number } {
+  const byFunction: Record<string, number> = {};
+  let total = 0;
+  for (const [name, { invocations, billedMs, oneAtATime }] of Object.entries(measured.functions)) {
+    const needed = oneAtATime ? 1 : (invocations / measured.orders) * rate * (Math.ceil(billedMs) / 1000);
+    byFunction[name] = needed;
+    total += needed;
+  }
+  return { byFunction, total };
+}
+
+export function apiRequestsAt(measured: Measured, rate: number): number {
+  return (measured.apiRequests / measured.orders) * rate;
+}
+
+/**
+ * The order rate each route's throttle allows (`limits`: requests a second by function), lowest first: a route's
+ * requests an order times the rate may not pass it.
+ */
+export function routeLimits(
+  measured: Measured,
+  limits: Record<string, number>,
+): Array<{ name: string; perOrder: number; maxRate: number }> {
+  return Object.entries(limits)
+    .filter(([name]) => (measured.functions[name]?.invocations ?? 0) > 0)
+    .map(([name, limit]) => {
+      const perOrder = measured.functions[name].invocations / measured.orders;
+      return { name, perOrder, maxRate: limit / perOrder };
+    })
+    .sort((a, b) => a.maxRate - b.maxRate);
+}
+
+/** The order rates at which the account's Lambda concurrency and API Gateway's throttle are reached. */
+export function accountLimits(measured: Measured): { lambdaRate: number; apiRate: number } {
+  const fixed = concurrencyAt(measured, 0).total;
+  return {
+    lambdaRate: (LIMITS.lambdaConcurrency - fixed) / (concurrencyAt(measured, 1).total - fixed),
+    apiRate: LIMITS.apiRequestsPerSecond / apiRequestsAt(measured, 1),
+  };
+}

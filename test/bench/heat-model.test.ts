@@ -1,0 +1,94 @@
+// The heat model's arithmetic: per-order units, shards sharing their family's load, the limits and the account's.
+import {
+  accountLimits,
+  apiRequestsAt,
+  concurrencyAt,
+  heatOf,
+  keyMaxRate,
+  routeLimits,
+  unitsAt,
+} from '../../bench/heat-model';
+import type { Measured, KeyRules } from '../../bench/heat-model';
+
+const rules: KeyRules = {
+  isOrderKey: ({ key }) => key.startsWith('INVOICE#o'),
+  readPerRun: ({ place }) => place === 'due',
+  shardFamily: ({ place, key }) => {
+    const match = /^(.*#)\d+$/.exec(key);
+    return match && place === 'due' ? { family: `${match[1]}<n>`, shards: 4 } : undefined;
+  },
+};
+
+const measured: Measured = {
+  orders: 100,
+  keys: [
+    { place: 'table', key: 'INVOICE#o1', readUnits: 10, writeUnits: 6 },
+    { place: 'table', key: 'INVOICE#o2', readUnits: 12, writeUnits: 4 },
+    { place: 'open', key: 'OPEN#INVOICE', readUnits: 30, writeUnits: 200 },
+    // 400 WCU over four shards: 1 WCU an order on each, whichever shard the small run happened to load most.
+    // The list queries of a job's runs: not per order, so not in the load.
+    { place: 'due', key: 'DUE#0', readUnits: 90_000, writeUnits: 250 },
+    { place: 'due', key: 'DUE#1', readUnits: 0, writeUnits: 150 },
+    { place: 'created', key: 'STORE#INVOICE', readUnits: 450, writeUnits: 10 },
+  ],
+  functions: {
+    checkout: { invocations: 100, billedMs: 200 },
+    'get-invoice': { invocations: 2_000, billedMs: 4.2 },
+    reconcile: { invocations: 5, billedMs: 150, oneAtATime: true },
+  },
+  apiRequests: 2_300,
+};
+
+test('a key limits the rate at 1,000 WCU or 3,000 RCU a second, whichever it reaches first', () => {
+  expect(keyMaxRate(0, 2)).toBe(500);
+  expect(keyMaxRate(6, 1)).toBe(500);
+  expect(keyMaxRate(3, 0.5)).toBe(1_000);
+  expect(keyMaxRate(0, 0)).toBe(Number.POSITIVE_INFINITY);
+});
+
+test('each place has its hottest shared key; a shard carries its share of the family', () => {
+  const report = heatOf(measured, rules);
+  const byPlace = Object.fromEntries(report.hottest.map((load) => [load.place, load]));
+  expect(Object.keys(byPlace).sort()).toEqual(['created', 'due', 'open']);
+  expect(byPlace.open).toMatchObject({
+    key: 'OPEN#INVOICE',
+    readPerOrder: 0.3,
+    writePerOrder: 2,
+    maxRate: 500,
+  });
+  expect(byPlace.due).toMatchObject({ key: 'DUE#<n>', readPerOrder: 0, writePerOrder: 1, maxRate: 1_000 });
+  // 4.5 RCU an order reach 3,000 RCU a second at 666 orders a second, before its 0.1 WCU would matter.
+  expect(byPlace.created.readPerOrder).toBe(4.5);
+  expect(byPlace.created.maxRate).toBeCloseTo(3_000 / 4.5, 9);
+  expect(unitsAt(byPlace.open, 2_000)).toEqual({ read: 600, write: 4_000 });
+});
+
+test('the highest rate is the least of the keys, and an order of its own key does not limit it', () => {
+  const report = heatOf(measured, rules);
+  expect(report.maxRate).toBe(500);
+  expect(report.limitedBy.key).toBe('OPEN#INVOICE');
+  expect(report.orderKey).toEqual({ readUnits: 12, writeUnits: 6 });
+  expect(report.loads.map((load) => load.key)).not.toContain('INVOICE#o1');
+});
+
+test('concurrency: invocations an order, times the rate, times billed seconds; a scheduled job needs one', () => {
+  const at = concurrencyAt(measured, 1_000);
+  expect(at.byFunction.checkout).toBeCloseTo(200, 9);
+  // 20 polls an order, billed in whole ms: 5 ms each.
+  expect(at.byFunction['get-invoice']).toBeCloseTo(100, 9);
+  expect(at.byFunction.reconcile).toBe(1);
+  expect(at.total).toBeCloseTo(301, 9);
+  expect(apiRequestsAt(measured, 1_000)).toBe(23_000);
+  const limits = accountLimits(measured);
+  // 0.3 concurrency per order a second beside the one run of the job: 999 / 0.3.
+  expect(limits.lambdaRate).toBeCloseTo(3_330, 6);
+  expect(limits.apiRate).toBeCloseTo(10_000 / 23, 9);
+});
+
+test("each route's throttle allows its rate over its requests an order, the tightest first", () => {
+  // 20 polls an order at 100 a second: 5 orders a second; one checkout an order: 100.
+  expect(routeLimits(measured, { checkout: 100, 'get-invoice': 100, 'no-calls': 10 })).toEqual([
+    { name: 'get-invoice', perOrder: 20, maxRate: 5 },
+    { name: 'checkout', perOrder: 1, maxRate: 100 },
+  ]);
+});
