@@ -1,6 +1,7 @@
 // Each stage's settings, committed in cdk.json under `context.stages.<stage>` and validated before anything is built,
 // so that `npx cdk deploy -c stage=production` reproduces the stage from git alone (issue 34).
 import { explorerTemplates } from '../domain/explorers';
+import { DEFAULT_STORE_REQUESTS_PER_SECOND, MAX_STORE_REQUESTS_PER_SECOND } from '../domain/request-limits';
 
 export type Stage = 'sandbox' | 'production';
 
@@ -41,6 +42,8 @@ export interface PluginSettings {
   hostedZone?: HostedZone;
   /** Block explorer URL templates by currency (`{txid}` in each) over the defaults; an empty string removes one. */
   explorerUrls?: Record<string, string>;
+  /** Each store's requests a second, unless the store sets its own (`requests_per_second`). */
+  storeRequestsPerSecond: number;
 }
 
 /** The keys a stage's entry in cdk.json may hold. */
@@ -60,6 +63,7 @@ export const SETTING_KEYS = [
   'hostedZoneId',
   'hostedZoneName',
   'explorerUrls',
+  'storeRequestsPerSecond',
 ] as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -199,6 +203,7 @@ class SettingsReader {
       ...(webDomain && { webDomain }),
       ...(hostedZone && { hostedZone }),
       ...this.explorerUrls(),
+      storeRequestsPerSecond: this.storeRequestsPerSecond(),
     };
   }
 
@@ -274,6 +279,22 @@ class SettingsReader {
       throw new Error(`Setting "explorerUrls": ${(error as Error).message}`, { cause: error });
     }
     return { explorerUrls: { ...(value as Record<string, string>) } };
+  }
+
+  private storeRequestsPerSecond(): number {
+    const value = this.raw.storeRequestsPerSecond;
+    if (value === undefined || value === null || value === '') return DEFAULT_STORE_REQUESTS_PER_SECOND;
+    if (
+      typeof value !== 'number' ||
+      !Number.isInteger(value) ||
+      value < 1 ||
+      value > MAX_STORE_REQUESTS_PER_SECOND
+    ) {
+      throw new Error(
+        `Setting "storeRequestsPerSecond" must be a whole number from 1 to ${MAX_STORE_REQUESTS_PER_SECOND}, got ${JSON.stringify(value)}.`,
+      );
+    }
+    return value;
   }
 
   private logRetentionDays(): number {
