@@ -82,7 +82,7 @@ export function storeChangesInput(request: ApiRequest): {
     claim_link_days,
     requests_per_second,
   } = readFields(storeChangesBody, request.body);
-  const clears = isPlainObject(request.body) && request.body.webhook_url === null;
+  const cleared = (field: string) => isPlainObject(request.body) && request.body[field] === null;
   const account = ownAccount(processing);
   return {
     storeId,
@@ -91,8 +91,10 @@ export function storeChangesInput(request: ApiRequest): {
       ...(travel_rule !== undefined && { travelRule: travel_rule }),
       ...(travel_rule_sender !== undefined && { travelRuleSender: travel_rule_sender }),
       ...(claim_link_days !== undefined && { claimLinkDays: claim_link_days }),
-      ...(requests_per_second !== undefined && { requestsPerSecond: requests_per_second }),
-      ...(clears ? { webhookUrl: null } : webhook_url != null && { webhookUrl: webhook_url }),
+      ...(cleared('requests_per_second')
+        ? { requestsPerSecond: null }
+        : requests_per_second != null && { requestsPerSecond: requests_per_second }),
+      ...(cleared('webhook_url') ? { webhookUrl: null } : webhook_url != null && { webhookUrl: webhook_url }),
       ...(account && { processing: account }),
     },
     apiBase: apiBaseOf(request),
