@@ -1,3 +1,4 @@
+import { DEFAULT_STORE_REQUESTS_PER_SECOND } from '../../domain/request-limits';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { definePaymentsPluginApp } from '../../lib/define-app';
@@ -28,6 +29,7 @@ test('defaults give a sandbox with the placeholder base URL and the default rate
     reconcileRate: 'rate(1 minute)',
     webhookRetryRate: 'rate(1 minute)',
     logRetentionDays: 30,
+    storeRequestsPerSecond: DEFAULT_STORE_REQUESTS_PER_SECOND,
   });
 });
 
@@ -67,7 +69,12 @@ test('production takes its base URL, rates and alarm e-mail from the settings', 
     alarmEmail: 'ops@merchant.test',
     logRetentionDays: 365,
     webhookUrl: 'https://shop.test/webhooks',
+    storeRequestsPerSecond: DEFAULT_STORE_REQUESTS_PER_SECOND,
   });
+});
+
+test("a stage may set each store's requests a second", () => {
+  expect(resolveSettings({ storeRequestsPerSecond: 500 }).storeRequestsPerSecond).toBe(500);
 });
 
 test('production says "none" to send no webhooks on purpose', () => {
@@ -150,6 +157,9 @@ test.each([
   ],
   [{ logRetentionDays: '10' }, /"logRetentionDays" must be one of 1, 3, 5, .*, got "10"/],
   [{ logRetentionDays: 'a month' }, /"logRetentionDays" must be one of/],
+  [{ storeRequestsPerSecond: 0 }, /"storeRequestsPerSecond" must be a whole number from 1 to 100000, got 0/],
+  [{ storeRequestsPerSecond: '50' }, /"storeRequestsPerSecond" must be a whole number/],
+  [{ storeRequestsPerSecond: 2.5 }, /"storeRequestsPerSecond" must be a whole number/],
   [{ stage: 'prod' }, /"stage" must be "sandbox" or "production", got "prod"/],
   [
     { stage: 'production' },
