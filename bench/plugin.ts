@@ -1,4 +1,3 @@
-import { MAX_STORE_REQUESTS_PER_SECOND } from '../domain/request-limits';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
 import type { InvoiceStore } from '../domain/ports';
@@ -80,11 +79,7 @@ export interface PluginUnderTest {
 /** `env` is set over the local stack's environment (e.g. webhooks on), before the handlers read it. */
 export async function startPlugin(env: Record<string, string> = {}): Promise<PluginUnderTest> {
   const backends = await startBackends();
-  // The store under measurement stays within its limit, as a store in a sale would be given room to.
-  Object.assign(process.env, backends.env, {
-    STORE_REQUESTS_PER_SECOND: String(MAX_STORE_REQUESTS_PER_SECOND),
-    ...env,
-  });
+  Object.assign(process.env, backends.env, env);
   // Loaded only now: handler modules read the environment they were just given.
   const [
     checkout,

@@ -1,6 +1,6 @@
 // Issue 45: one store cannot starve the others. Two stores on the local stack, one sending far over its requests a
 // second: it gets 429 rate_limited with Retry-After, and the other's checkouts and polls all succeed.
-import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
+import { checkoutBody, startHarness, type Answer, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
 import { scanTable } from '../support/table';
 
@@ -103,3 +103,29 @@ test('requests_per_second: set, shown, cleared back to the stage default with nu
     expect([bad.status, Object.keys(bad.body.error.fields)]).toEqual([400, ['requests_per_second']]);
   }
 });
+
+/** Asks again after each 429's Retry-After, as a client should, until the store's next second admits it. */
+async function admitted(ask: () => Promise<Answer>): Promise<Answer> {
+  for (;;) {
+    const answer = await ask();
+    if (answer.status !== 429) return answer;
+    await new Promise((resolve) => setTimeout(resolve, Number(answer.headers.get('retry-after')) * 1000));
+  }
+}
+
+test("a customer's polls count against their store's limit once the secret is checked; a made-up secret is not found", async () => {
+  const made = await admitted(() =>
+    harness.api('POST', '/checkout', { token: tokens.busy, body: checkoutBody('busy-customer') }),
+  );
+  expect(made.status).toBe(201);
+  const poll = (secret: string) =>
+    harness.api('GET', '/public/invoices/busy-customer', { headers: { 'x-client-secret': secret } });
+  // A secret naming the busy store that its record does not hold is refused as not found, whatever the burst.
+  const forged = await Promise.all(Array.from({ length: BURST }, () => poll('cs_busy!made-up')));
+  expect(new Set(forged.map((answer) => answer.status))).toEqual(new Set([404]));
+  const polls = await Promise.all(Array.from({ length: BURST }, () => poll(made.body.client_secret)));
+  const refused = polls.filter((answer) => answer.status === 429);
+  expect(refused.length).toBeGreaterThan(0);
+  for (const answer of refused) expect(answer.body.error.code).toBe('rate_limited');
+  expect(new Set(polls.map((answer) => answer.status))).toEqual(new Set([200, 429]));
+}, 120_000);
