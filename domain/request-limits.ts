@@ -41,11 +41,15 @@ export interface StoreRequestLimitsDeps {
   now: () => number;
 }
 
-/** What a warm function holds of a store's second: requests it may still admit, or refused till the next. */
+/**
+ * What a warm function holds of a store's second: requests it may still admit, whether its last lease was refused
+ * (then it refuses till the next second), and the lease under way, which the store's other requests wait for.
+ */
 interface HeldSlice {
   second: number;
   left: number;
-  refused: boolean;
+  refused?: RateLimitedError;
+  leasing?: Promise<void>;
 }
 
 /** Beyond this many stores, what a function holds is dropped: a lease is one write to take again. */
@@ -62,35 +66,32 @@ export class StoreRequestLimits {
   constructor(private readonly deps: StoreRequestLimitsDeps) {}
 
   async admit(storeId: StoreId): Promise<void> {
-    const second = Math.floor(this.deps.now() / 1000);
-    const slice = this.current(storeId, second);
-    if (slice.left > 0) {
-      slice.left -= 1;
-      return;
+    for (;;) {
+      const slice = this.current(storeId, Math.floor(this.deps.now() / 1000));
+      if (slice.left > 0) {
+        slice.left -= 1;
+        return;
+      }
+      if (slice.refused) throw slice.refused;
+      slice.leasing ??= this.lease(storeId, slice).finally(() => {
+        slice.leasing = undefined;
+      });
+      await slice.leasing;
     }
+  }
+
+  private async lease(storeId: StoreId, slice: HeldSlice): Promise<void> {
     const limit = await this.deps.limitOf(storeId);
-    if (slice.refused) throw new RateLimitedError(limit);
     const size = sliceOf(limit);
-    const taken = await this.deps.leases.take(storeId, second, size, limit);
-    // Another request of this function may have leased meanwhile: what each took adds up.
-    const now = this.current(storeId, second);
-    if (taken) {
-      now.left += size - 1;
-      return;
-    }
-    now.refused = true;
-    if (now.left > 0) {
-      now.left -= 1;
-      return;
-    }
-    throw new RateLimitedError(limit);
+    if (await this.deps.leases.take(storeId, slice.second, size, limit)) slice.left += size;
+    else slice.refused = new RateLimitedError(limit);
   }
 
   private current(storeId: StoreId, second: number): HeldSlice {
     const held = this.held.get(storeId);
     if (held?.second === second) return held;
     if (this.held.size >= MAX_HELD_STORES) this.held.clear();
-    const fresh = { second, left: 0, refused: false };
+    const fresh: HeldSlice = { second, left: 0 };
     this.held.set(storeId, fresh);
     return fresh;
   }

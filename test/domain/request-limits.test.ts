@@ -98,3 +98,10 @@ test("a store over its limit leaves another store's requests admitted", async ()
   expect(await admitted(limits, 'busy', 200)).toBe(5);
   expect(await admitted(limits, 'quiet', 50)).toBe(50);
 });
+
+test("a function's concurrent requests of one store wait for one lease, not one each", async () => {
+  const { leases, functions } = setUp({ shop: 1000 });
+  const [limits] = functions(1);
+  await Promise.all(Array.from({ length: 10 }, () => limits.admit('shop')));
+  expect(leases.writes).toBe(1);
+});
