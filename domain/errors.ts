@@ -20,7 +20,13 @@ export type ConflictCode =
 
 /** Every code a domain error of a known kind answers with; http/errors.ts gives each its status. */
 export type DomainErrorCode =
-  NotFoundCode | ConflictCode | 'invalid_request' | 'not_ready' | 'not_configured' | 'invalid_signature';
+  | NotFoundCode
+  | ConflictCode
+  | 'invalid_request'
+  | 'not_ready'
+  | 'not_configured'
+  | 'invalid_signature'
+  | 'rate_limited';
 
 /**
  * Errors the domain raises on purpose; the HTTP layer maps each to a status. Each class names itself: bundles

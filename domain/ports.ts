@@ -239,3 +239,9 @@ export interface WebhookSender {
 export interface StoreWebhookSenders {
   get(storeId: StoreId): Promise<WebhookSender | undefined>;
 }
+
+/** The count of each store's requests, by second (domain/request-limits.ts). */
+export interface RequestLeases {
+  /** Adds `slice` to the store's count for `second` if that count is under `limit`; false when it is not. */
+  take(storeId: StoreId, second: number, slice: number, limit: number): Promise<boolean>;
+}

@@ -49,6 +49,8 @@ export interface NewStore {
   travelRuleSender?: TravelRule;
   /** Absent: the deployment's CLAIM_LINK_DAYS. */
   claimLinkDays?: number;
+  /** Absent: the stage's limit. */
+  requestsPerSecond?: number;
 }
 
 export interface StoreChanges {
@@ -59,6 +61,8 @@ export interface StoreChanges {
   travelRule?: TravelRule;
   travelRuleSender?: TravelRule;
   claimLinkDays?: number;
+  /** null clears it: the stage's limit applies again. */
+  requestsPerSecond?: number | null;
 }
 
 /** A store's tokens in clear, answered once: when made, and when rotated. */
@@ -120,6 +124,7 @@ export class StoreAdmin {
       ...(input.travelRule !== undefined && { travelRule: input.travelRule }),
       ...(input.travelRuleSender !== undefined && { travelRuleSender: input.travelRuleSender }),
       ...(input.claimLinkDays !== undefined && { claimLinkDays: input.claimLinkDays }),
+      ...(input.requestsPerSecond !== undefined && { requestsPerSecond: input.requestsPerSecond }),
       createdAt: at,
       updatedAt: at,
       version: 1,
@@ -156,8 +161,10 @@ export class StoreAdmin {
     this.checkUrls({ webhookUrl: changes.webhookUrl ?? undefined, processing: changes.processing });
     const { processing } = changes;
     const settings = (record: StoreRecord): StoreRecord => {
-      const { webhookUrl: _cleared, ...rest } = record;
+      const { webhookUrl: _cleared, requestsPerSecond: _limit, ...rest } = record;
       const webhookUrl = changes.webhookUrl === undefined ? record.webhookUrl : changes.webhookUrl;
+      const requestsPerSecond =
+        changes.requestsPerSecond === undefined ? record.requestsPerSecond : changes.requestsPerSecond;
       return {
         ...rest,
         ...(changes.name !== undefined && { name: changes.name }),
@@ -165,6 +172,7 @@ export class StoreAdmin {
         ...(changes.travelRuleSender !== undefined && { travelRuleSender: changes.travelRuleSender }),
         ...(changes.claimLinkDays !== undefined && { claimLinkDays: changes.claimLinkDays }),
         ...(webhookUrl !== null && webhookUrl !== undefined && { webhookUrl }),
+        ...(requestsPerSecond !== null && requestsPerSecond !== undefined && { requestsPerSecond }),
       };
     };
     // A change without keys keeps another request's lease, if any: that request writes the keys, then ends it.
@@ -439,9 +447,19 @@ function createRequest({
   travelRule,
   travelRuleSender,
   claimLinkDays,
+  requestsPerSecond,
   processing,
 }: NewStore) {
-  return { id, name, webhookUrl, travelRule, travelRuleSender, claimLinkDays, ...processing };
+  return {
+    id,
+    name,
+    webhookUrl,
+    travelRule,
+    travelRuleSender,
+    claimLinkDays,
+    requestsPerSecond,
+    ...processing,
+  };
 }
 
 function keysOf({ apiKey, secretKey }: OwnAccount) {

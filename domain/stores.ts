@@ -123,6 +123,8 @@ export interface StoreRecord {
   travelRuleSender?: TravelRule;
   /** Absent: the deployment's CLAIM_LINK_DAYS. */
   claimLinkDays?: number;
+  /** Absent: the stage's `storeRequestsPerSecond` (domain/request-limits.ts). */
+  requestsPerSecond?: number;
 }
 
 /**

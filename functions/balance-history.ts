@@ -4,11 +4,12 @@ import { apiRoute } from '../http/route';
 import { snapshotView } from '../http/views';
 import { balanceHistoryRoute } from '../lib/routes';
 import { bearerTokens } from '../runtime/bearer-tokens';
+import { storeLimits } from '../runtime/request-limits';
 import { snapshotsFor } from '../runtime/snapshots';
 
 /** GET /balances/history?since=: the store's account's snapshots since a time, oldest first, a page at a time. */
 export const handler = apiRoute(
-  { route: balanceHistoryRoute, tokens: bearerTokens, input: historyInput },
+  { route: balanceHistoryRoute, tokens: bearerTokens, limits: storeLimits, input: historyInput },
   async ({ since, limit }, { storeId }) => {
     // One more than the page tells whether another page follows.
     const snapshots = await (await snapshotsFor(storeId)).since(since, limit + 1);

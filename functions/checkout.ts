@@ -4,13 +4,14 @@ import { invoiceView, type CheckoutView } from '../http/views';
 import { checkoutRoute } from '../lib/routes';
 import { explorers } from '../runtime/explorers';
 import { bearerTokens } from '../runtime/bearer-tokens';
+import { storeLimits } from '../runtime/request-limits';
 import { eligibility } from '../runtime/eligibility';
 import { marketAccountOf } from '../runtime/market';
 import { invoicesFor } from '../runtime/invoices';
 
 /** POST /checkout: 201 with a new invoice, 200 with the same one for a repeated request. */
 export const handler = apiRoute(
-  { route: checkoutRoute, tokens: bearerTokens, input: checkoutInput },
+  { route: checkoutRoute, tokens: bearerTokens, limits: storeLimits, input: checkoutInput },
   async ({ sender, ...request }, { storeId }) => {
     try {
       const { record, created, clientSecret } = await invoicesFor(storeId).checkout(request, sender);

@@ -3,6 +3,7 @@ import { apiRoute } from '../http/route';
 import { refundView } from '../http/views';
 import { createRefundRoute } from '../lib/routes';
 import { bearerTokens } from '../runtime/bearer-tokens';
+import { storeLimits } from '../runtime/request-limits';
 import { payoutsFor } from '../runtime/refunds';
 
 /**
@@ -10,7 +11,7 @@ import { payoutsFor } from '../runtime/refunds';
  * 409 `shared_account`.
  */
 export const handler = apiRoute(
-  { route: createRefundRoute, tokens: bearerTokens, input: refundInput },
+  { route: createRefundRoute, tokens: bearerTokens, limits: storeLimits, input: refundInput },
   async (request, { storeId }) => {
     const { record, created } = await (await payoutsFor(storeId)).create(request);
     return { status: created ? 201 : 200, body: refundView(record) };

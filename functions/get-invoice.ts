@@ -5,11 +5,12 @@ import { etagMatches, invoiceEtag, invoiceView } from '../http/views';
 import { getInvoiceRoute } from '../lib/routes';
 import { explorers } from '../runtime/explorers';
 import { bearerTokens } from '../runtime/bearer-tokens';
+import { storeLimits } from '../runtime/request-limits';
 import { invoiceStore } from '../runtime/stores';
 
 /** GET /invoices/{foreign_id}: from the table alone, never the service; 304 when the caller's ETag is current. */
 export const handler = apiRoute(
-  { route: getInvoiceRoute, tokens: bearerTokens, input: invoicePollInput },
+  { route: getInvoiceRoute, tokens: bearerTokens, limits: storeLimits, input: invoicePollInput },
   async ({ foreignId, ifNoneMatch }, { storeId }) => {
     const record = await readInvoice(invoiceStore.forStore(storeId), foreignId);
     // Private to the store, and worth keeping only to ask again with its ETag.

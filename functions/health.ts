@@ -5,6 +5,7 @@ import { healthRoute } from '../lib/routes';
 import { VERSION } from '../runtime/version';
 import { describeError, log } from '../observability/log';
 import { bearerTokens } from '../runtime/bearer-tokens';
+import { storeLimits } from '../runtime/request-limits';
 import { deadlineAt, runWithDeadline } from '../runtime/deadline';
 import { processing } from '../runtime/processing';
 import { processingKeys } from '../runtime/processing-keys';
@@ -50,7 +51,7 @@ async function within<T>(budget: number, work: Promise<T>): Promise<T> {
  * list, which is dropped unread). 200 when both hold, 503 when not; never a key, a balance or a URL.
  */
 export const handler = apiRoute(
-  { route: healthRoute, tokens: bearerTokens, input: healthInput },
+  { route: healthRoute, tokens: bearerTokens, limits: storeLimits, input: healthInput },
   async () => {
     const budget = Math.min(deadlineAt() ?? Infinity, Date.now() + SERVICE_BUDGET_MS);
     const [secrets, service] = await Promise.all([

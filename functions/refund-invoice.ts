@@ -3,6 +3,7 @@ import { apiRoute } from '../http/route';
 import { claimUrl, refundView } from '../http/views';
 import { refundInvoiceRoute } from '../lib/routes';
 import { bearerTokens } from '../runtime/bearer-tokens';
+import { storeLimits } from '../runtime/request-limits';
 import { claimPageUrl } from '../runtime/claim-page';
 import { refundsFor } from '../runtime/refunds';
 
@@ -11,7 +12,7 @@ import { refundsFor } from '../runtime/refunds';
  * address, a claim link waits for the customer's.
  */
 export const handler = apiRoute(
-  { route: refundInvoiceRoute, tokens: bearerTokens, input: orderRefundInput },
+  { route: refundInvoiceRoute, tokens: bearerTokens, limits: storeLimits, input: orderRefundInput },
   async ({ refund, apiBase }, { storeId }) => {
     const refunds = refundsFor(storeId);
     const { record, created } = await refunds.create(refund);

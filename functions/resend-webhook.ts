@@ -4,6 +4,7 @@ import { apiRoute } from '../http/route';
 import { deliveryView } from '../http/webhook-views';
 import { resendWebhookRoute } from '../lib/routes';
 import { bearerTokens } from '../runtime/bearer-tokens';
+import { storeLimits } from '../runtime/request-limits';
 import { deliveryStore } from '../runtime/webhooks';
 
 /**
@@ -11,7 +12,7 @@ import { deliveryStore } from '../runtime/webhooks';
  * not found); the dispatcher sends it on its next run.
  */
 export const handler = apiRoute(
-  { route: resendWebhookRoute, tokens: bearerTokens, input: eventIdInput },
+  { route: resendWebhookRoute, tokens: bearerTokens, limits: storeLimits, input: eventIdInput },
   async (eventId, caller) => ({
     status: 200,
     body: deliveryView(await resend(deliveryStore, caller.storeId, eventId, Date.now())),

@@ -14,6 +14,7 @@ import {
   type Refundable,
   type ServiceFailure,
 } from '../domain/errors';
+import { RateLimitedError } from '../domain/request-limits';
 
 /** The codes the HTTP layer answers with itself. */
 export type HttpErrorCode =
@@ -68,6 +69,7 @@ export const ERROR_STATUSES = {
   default_store: 409,
   shared_account: 409,
   unsupported_media_type: 415,
+  rate_limited: 429,
   rejected_by_processor: 422,
   internal_error: 500,
   unrenderable_record: 500,
@@ -210,6 +212,12 @@ function fromDomainError(error: DomainError): ErrorResponse {
     return { ...answer(error.code, error.message), fields: error.fields };
   }
   if (error instanceof InProgressError) {
+    return {
+      ...answer(error.code, error.message),
+      headers: { 'retry-after': String(error.retryAfterSeconds) },
+    };
+  }
+  if (error instanceof RateLimitedError) {
     return {
       ...answer(error.code, error.message),
       headers: { 'retry-after': String(error.retryAfterSeconds) },

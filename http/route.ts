@@ -2,7 +2,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { parse as parseLosslessly } from 'lossless-json';
 import { CallbackSignatureError, serviceFailure } from '../domain/errors';
-import { DEFAULT_STORE_ID, STORE_ID, type BearerTokens, type Caller } from '../domain/stores';
+import { DEFAULT_STORE_ID, STORE_ID, type BearerTokens, type Caller, type StoreId } from '../domain/stores';
 import { addLogContext, describeError, log } from '../observability/log';
 import { countMetric } from '../observability/metrics';
 import { invocation } from '../runtime/invocation';
@@ -47,10 +47,19 @@ type RouteEvent = Event & {
 const DEFAULT_CALLER: Caller = { storeId: DEFAULT_STORE_ID };
 type RouteMiddleware = MiddlewareObj<RouteEvent, Result>;
 
-/** A route's entry in lib/routes.ts says who may call it; a bearer route needs the tokens to check. */
+/** Each store's requests a second (domain/request-limits.ts): past it, `admit` throws RateLimitedError. */
+export interface RequestLimits {
+  admit(storeId: StoreId): Promise<void>;
+}
+
+/**
+ * A route's entry in lib/routes.ts says who may call it; a bearer route needs the tokens to check, and a store's
+ * route its store's limit, which is spent once the token names the store and before the route does anything.
+ */
 type Guard =
-  | { route: { access: 'service' | 'customer' | 'claimant' | 'public' }; tokens?: never }
-  | { route: { access: 'storefront' | 'admin' | 'platform' }; tokens: BearerTokens };
+  | { route: { access: 'service' | 'customer' | 'claimant' | 'public' }; tokens?: never; limits?: never }
+  | { route: { access: 'platform' }; tokens: BearerTokens; limits?: never }
+  | { route: { access: 'storefront' | 'admin' }; tokens: BearerTokens; limits: RequestLimits };
 
 export type RouteOptions<T> = Guard & {
   /** Validates and shapes the input; throws InvalidRequestError naming the fields. */
@@ -160,7 +169,8 @@ function errorResponse(error: unknown): Result {
 /**
  * Names the caller: the store its token belongs to, or for the platform token the store in `Store-Id` (else the
  * default one). A storefront token opens storefront routes, an admin token admin routes too, the platform token
- * every route; a disabled store's routes answer 403 `store_disabled` (its callbacks and webhooks go on).
+ * every route; a disabled store's routes answer 403 `store_disabled` (its callbacks and webhooks go on). Then a
+ * store's request is counted against its limit: past it, 429 `rate_limited`.
  */
 async function authorize(guard: Guard, event: RouteEvent): Promise<void> {
   // The service signs its callbacks instead (the handler verifies the signature), and a public route needs none.
@@ -195,6 +205,7 @@ async function authorize(guard: Guard, event: RouteEvent): Promise<void> {
   const status = holder.status ?? (await tokens.statusOf(storeId));
   if (status === undefined) throw new HttpError('store_not_found', 'The store was not found');
   if (status === 'disabled') throw new HttpError('store_disabled', 'The store is disabled');
+  await guard.limits?.admit(storeId);
 }
 
 /** The headers with lower-case names, folded once for auth and the request: API Gateway sends them so already. */

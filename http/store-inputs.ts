@@ -37,10 +37,16 @@ function ownAccount(fields: AccountFields): OwnAccount | undefined {
 }
 
 export function newStoreInput(request: ApiRequest): { store: NewStore; apiBase: string } {
-  const { id, name, webhook_url, processing, travel_rule, travel_rule_sender, claim_link_days } = readFields(
-    storeBody,
-    request.body,
-  );
+  const {
+    id,
+    name,
+    webhook_url,
+    processing,
+    travel_rule,
+    travel_rule_sender,
+    claim_link_days,
+    requests_per_second,
+  } = readFields(storeBody, request.body);
   const account = ownAccount(processing);
   return {
     store: {
@@ -50,24 +56,33 @@ export function newStoreInput(request: ApiRequest): { store: NewStore; apiBase: 
       ...(travel_rule !== undefined && { travelRule: travel_rule }),
       ...(travel_rule_sender !== undefined && { travelRuleSender: travel_rule_sender }),
       ...(claim_link_days !== undefined && { claimLinkDays: claim_link_days }),
+      ...(requests_per_second !== undefined && { requestsPerSecond: requests_per_second }),
       ...(account && { processing: account }),
     },
     apiBase: apiBaseOf(request),
   };
 }
 
-/** A field left out keeps its value; `"webhook_url": null` clears the store's endpoint. */
+/**
+ * A field left out keeps its value; `"webhook_url": null` clears the store's endpoint, and
+ * `"requests_per_second": null` its own limit.
+ */
 export function storeChangesInput(request: ApiRequest): {
   storeId: StoreId;
   changes: StoreChanges;
   apiBase: string;
 } {
   const storeId = storeIdInput(request);
-  const { name, webhook_url, processing, travel_rule, travel_rule_sender, claim_link_days } = readFields(
-    storeChangesBody,
-    request.body,
-  );
-  const clears = isPlainObject(request.body) && request.body.webhook_url === null;
+  const {
+    name,
+    webhook_url,
+    processing,
+    travel_rule,
+    travel_rule_sender,
+    claim_link_days,
+    requests_per_second,
+  } = readFields(storeChangesBody, request.body);
+  const cleared = (field: string) => isPlainObject(request.body) && request.body[field] === null;
   const account = ownAccount(processing);
   return {
     storeId,
@@ -76,7 +91,10 @@ export function storeChangesInput(request: ApiRequest): {
       ...(travel_rule !== undefined && { travelRule: travel_rule }),
       ...(travel_rule_sender !== undefined && { travelRuleSender: travel_rule_sender }),
       ...(claim_link_days !== undefined && { claimLinkDays: claim_link_days }),
-      ...(clears ? { webhookUrl: null } : webhook_url != null && { webhookUrl: webhook_url }),
+      ...(cleared('requests_per_second')
+        ? { requestsPerSecond: null }
+        : requests_per_second != null && { requestsPerSecond: requests_per_second }),
+      ...(cleared('webhook_url') ? { webhookUrl: null } : webhook_url != null && { webhookUrl: webhook_url }),
       ...(account && { processing: account }),
     },
     apiBase: apiBaseOf(request),

@@ -21,6 +21,7 @@ export function storeView(record: StoreRecord, apiBase: string) {
     travel_rule: record.travelRule ?? DEFAULT_TRAVEL_RULE,
     travel_rule_sender: record.travelRuleSender ?? DEFAULT_TRAVEL_RULE_SENDER,
     claim_link_days: record.claimLinkDays ?? null,
+    requests_per_second: record.requestsPerSecond ?? null,
     created_at: iso(record.createdAt, 'created_at'),
     updated_at: iso(record.updatedAt, 'updated_at'),
   };
@@ -39,6 +40,7 @@ export function defaultStoreView(webhookUrl: string | undefined) {
     travel_rule: DEFAULT_TRAVEL_RULE,
     travel_rule_sender: DEFAULT_TRAVEL_RULE_SENDER,
     claim_link_days: null,
+    requests_per_second: null,
     created_at: null,
     updated_at: null,
   };

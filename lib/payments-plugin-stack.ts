@@ -8,6 +8,7 @@ import { ApiGatewayv2DomainProperties } from 'aws-cdk-lib/aws-route53-targets';
 import type { Construct } from 'constructs';
 import { STAGE_ENV } from '../observability/metrics';
 import { SECONDARY_INDEXES, SHARDS_ENV, TABLE_SCHEMA } from '../store/schema';
+import { LEASE_PARTITION_PREFIX } from '../store/request-leases';
 import { PluginAlarms } from './plugin-alarms';
 import { PluginApi } from './plugin-api';
 import { PluginDashboard } from './plugin-dashboard';
@@ -18,6 +19,7 @@ import {
   jobs,
   routes,
   type FunctionName,
+  LIMITED_BY_ACCESS,
   type Route,
   type ScheduledJob,
 } from './routes';
@@ -85,6 +87,8 @@ export class PaymentsPluginStack extends Stack {
     // The store routes show the default store's webhook URL, which is the deployment's; they send nothing.
     const defaultStoreEnvironment =
       settings.webhookUrl === undefined ? {} : { DEFAULT_STORE_WEBHOOK_URL: settings.webhookUrl };
+    // The functions that count a store's requests take the stage's limit; a store's own is in its item.
+    const limitEnvironment = { STORE_REQUESTS_PER_SECOND: String(settings.storeRequestsPerSecond) };
     const handlers = Object.fromEntries(
       [...routes, ...jobs].map((facts) => [
         facts.name,
@@ -94,7 +98,9 @@ export class PaymentsPluginStack extends Stack {
             ? { ...environment, ...webhookEnvironment }
             : 'access' in facts && facts.access === 'platform'
               ? { ...environment, ...defaultStoreEnvironment }
-              : environment,
+              : isLimited(facts)
+                ? { ...environment, ...limitEnvironment }
+                : environment,
           logRetention,
         ).function,
       ]),
@@ -227,6 +233,12 @@ export class PaymentsPluginStack extends Stack {
     this.secrets.grantRead(fn, secrets);
     this.secrets.grantStoreSecrets(fn, storeSecrets);
     if (data.table.length > 0) fn.allow(data.table.map(dynamodb), [this.table.tableArn]);
+    // A store's request count: one conditional update of its lease items, and of no other item.
+    if (isLimited(facts)) {
+      fn.allow([dynamodb('UpdateItem')], [this.table.tableArn], {
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${LEASE_PARTITION_PREFIX}*`] },
+      });
+    }
     if (data.queriedIndexes) {
       const indexArn = (name: string) => `${this.table.tableArn}/index/${name}`;
       fn.allow([dynamodb('Query')], data.queriedIndexes.map(indexArn));
@@ -236,3 +248,6 @@ export class PaymentsPluginStack extends Stack {
 }
 
 const dynamodb = (action: string) => `dynamodb:${action}`;
+
+const isLimited = (facts: Route | ScheduledJob): boolean =>
+  'access' in facts && LIMITED_BY_ACCESS[facts.access];

@@ -91,8 +91,8 @@ export class PluginFunction extends Construct {
     });
   }
 
-  /** Grants the function's role exactly these actions on these resources. */
-  allow(actions: string[], resources: string[]): void {
-    this.role.addToPrincipalPolicy(new PolicyStatement({ actions, resources }));
+  /** Grants the function's role exactly these actions on these resources, under these conditions if any. */
+  allow(actions: string[], resources: string[], conditions?: Record<string, unknown>): void {
+    this.role.addToPrincipalPolicy(new PolicyStatement({ actions, resources, conditions }));
   }
 }

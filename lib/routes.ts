@@ -40,6 +40,20 @@ export const THROTTLE_BY_ACCESS = {
 } as const satisfies Record<Access, ThrottleClass>;
 
 /**
+ * Whether a route's requests count against its store's limit (domain/request-limits.ts): a store's tokens and its
+ * customers do; the service's callbacks, the platform's store admin, claim links and the document do not.
+ */
+export const LIMITED_BY_ACCESS = {
+  storefront: true,
+  admin: true,
+  customer: true,
+  service: false,
+  claimant: false,
+  platform: false,
+  public: false,
+} as const satisfies Record<Access, boolean>;
+
+/**
  * What a function may do with the stores' own secrets (`<prefix>/stores/<id>`, issue 33), by name prefix: `read`
  * a store's keys and webhook secrets, `create` them (the store's first value), `write` new ones over them.
  */

@@ -2,6 +2,7 @@
 // so that `npx cdk deploy -c stage=production` reproduces the stage from git alone (issue 34).
 import { explorerTemplates } from '../domain/explorers';
 import { DELIVERIES_DUE_INDEX, OPEN_ITEMS_INDEX } from '../store/schema';
+import { DEFAULT_STORE_REQUESTS_PER_SECOND, MAX_STORE_REQUESTS_PER_SECOND } from '../domain/request-limits';
 
 export type Stage = 'sandbox' | 'production';
 
@@ -45,6 +46,8 @@ export interface PluginSettings {
   /** Partitions of each kind's open list and of the dispatcher's due list (store/schema.ts has the defaults). */
   openShards: number;
   dueShards: number;
+  /** Each store's requests a second, unless the store sets its own (`requests_per_second`). */
+  storeRequestsPerSecond: number;
 }
 
 /** The keys a stage's entry in cdk.json may hold. */
@@ -66,6 +69,7 @@ export const SETTING_KEYS = [
   'explorerUrls',
   'openShards',
   'dueShards',
+  'storeRequestsPerSecond',
 ] as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -210,6 +214,7 @@ class SettingsReader {
       ...this.explorerUrls(),
       openShards: this.shards('openShards', OPEN_ITEMS_INDEX.shards, 1),
       dueShards: this.shards('dueShards', DELIVERIES_DUE_INDEX.shards, DELIVERIES_DUE_INDEX.leastShards),
+      storeRequestsPerSecond: this.storeRequestsPerSecond(),
     };
   }
 
@@ -301,6 +306,22 @@ class SettingsReader {
       throw new Error(`Setting "explorerUrls": ${(error as Error).message}`, { cause: error });
     }
     return { explorerUrls: { ...(value as Record<string, string>) } };
+  }
+
+  private storeRequestsPerSecond(): number {
+    const value = this.raw.storeRequestsPerSecond;
+    if (value === undefined || value === null || value === '') return DEFAULT_STORE_REQUESTS_PER_SECOND;
+    if (
+      typeof value !== 'number' ||
+      !Number.isInteger(value) ||
+      value < 1 ||
+      value > MAX_STORE_REQUESTS_PER_SECOND
+    ) {
+      throw new Error(
+        `Setting "storeRequestsPerSecond" must be a whole number from 1 to ${MAX_STORE_REQUESTS_PER_SECOND}, got ${JSON.stringify(value)}.`,
+      );
+    }
+    return value;
   }
 
   private logRetentionDays(): number {

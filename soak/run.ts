@@ -1,3 +1,4 @@
+import { MAX_STORE_REQUESTS_PER_SECOND } from '../domain/request-limits';
 import { DynamoDBClient, paginateScan, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { Decimal } from '../domain/decimal';
 import type { SweepReport } from '../domain/reconcile';
@@ -238,6 +239,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         WEBHOOK_LEASE_MS: '3000',
         // Longer than a customer takes to claim, shorter than the quiet period's jumps: one left alone expires there.
         CLAIM_LINK_DAYS: String(CLAIM_LINK_HOURS / 24),
+        // The soak's stores make orders as fast as the machine allows: the limits are not what it tests.
+        STORE_REQUESTS_PER_SECOND: String(MAX_STORE_REQUESTS_PER_SECOND),
       },
       processing: { baseUrl: service.url, apiKey: sandbox.apiKey, secretKey: sandbox.secretKey },
     });

@@ -150,6 +150,7 @@ function storeItem(record: StoreRecord): Item {
     ...(record.travelRule !== undefined && { travel_rule: str(record.travelRule) }),
     ...(record.travelRuleSender !== undefined && { travel_rule_sender: str(record.travelRuleSender) }),
     ...(record.claimLinkDays !== undefined && { claim_link_days: num(record.claimLinkDays) }),
+    ...(record.requestsPerSecond !== undefined && { requests_per_second: num(record.requestsPerSecond) }),
   };
 }
 
@@ -197,5 +198,6 @@ function storeFromItem(item: Item): StoreRecord {
       travelRuleSender: text('travel_rule_sender') as TravelRule,
     }),
     ...(item.claim_link_days !== undefined && { claimLinkDays: number('claim_link_days') }),
+    ...(item.requests_per_second !== undefined && { requestsPerSecond: number('requests_per_second') }),
   };
 }

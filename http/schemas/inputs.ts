@@ -10,6 +10,10 @@ import {
   STORE_ID,
   TRAVEL_RULE_SETTINGS,
 } from '../../domain/stores';
+import {
+  DEFAULT_STORE_REQUESTS_PER_SECOND,
+  MAX_STORE_REQUESTS_PER_SECOND,
+} from '../../domain/request-limits';
 import { EVENT_ID } from '../../domain/webhooks';
 import {
   amount,
@@ -278,6 +282,14 @@ const claimLinkDays = wholeNumber({
   jsonOnly: true,
 });
 
+const requestsPerSecond = wholeNumber({
+  description: `How many requests a second the store's tokens and customers may make, all routes together; past it, 429 \`rate_limited\`. The stage's \`storeRequestsPerSecond\` (${DEFAULT_STORE_REQUESTS_PER_SECOND} by default) when never set.`,
+  minimum: 1,
+  maximum: MAX_STORE_REQUESTS_PER_SECOND,
+  rangeMessage: `must be between 1 and ${MAX_STORE_REQUESTS_PER_SECOND}`,
+  jsonOnly: true,
+});
+
 export const storeBody = fields({
   id: storeId('The store id: it appears in keys, URLs and upstream foreign_ids, and never changes.'),
   name: storeName,
@@ -286,6 +298,7 @@ export const storeBody = fields({
   travel_rule: v.optional(travelRule),
   travel_rule_sender: v.optional(travelRuleSender),
   claim_link_days: v.optional(claimLinkDays),
+  requests_per_second: v.optional(requestsPerSecond),
 });
 
 export const storeChangesBody = fields({
@@ -295,6 +308,7 @@ export const storeChangesBody = fields({
   travel_rule: v.optional(travelRule),
   travel_rule_sender: v.optional(travelRuleSender),
   claim_link_days: v.optional(claimLinkDays),
+  requests_per_second: v.optional(v.nullable(requestsPerSecond)),
 });
 
 export const MAX_GRACE_SECONDS = 604_800;

@@ -102,7 +102,7 @@ const ERRORS: Record<number, { name: string; description: string }> = {
   429: {
     name: 'Throttled',
     description:
-      'Over the route\'s throttle: API Gateway\'s own answer, `{"message": "Too Many Requests"}`. Retry later, with backoff.',
+      'Too many requests. Over its store\'s requests a second: our error, `rate_limited`, naming the limit, with `Retry-After`; nothing was done. Over the route\'s throttle for the whole deployment: API Gateway\'s own answer, `{"message": "Too Many Requests"}`. Retry later, with backoff.',
   },
   500: {
     name: 'InternalError',
@@ -131,7 +131,19 @@ function errorResponses() {
       name,
       {
         description,
-        content: { 'application/json': { schema: ref(status === '429' ? 'GatewayMessage' : 'Error') } },
+        content: {
+          'application/json': {
+            schema: status === '429' ? { oneOf: [ref('Error'), ref('GatewayMessage')] } : ref('Error'),
+          },
+        },
+        ...(status === '429' && {
+          headers: {
+            'Retry-After': {
+              description: "With `rate_limited`: the seconds to wait before the store's next request.",
+              schema: { type: 'integer' },
+            },
+          },
+        }),
       },
     ]),
   );
@@ -150,7 +162,8 @@ const SECURITY: Record<Access, Array<Record<string, string[]>>> = {
 
 /** The statuses a route may refuse with: what its entry implies, and what its domain adds. */
 function errorStatuses(route: Route, operation: Operation): number[] {
-  // Every route has a throttle (lib/routes.ts), which API Gateway enforces before the function runs.
+  // Every route has a throttle (lib/routes.ts), which API Gateway enforces before the function runs; a store's
+  // routes also have the store's limit.
   const statuses = new Set<number>([429, 500, ...(operation.errors ?? [])]);
   // A signed callback is refused, naming the field, for a time outside the range a record keeps.
   if (operation.body || operation.rawBody || operation.query || route.path.includes('{')) statuses.add(400);

@@ -432,6 +432,10 @@ export const storeView = v.strictObject({
     v.nullable(v.number()),
     "How many days its refund claim links take an address; null: the deployment's `CLAIM_LINK_DAYS` (30 by default).",
   ),
+  requests_per_second: described(
+    v.nullable(v.number()),
+    "How many requests a second its tokens and its customers may make; null: the stage's `storeRequestsPerSecond`.",
+  ),
   created_at: v.nullable(
     isoTime('When the store was made; null for the default store, as old as the deployment.'),
   ),

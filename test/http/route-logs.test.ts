@@ -5,7 +5,7 @@ import { foreignIdInput } from '../../http/inputs';
 import { apiRoute, type ApiRequest } from '../../http/route';
 import { lambdaContext } from '../../local/lambda-context';
 import { log } from '../../observability/log';
-import { defaultStoreTokens } from '../support/memory-stores';
+import { defaultStoreTokens, unlimited } from '../support/memory-stores';
 
 const TOKENS = { storefront: ['storefront-token'], admin: ['admin-token'] };
 const tokens = defaultStoreTokens(TOKENS);
@@ -21,7 +21,7 @@ afterEach(() => jest.restoreAllMocks());
 
 /** A route that reads its input with `input`, logs while it works, then finds nothing. */
 const notFoundRoute = (input: (request: ApiRequest) => unknown) =>
-  apiRoute({ route: { access: 'storefront' }, tokens, input }, async () => {
+  apiRoute({ route: { access: 'storefront' }, tokens, limits: unlimited, input }, async () => {
     await new Promise((resolve) => setTimeout(resolve, 1));
     log.info('looking');
     throw new NotFoundError('The invoice');

@@ -3,7 +3,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { isLosslessNumber } from 'lossless-json';
 import { apiRoute } from '../../http/route';
 import { lambdaContext } from '../../local/lambda-context';
-import { defaultStoreTokens } from '../support/memory-stores';
+import { defaultStoreTokens, unlimited } from '../support/memory-stores';
 import { captureOutput, type CapturedOutput } from '../support/output';
 
 const STOREFRONT_TOKEN = 'storefront-token';
@@ -14,6 +14,7 @@ const echo = apiRoute(
   {
     route: { access: 'storefront' },
     tokens: defaultStoreTokens(TOKENS),
+    limits: unlimited,
     input: ({ body }) => body,
   },
   async (body) => ({

@@ -1,4 +1,5 @@
 import { DELIVERIES_DUE_INDEX, OPEN_ITEMS_INDEX } from '../../store/schema';
+import { DEFAULT_STORE_REQUESTS_PER_SECOND } from '../../domain/request-limits';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { definePaymentsPluginApp } from '../../lib/define-app';
@@ -31,6 +32,7 @@ test('defaults give a sandbox with the placeholder base URL and the default rate
     logRetentionDays: 30,
     openShards: OPEN_ITEMS_INDEX.shards,
     dueShards: DELIVERIES_DUE_INDEX.shards,
+    storeRequestsPerSecond: DEFAULT_STORE_REQUESTS_PER_SECOND,
   });
 });
 
@@ -72,6 +74,7 @@ test('production takes its base URL, rates and alarm e-mail from the settings', 
     webhookUrl: 'https://shop.test/webhooks',
     openShards: OPEN_ITEMS_INDEX.shards,
     dueShards: DELIVERIES_DUE_INDEX.shards,
+    storeRequestsPerSecond: DEFAULT_STORE_REQUESTS_PER_SECOND,
   });
 });
 
@@ -88,6 +91,10 @@ test('the shard counts are whole numbers within bounds; the due list never goes 
       `Setting "${key}" must be a whole number from ${least} to 256, got ${JSON.stringify(value)}.`,
     );
   }
+});
+
+test("a stage may set each store's requests a second", () => {
+  expect(resolveSettings({ storeRequestsPerSecond: 500 }).storeRequestsPerSecond).toBe(500);
 });
 
 test('production says "none" to send no webhooks on purpose', () => {
@@ -170,6 +177,9 @@ test.each([
   ],
   [{ logRetentionDays: '10' }, /"logRetentionDays" must be one of 1, 3, 5, .*, got "10"/],
   [{ logRetentionDays: 'a month' }, /"logRetentionDays" must be one of/],
+  [{ storeRequestsPerSecond: 0 }, /"storeRequestsPerSecond" must be a whole number from 1 to 100000, got 0/],
+  [{ storeRequestsPerSecond: '50' }, /"storeRequestsPerSecond" must be a whole number/],
+  [{ storeRequestsPerSecond: 2.5 }, /"storeRequestsPerSecond" must be a whole number/],
   [{ stage: 'prod' }, /"stage" must be "sandbox" or "production", got "prod"/],
   [
     { stage: 'production' },

@@ -7,7 +7,8 @@ import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { definePaymentsPluginApp } from '../../lib/define-app';
 import { CLAIM_LINK_FUNCTIONS, type PaymentsPluginStack } from '../../lib/payments-plugin-stack';
 import { PluginFunction } from '../../lib/plugin-function';
-import { jobs, routes, scheduledJobs, THROTTLE_BY_ACCESS } from '../../lib/routes';
+import { jobs, LIMITED_BY_ACCESS, routes, scheduledJobs, THROTTLE_BY_ACCESS } from '../../lib/routes';
+import { DEFAULT_STORE_REQUESTS_PER_SECOND } from '../../domain/request-limits';
 import type { RawSettings } from '../../lib/settings';
 import type { SecretName } from '../../secrets/fields';
 import { stageContext } from '../support/stage-context';
@@ -207,6 +208,11 @@ const allNames = [...routes.map((r) => r.name), ...scheduledJobs];
 /** What lib/routes.ts says a route or a job needs; the stack must grant it and nothing more. */
 const factsOf = (name: string) => [...routes, ...jobs].find((facts) => facts.name === name)!;
 const secretReadsOf = (name: string) => factsOf(name).secrets as readonly SecretName[];
+/** Whether the function counts its store's requests (lib/routes.ts, LIMITED_BY_ACCESS). */
+const isLimited = (name: string) => {
+  const facts = factsOf(name);
+  return 'access' in facts && LIMITED_BY_ACCESS[facts.access];
+};
 
 /** The logical id of the function a route or a schedule invokes, read from the template. */
 function functionIdFor(name: string): string {
@@ -246,14 +252,15 @@ function grantsOf(roleId: string, from = template): string[] {
       expect(statement.Effect).toBe('Allow');
       for (const action of [statement.Action].flat()) {
         for (const resource of [statement.Resource].flat())
-          grants.push(`${action} ${JSON.stringify(resource)}`);
+          grants.push(grant(action, resource, statement.Condition));
       }
     }
   }
   return grants.sort();
 }
 
-const grant = (action: string, resource: unknown) => `${action} ${JSON.stringify(resource)}`;
+const grant = (action: string, resource: unknown, condition?: unknown) =>
+  `${action} ${JSON.stringify(resource)}${condition === undefined ? '' : ` when ${JSON.stringify(condition)}`}`;
 
 /** Each route's key; a customer route's CORS preflight is a route of its own, to the same function. */
 const routeKeys = routes.flatMap((route) =>
@@ -313,6 +320,7 @@ describe('functions', () => {
           CLAIM_PAGE_URL: { 'Fn::Join': ['', expect.arrayContaining(['/claim/'])] },
         }),
         PROCESSING_BASE_URL: 'https://sandbox.processing.example',
+        ...(isLimited(name) && { STORE_REQUESTS_PER_SECOND: String(DEFAULT_STORE_REQUESTS_PER_SECOND) }),
         STAGE: 'sandbox',
         OPEN_SHARDS: String(OPEN_ITEMS_INDEX.shards),
         DUE_SHARDS: String(DELIVERIES_DUE_INDEX.shards),
@@ -351,6 +359,14 @@ describe('functions', () => {
       ...secretReadsOf(name).map((secret) => grant('secretsmanager:GetSecretValue', ref(secretIds[secret]))),
       ...data.table.map((action) => grant(`dynamodb:${action}`, arnOf(tableId))),
       ...storeSecretActionsOf(name).map((action) => grant(`secretsmanager:${action}`, storeSecretsArn)),
+      // A store's request count: its lease items alone.
+      ...(isLimited(name)
+        ? [
+            grant('dynamodb:UpdateItem', arnOf(tableId), {
+              'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LIMIT#*'] },
+            }),
+          ]
+        : []),
     ];
     const indexArn = (index: string) => ({ 'Fn::Join': ['', [arnOf(tableId), `/index/${index}`]] });
     for (const index of 'queriedIndexes' in data ? data.queriedIndexes : [])
@@ -358,6 +374,16 @@ describe('functions', () => {
     if ((scheduledJobs as readonly string[]).includes(name))
       expected.push(grant('sqs:SendMessage', arnOf(queueId)));
     expect(grantsOf(fn.Role['Fn::GetAtt'][0])).toEqual(expected.sort());
+  });
+
+  test("the stage's storeRequestsPerSecond reaches every function that counts a store's requests, and no other", () => {
+    const given = synth({ storeRequestsPerSecond: 500 }).template;
+    const limits = Object.values(given.findResources('AWS::Lambda::Function')).map(
+      (fn) => fn.Properties.Environment.Variables.STORE_REQUESTS_PER_SECOND,
+    );
+    expect(limits.filter((limit) => limit !== undefined)).toEqual(
+      allNames.filter(isLimited).map(() => '500'),
+    );
   });
 
   test('callbacks have 20 concurrent runs of their own, reconcile exactly one; the rest share the pool', () => {

@@ -1,5 +1,6 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '../../client/api';
+import { MAX_STORE_REQUESTS_PER_SECOND } from '../../domain/request-limits';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../local/stack';
 import { expectDocumented } from './contract';
 import { waitFor } from './wait';
@@ -40,7 +41,12 @@ export interface Harness {
 
 /** Boots the whole local stack (sandbox, dynalite, Secrets Manager endpoint, gateway) for one test file. */
 export async function startHarness(options: LocalStackOptions = {}): Promise<Harness> {
-  const stack = await startLocalStack({ schedule: false, ...options });
+  const stack = await startLocalStack({
+    schedule: false,
+    ...options,
+    // Every store may make as many requests a second as a store can be given: only the limits' tests set less.
+    env: { STORE_REQUESTS_PER_SECOND: String(MAX_STORE_REQUESTS_PER_SECOND), ...options.env },
+  });
   const tokens: Record<string, string> = {
     storefront: stack.storefrontToken,
     admin: stack.adminToken,

@@ -83,3 +83,6 @@ export class MemorySecrets implements StoreSecrets {
     this.values.set(storeId, values);
   }
 }
+
+/** Limits that admit every request: for tests of what a route does within its store's limit. */
+export const unlimited = { admit: () => Promise.resolve() };

@@ -1,0 +1,98 @@
+// Per-store request limits (issue 45): each store may make so many requests a second, counted in the table per
+// store and second, and leased to each warm function in slices, so that the count costs few writes however busy.
+import { DomainError } from './errors';
+import type { RequestLeases } from './ports';
+import type { StoreId } from './stores';
+
+/** A store's requests a second when neither the stage nor the store sets another. */
+export const DEFAULT_STORE_REQUESTS_PER_SECOND = 50;
+export const MAX_STORE_REQUESTS_PER_SECOND = 100_000;
+
+/** A store's second is leased in at most this many full slices, so that its count takes few writes a second. */
+export const LEASES_PER_SECOND = 20;
+
+/** The requests one lease admits: a twentieth of the limit, at least one. */
+export function sliceOf(limit: number): number {
+  return Math.max(1, Math.ceil(limit / LEASES_PER_SECOND));
+}
+
+/** A lease is refused once the second's count reaches the limit; only the last lease can pass it, by its slice. */
+export function mostAdmitted(limit: number): number {
+  return limit - 1 + sliceOf(limit);
+}
+
+/** A store over its requests a second: refused before its request does anything. */
+export class RateLimitedError extends DomainError<'rate_limited'> {
+  override name = 'RateLimitedError';
+  readonly retryAfterSeconds = 1;
+
+  constructor(readonly limit: number) {
+    super(
+      'rate_limited',
+      `The store is over its limit of ${limit} requests a second; retry after Retry-After`,
+    );
+  }
+}
+
+export interface StoreRequestLimitsDeps {
+  leases: RequestLeases;
+  /** The store's own limit, else the stage's. */
+  limitOf: (storeId: StoreId) => Promise<number>;
+  now: () => number;
+}
+
+/**
+ * What a warm function holds of a store's second: requests it may still admit, whether its last lease was refused
+ * (then it refuses till the next second), and the lease under way, which the store's other requests wait for.
+ */
+interface HeldSlice {
+  second: number;
+  left: number;
+  refused?: RateLimitedError;
+  leasing?: Promise<void>;
+}
+
+/** Beyond this many stores, what a function holds is dropped: a lease is one write to take again. */
+const MAX_HELD_STORES = 1_000;
+
+/**
+ * Admits a store's request from the slice this function holds for the current second; with none left, it leases
+ * another slice with one conditional write. Once refused, the store's requests are refused here till the next
+ * second, with no write. A store is refused only past its limit, less the slices other functions hold unused.
+ */
+export class StoreRequestLimits {
+  private readonly held = new Map<StoreId, HeldSlice>();
+
+  constructor(private readonly deps: StoreRequestLimitsDeps) {}
+
+  async admit(storeId: StoreId): Promise<void> {
+    for (;;) {
+      const slice = this.current(storeId, Math.floor(this.deps.now() / 1000));
+      if (slice.left > 0) {
+        slice.left -= 1;
+        return;
+      }
+      if (slice.refused) throw slice.refused;
+      slice.leasing ??= this.lease(storeId, slice).finally(() => {
+        slice.leasing = undefined;
+      });
+      await slice.leasing;
+    }
+  }
+
+  private async lease(storeId: StoreId, slice: HeldSlice): Promise<void> {
+    const limit = await this.deps.limitOf(storeId);
+    const size = sliceOf(limit);
+    if (await this.deps.leases.take(storeId, slice.second, size, limit)) slice.left += size;
+    else slice.refused = new RateLimitedError(limit);
+  }
+
+  private current(storeId: StoreId, second: number): HeldSlice {
+    const held = this.held.get(storeId);
+    if (held?.second === second) return held;
+    if (this.held.size >= MAX_HELD_STORES) this.held.clear();
+    const fresh: HeldSlice = { second, left: 0 };
+    this.held.set(storeId, fresh);
+    return fresh;
+  }
+}
