@@ -76,6 +76,10 @@ export default tseslint.config(
       'bench/out/',
       'coverage/',
       'test-artifacts/',
+      // The Medusa shop's install, build and database snapshots (scripts/ensure-medusa.sh).
+      'e2e/medusa/node_modules/',
+      'e2e/medusa/.medusa/',
+      'e2e/medusa/.snapshots/',
       '**/*.js',
       '**/*.mjs',
     ],

@@ -1,0 +1,40 @@
+// The shop the end-to-end suite drives; the harness (e2e/medusa/harness.ts) sets every variable below.
+const { defineConfig, Modules } = require('@medusajs/framework/utils');
+
+const env = process.env;
+const providerOptions = env.MEDUSA_E2E_PROVIDER_OPTIONS
+  ? JSON.parse(env.MEDUSA_E2E_PROVIDER_OPTIONS)
+  : undefined;
+
+module.exports = defineConfig({
+  projectConfig: {
+    databaseUrl: env.DATABASE_URL,
+    databaseDriverOptions: { ssl: false, sslmode: 'disable' },
+    http: {
+      storeCors: 'http://127.0.0.1',
+      adminCors: 'http://127.0.0.1',
+      authCors: 'http://127.0.0.1',
+      jwtSecret: env.JWT_SECRET,
+      cookieSecret: env.COOKIE_SECRET,
+    },
+  },
+  admin: { disable: true },
+  modules: [
+    {
+      resolve: '@medusajs/medusa/payment',
+      options: {
+        // Webhook events are processed promptly so that the suite does not wait longer than it must.
+        webhook_delay: 0,
+        providers: providerOptions
+          ? [
+              {
+                resolve: '../../packages/medusa-payment',
+                id: providerOptions.id ?? 'default',
+                options: providerOptions,
+              },
+            ]
+          : [],
+      },
+    },
+  ],
+});
