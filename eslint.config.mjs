@@ -99,7 +99,7 @@ export default tseslint.config(
   })),
   {
     // Tests read loosely typed JSON answers.
-    files: ['test/**/*.ts'],
+    files: ['test/**/*.ts', 'e2e/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );

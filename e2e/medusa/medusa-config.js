@@ -1,5 +1,6 @@
-// The shop the end-to-end suite drives; the harness (e2e/medusa/harness.ts) sets every variable below.
-const { defineConfig, Modules } = require('@medusajs/framework/utils');
+// The shop the end-to-end suite drives; the harness (support/shop.ts) sets every variable below.
+const path = require('node:path');
+const { defineConfig } = require('@medusajs/framework/utils');
 
 const env = process.env;
 const providerOptions = env.MEDUSA_E2E_PROVIDER_OPTIONS
@@ -28,7 +29,8 @@ module.exports = defineConfig({
         providers: providerOptions
           ? [
               {
-                resolve: '../../packages/medusa-payment',
+                // Our provider package, built (npm run test:medusa builds it first).
+                resolve: path.resolve(__dirname, '../../packages/medusa-payment'),
                 id: providerOptions.id ?? 'default',
                 options: providerOptions,
               },
