@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 
 // Dependencies point one way: functions → http/domain → ports ← adapters (processing/, store/, secrets/, webhooks/). Each entry
 // names what a folder's files may not import, as a pattern on the import path; type imports count too. test/,
-// local/, bench/ and sandbox/ are free. test/lint/dependency-direction.test.ts shows each rule at work.
+// local/, bench/ and sandbox/ are free; packages/ stand alone. test/lint/dependency-direction.test.ts shows each rule at work.
 const STACK = {
   regex: String.raw`^(\.\./)+lib/(?!routes$)`,
   message:
@@ -66,6 +66,16 @@ const LAYERS = [
     ],
   },
   { files: ['functions/**', 'sandbox/**'], patterns: [STACK] },
+  {
+    files: ['packages/**'],
+    patterns: [
+      {
+        regex: String.raw`^\.\./\.\./`,
+        message:
+          'A package is published alone: it imports its own files and its dependencies, nothing of the plugin.',
+      },
+    ],
+  },
 ];
 
 export default tseslint.config(

@@ -54,6 +54,10 @@ const CASES: Array<[file: string, source: string, verdict: Verdict]> = [
   ['lib/any.ts', "import { x } from './plugin-api';", 'allowed'],
   ['local/any.ts', "import { x } from '../lib/plugin-api';", 'allowed'],
   ['test/any.test.ts', "import { x } from '../processing/client';", 'allowed'],
+  ['packages/medusa-payment/src/any.ts', "import { x } from './client';", 'allowed'],
+  ['packages/medusa-payment/src/any.ts', "import { x } from 'openapi-fetch';", 'allowed'],
+  ['packages/medusa-payment/src/any.ts', "import type { x } from '../../../client/api';", 'refused'],
+  ['packages/medusa-payment/src/any.ts', "import { x } from '../../../webhooks/signing';", 'refused'],
 ];
 
 const LINT_ALL = `
