@@ -20,6 +20,8 @@ module.exports = {
   setupFiles: ['<rootDir>/test/setup-env.ts'],
   // Each file boots PostgreSQL, Medusa and our stack: one at a time suits a 2-core machine.
   maxWorkers: 1,
+  // Our stack logs every request and webhook; `--silent=false` shows it when a test fails.
+  silent: true,
   // A hang detector, not a speed assertion: Medusa's cold start and a 50-cart race are slow on a busy machine.
   testTimeout: 600000,
 };

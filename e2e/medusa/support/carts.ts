@@ -87,3 +87,23 @@ export async function eventually<T>(
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
+
+/** The plugin's view of an invoice, as the shop's storefront token reads it. */
+export async function pluginInvoice(shop: Shop, foreignId: string): Promise<any> {
+  const read = await shop.plugin.api('GET', `/invoices/${encodeURIComponent(foreignId)}`, {
+    token: 'storefront',
+  });
+  expect(read.status).toBe(200);
+  return read.body;
+}
+
+/** Resolves once Medusa has answered 2xx to one of our events for the invoice (`type`, or any). */
+export async function webhookTaken(shop: Shop, foreignId: string, type?: string) {
+  const taken = () =>
+    shop.gate.deliveries.some(
+      (one) =>
+        one.foreignId === foreignId && (!type || one.type === type) && one.status >= 200 && one.status < 300,
+    );
+  await eventually(async () => taken(), Boolean);
+  expect(taken()).toBe(true);
+}

@@ -2,6 +2,7 @@ import { startHarness, type Harness } from '../../../test/support/local-stack';
 import { startMedusa, type MedusaServer } from './medusa';
 import { ADMIN, startDatabase, type Database } from './postgres';
 import { freePort } from './processes';
+import { startWebhookGate, type WebhookGate } from './webhook-gate';
 
 export interface MedusaAnswer<T = any> {
   status: number;
@@ -27,6 +28,8 @@ export const SHIPPING_PRICE = 5;
 export interface Shop {
   /** Our local stack (sandbox, dynalite, gateway) that the provider calls and that sends webhooks to Medusa. */
   plugin: Harness;
+  /** Our webhooks pass through it on their way to Medusa. */
+  gate: WebhookGate;
   medusa: MedusaServer;
   database: Database;
   /** Medusa's Admin API, as the shop's admin user. */
@@ -80,8 +83,12 @@ export async function startShop(): Promise<Shop> {
     const database = await startDatabase();
     closers.push(() => database.close());
     const medusaPort = await freePort();
+    const gate = await startWebhookGate(() => `http://127.0.0.1:${medusaPort}${WEBHOOK_PATH}`);
+    closers.push(() => gate.listening.close());
     const plugin = await startHarness({
-      webhooks: { url: `http://127.0.0.1:${medusaPort}${WEBHOOK_PATH}` },
+      webhooks: { url: `${gate.listening.url}/` },
+      // An event held back at the gate comes again within seconds once the gate opens.
+      env: { WEBHOOK_RETRY_SCALE: '0.01' },
     });
     closers.push(() => plugin.close());
     const medusa = await startMedusa({
@@ -107,6 +114,7 @@ export async function startShop(): Promise<Shop> {
     const store = caller(medusa.url, () => ({ 'x-publishable-api-key': seeded.publishableKey }));
     return {
       plugin,
+      gate,
       medusa,
       database,
       admin,
