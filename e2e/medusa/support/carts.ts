@@ -33,14 +33,18 @@ export async function readyCart(shop: Shop, email: string, quantity = 1): Promis
  * Chooses our provider for the cart, as the storefront's checkout does: answers the payment session. Medusa gives a
  * provider no customer for a guest's cart, so the storefront passes the cart's e-mail address in the session's data.
  */
-export async function choosePayment(shop: Shop, cart: { id: string; email: string }): Promise<any> {
+export async function choosePayment(
+  shop: Shop,
+  cart: { id: string; email: string },
+  data: Record<string, string> = {},
+): Promise<any> {
   const cartId = cart.id;
   const collection = await shop.store('POST', '/store/payment-collections', { cart_id: cartId });
   expect(collection.status).toBe(200);
   const session = await shop.store(
     'POST',
     `/store/payment-collections/${collection.body.payment_collection.id}/payment-sessions`,
-    { provider_id: PROVIDER_ID, data: { email: cart.email } },
+    { provider_id: PROVIDER_ID, data: { email: cart.email, ...data } },
   );
   if (session.status !== 200) throw new Error(`No payment session: ${JSON.stringify(session.body)}`);
   const sessions = session.body.payment_collection.payment_sessions;
