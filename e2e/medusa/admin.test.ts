@@ -22,9 +22,9 @@ afterAll(async () => {
 });
 
 /** A cart paid in the sandbox and completed by the webhook: its order with its payments, and the invoice's id. */
-async function paidOrder(email: string) {
+async function paidOrder(email: string, data: Record<string, string> = {}) {
   const cart = await readyCart(shop, email);
-  const session = await choosePayment(shop, cart);
+  const session = await choosePayment(shop, cart, data);
   await payInvoice(shop, session.data.foreign_id);
   const found = await eventually(
     () => ordersByEmail(shop),
@@ -58,6 +58,27 @@ test('an Admin refund arrives as our order refund, with a claim link for the cus
   // Medusa has no address for the customer: the refund waits for the customer's claim.
   expect(refund.body.claim_url).toEqual(expect.any(String));
   expect(read.body.payment.data.claim_url).toBe(refund.body.claim_url);
+});
+
+test('an Admin refund arrives as our order refund to the address the customer gave at checkout', async () => {
+  const address = 'bc1qrefundaddress0000000000000000000000';
+  const { order, foreignId } = await paidOrder('refund-address@shop.test', { refund_address: address });
+  const payment = order.payment_collections[0].payments[0];
+
+  const refunded = await shop.admin('POST', `/admin/payments/${payment.id}/refund`, { amount: 5 });
+  expect(refunded.status).toBe(200);
+
+  const read = await shop.admin('GET', `/admin/payments/${payment.id}?fields=id,data`);
+  const refund = await shop.plugin.api(
+    'GET',
+    `/refunds/${encodeURIComponent(read.body.payment.data.refunds[0].foreign_id)}`,
+    {
+      token: 'admin',
+    },
+  );
+  expect(refund.status).toBe(200);
+  expect(refund.body).toMatchObject({ invoice_foreign_id: foreignId, address, claim_url: null });
+  expect(Number(refund.body.debited_amount)).toBe(5);
 });
 
 test('a webhook with a bad signature sent to Medusa is refused and changes nothing', async () => {
