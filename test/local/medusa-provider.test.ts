@@ -163,6 +163,21 @@ test('a new amount opens a new invoice under a new foreign_id, and cancels the o
   });
 });
 
+test('an update retried with yet another amount closes the invoice it had opened, and takes the next revision', async () => {
+  const started = await initiate('payses_retried', '10');
+  const update = (amount: string) =>
+    provider.updatePayment({ amount, currency_code: 'eur', data: started.data, context: { customer } });
+  // The first update's answer never reached Medusa, which then updates the same session to another amount.
+  await update('11');
+  const retried = await update('12');
+  expect(retried.data).toMatchObject({ foreign_id: 'ms.payses_retried.r3', revision: 3, amount: '12' });
+  const statuses = await Promise.all(
+    ['r1', 'r2', 'r3'].map(async (r) => (await view(`ms.payses_retried.${r}`)).status),
+  );
+  // One payable invoice for the session, whatever Medusa sent.
+  expect(statuses).toEqual(['cancelled', 'cancelled', 'awaiting_payment']);
+});
+
 test('cancel and delete cancel the invoice, and may be sent again', async () => {
   const started = await initiate('payses_cancel', '15');
   const cancelled = await provider.cancelPayment({ data: started.data });
