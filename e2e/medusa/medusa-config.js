@@ -24,7 +24,7 @@ module.exports = defineConfig({
     {
       resolve: '@medusajs/medusa/payment',
       options: {
-        // Webhook events are processed promptly so that the suite does not wait longer than it must.
+        // Asks Medusa to process webhook events at once; 2.21.2 still waits its own few seconds, so tests poll.
         webhook_delay: 0,
         providers: providerOptions
           ? [

@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, chown, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -173,6 +173,12 @@ export async function startDatabase(): Promise<Database> {
     await run('cp', ['-a', dataDir, partial]);
     // Another run may have made the same snapshot meanwhile: either copy will do.
     await rename(partial, snapshot).catch(() => rm(partial, { recursive: true, force: true }));
+    // Snapshots of earlier lockfiles or configs will not be used again.
+    for (const entry of await readdir(SNAPSHOTS_DIR)) {
+      if (!entry.startsWith(path.basename(snapshot))) {
+        await rm(path.join(SNAPSHOTS_DIR, entry), { recursive: true, force: true });
+      }
+    }
     server = await startServer(dataDir, port, user);
     source = 'migrated';
   }
