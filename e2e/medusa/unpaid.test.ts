@@ -102,3 +102,46 @@ test('a cart whose amount changes after the payment started has one payable invo
   expect(orders.get(cart.email)).toHaveLength(1);
   expect(orders.get(cart.email)![0].total).toBe(2 * ITEM_PRICE + SHIPPING_PRICE);
 });
+
+test('a cart changed while its payment confirms is refused with a clear error, and the payment goes on', async () => {
+  const cart = await readyCart(shop, 'changed-confirming@shop.test');
+  const { data } = await choosePayment(shop, cart);
+  const held = await shop.plugin.control('POST', `/invoices/${encodeURIComponent(data.foreign_id)}/pay`, {
+    kind: 'full',
+    hold: true,
+  });
+  expect(held.status).toBe(200);
+  await eventually(
+    () => pluginInvoice(shop, data.foreign_id),
+    (view) => view.status === 'confirming',
+  );
+
+  const added = await shop.store('POST', `/store/carts/${cart.id}/line-items`, {
+    variant_id: shop.variantId,
+    quantity: 1,
+  });
+  // Medusa answers with its own words; the provider's reason is in Medusa's log, and nothing changed.
+  expect(added.status).toBeGreaterThanOrEqual(400);
+  expect(added.body.message).toBe('Could not delete all payment sessions');
+  expect(shop.medusa.child.output()).toContain(`The customer is paying invoice ${data.foreign_id}`);
+  const unchanged = await shop.store(
+    'GET',
+    `/store/carts/${cart.id}?fields=id,total,*items,*payment_collection.payment_sessions`,
+  );
+  expect(unchanged.body.cart.items).toHaveLength(1);
+  expect(
+    unchanged.body.cart.payment_collection.payment_sessions.map((one: any) => one.data.foreign_id),
+  ).toEqual([data.foreign_id]);
+  expect((await pluginInvoice(shop, data.foreign_id)).status).toBe('confirming');
+
+  // The payment confirms and becomes the one order, for the cart as the customer paid it.
+  expect(
+    (await shop.plugin.control('POST', `/invoices/${encodeURIComponent(data.foreign_id)}/settle`)).status,
+  ).toBe(200);
+  const orders = await eventually(
+    () => ordersByEmail(shop),
+    (found) => (found.get(cart.email) ?? []).length > 0,
+  );
+  expect(orders.get(cart.email)).toHaveLength(1);
+  expect(orders.get(cart.email)![0].total).toBe(ITEM_PRICE + SHIPPING_PRICE);
+});
