@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+/** The shop's folder: its node_modules, medusa-config.js and package-lock.json. */
+export const SHOP_DIR = path.resolve(__dirname, '..');
+
+/** Asks the kernel for a port nobody listens on. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** A child process whose output is kept, to show when it fails. */
+export interface Child {
+  process: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+/** Runs the shop's Medusa CLI with `args` in its own process group, so that stopping it stops its children too. */
+export function medusa(args: string[], env: Record<string, string>): Child {
+  const child = spawn(path.join(SHOP_DIR, 'node_modules/.bin/medusa'), args, {
+    cwd: SHOP_DIR,
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    // Only the tail matters when a start fails.
+    output = (output + chunk.toString('utf8')).slice(-20_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    process: child,
+    output: () => output,
+    exited,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      process.kill(-child.pid!, 'SIGTERM');
+      const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Runs a Medusa CLI command to its end, and throws with its output when it fails. */
+export async function medusaCommand(args: string[], env: Record<string, string>): Promise<string> {
+  const child = medusa(args, env);
+  const code = await child.exited;
+  if (code !== 0) throw new Error(`medusa ${args.join(' ')} failed (${code}):\n${child.output()}`);
+  return child.output();
+}
