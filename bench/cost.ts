@@ -142,9 +142,8 @@ function webhookUsage(inputs: CostInputs): Usage {
       ms: perRun(webhook.dispatcher.ms),
     },
     endpointCalls: perRun(webhook.events),
-    // Per event: the due query and the record's read; the drain, the due entry put and removed, and the item that
-    // keeps it listed and re-sendable.
-    least: [perRun(webhook.events * 1.5), perRun(webhook.events * 4)],
+    // Per event: the due query and the record's read; the drain, and the due entry put and removed.
+    least: [perRun(webhook.events * 1.5), perRun(webhook.events * 3)],
     viaApi: false,
     note:
       `${+webhook.events.toFixed(2)} events an order, ${+webhook.runs.toFixed(2)} runs, ` +

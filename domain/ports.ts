@@ -138,9 +138,9 @@ export interface CreatedQuery {
   limit: number;
 }
 
-export interface NewestFirst<T, Page = unknown> {
+export interface NewestFirst<T> {
   /** Up to `limit` records created in the range, newest first; `more` when others follow them. */
-  listNewest(query: CreatedQuery): Promise<{ records: T[]; more: boolean } & Page>;
+  listNewest(query: CreatedQuery): Promise<{ records: T[]; more: boolean }>;
 }
 
 export type InvoiceStore = VersionedStore<InvoiceRecord> & OpenItems<InvoiceRecord>;

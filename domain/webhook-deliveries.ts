@@ -176,8 +176,7 @@ export class DeliveryAttempts {
 
   /**
    * The record's previous event, when it waits as a pending delivery; not read again once this run delivered it.
-   * One delivered at its first attempt has a delivered item (none if that write was lost, or it expired): it waits
-   * for nothing, unless a re-send made it pending again.
+   * One delivered at its first attempt has no delivery item: not found, it waits for nothing.
    */
   private async earlierPending(delivery: Delivery, run: RunState): Promise<Delivery | undefined> {
     if (delivery.seq <= 1) return undefined;

@@ -209,7 +209,6 @@ export class WebhookDispatcher {
       next.through = delivery.seq;
       next.delivered = { seq: delivery.seq, at };
       this.attempts.delivered(delivery, 1, answer.status, at);
-      await this.keepDelivered(delivery, { at, ...answer }, run);
     }
     if (sent === events.length) {
       await this.drain(source, read, { ...next, through: last });
@@ -233,24 +232,10 @@ export class WebhookDispatcher {
       if (created) report.moved += 1;
       if (created && delivery.attempts > 0) report[delivery.state === 'failed' ? 'failed' : 'retrying'] += 1;
       const stored = created ? { ...delivery, version: 1 } : await this.deliveries.get(storeId, delivery.id);
-      // One a run that died before its drain delivered already is kept as delivered: it is not attempted again.
-      if (stored?.state === 'pending') parked.push(stored);
+      if (stored) parked.push(stored);
     }
     await this.drain(source, marked, { ...marked.progress!, through: last });
     return { parked, tried: true };
-  }
-
-  /**
-   * Keeps an event delivered at its first attempt as a delivered item, for the store owner's list and re-send; written
-   * only once the endpoint took it. A failed write loses only that entry: the run goes on, and then fails.
-   */
-  private async keepDelivered(delivery: Delivery, attempt: DeliveryAttempt, run: RunState): Promise<void> {
-    const delivered = this.attempts.settled({ ...delivery, attempts: 1 }, attempt, run);
-    try {
-      await this.deliveries.create({ ...delivered, version: 1 });
-    } catch (error) {
-      run.failures.push(error);
-    }
   }
 
   /**

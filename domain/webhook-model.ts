@@ -72,15 +72,15 @@ export interface WebhookProgress {
   through: number;
   /** The highest seq moved to a delivery item that may still be pending: the record's later events wait behind it. */
   parked?: number;
-  /** The last event delivered at its first attempt, and when. */
+  /** The last event delivered at its first attempt, and when: what the store owner sees without a delivery item. */
   delivered?: { seq: number; at: number };
 }
 
 export type WebhookSubject = 'invoice' | 'refund';
 
 /**
- * One event's delivery to the shop's endpoint, kept as an item of its own: pending once its first attempt failed (or
- * it was parked behind one that did), delivered at once when its first attempt succeeded.
+ * One event's delivery to the shop's endpoint, kept as an item of its own once its first attempt failed (or it was
+ * parked behind one that did): an event delivered at its first attempt has none.
  */
 export interface Delivery {
   id: string;

@@ -7,11 +7,12 @@ import { bearerTokens } from '../runtime/bearer-tokens';
 import { storeLimits } from '../runtime/request-limits';
 import { deliveryListOf } from '../runtime/webhooks';
 
-/** GET /webhooks/deliveries: the caller's store's deliveries still kept, newest first, a page at a time. */
+/** GET /webhooks/deliveries: the caller's store's, newest first, a page at a time. */
 export const handler = apiRoute(
   { route: listWebhookDeliveriesRoute, tokens: bearerTokens, limits: storeLimits, input: deliveryListInput },
   async (query, caller) => {
-    const { records, more, last } = await deliveryListOf(caller.storeId).listNewest(query);
+    const { records, more } = await deliveryListOf(caller.storeId).listNewest(query);
+    const last = records.at(-1);
     const next = more && last ? { at: last.createdAt, foreignId: last.id } : null;
     return { status: 200, body: listBody(records, deliveryView, next) };
   },

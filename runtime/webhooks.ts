@@ -33,17 +33,13 @@ const deliveryList = /* @__PURE__ */ new DynamoRecordList<Delivery>(
   (delivery) => delivery.id,
 );
 
-/**
- * The store's deliveries kept, newest first, from its own partitions of the `created` index; `last` is the last one
- * read, kept or not, where the next page starts after.
- */
-export function deliveryListOf(storeId: StoreId): NewestFirst<Delivery, { last?: Delivery }> {
+/** The store's deliveries, newest first, from its own partitions of the `created` index. */
+export function deliveryListOf(storeId: StoreId): NewestFirst<Delivery> {
   const list = deliveryList.forStore(storeId);
   return {
     listNewest: async (query) => {
       const { records, more } = await list.listNewest(query);
-      const read = records.map((delivery) => ({ ...delivery, storeId }));
-      return { records: read.filter((delivery) => deliveryStore.isKept(delivery)), more, last: read.at(-1) };
+      return { records: records.map((delivery) => ({ ...delivery, storeId })), more };
     },
   };
 }

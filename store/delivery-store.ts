@@ -33,11 +33,6 @@ export function streamWork(event: unknown): DueWork[] {
   return [...new Set(keys)].map(dueWorkOf).filter((work) => 'record' in work && work.record !== undefined);
 }
 
-/** When a delivery that is no longer pending settled: its last attempt. */
-function settledAt({ lastAttempt, createdAt }: Delivery): number {
-  return lastAttempt?.at ?? createdAt;
-}
-
 /** The delivery an item holds; its store is the item's `store` attribute (absent: the default store). */
 function deliveryFromItem(item: Item): Delivery {
   const { storeId: _stored, ...delivery } = recordFromItem<Delivery>(item);
@@ -48,21 +43,13 @@ function deliveryFromItem(item: Item): Delivery {
  * Webhook deliveries, one item each under `WEBHOOK#<event id>` scoped to its store, written with single-item
  * conditional writes. A pending one is listed in `deliveries-due` at its next attempt (one list for every store, which
  * the dispatcher works through), a failed one under its store's `FAILED`; every one is in its store's `created` index
- * for the admin's list, and expires `retentionDays` after it settled. DynamoDB deletes an expired item some time
- * later, so reads treat it as gone from then on.
+ * for the admin's list, and expires `retentionDays` after it settled.
  */
 export class DynamoDeliveryStore implements DeliveryStore {
   constructor(
     private readonly table: Table,
     private readonly retentionDays: number,
-    private readonly now: () => number = () => Date.now(),
   ) {}
-
-  /** Whether the delivery is still kept: pending, or settled less than `retentionDays` ago. */
-  isKept(delivery: Delivery): boolean {
-    if (delivery.state === 'pending') return true;
-    return ttlAfter(settledAt(delivery), this.retentionDays) * 1000 > this.now();
-  }
 
   async listDue(now: number, limit: number): Promise<DueWork[]> {
     const keys = await this.query(
@@ -90,8 +77,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
         ConsistentRead: true,
       }),
     );
-    const delivery = item && deliveryFromItem(item);
-    return delivery && this.isKept(delivery) ? delivery : undefined;
+    return item ? deliveryFromItem(item) : undefined;
   }
 
   create(delivery: Delivery): Promise<boolean> {
@@ -125,12 +111,11 @@ export class DynamoDeliveryStore implements DeliveryStore {
     );
   }
 
-  private stateKeys(delivery: Delivery): Item {
-    const { storeId, id, state, nextAttemptAt } = delivery;
+  private stateKeys({ storeId, id, state, nextAttemptAt, lastAttempt, createdAt }: Delivery): Item {
     if (state === 'pending') return dueKeys('DUE', id, nextAttemptAt, shardsOf(this.table).due);
-    const settled = settledAt(delivery);
-    const ttl = { [TABLE_SCHEMA.timeToLive]: num(ttlAfter(settled, this.retentionDays)) };
-    return state === 'failed' ? { ...dueKeys('FAILED', id, settled, storeId), ...ttl } : ttl;
+    const settledAt = lastAttempt?.at ?? createdAt;
+    const ttl = { [TABLE_SCHEMA.timeToLive]: num(ttlAfter(settledAt, this.retentionDays)) };
+    return state === 'failed' ? { ...dueKeys('FAILED', id, settledAt, storeId), ...ttl } : ttl;
   }
 
   /** The table keys of up to `limit` items per partition of a list, earliest first over all of them. */

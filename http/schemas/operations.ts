@@ -288,13 +288,13 @@ export const operations: Record<RouteFunctionName, Operation> = {
     view('A page of deliveries.', deliveryList),
     {
       description:
-        'Each event sent, delivered at its first attempt or later, retrying or failed: its attempts and the last answer (status and time, never a body). An event is kept for 30 days after its last attempt. Give `next_cursor` back as `cursor` for the next page.',
+        'Each event the shop did not take at its first attempt (retried, failed or re-sent): its attempts and the last answer (status and time, never a body). An event delivered at its first attempt is not listed. Give `next_cursor` back as `cursor` for the next page.',
       query: deliveryListQuery,
     },
   ),
   'resend-webhook': returning('Re-send one webhook event', view('The delivery, pending.', deliveryView), {
     description:
-      'Sends the event again, the same id and body, with a new 3-day retry window; after the events before it on its invoice or refund. Any event kept in the list can be re-sent; one past its 30 days is not found: 404.',
+      'Sends the event again, the same id and body, with a new 3-day retry window; after the events before it on its invoice or refund. An event delivered at its first attempt has no delivery: 404.',
     // 409 `in_progress` while a dispatcher keeps changing the delivery.
     errors: [409],
   }),

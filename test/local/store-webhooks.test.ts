@@ -1,7 +1,7 @@
 // Webhooks per store (issue 33), through the real handlers: two stores with their own endpoints, the same order id
 // in each; each endpoint receives only its own store's events, signed with its own store's secret, and each store's
 // deliveries list and re-send routes show and reach only its own. Each endpoint refuses an event's first attempt, so
-// that every event goes the retry path too.
+// that every event waits as a delivery (one delivered at its first attempt leaves none to list or re-send).
 import { startWebhookReceiver, type ReceivedEvent, type WebhookReceiver } from '../../local/webhook-receiver';
 import { newWebhookSecret } from '../../webhooks/signing';
 import { expectDocumentedWebhook } from '../support/contract';

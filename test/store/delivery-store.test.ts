@@ -4,23 +4,19 @@
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { Delivery } from '../../domain/webhook-model';
 import { DynamoDeliveryStore } from '../../store/delivery-store';
-import { DUE_PK } from '../../store/due-index';
 import type { Item } from '../../store/table';
 import { startDynaliteTable, type DynaliteTable } from '../support/dynalite-table';
 
 let table: DynaliteTable;
 let deliveries: DynamoDeliveryStore;
 
-const AT = 1_795_000_000_000;
-const DAY_MS = 86_400_000;
-/** The store's clock: the time its items were written, unless a test moves it. */
-const clock = { ms: AT };
-
 beforeAll(async () => {
   table = await startDynaliteTable('deliveries');
-  deliveries = new DynamoDeliveryStore(table, 30, () => clock.ms);
+  deliveries = new DynamoDeliveryStore(table, 30);
 });
 afterAll(() => table.close());
+
+const AT = 1_795_000_000_000;
 
 function delivery(storeId: string, id: string, state: Delivery['state'] = 'pending'): Delivery {
   return {
@@ -96,34 +92,4 @@ test('a store reads its own deliveries alone, and its own failed ones; the due l
     ]),
   );
   expect(await deliveries.listDue(AT, 10)).toHaveLength(2);
-});
-
-test('an event delivered at its first attempt is kept in the list, never due, and gone once its retention period has passed', async () => {
-  const settled = AT + 1;
-  const delivered: Delivery = {
-    ...delivery('default', 'evt_at_once', 'delivered'),
-    lastAttempt: { at: settled, status: 200, error: null },
-    deliveredAt: settled,
-  };
-  expect(await deliveries.create(delivered)).toBe(true);
-  const item = (await items()).find((found) => found.pk.S === 'WEBHOOK#evt_at_once')!;
-  expect(item[DUE_PK]).toBeUndefined();
-  expect(item.gsi2pk.S).toMatch(/^WEBHOOK#[0-3]$/);
-  expect(Number(item.ttl.N)).toBe(Math.floor(settled / 1000) + 30 * 86_400);
-  expect(await deliveries.listDue(AT + 40 * DAY_MS, 100)).not.toContainEqual({
-    storeId: 'default',
-    delivery: 'evt_at_once',
-  });
-
-  try {
-    // DynamoDB deletes an expired item some time later: reads treat it as gone from its expiry on.
-    clock.ms = AT + 30 * DAY_MS - 1;
-    expect(await deliveries.get('default', 'evt_at_once')).toMatchObject({ state: 'delivered', attempts: 1 });
-    clock.ms = AT + 30 * DAY_MS;
-    expect(await deliveries.get('default', 'evt_at_once')).toBeUndefined();
-    expect(deliveries.isKept(delivered)).toBe(false);
-    expect(deliveries.isKept({ ...delivered, state: 'pending' })).toBe(true);
-  } finally {
-    clock.ms = AT;
-  }
 });

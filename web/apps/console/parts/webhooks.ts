@@ -1,4 +1,4 @@
-// Webhook deliveries (every event sent in the last 30 days), newest first, a page at a time:
+// Webhook deliveries (the events the shop did not take at their first attempt), newest first, a page at a time:
 // each one's order, seq, state, attempts, last answer and next attempt, with a re-send of one event or of every
 // failed one (each asks first). A re-send makes a delivery pending again now; the dispatcher sends it on its next
 // run, under the same event id.
@@ -32,7 +32,7 @@ export async function webhooksView(context: ViewContext): Promise<void> {
     root,
     h1,
     helpToolbar(
-      'Each event sent in the last 30 days, with its attempts: delivered, retrying, failed or re-sent. Delivered means a 2xx.',
+      'Each event the shop did not take at its first attempt, with its attempts: retried, failed or re-sent. Delivered means a 2xx. An event taken at once is not listed.',
       refresh,
       resendFailedButton(context, reload),
     ),
@@ -90,12 +90,12 @@ function emptyText(page: number, store: string): HTMLElement {
     return el(
       'p',
       { class: 'empty' },
-      'No webhook deliveries yet. The plugin sends the store’s events to its webhook URL once one is set in the store’s settings, on the Stores page of the platform token.',
+      'No webhook deliveries yet: an event the shop takes at its first attempt is not listed. The plugin sends the store’s events to its webhook URL once one is set in the store’s settings, on the Stores page of the platform token.',
     );
   return el(
     'p',
     { class: 'empty' },
-    'No webhook deliveries yet. The plugin sends its events to the shop’s webhook URL once one is set: ',
+    'No webhook deliveries yet: an event the shop takes at its first attempt is not listed. The plugin sends its events to the shop’s webhook URL once one is set: ',
     el('code', {}, 'STORE_WEBHOOK_URL'),
     ' for npm start, the ',
     el('code', {}, 'webhookUrl'),
