@@ -3,13 +3,14 @@ import { checkouts } from './checkouts';
 import { pollByHandler } from './calls';
 import { atMost, exactly, figure, type Figure, type Target } from './figures';
 import type { Peer } from './peer';
-import { reads, writes, type CommandCounts, type PluginUnderTest } from './plugin';
+import { leases, reads, writes, type CommandCounts, type PluginUnderTest } from './plugin';
 
 const LABELS = {
   upstreamCalls: 'upstream calls',
   upstreamConnections: 'new connections to the service (sandbox count)',
-  dynamoCalls: 'DynamoDB calls (server count)',
-  dynamoWrites: 'DynamoDB writes',
+  dynamoCalls: "DynamoDB calls (server count), the limiter's leases apart",
+  dynamoWrites: "DynamoDB writes, the limiter's leases apart",
+  limiterLeases: "the per-store limit's lease writes (one per warm function, store and second at most)",
   dynamoReads: 'DynamoDB reads',
   secretsCalls: 'Secrets Manager calls',
   cpuMicros: 'CPU in this process, µs per call',
@@ -39,8 +40,9 @@ async function countDuring<K extends string>(
     return {
       upstreamCalls: upstream.requests,
       upstreamConnections: upstream.connections,
-      dynamoCalls: served.dynamoCalls,
+      dynamoCalls: served.dynamoCalls - leases(commands),
       dynamoWrites: writes(commands),
+      limiterLeases: leases(commands),
       dynamoReads: reads(commands),
       secretsCalls: served.secretsCalls,
       cpuMicros: (cpu.user + cpu.system) / 1000,

@@ -4,18 +4,25 @@ import type { InvoiceStore } from '../domain/ports';
 import { JOB_FUNCTION_TIMEOUT_SECONDS, type ScheduledJobName } from '../lib/routes';
 import { lambdaContext } from '../local/lambda-context';
 import type { HttpHandler } from '../local/gateway';
+import { LEASE_PARTITION_PREFIX } from '../store/request-leases';
+import { TABLE_SCHEMA } from '../store/schema';
 import { startBackends, type Backends } from './backends';
 import type { CpuMeter } from './timing';
 
 /** DynamoDB commands a client has sent, by command name (e.g. `PutItemCommand`). */
 export type CommandCounts = Map<string, number>;
 
+/** The name a per-store limit's lease is counted under, apart from the route's own writes (store/request-leases.ts). */
+export const LIMITER_LEASE = 'LimiterLease';
+
 /** Counts each command as the client sends it; the server's own count (backends.counts) includes retries. */
 export function countCommands(client: DynamoDBClient): CommandCounts {
   const counts: CommandCounts = new Map();
   client.middlewareStack.add(
     (next, context) => (args) => {
-      const name = context.commandName ?? 'unknown';
+      const key = (args.input as { Key?: { [TABLE_SCHEMA.partitionKey]?: { S?: string } } }).Key;
+      const lease = key?.[TABLE_SCHEMA.partitionKey]?.S?.startsWith(LEASE_PARTITION_PREFIX);
+      const name = lease ? LIMITER_LEASE : (context.commandName ?? 'unknown');
       counts.set(name, (counts.get(name) ?? 0) + 1);
       return next(args);
     },
@@ -39,6 +46,7 @@ const sum = (counts: CommandCounts, names: string[]) =>
   names.reduce((total, name) => total + (counts.get(name) ?? 0), 0);
 export const writes = (counts: CommandCounts) => sum(counts, WRITES);
 export const reads = (counts: CommandCounts) => sum(counts, READS);
+export const leases = (counts: CommandCounts) => counts.get(LIMITER_LEASE) ?? 0;
 
 type JobHandler = () => Promise<unknown>;
 
