@@ -16,11 +16,6 @@ export function sliceOf(limit: number): number {
   return Math.max(1, Math.ceil(limit / LEASES_PER_SECOND));
 }
 
-/** A lease is refused once the second's count reaches the limit; only the last lease can pass it, by its slice. */
-export function mostAdmitted(limit: number): number {
-  return limit - 1 + sliceOf(limit);
-}
-
 /** A store over its requests a second: refused before its request does anything. */
 export class RateLimitedError extends DomainError<'rate_limited'> {
   override name = 'RateLimitedError';

@@ -220,7 +220,7 @@ class SettingsReader {
 
   /**
    * A shard count: each reader queries every shard, so more shards cost each run of the reconcile job or the dispatcher
-   * one query per shard. Lowering it strands the entries on the dropped shards, so it only goes up.
+   * one query per shard. Lowering it strands the entries on the dropped shards, so it must only go up.
    */
   private shards(key: 'openShards' | 'dueShards', fallback: number, least: number): number {
     const value = this.raw[key];

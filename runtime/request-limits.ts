@@ -1,5 +1,7 @@
+import type { RequestLeases } from '../domain/ports';
 import { DEFAULT_STORE_REQUESTS_PER_SECOND, StoreRequestLimits } from '../domain/request-limits';
 import { DEFAULT_STORE_ID } from '../domain/stores';
+import { describeError, log } from '../observability/log';
 import { DynamoRequestLeases } from '../store/request-leases';
 import { storeRegistry } from './store-registry';
 import { table } from './table';
@@ -17,9 +19,36 @@ function stageLimit(): number {
 
 const deploymentLimit = /* @__PURE__ */ stageLimit();
 
+/** A lease not taken by then is given up: a count out of reach never refuses or stalls a store's requests. */
+const LEASE_WAIT_MS = 1_000;
+
+/** The leases, failing open: a lease that fails or is late admits its slice, and says so in the log. */
+function failingOpen(leases: RequestLeases): RequestLeases {
+  return {
+    take: async (storeId, second, slice, limit) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), LEASE_WAIT_MS);
+      });
+      const taken = leases.take(storeId, second, slice, limit).catch((error: unknown) => {
+        log.warn('request limit not counted', { storeId, ...describeError(error) });
+        return true;
+      });
+      try {
+        const outcome = await Promise.race([taken, late]);
+        if (outcome !== 'late') return outcome;
+        log.warn('request limit not counted in time', { storeId });
+        return true;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
 /** Each store's requests a second, counted in the table; its own limit is read from its cached item. */
 export const storeLimits = /* @__PURE__ */ new StoreRequestLimits({
-  leases: new DynamoRequestLeases(table),
+  leases: failingOpen(new DynamoRequestLeases(table)),
   limitOf: async (storeId) =>
     storeId === DEFAULT_STORE_ID
       ? deploymentLimit

@@ -1,12 +1,16 @@
 // The lease arithmetic of the per-store limits, against an in-memory count that behaves as the table's conditional ADD.
 import {
   LEASES_PER_SECOND,
-  mostAdmitted,
   RateLimitedError,
   sliceOf,
   StoreRequestLimits,
 } from '../../domain/request-limits';
 import type { RequestLeases } from '../../domain/ports';
+
+/** A lease is refused once the second's count reaches the limit; only the last lease can pass it, by its slice. */
+function mostAdmitted(limit: number): number {
+  return limit - 1 + sliceOf(limit);
+}
 
 /** Each store's count by second, as the lease item holds it; every lease tried is counted, as a write. */
 class MemoryLeases implements RequestLeases {

@@ -23,10 +23,12 @@ export interface RouteCall {
 const INVOICE = 'hung-invoice';
 const PAID_INVOICE = 'hung-paid-invoice';
 const REFUND = 'hung-refund';
+/** The callback's own invoice: were it the cancelled one, the route that got there first would decide the cancel's answer. */
+const CALLBACK_INVOICE = 'hung-callback-invoice';
 
 /**
- * An open invoice, a paid one with money left to refund, and an open refund, for the routes that act on one;
- * created while the service still answers.
+ * An open invoice, a paid one with money left to refund, an open refund, and an invoice for the callback, for the
+ * routes that act on one; created while the service still answers.
  */
 export async function createOpenRecords(harness: Harness): Promise<void> {
   const invoice = await harness.api('POST', '/checkout', {
@@ -38,8 +40,14 @@ export async function createOpenRecords(harness: Harness): Promise<void> {
     body: checkoutBody(PAID_INVOICE),
   });
   const refund = await harness.api('POST', '/refunds', { token: 'admin', body: refundBody(REFUND) });
-  if (invoice.status !== 201 || paid.status !== 201 || refund.status !== 201) {
-    throw new Error(`records not created: ${invoice.status} ${paid.status} ${refund.status}`);
+  const called = await harness.api('POST', '/checkout', {
+    token: 'storefront',
+    body: checkoutBody(CALLBACK_INVOICE),
+  });
+  if ([invoice, paid, refund, called].some(({ status }) => status !== 201)) {
+    throw new Error(
+      `records not created: ${invoice.status} ${paid.status} ${refund.status} ${called.status}`,
+    );
   }
   const payment = await harness.control('POST', `/invoices/${PAID_INVOICE}/pay`, { kind: 'full' });
   const credited = await waitFor(
@@ -77,7 +85,7 @@ export function everyRouteCall(
 
 /** The routes that need a record, a body or a query, or whose answer to a hang is known. */
 function writtenCalls(harness: Harness): Partial<Record<RouteFunctionName, RouteCall>> {
-  const callback = invoiceCallbackBody(INVOICE, 'pending');
+  const callback = invoiceCallbackBody(CALLBACK_INVOICE, 'pending');
   const { apiKey, secretKey } = harness.stack.sandbox!;
   return {
     checkout: {
