@@ -60,7 +60,8 @@ export interface StoreChanges {
   processing?: OwnAccount;
   travelRule?: TravelRule;
   travelRuleSender?: TravelRule;
-  claimLinkDays?: number;
+  /** null clears it: the deployment's CLAIM_LINK_DAYS applies again. */
+  claimLinkDays?: number | null;
   /** null clears it: the stage's limit applies again. */
   requestsPerSecond?: number | null;
 }
@@ -161,18 +162,21 @@ export class StoreAdmin {
     this.checkUrls({ webhookUrl: changes.webhookUrl ?? undefined, processing: changes.processing });
     const { processing } = changes;
     const settings = (record: StoreRecord): StoreRecord => {
-      const { webhookUrl: _cleared, requestsPerSecond: _limit, ...rest } = record;
-      const webhookUrl = changes.webhookUrl === undefined ? record.webhookUrl : changes.webhookUrl;
-      const requestsPerSecond =
-        changes.requestsPerSecond === undefined ? record.requestsPerSecond : changes.requestsPerSecond;
+      const { webhookUrl: _cleared, requestsPerSecond: _limit, claimLinkDays: _term, ...rest } = record;
+      // A change of null clears the setting; one left out keeps it.
+      const kept = <K extends 'webhookUrl' | 'requestsPerSecond' | 'claimLinkDays'>(key: K) =>
+        changes[key] === undefined ? record[key] : (changes[key] ?? undefined);
+      const webhookUrl = kept('webhookUrl');
+      const requestsPerSecond = kept('requestsPerSecond');
+      const claimLinkDays = kept('claimLinkDays');
       return {
         ...rest,
         ...(changes.name !== undefined && { name: changes.name }),
         ...(changes.travelRule !== undefined && { travelRule: changes.travelRule }),
         ...(changes.travelRuleSender !== undefined && { travelRuleSender: changes.travelRuleSender }),
-        ...(changes.claimLinkDays !== undefined && { claimLinkDays: changes.claimLinkDays }),
-        ...(webhookUrl !== null && webhookUrl !== undefined && { webhookUrl }),
-        ...(requestsPerSecond !== null && requestsPerSecond !== undefined && { requestsPerSecond }),
+        ...(webhookUrl !== undefined && { webhookUrl }),
+        ...(requestsPerSecond !== undefined && { requestsPerSecond }),
+        ...(claimLinkDays !== undefined && { claimLinkDays }),
       };
     };
     // A change without keys keeps another request's lease, if any: that request writes the keys, then ends it.

@@ -64,8 +64,8 @@ export function newStoreInput(request: ApiRequest): { store: NewStore; apiBase: 
 }
 
 /**
- * A field left out keeps its value; `"webhook_url": null` clears the store's endpoint, and
- * `"requests_per_second": null` its own limit.
+ * A field left out keeps its value; `"webhook_url": null` clears the store's endpoint, and `"claim_link_days": null`
+ * and `"requests_per_second": null` its own term and limit, so the deployment's apply again.
  */
 export function storeChangesInput(request: ApiRequest): {
   storeId: StoreId;
@@ -90,7 +90,9 @@ export function storeChangesInput(request: ApiRequest): {
       ...(name !== undefined && { name }),
       ...(travel_rule !== undefined && { travelRule: travel_rule }),
       ...(travel_rule_sender !== undefined && { travelRuleSender: travel_rule_sender }),
-      ...(claim_link_days !== undefined && { claimLinkDays: claim_link_days }),
+      ...(cleared('claim_link_days')
+        ? { claimLinkDays: null }
+        : claim_link_days != null && { claimLinkDays: claim_link_days }),
       ...(cleared('requests_per_second')
         ? { requestsPerSecond: null }
         : requests_per_second != null && { requestsPerSecond: requests_per_second }),

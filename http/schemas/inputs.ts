@@ -307,7 +307,7 @@ export const storeChangesBody = fields({
   processing: v.optional(processingAccount),
   travel_rule: v.optional(travelRule),
   travel_rule_sender: v.optional(travelRuleSender),
-  claim_link_days: v.optional(claimLinkDays),
+  claim_link_days: v.optional(v.nullable(claimLinkDays)),
   requests_per_second: v.optional(v.nullable(requestsPerSecond)),
 });
 

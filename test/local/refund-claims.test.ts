@@ -328,4 +328,10 @@ test("a store's claim_link_days: set, shown, changed, and each new link's term; 
     expect([bad.status, Object.keys(bad.body.error.fields)]).toEqual([400, ['claim_link_days']]);
   }
   expect((await harness.api('GET', '/stores/claim-days', platform)).body.claim_link_days).toBe(90);
+  const cleared = await harness.api('PATCH', '/stores/claim-days', {
+    ...platform,
+    body: { claim_link_days: null },
+  });
+  expect([cleared.status, cleared.body.claim_link_days]).toEqual([200, null]);
+  expect((await harness.api('GET', '/stores/claim-days', platform)).body.claim_link_days).toBeNull();
 });
