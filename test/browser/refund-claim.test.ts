@@ -162,14 +162,24 @@ describe('refund claim links', () => {
     await first.page.getByRole('alert').filter({ hasText: 'the connection failed' }).waitFor();
     expect(await withdrawalsOf(refundId)).toHaveLength(1);
 
-    // The second tab sends the same address; the first sends it again with a double click.
+    // The second tab sends the same address; the first sends it again with a double click. Each tab's polls are let
+    // through once its send is answered: a held poll would show the stale form again over the answer.
+    const sendAnswered = (page: Page) =>
+      page.waitForResponse(
+        (response) =>
+          response.request().method() === 'POST' && response.url().includes('/public/refund-claims/'),
+      );
     await second.page.getByLabel('Your BTC address').fill(ADDRESS);
+    const secondSent = sendAnswered(second.page);
     await second.page.getByRole('button', { name: 'Send my refund' }).click();
-    await second.page.getByRole('list').getByText('Address received').waitFor();
-    await first.page.getByRole('button', { name: 'Send my refund' }).dblclick();
-    await first.page.getByRole('list').getByText('Address received').waitFor();
-    await firstPolls.release(first.page);
+    expect((await secondSent).status()).toBe(200);
     await secondPolls.release(second.page);
+    await second.page.getByRole('list').getByText('Address received').waitFor();
+    const firstSent = sendAnswered(first.page);
+    await first.page.getByRole('button', { name: 'Send my refund' }).dblclick();
+    expect((await firstSent).status()).toBe(200);
+    await firstPolls.release(first.page);
+    await first.page.getByRole('list').getByText('Address received').waitFor();
     const onItsWay = first.page.getByRole('status').filter({ hasText: 'Your refund is on its way.' });
     await onItsWay.waitFor();
     await expectAccessibleClaim(first.page, 'on-its-way');
