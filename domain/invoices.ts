@@ -1,4 +1,3 @@
-import { customerSecretHash, customerSecretMatches } from './customer-secret';
 import {
   ConflictError,
   NotConfiguredError,
@@ -33,9 +32,8 @@ import {
   unmarkCancelAsked,
 } from './invoice-cancel';
 import { holdsNews, orderForeignId, upstreamForeignId, withNews, type StatusUpdate } from './invoice-news';
+import { InvoiceSends, type SentInvoice } from './invoice-sends';
 import { invoiceEvents } from './webhooks';
-
-const MAX_ATTEMPTS = 5;
 
 /** An order's refunds, as the refund service reserves and ends them on the order (InvoiceService does). */
 export interface RefundReservations {
@@ -75,16 +73,14 @@ export interface InvoiceServiceOptions {
   senderDigestKey?: () => Promise<Buffer>;
 }
 
-export interface Checkout {
-  record: InvoiceRecord;
+export interface Checkout extends SentInvoice {
   /** False when a repeat of the request found the invoice already made. */
   created: boolean;
-  clientSecret: string | null;
 }
 
 export class InvoiceService implements RefundReservations {
   private readonly invoices: ClaimedRecords<InvoiceRecord>;
-  private readonly clientSecrets?: CustomerSecrets;
+  private readonly sends: InvoiceSends;
   private readonly onLookupNotFound?: (foreignId: string) => void;
   private readonly onNewsMismatch?: (foreignId: string, reason: 'foreign_id' | 'account') => void;
   private readonly senderRule: () => Promise<TravelRule>;
@@ -96,7 +92,6 @@ export class InvoiceService implements RefundReservations {
     private readonly timing: ClaimTiming,
     options: InvoiceServiceOptions = {},
   ) {
-    this.clientSecrets = options.clientSecrets;
     this.onLookupNotFound = options.onLookupNotFound;
     this.onNewsMismatch = options.onNewsMismatch;
     this.senderRule = options.senderRule ?? (() => Promise.resolve(DEFAULT_TRAVEL_RULE_SENDER));
@@ -113,11 +108,12 @@ export class InvoiceService implements RefundReservations {
       },
       options.announce === false ? undefined : invoiceEvents,
     );
+    this.sends = new InvoiceSends(this.invoices, accounts, timing, options.clientSecrets);
   }
 
   /**
    * Creates the order's invoice once; a repeat of the same request answers the same invoice. With the invoice
-   * comes its client secret (see `clientSecretOf`). The payer (`sender`) goes to the service with this call's
+   * comes its client secret (see `InvoiceSends.clientSecretOf`). The payer (`sender`) goes to the service with this call's
    * create and is kept nowhere: the record holds only a keyed digest of it, so that the same request again (after
    * a lost answer, say) resumes with the payer it brings, and another payer under the foreign_id is a conflict.
    */
@@ -136,24 +132,15 @@ export class InvoiceService implements RefundReservations {
     );
     if (!claimed.owned) {
       const record = claimed.record;
-      return { record, created: false, clientSecret: await this.clientSecretOf(record) };
+      return { record, created: false, clientSecret: await this.sends.clientSecretOf(record) };
     }
-    const made = await this.createUpstream(claimed.record, mayHaveBeenSent(claimed.previous), sender);
+    const made = await this.sends.send(claimed.record, mayHaveBeenSent(claimed.previous), sender);
     return { ...made, created: true };
   }
 
   private async requireSenderKey(): Promise<Buffer> {
     if (!this.senderDigestKey) throw new NotConfiguredError('No key to keep a digest of the payer under');
     return this.senderDigestKey();
-  }
-
-  /**
-   * The invoice's client secret, issued again for a replayed checkout; null when the stored hash is not of the
-   * secret issued now (an invoice from before client secrets, or before the key they derive from changed).
-   */
-  private async clientSecretOf(record: InvoiceRecord): Promise<string | null> {
-    const secret = await this.clientSecrets?.secretFor(record);
-    return customerSecretMatches(secret, record.clientSecretHash) ? (secret as string) : null;
   }
 
   async cancel(foreignId: string): Promise<InvoiceRecord> {
@@ -337,108 +324,10 @@ export class InvoiceService implements RefundReservations {
   }
 
   /**
-   * Gives up on a create whose outcome stayed unknown, cancelling whatever it may have left upstream. The sweep
-   * first takes the record under a fresh lease, so it never cancels an invoice a retry has just created.
+   * Gives up on a create whose outcome stayed unknown, cancelling whatever it may have left upstream
+   * (`InvoiceSends.abandon`).
    */
-  async abandon(record: InvoiceRecord): Promise<void> {
-    const taken = await this.invoices.retake(record);
-    if (!taken.won) return;
-    await this.cancelOrphan(taken.record);
-    await this.invoices.save(taken.record, {
-      ...taken.record,
-      phase: 'abandoned',
-      updatedAt: this.timing.now(),
-    });
+  abandon(record: InvoiceRecord): Promise<void> {
+    return this.sends.abandon(record);
   }
-
-  /**
-   * `resumed`: an earlier attempt with this upstream id may have been created without our hearing back. `sender`:
-   * the payer this call was given, sent with each attempt and never written.
-   */
-  private async createUpstream(
-    claimed: InvoiceRecord,
-    resumed: boolean,
-    sender?: Sender,
-  ): Promise<Omit<Checkout, 'created'>> {
-    let record = claimed;
-    let mayBeOurs = resumed;
-    // Before the send: a secret that could not be had after it would leave a created invoice unrecorded.
-    let secret: string | undefined;
-    try {
-      secret = await this.clientSecrets?.secretFor(claimed);
-    } catch (error) {
-      await (mayBeOurs ? this.invoices.release(claimed, undefined) : this.invoices.releaseUnsent(claimed));
-      throw error;
-    }
-    const own = secret === undefined ? {} : { clientSecretHash: customerSecretHash(secret) };
-    for (;;) {
-      try {
-        const created = await this.processingOf(record).createInvoice(
-          upstreamForeignId(record),
-          record.request,
-          sender,
-        );
-        const answered = this.invoices.answered(record, created, 'create', {
-          invoice: created.details,
-          ...own,
-        });
-        const saved = await this.invoices.save(record, answered);
-        // The secret whose hash this write stored; a record someone else wrote is checked against its own.
-        return saved.won
-          ? { record: saved.record, clientSecret: secret ?? null }
-          : { record: saved.record, clientSecret: await this.clientSecretOf(saved.record) };
-      } catch (error) {
-        // "foreign_id taken" proves a lost answer only after a send of ours whose outcome was unknown; otherwise
-        // the id belongs to someone else's invoice, which must not be cancelled.
-        const lostAnswer = mayBeOurs && serviceFailure(error) === 'duplicate_foreign_id';
-        if (!lostAnswer || record.attempt >= MAX_ATTEMPTS) {
-          // Not unknown when surely unsent: a retry or the sweep would take "taken" for a send of ours that made
-          // the invoice, and cancel one we did not make.
-          const sentNothing = !mayBeOurs && surelyNotProcessed(error);
-          await (sentNothing
-            ? this.invoices.releaseUnsent(record)
-            : this.invoices.release(record, refusal(error)));
-          throw error;
-        }
-        // An earlier attempt was created upstream but its answer was lost: retire it and start a new one.
-        try {
-          await this.cancelOrphan(record);
-        } catch (cancelError) {
-          await this.invoices.release(record, refusal(cancelError));
-          throw cancelError;
-        }
-        const at = this.timing.now();
-        const next = await this.invoices.save(record, {
-          ...record,
-          attempt: record.attempt + 1,
-          claimedAt: at,
-          updatedAt: at,
-        });
-        if (!next.won) return { record: next.record, clientSecret: await this.clientSecretOf(next.record) };
-        record = next.record;
-        mayBeOurs = false;
-      }
-    }
-  }
-
-  private async cancelOrphan(record: InvoiceRecord): Promise<void> {
-    try {
-      await this.processingOf(record).cancelInvoice(upstreamForeignId(record));
-    } catch (error) {
-      // Already final or never created: either way nothing payable is left behind.
-      const failure = serviceFailure(error);
-      if (failure !== 'invalid_state' && failure !== 'not_found') throw error;
-    }
-  }
-}
-
-/** The service's reason when it refused the create for good; a retry may then use the foreign_id again. */
-function refusal(error: unknown): string | undefined {
-  const failure = serviceFailure(error);
-  const refused =
-    failure === 'refused' ||
-    failure === 'duplicate_foreign_id' ||
-    failure === 'feature_disabled' ||
-    failure === 'unreadable_request';
-  return refused ? (error as ServiceError).reason : undefined;
 }
