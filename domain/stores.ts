@@ -136,6 +136,17 @@ export interface SecretLease {
   version: number;
 }
 
+/**
+ * How long a create or a change of keys holds the store's secret: over twice an API function's timeout (a test
+ * holds it to lib/routes.ts), so that a holder's invocation has ended, and any write it sent has landed, before it.
+ */
+export const SECRET_LEASE_MS = 60_000;
+
+/** The lease taken at `now` by the write of store version `version`. */
+export function secretLease(now: number, version: number): SecretLease {
+  return { until: now + SECRET_LEASE_MS, version };
+}
+
 /** The secrets that sign a store's webhooks now: the previous one only until its overlap ends. */
 export function signingSecrets(
   record: StoreRecord,

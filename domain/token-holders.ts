@@ -1,5 +1,6 @@
 // Who holds a bearer token: the default store's tokens (the tokens secret), the platform token (its own secret),
-// or another store's (the registry, by digest). Every comparison is of SHA-256 digests, in constant time.
+// or another store's (the registry, by digest, where issueTokens puts it). Every comparison is of SHA-256 digests,
+// in constant time.
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { Tokens, TokenSource } from './ports';
 import {
@@ -11,6 +12,7 @@ import {
   type StoreRecord,
   type StoreRegistry,
   type StoreStatus,
+  type TokenHashes,
   type TokenHolder,
   type TokenScope,
 } from './stores';
@@ -27,6 +29,32 @@ export interface TokenHolderSources {
 
 export function tokenDigest(token: string): Buffer {
   return hash('sha256', token, 'buffer');
+}
+
+/** A store's tokens in clear, answered once: when made, and when rotated. */
+export type IssuedTokens = Record<TokenScope, string>;
+
+/** What issuing a store's tokens needs: fresh tokens, their digests, and the registry that says whose they are. */
+export interface TokenIssuing {
+  /** Read for a change: never from a cache. */
+  registry: StoreRegistry;
+  /** 256 random bits, URL-safe. */
+  newToken: () => string;
+  /** SHA-256 in hex: how a token is found and kept. */
+  hashToken: (token: string) => string;
+}
+
+/** New tokens for the store, each registered as its own before the store item names it; only digests are kept. */
+export async function issueTokens(
+  { registry, newToken, hashToken }: TokenIssuing,
+  storeId: StoreId,
+): Promise<{ tokens: IssuedTokens; hashes: TokenHashes }> {
+  const tokens = { storefront: newToken(), admin: newToken() };
+  const hashes = { storefront: hashToken(tokens.storefront), admin: hashToken(tokens.admin) };
+  for (const scope of ['storefront', 'admin'] as const) {
+    await registry.addToken({ hash: hashes[scope], storeId, scope });
+  }
+  return { tokens, hashes };
 }
 
 /**

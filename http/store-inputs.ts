@@ -1,4 +1,4 @@
-import type { NewStore, OwnAccount, StoreChanges } from '../domain/store-admin';
+import type { NewStore, OwnAccount, StoreChanges } from '../domain/store-settings';
 import { STORE_ID, type StoreId } from '../domain/stores';
 import { InvalidRequestError } from './errors';
 import type { ApiRequest } from './route';

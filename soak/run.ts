@@ -2,7 +2,7 @@ import { MAX_STORE_REQUESTS_PER_SECOND } from '../domain/request-limits';
 import { DynamoDBClient, paginateScan, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { Decimal } from '../domain/decimal';
 import type { SweepReport } from '../domain/reconcile';
-import { SECRET_LEASE_MS } from '../domain/store-admin';
+import { SECRET_LEASE_MS } from '../domain/stores';
 import { LOCAL_CREDENTIALS } from '../local/dynamodb';
 import { startLocalStack, type LocalStack } from '../local/stack';
 import { startSandbox, type Sandbox } from '../sandbox/server';

@@ -1,7 +1,8 @@
-// Store management (domain/store-admin.ts) over the registry and the secrets in memory.
+// Store management (domain/store-admin.ts, domain/store-creates.ts, domain/store-settings.ts) over the registry and
+// the secrets in memory.
 import { ConflictError, InvalidFieldsError } from '../../domain/errors';
-import { DefaultStoreError, SECRET_LEASE_MS, StoreAdmin, StoreNotFoundError } from '../../domain/store-admin';
-import { acceptsToken, signingSecrets } from '../../domain/stores';
+import { DefaultStoreError, StoreAdmin, StoreNotFoundError } from '../../domain/store-admin';
+import { acceptsToken, SECRET_LEASE_MS, signingSecrets } from '../../domain/stores';
 import { API_FUNCTION_TIMEOUT_SECONDS } from '../../lib/routes';
 import { MemorySecrets, MemoryStoreRegistry } from '../support/memory-stores';
 
