@@ -17,7 +17,7 @@ export type StoreSettings = Pick<
 >;
 
 /** The settings a change may clear: then the deployment's endpoint, term or limit applies again. */
-type Clearable = 'webhookUrl' | 'claimLinkDays' | 'requestsPerSecond';
+export type ClearableSetting = 'webhookUrl' | 'claimLinkDays' | 'requestsPerSecond';
 
 export type NewStore = StoreSettings & {
   id: StoreId;
@@ -27,7 +27,7 @@ export type NewStore = StoreSettings & {
 
 /** A setting left out keeps its value; a null clears one that may be cleared. */
 export type StoreChanges = {
-  [K in keyof StoreSettings]?: StoreSettings[K] | (K extends Clearable ? null : never);
+  [K in keyof StoreSettings]?: StoreSettings[K] | (K extends ClearableSetting ? null : never);
 } & { processing?: OwnAccount };
 
 /** Which URLs a store's settings may name. */
@@ -41,7 +41,7 @@ export interface UrlPolicy {
 /** The store item with `changes` applied: a setting left out keeps its value, and a null clears it. */
 export function withSettings(record: StoreRecord, changes: StoreChanges): StoreRecord {
   const { webhookUrl: _url, claimLinkDays: _term, requestsPerSecond: _limit, ...rest } = record;
-  const kept = <K extends Clearable>(key: K) =>
+  const kept = <K extends ClearableSetting>(key: K) =>
     changes[key] === undefined ? record[key] : (changes[key] ?? undefined);
   const webhookUrl = kept('webhookUrl');
   const claimLinkDays = kept('claimLinkDays');

@@ -1,4 +1,5 @@
-import type { NewStore, OwnAccount, StoreChanges } from '../domain/store-settings';
+import type * as v from 'valibot';
+import type { ClearableSetting, NewStore, StoreChanges } from '../domain/store-settings';
 import { STORE_ID, type StoreId } from '../domain/stores';
 import { InvalidRequestError } from './errors';
 import type { ApiRequest } from './route';
@@ -30,37 +31,50 @@ export function storeIdInput({ path }: ApiRequest): StoreId {
   return storeId;
 }
 
-type AccountFields = { api_key: string; secret_key: string; base_url: string } | undefined;
+/** A store's settings from a create's or a change's fields, by the domain's names: a field left out is absent. */
+function settingsOf({
+  name,
+  webhook_url,
+  processing,
+  travel_rule,
+  travel_rule_sender,
+  claim_link_days,
+  requests_per_second,
+}: v.InferOutput<typeof storeChangesBody>) {
+  return {
+    ...(name !== undefined && { name }),
+    ...(webhook_url != null && { webhookUrl: webhook_url }),
+    ...(travel_rule !== undefined && { travelRule: travel_rule }),
+    ...(travel_rule_sender !== undefined && { travelRuleSender: travel_rule_sender }),
+    ...(claim_link_days != null && { claimLinkDays: claim_link_days }),
+    ...(requests_per_second != null && { requestsPerSecond: requests_per_second }),
+    ...(processing && {
+      processing: {
+        apiKey: processing.api_key,
+        secretKey: processing.secret_key,
+        baseUrl: processing.base_url,
+      },
+    }),
+  };
+}
 
-function ownAccount(fields: AccountFields): OwnAccount | undefined {
-  return fields && { apiKey: fields.api_key, secretKey: fields.secret_key, baseUrl: fields.base_url };
+/** The settings a change clears with a null, by the API's name and the domain's. */
+const CLEARABLE = {
+  webhook_url: 'webhookUrl',
+  claim_link_days: 'claimLinkDays',
+  requests_per_second: 'requestsPerSecond',
+} as const satisfies Record<string, ClearableSetting>;
+
+/** readFields reads a null as left out, so a change's clearing nulls are read from its body. */
+function clearedIn(body: unknown): Partial<Record<ClearableSetting, null>> {
+  if (!isPlainObject(body)) return {};
+  const cleared = Object.entries(CLEARABLE).filter(([field]) => body[field] === null);
+  return Object.fromEntries(cleared.map(([, setting]) => [setting, null]));
 }
 
 export function newStoreInput(request: ApiRequest): { store: NewStore; apiBase: string } {
-  const {
-    id,
-    name,
-    webhook_url,
-    processing,
-    travel_rule,
-    travel_rule_sender,
-    claim_link_days,
-    requests_per_second,
-  } = readFields(storeBody, request.body);
-  const account = ownAccount(processing);
-  return {
-    store: {
-      id,
-      name,
-      ...(webhook_url !== undefined && { webhookUrl: webhook_url }),
-      ...(travel_rule !== undefined && { travelRule: travel_rule }),
-      ...(travel_rule_sender !== undefined && { travelRuleSender: travel_rule_sender }),
-      ...(claim_link_days !== undefined && { claimLinkDays: claim_link_days }),
-      ...(requests_per_second !== undefined && { requestsPerSecond: requests_per_second }),
-      ...(account && { processing: account }),
-    },
-    apiBase: apiBaseOf(request),
-  };
+  const fields = readFields(storeBody, request.body);
+  return { store: { ...settingsOf(fields), id: fields.id, name: fields.name }, apiBase: apiBaseOf(request) };
 }
 
 /**
@@ -73,32 +87,10 @@ export function storeChangesInput(request: ApiRequest): {
   apiBase: string;
 } {
   const storeId = storeIdInput(request);
-  const {
-    name,
-    webhook_url,
-    processing,
-    travel_rule,
-    travel_rule_sender,
-    claim_link_days,
-    requests_per_second,
-  } = readFields(storeChangesBody, request.body);
-  const cleared = (field: string) => isPlainObject(request.body) && request.body[field] === null;
-  const account = ownAccount(processing);
+  const fields = readFields(storeChangesBody, request.body);
   return {
     storeId,
-    changes: {
-      ...(name !== undefined && { name }),
-      ...(travel_rule !== undefined && { travelRule: travel_rule }),
-      ...(travel_rule_sender !== undefined && { travelRuleSender: travel_rule_sender }),
-      ...(cleared('claim_link_days')
-        ? { claimLinkDays: null }
-        : claim_link_days != null && { claimLinkDays: claim_link_days }),
-      ...(cleared('requests_per_second')
-        ? { requestsPerSecond: null }
-        : requests_per_second != null && { requestsPerSecond: requests_per_second }),
-      ...(cleared('webhook_url') ? { webhookUrl: null } : webhook_url != null && { webhookUrl: webhook_url }),
-      ...(account && { processing: account }),
-    },
+    changes: { ...settingsOf(fields), ...clearedIn(request.body) },
     apiBase: apiBaseOf(request),
   };
 }

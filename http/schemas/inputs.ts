@@ -290,8 +290,8 @@ const requestsPerSecond = wholeNumber({
   jsonOnly: true,
 });
 
-export const storeBody = fields({
-  id: storeId('The store id: it appears in keys, URLs and upstream foreign_ids, and never changes.'),
+/** A store's settings as a create gives them: a change states only how it differs. */
+const storeSettings = {
   name: storeName,
   webhook_url: v.optional(webhookUrl),
   processing: v.optional(processingAccount),
@@ -299,14 +299,18 @@ export const storeBody = fields({
   travel_rule_sender: v.optional(travelRuleSender),
   claim_link_days: v.optional(claimLinkDays),
   requests_per_second: v.optional(requestsPerSecond),
+};
+
+export const storeBody = fields({
+  id: storeId('The store id: it appears in keys, URLs and upstream foreign_ids, and never changes.'),
+  ...storeSettings,
 });
 
+/** A change may leave out the name, and a null clears the endpoint, the claim links' term or the limit. */
 export const storeChangesBody = fields({
+  ...storeSettings,
   name: v.optional(storeName),
   webhook_url: v.optional(v.nullable(webhookUrl)),
-  processing: v.optional(processingAccount),
-  travel_rule: v.optional(travelRule),
-  travel_rule_sender: v.optional(travelRuleSender),
   claim_link_days: v.optional(v.nullable(claimLinkDays)),
   requests_per_second: v.optional(v.nullable(requestsPerSecond)),
 });
