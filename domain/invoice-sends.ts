@@ -25,30 +25,6 @@ export class InvoiceSends {
   ) {}
 
   /**
-   * The invoice's client secret, issued again for a replayed checkout; null when the stored hash is not of the
-   * secret issued now (an invoice from before client secrets, or before the key they derive from changed).
-   */
-  async clientSecretOf(record: InvoiceRecord): Promise<string | null> {
-    const secret = await this.clientSecrets?.secretFor(record);
-    return customerSecretMatches(secret, record.clientSecretHash) ? (secret as string) : null;
-  }
-
-  /**
-   * Gives up on a create whose outcome stayed unknown, cancelling whatever it may have left upstream. The sweep
-   * first takes the record under a fresh lease, so it never cancels an invoice a retry has just created.
-   */
-  async abandon(record: InvoiceRecord): Promise<void> {
-    const taken = await this.invoices.retake(record);
-    if (!taken.won) return;
-    await this.cancelOrphan(taken.record);
-    await this.invoices.save(taken.record, {
-      ...taken.record,
-      phase: 'abandoned',
-      updatedAt: this.timing.now(),
-    });
-  }
-
-  /**
    * `resumed`: an earlier attempt with this upstream id may have been created without our hearing back. `sender`:
    * the payer this call was given, sent with each attempt and never written.
    */
@@ -110,6 +86,30 @@ export class InvoiceSends {
         mayBeOurs = false;
       }
     }
+  }
+
+  /**
+   * Gives up on a create whose outcome stayed unknown, cancelling whatever it may have left upstream. The sweep
+   * first takes the record under a fresh lease, so it never cancels an invoice a retry has just created.
+   */
+  async abandon(record: InvoiceRecord): Promise<void> {
+    const taken = await this.invoices.retake(record);
+    if (!taken.won) return;
+    await this.cancelOrphan(taken.record);
+    await this.invoices.save(taken.record, {
+      ...taken.record,
+      phase: 'abandoned',
+      updatedAt: this.timing.now(),
+    });
+  }
+
+  /**
+   * The invoice's client secret, issued again for a replayed checkout; null when the stored hash is not of the
+   * secret issued now (an invoice from before client secrets, or before the key they derive from changed).
+   */
+  async clientSecretOf(record: InvoiceRecord): Promise<string | null> {
+    const secret = await this.clientSecrets?.secretFor(record);
+    return customerSecretMatches(secret, record.clientSecretHash) ? (secret as string) : null;
   }
 
   private async cancelOrphan(record: InvoiceRecord): Promise<void> {
