@@ -1,5 +1,6 @@
 // Per-store request limits (issue 45): each store may make so many requests a second, counted in the table per
-// store and second, and leased to each warm function in slices, so that the count costs few writes however busy.
+// store and second, and leased to each warm function in slices sized to what it serves, so that the count costs few
+// writes however busy, and a store spread over many functions is not refused below its limit.
 import { DomainError } from './errors';
 import type { RequestLeases } from './ports';
 import type { StoreId } from './stores';
@@ -8,12 +9,22 @@ import type { StoreId } from './stores';
 export const DEFAULT_STORE_REQUESTS_PER_SECOND = 50;
 export const MAX_STORE_REQUESTS_PER_SECOND = 100_000;
 
-/** A store's second is leased in at most this many full slices, so that its count takes few writes a second. */
+/** A function busy with a store takes its second in at most this many of the largest slices. */
 export const LEASES_PER_SECOND = 20;
 
-/** The requests one lease admits: a twentieth of the limit, at least one. */
+/** The most requests one lease admits: a twentieth of the limit, at least one. */
 export function sliceOf(limit: number): number {
   return Math.max(1, Math.ceil(limit / LEASES_PER_SECOND));
+}
+
+/**
+ * A lease's size: one more than the function served of the store in its last second (one for a store it has not
+ * served), doubling within a second that needs more, at most `sliceOf(limit)`. Slices sized to use leave little
+ * unused, so the limit is shared by as many functions as serve the store.
+ */
+export function nextLeaseSize(limit: number, lastSecondServed: number, leasedBefore?: number): number {
+  const wanted = leasedBefore === undefined ? lastSecondServed + 1 : leasedBefore * 2;
+  return Math.min(sliceOf(limit), Math.max(1, wanted));
 }
 
 /** A store over its requests a second: refused before its request does anything. */
@@ -37,12 +48,18 @@ export interface StoreRequestLimitsDeps {
 }
 
 /**
- * What a warm function holds of a store's second: requests it may still admit, whether its last lease was refused
- * (then it refuses till the next second), and the lease under way, which the store's other requests wait for.
+ * What a warm function holds of a store's second: requests it may still admit, those it admitted, its last lease's
+ * size, whether its last lease was refused (then it refuses till the next second), and the lease under way, which
+ * the store's other requests wait for (`waiting`, so that it is large enough for them all). `lastSecondServed`: what
+ * it admitted in the second before, which sizes the first lease.
  */
 interface HeldSlice {
   second: number;
   left: number;
+  served: number;
+  lastSecondServed: number;
+  waiting: number;
+  leased?: number;
   refused?: RateLimitedError;
   leasing?: Promise<void>;
 }
@@ -52,8 +69,9 @@ const MAX_HELD_STORES = 1_000;
 
 /**
  * Admits a store's request from the slice this function holds for the current second; with none left, it leases
- * another slice with one conditional write. Once refused, the store's requests are refused here till the next
- * second, with no write. A store is refused only past its limit, less the slices other functions hold unused.
+ * another slice with one conditional write (`nextLeaseSize`). Once refused, the store's requests are refused here
+ * till the next second, with no write. A store is refused only past its limit, less what other functions leased and
+ * have not used: with slices sized to use, little.
  */
 export class StoreRequestLimits {
   private readonly held = new Map<StoreId, HeldSlice>();
@@ -65,19 +83,27 @@ export class StoreRequestLimits {
       const slice = this.current(storeId, Math.floor(this.deps.now() / 1000));
       if (slice.left > 0) {
         slice.left -= 1;
+        slice.served += 1;
         return;
       }
       if (slice.refused) throw slice.refused;
       slice.leasing ??= this.lease(storeId, slice).finally(() => {
         slice.leasing = undefined;
       });
-      await slice.leasing;
+      slice.waiting += 1;
+      await slice.leasing.finally(() => {
+        slice.waiting -= 1;
+      });
     }
   }
 
   private async lease(storeId: StoreId, slice: HeldSlice): Promise<void> {
     const limit = await this.deps.limitOf(storeId);
-    const size = sliceOf(limit);
+    const size = Math.min(
+      sliceOf(limit),
+      Math.max(nextLeaseSize(limit, slice.lastSecondServed, slice.leased), slice.waiting),
+    );
+    slice.leased = size;
     if (await this.deps.leases.take(storeId, slice.second, size, limit)) slice.left += size;
     else slice.refused = new RateLimitedError(limit);
   }
@@ -86,7 +112,8 @@ export class StoreRequestLimits {
     const held = this.held.get(storeId);
     if (held?.second === second) return held;
     if (this.held.size >= MAX_HELD_STORES) this.held.clear();
-    const fresh: HeldSlice = { second, left: 0 };
+    const lastSecondServed = held?.second === second - 1 ? held.served : 0;
+    const fresh: HeldSlice = { second, left: 0, served: 0, lastSecondServed, waiting: 0 };
     this.held.set(storeId, fresh);
     return fresh;
   }

@@ -1,6 +1,7 @@
 // The lease arithmetic of the per-store limits, against an in-memory count that behaves as the table's conditional ADD.
 import {
   LEASES_PER_SECOND,
+  nextLeaseSize,
   RateLimitedError,
   sliceOf,
   StoreRequestLimits,
@@ -63,12 +64,23 @@ test('a slice is a twentieth of the limit, at least one', () => {
   expect(mostAdmitted(1)).toBe(1);
 });
 
-test('one function admits exactly the limit in a second when it is a whole number of slices, then refuses', async () => {
+test('a lease is one more than the function served in its last second, doubling within a second, at most a slice', () => {
+  expect(nextLeaseSize(1000, 0)).toBe(1);
+  expect(nextLeaseSize(1000, 6)).toBe(7);
+  expect(nextLeaseSize(1000, 6, 7)).toBe(14);
+  expect(nextLeaseSize(1000, 400)).toBe(sliceOf(1000));
+  expect(nextLeaseSize(1000, 0, 32)).toBe(sliceOf(1000));
+  expect(nextLeaseSize(3, 0, 1)).toBe(1);
+});
+
+test('one function admits the limit, at most a slice less one over it, then refuses', async () => {
   const { leases, functions } = setUp({ shop: 100 });
   const [limits] = functions(1);
-  expect(await admitted(limits, 'shop', 500)).toBe(100);
-  // One write a slice, and one refused: the refused requests after it take none.
-  expect(leases.writes).toBe(100 / sliceOf(100) + 1);
+  const count = await admitted(limits, 'shop', 500);
+  expect(count).toBeGreaterThanOrEqual(100);
+  expect(count).toBeLessThanOrEqual(mostAdmitted(100));
+  // Leases of 1, 2 and 4, then slices of 5 to the limit, and one refused: the refused requests after it take none.
+  expect(leases.writes).toBe(3 + Math.ceil((100 - 7) / sliceOf(100)) + 1);
 });
 
 test('the next second admits again, and a refusal names the limit with a Retry-After of one second', async () => {
@@ -92,8 +104,40 @@ test('many functions of one store admit no more than the limit and one slice ove
   }
   expect(total).toBeLessThanOrEqual(mostAdmitted(1000));
   expect(total).toBeGreaterThan(1000 - many.length * sliceOf(1000));
-  // The writes are bounded by the leases a second's limit allows, plus one refusal per function.
-  expect(leases.writes).toBeLessThanOrEqual(LEASES_PER_SECOND + many.length);
+  // Each function's leases double up to a slice; then the limit's slices, and one refusal per function.
+  const doublings = Math.ceil(Math.log2(sliceOf(1000)));
+  expect(leases.writes).toBeLessThanOrEqual(many.length * (doublings + 1) + LEASES_PER_SECOND);
+});
+
+test('a store spread thin over many functions is admitted up to its limit, not only by twenty of them', async () => {
+  const { leases, clock, functions } = setUp({ shop: 1000 });
+  const many = functions(100);
+  let total = 0;
+  for (const limits of many) total += await admitted(limits, 'shop', 5);
+  expect(total).toBe(500);
+  // The next second, each function leases what it served before and one more: one write each.
+  clock.ms += 1000;
+  leases.writes = 0;
+  total = 0;
+  for (const limits of many) total += await admitted(limits, 'shop', 5);
+  expect(total).toBe(500);
+  expect(leases.writes).toBe(many.length);
+});
+
+test("a function's first lease of a second is sized by what it served in the second before", async () => {
+  const { leases, clock, functions } = setUp({ shop: 10_000 });
+  const [limits] = functions(1);
+  expect(await admitted(limits, 'shop', 76)).toBe(76);
+  // 1, 2, 4, 8, 16, 32 and 64: seven leases in the first second.
+  expect(leases.writes).toBe(7);
+  clock.ms += 1000;
+  expect(await admitted(limits, 'shop', 76)).toBe(76);
+  expect(leases.writes).toBe(8);
+  // After a second without the store, it starts from one again.
+  clock.ms += 2000;
+  await limits.admit('shop');
+  expect(leases.writes).toBe(9);
+  expect(nextLeaseSize(10_000, 0)).toBe(1);
 });
 
 test("a store over its limit leaves another store's requests admitted", async () => {
