@@ -36,6 +36,11 @@ export interface KeyRules {
    * the rate, so they are left out of the per-order load.
    */
   readPerRun: (key: KeyUnits) => boolean;
+  /**
+   * Whether a key's load is computed apart (`leaseLoad`) instead of measured: the per-store limit's counts, whose
+   * writes follow the functions serving a store, which one local process cannot show.
+   */
+  computedApart: (key: KeyUnits) => boolean;
 }
 
 /** A key's load per new order: its units over the run's orders; a shard's, its family's share. */
@@ -66,8 +71,8 @@ export function keyMaxRate(readPerOrder: number, writePerOrder: number): number 
   return perOrder === 0 ? Number.POSITIVE_INFINITY : 1 / perOrder;
 }
 
-/** Each shared key's (or shard family's) load per order, and the hottest per place. */
-export function heatOf(measured: Measured, rules: KeyRules): HeatReport {
+/** Each shared key's (or shard family's) load per order, with the loads `computed` apart, and the hottest per place. */
+export function heatOf(measured: Measured, rules: KeyRules, computed: KeyLoad[] = []): HeatReport {
   const shared = new Map<
     string,
     { place: string; key: string; read: number; write: number; shards: number }
@@ -75,6 +80,7 @@ export function heatOf(measured: Measured, rules: KeyRules): HeatReport {
   const orderKey = { readUnits: 0, writeUnits: 0 };
   const perOrderKey = new Map<string, { read: number; write: number }>();
   for (const units of measured.keys) {
+    if (rules.computedApart(units)) continue;
     if (rules.isOrderKey(units)) {
       const id = `${units.place}\u0000${units.key}`;
       const seen = perOrderKey.get(id) ?? { read: 0, write: 0 };
@@ -106,12 +112,38 @@ export function heatOf(measured: Measured, rules: KeyRules): HeatReport {
     const writePerOrder = write / measured.orders / shards;
     return { place, key, readPerOrder, writePerOrder, maxRate: keyMaxRate(readPerOrder, writePerOrder) };
   });
+  loads.push(...computed);
   if (loads.length === 0) throw new Error('The run put no load on a key that orders share');
   const byHeat = (a: KeyLoad, b: KeyLoad) => a.maxRate - b.maxRate;
   const places = [...new Set(loads.map((load) => load.place))].sort();
   const hottest = places.map((place) => loads.filter((load) => load.place === place).sort(byHeat)[0]);
   const limitedBy = [...loads].sort(byHeat)[0];
   return { loads: [...loads].sort(byHeat), hottest, maxRate: limitedBy.maxRate, limitedBy, orderKey };
+}
+
+/**
+ * One store's request-limit count (domain/request-limits.ts) at a rate of orders spread evenly over `stores`: a warm
+ * function leases once in each second it serves the store, so the count's writes a second are the instances of the
+ * `limited` functions that serve the store in that second. An instance busy `billedMs` a call sees the store's
+ * requests as a Poisson stream of 1000 / (billedMs × stores) a second, so it serves the store with chance
+ * 1 − e^−(that); with one store, nearly every instance does. A refused lease is a write too.
+ */
+export function leaseLoad(
+  measured: Measured,
+  limited: string[],
+  stores: number,
+  place: string,
+  key: string,
+): KeyLoad {
+  let writePerOrder = 0;
+  for (const name of limited) {
+    const fn = measured.functions[name];
+    if (!fn || fn.invocations === 0 || fn.oneAtATime) continue;
+    const billedMs = Math.ceil(fn.billedMs);
+    const instancesPerOrder = (fn.invocations / measured.orders) * (billedMs / 1000);
+    writePerOrder += instancesPerOrder * (1 - Math.exp(-1000 / (billedMs * stores)));
+  }
+  return { place, key, readPerOrder: 0, writePerOrder, maxRate: keyMaxRate(0, writePerOrder) };
 }
 
 /** A key's units a second at `rate` new orders a second. */

@@ -6,6 +6,8 @@ import { THROTTLES } from '../lib/plugin-api';
 import { routes, scheduledJobs, THROTTLE_BY_ACCESS } from '../lib/routes';
 import { listen } from '../local/listen';
 import { startLocalStack, type LocalStack } from '../local/stack';
+import { MAX_STORE_REQUESTS_PER_SECOND } from '../domain/request-limits';
+import { LEASE_PARTITION_PREFIX } from '../store/request-leases';
 import {
   CREATED_INDEX,
   DELIVERIES_DUE_INDEX,
@@ -20,6 +22,7 @@ import {
   apiRequestsAt,
   concurrencyAt,
   heatOf,
+  leaseLoad,
   routeLimits,
   unitsAt,
   type HeatReport,
@@ -107,6 +110,8 @@ export async function heatModel(
       [SHARDS_ENV.open]: String(shards.open),
       [SHARDS_ENV.due]: String(shards.due),
       WEBHOOK_RETRY_SCALE: '0.001',
+      // The run meters keys, not limits: no store is refused, whatever this machine's pace.
+      STORE_REQUESTS_PER_SECOND: String(MAX_STORE_REQUESTS_PER_SECOND),
     },
     wrapHandler: (name, handler) => (event, context) => {
       const started = performance.now();
@@ -135,13 +140,22 @@ export async function heatModel(
       'many',
       sizes.manyStoreOrders,
     );
+    const leases = (measured: Measured, stores: number) => [
+      leaseLoad(measured, LIMITED_FUNCTIONS, stores, 'table', `${LEASE_PARTITION_PREFIX}<store>#<second>`),
+    ];
     const runs = [
-      { name: 'one store', id: 'oneStore', measured: one, report: heatOf(one, rules), target: 2_000 },
+      {
+        name: 'one store',
+        id: 'oneStore',
+        measured: one,
+        report: heatOf(one, rules, leases(one, 1)),
+        target: 2_000,
+      },
       {
         name: `${sizes.stores} stores`,
         id: 'manyStores',
         measured: many,
-        report: heatOf(many, rules),
+        report: heatOf(many, rules, leases(many, sizes.stores)),
         target: 10_000,
       },
     ];
@@ -278,6 +292,7 @@ function keyRules(shards: IndexShards): KeyRules {
   return {
     // The reconcile job's and the dispatcher's list queries: the local stack runs the dispatcher after every request.
     readPerRun: ({ place }) => place === OPEN_ITEMS_INDEX.name || place === DELIVERIES_DUE_INDEX.name,
+    computedApart: ({ key }) => key.startsWith(LEASE_PARTITION_PREFIX),
     // A webhook delivery's item is one event's, of one order.
     isOrderKey: ({ key }) => /heat-(one|many)-\d+|(^|#)WEBHOOK#/.test(key),
     shardFamily: ({ place, key }) => {
@@ -291,6 +306,11 @@ function keyRules(shards: IndexShards): KeyRules {
 }
 
 const round = (value: number, digits = 2) => +value.toFixed(digits);
+
+/** The functions whose routes count against a store's request limit (http/route.ts, `authorize`). */
+const LIMITED_FUNCTIONS: string[] = routes
+  .filter((route) => ['storefront', 'admin', 'customer'].includes(route.access))
+  .map((route) => route.name);
 
 /** Each route function's throttle, in requests a second (lib/plugin-api.ts). */
 const ROUTE_THROTTLES: Record<string, number> = Object.fromEntries(

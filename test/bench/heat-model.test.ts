@@ -5,6 +5,7 @@ import {
   concurrencyAt,
   heatOf,
   keyMaxRate,
+  leaseLoad,
   routeLimits,
   unitsAt,
 } from '../../bench/heat-model';
@@ -13,6 +14,7 @@ import type { Measured, KeyRules } from '../../bench/heat-model';
 const rules: KeyRules = {
   isOrderKey: ({ key }) => key.startsWith('INVOICE#o'),
   readPerRun: ({ place }) => place === 'due',
+  computedApart: ({ key }) => key.startsWith('LIMIT#'),
   shardFamily: ({ place, key }) => {
     const match = /^(.*#)\d+$/.exec(key);
     return match && place === 'due' ? { family: `${match[1]}<n>`, shards: 4 } : undefined;
@@ -30,6 +32,8 @@ const measured: Measured = {
     { place: 'due', key: 'DUE#0', readUnits: 90_000, writeUnits: 250 },
     { place: 'due', key: 'DUE#1', readUnits: 0, writeUnits: 150 },
     { place: 'created', key: 'STORE#INVOICE', readUnits: 450, writeUnits: 10 },
+    // One process's leases: computed apart, never measured.
+    { place: 'table', key: 'LIMIT#shop#1', readUnits: 0, writeUnits: 100_000 },
   ],
   functions: {
     checkout: { invocations: 100, billedMs: 200 },
@@ -91,4 +95,18 @@ test("each route's throttle allows its rate over its requests an order, the tigh
     { name: 'get-invoice', perOrder: 20, maxRate: 5 },
     { name: 'checkout', perOrder: 1, maxRate: 100 },
   ]);
+});
+
+test("a store's request-limit count takes a write a second from each instance that serves the store", () => {
+  // One store: checkout's 0.2 instances an order and get-invoice's 0.1, nearly every instance serving it every second.
+  const one = leaseLoad(measured, ['checkout', 'get-invoice'], 1, 'table', 'LIMIT#<store>#<second>');
+  expect(one.writePerOrder).toBeCloseTo(0.2 * (1 - Math.exp(-5)) + 0.1 * (1 - Math.exp(-200)), 6);
+  expect(one.maxRate).toBeCloseTo(1000 / one.writePerOrder, 6);
+  // A hundred stores: an instance serves a given store in a second less often; the scheduled job leases nothing.
+  const many = leaseLoad(measured, ['checkout', 'get-invoice', 'reconcile'], 100, 'table', 'L');
+  expect(many.writePerOrder).toBeCloseTo(0.2 * (1 - Math.exp(-0.05)) + 0.1 * (1 - Math.exp(-2)), 6);
+  // The measured lease key is left out; the computed one joins the table's loads.
+  const report = heatOf(measured, rules, [one]);
+  expect(report.loads.some((load) => load.key === 'LIMIT#shop#1')).toBe(false);
+  expect(report.hottest.find((load) => load.place === 'table')).toBe(one);
 });
