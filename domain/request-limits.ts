@@ -32,7 +32,10 @@ export class RateLimitedError extends DomainError<'rate_limited'> {
   override name = 'RateLimitedError';
   readonly retryAfterSeconds = 1;
 
-  constructor(readonly limit: number) {
+  constructor(
+    readonly storeId: StoreId,
+    readonly limit: number,
+  ) {
     super(
       'rate_limited',
       `The store is over its limit of ${limit} requests a second; retry after Retry-After`,
@@ -105,7 +108,7 @@ export class StoreRequestLimits {
     );
     slice.leased = size;
     if (await this.deps.leases.take(storeId, slice.second, size, limit)) slice.left += size;
-    else slice.refused = new RateLimitedError(limit);
+    else slice.refused = new RateLimitedError(storeId, limit);
   }
 
   private current(storeId: StoreId, second: number): HeldSlice {

@@ -2,6 +2,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { parse as parseLosslessly } from 'lossless-json';
 import { CallbackSignatureError, serviceFailure } from '../domain/errors';
+import { RateLimitedError } from '../domain/request-limits';
 import { DEFAULT_STORE_ID, STORE_ID, type BearerTokens, type Caller, type StoreId } from '../domain/stores';
 import { addLogContext, describeError, log } from '../observability/log';
 import { countMetric } from '../observability/metrics';
@@ -159,6 +160,7 @@ function errorResponse(error: unknown): Result {
   }
   if (error instanceof CallbackSignatureError) countMetric('CallbackSignatureFailures');
   if (error instanceof UnrenderableRecordError) countMetric('UnrenderableRecords');
+  if (error instanceof RateLimitedError) countMetric('StoreRateLimited', 1, { Store: error.storeId });
   const fields = { ...describeError(error), status: mapped.status };
   if (mapped.status >= 500) log.error('request failed', fields);
   else log.warn('request refused', fields);

@@ -95,6 +95,10 @@ export class PluginDashboard extends Construct {
           label: 'failed job runs and stream batches (dead-letter queue)',
         }),
       ]),
+      graph('Stores over their request limit (refused, per 5 minutes)', [
+        customMetric('StoreRateLimited', stage).with({ label: 'requests refused, all stores' }),
+        perStoreMetric('StoreRateLimited', stage, "refused for store ${PROP('Dim.Store')}"),
+      ]),
       logQuery('Webhook deliveries (per 5 minutes)', fns['webhook-dispatcher'], [
         "filter message = 'webhook dispatch done'",
         'stats sum(delivered) as delivered, sum(retrying) as retrying, sum(failed) as failed by bin(5m)',

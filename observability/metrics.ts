@@ -13,6 +13,7 @@ export function metricDimensions(stage: string): { Service: string; Stage: strin
 /** `ReconcileLookFailures`: the reconcile job could not look at a record; it looks again later. */
 /** `NewsMismatch`: news from the service named another record, or came to another account; never applied. */
 /** `UnrenderableRecords`: a stored record holds a time no view can write; lists, exports and webhooks went on without it. */
+/** `StoreRateLimited`: a store's request was refused over its requests a second (429 `rate_limited`); also per `Store`. */
 export type MetricName =
   | 'UpstreamServerErrors'
   | 'CallbackSignatureFailures'
@@ -20,9 +21,10 @@ export type MetricName =
   | 'InvoiceLookupNotFound'
   | 'ReconcileLookFailures'
   | 'NewsMismatch'
-  | 'UnrenderableRecords';
+  | 'UnrenderableRecords'
+  | 'StoreRateLimited';
 
-/** Dimensions a count may carry besides the stage's: `Store`, the store it happened for (a webhook's). */
+/** Dimensions a count may carry besides the stage's: `Store`, the store it happened for (a webhook's, a refusal's). */
 export interface CountDimensions {
   Store?: string;
 }

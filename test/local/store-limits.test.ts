@@ -79,6 +79,14 @@ test("a store far over its limit gets 429 with Retry-After, and nothing of its r
   }
   const created = busyAnswers.filter((answer) => answer.status === 201).length;
   expect(await busyInvoiceItems()).toHaveLength(created);
+  // Each refusal is counted for its store, and only for it: the dashboard's StoreRateLimited per Store.
+  const counted = output
+    .text()
+    .split('\n')
+    .filter((line) => line.includes('"StoreRateLimited"'))
+    .map((line) => JSON.parse(line) as { Store: string; StoreRateLimited: number });
+  expect(counted).toHaveLength(refused.length);
+  expect(counted.every((line) => line.Store === 'busy' && line.StoreRateLimited === 1)).toBe(true);
 }, 120_000);
 
 test('requests_per_second: set, shown, cleared back to the stage default with null; a bad value is a 400 naming it', async () => {
