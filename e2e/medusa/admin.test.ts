@@ -9,17 +9,9 @@ import {
   pluginInvoice,
   readyCart,
 } from './support/carts';
-import { startShop, type Shop } from './support/shop';
+import { useShop } from './support/use-shop';
 
-let shop: Shop;
-
-beforeAll(async () => {
-  shop = await startShop();
-});
-
-afterAll(async () => {
-  await shop?.close();
-});
+const shop = useShop();
 
 /** A cart paid in the sandbox and completed by the webhook: its order with its payments, and the invoice's id. */
 async function paidOrder(email: string, data: Record<string, string> = {}) {

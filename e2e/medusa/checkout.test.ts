@@ -8,17 +8,9 @@ import {
   readyCart,
   webhookTaken,
 } from './support/carts';
-import { startShop, type Shop } from './support/shop';
+import { useShop } from './support/use-shop';
 
-let shop: Shop;
-
-beforeAll(async () => {
-  shop = await startShop();
-});
-
-afterAll(async () => {
-  await shop?.close();
-});
+const shop = useShop();
 
 /** Waits until every e-mail address in `emails` has an order, and answers the orders of all. */
 async function ordersFor(emails: string[]) {

@@ -8,17 +8,10 @@ import {
   readyCart,
   webhookTaken,
 } from './support/carts';
-import { ITEM_PRICE, SHIPPING_PRICE, startShop, type Shop } from './support/shop';
+import { ITEM_PRICE, SHIPPING_PRICE } from './support/shop';
+import { useShop } from './support/use-shop';
 
-let shop: Shop;
-
-beforeAll(async () => {
-  shop = await startShop();
-});
-
-afterAll(async () => {
-  await shop?.close();
-});
+const shop = useShop();
 
 /** Waits until the plugin's invoice reads `status` and Medusa has taken its event, then tries to complete the cart. */
 async function endsWithoutOrder(cart: { id: string; email: string }, foreignId: string, status: string) {

@@ -5,8 +5,8 @@ import path from 'node:path';
 /** The shop's folder: its node_modules, medusa-config.js and package-lock.json. */
 export const SHOP_DIR = path.resolve(__dirname, '..');
 
-/** Asks the kernel for a port nobody listens on. */
-export function freePort(): Promise<number> {
+/** Asks the kernel for a port nobody listens on now; another process may still take it before we bind it. */
+function unusedPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -15,6 +15,28 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
+}
+
+/** Thrown by a start whose port another process took first, so that `onFreePort` tries another. */
+export class PortTaken extends Error {}
+
+/** A child's output that says its port was taken between our choosing it and its binding it. */
+export function saysPortTaken(output: string): boolean {
+  return /EADDRINUSE|Address already in use/.test(output);
+}
+
+/**
+ * Starts a server that binds a port of our choosing (PostgreSQL and Medusa cannot take port 0): when another process
+ * took the port first, `start` throws `PortTaken` and it starts again on another port.
+ */
+export async function onFreePort<T>(start: (port: number) => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await unusedPort());
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt >= attempts) throw error;
+    }
+  }
 }
 
 /** A child process whose output is kept, to show when it fails. */

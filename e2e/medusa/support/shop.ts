@@ -1,7 +1,6 @@
 import { startHarness, type Harness } from '../../../test/support/local-stack';
 import { startMedusa, type MedusaServer } from './medusa';
 import { ADMIN, startDatabase, type Database } from './postgres';
-import { freePort } from './processes';
 import { startWebhookGate, type WebhookGate } from './webhook-gate';
 
 export interface MedusaAnswer<T = any> {
@@ -82,8 +81,9 @@ export async function startShop(): Promise<Shop> {
   try {
     const database = await startDatabase();
     closers.push(() => database.close());
-    const medusaPort = await freePort();
-    const gate = await startWebhookGate(() => `http://127.0.0.1:${medusaPort}${WEBHOOK_PATH}`);
+    let medusaUrl = '';
+    // Events come only once carts exist, so Medusa has started and has its port by then.
+    const gate = await startWebhookGate(() => `${medusaUrl}${WEBHOOK_PATH}`);
     closers.push(() => gate.listening.close());
     const plugin = await startHarness({
       webhooks: { url: `${gate.listening.url}/` },
@@ -93,7 +93,6 @@ export async function startShop(): Promise<Shop> {
     closers.push(() => plugin.close());
     const medusa = await startMedusa({
       databaseUrl: database.url,
-      port: medusaPort,
       providerOptions: {
         api_url: plugin.stack.url,
         storefront_token: plugin.stack.storefrontToken,
@@ -104,6 +103,7 @@ export async function startShop(): Promise<Shop> {
       },
     });
     closers.push(() => medusa.stop());
+    medusaUrl = medusa.url;
 
     const { token } = await ok(
       caller(medusa.url, () => ({}))('POST', '/auth/user/emailpass', ADMIN),
