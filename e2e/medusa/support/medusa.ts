@@ -52,7 +52,7 @@ async function startOn(
     }
     // Another server on a taken port could answer /health too: only our child's own word that it listens counts.
     const healthy =
-      child.output().includes(`Server is ready on port: ${port}`) &&
+      child.said(`Server is ready on port: ${port}`) &&
       (await fetch(`${url}/health`)
         .then((response) => response.status === 200)
         .catch(() => false));

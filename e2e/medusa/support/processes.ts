@@ -39,10 +39,13 @@ export async function onFreePort<T>(start: (port: number) => Promise<T>, attempt
   }
 }
 
-/** A child process whose output is kept, to show when it fails. */
+/** A child process whose output is kept, to search and to show when it fails. */
 export interface Child {
   process: ChildProcess;
+  /** The tail of its output, to show when it fails. */
   output(): string;
+  /** Whether its output so far holds `text`. */
+  said(text: string): boolean;
   /** Resolves with the exit code. */
   exited: Promise<number | null>;
   stop(): Promise<void>;
@@ -56,17 +59,17 @@ export function medusa(args: string[], env: Record<string, string>): Child {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    // Only the tail matters when a start fails.
-    output = (output + chunk.toString('utf8')).slice(-20_000);
-  };
+  // All of it: tests that run at once look for their own lines in it.
+  const chunks: string[] = [];
+  const keep = (chunk: Buffer) => chunks.push(chunk.toString('utf8'));
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return {
     process: child,
-    output: () => output,
+    // Only the tail matters when a start fails.
+    output: () => chunks.join('').slice(-20_000),
+    said: (text) => chunks.join('').includes(text),
     exited,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
