@@ -1,6 +1,7 @@
 #!/bin/sh
-# The end-to-end suite drives a real Medusa shop (e2e/medusa), installed apart from the root so that root npm ci stays
-# small. Its install is skipped when node_modules was made from the same lockfile.
+# The end-to-end suite drives a real Medusa shop (e2e/medusa) with its own lockfile; root npm ci runs this script
+# (postinstall), so the shop's packages stay out of the root's. Its install is skipped when node_modules was made from
+# the same lockfile.
 set -eu
 SHOP="$(cd "$(dirname "$0")/../e2e/medusa" && pwd)"
 STAMP="$SHOP/node_modules/.lockfile-sha256"

@@ -39,17 +39,24 @@ async function snapshotKey(): Promise<string> {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** PostgreSQL refuses to run as root: then it runs as the machine's postgres user. */
+/** PostgreSQL refuses to run as root: then it runs as the machine's postgres user, or as nobody where there is none. */
 async function runAs(): Promise<{ uid: number; gid: number } | undefined> {
   if (process.getuid?.() !== 0) return undefined;
-  try {
-    const [uid, gid] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
-    return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
-  } catch {
-    throw new Error(
-      'PostgreSQL cannot run as root: add a postgres user (useradd postgres) or run as another user',
+  for (const name of ['postgres', 'nobody']) {
+    const user = await Promise.all([run('id', ['-u', name]), run('id', ['-g', name])]).then(
+      ([uid, gid]) => ({ uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) }),
+      () => undefined,
     );
+    if (!user) continue;
+    // The binaries sit in the clone, which that user must be able to reach.
+    await run(path.join(BIN_DIR, 'postgres'), ['--version'], user).catch(() => {
+      throw new Error(`PostgreSQL runs as ${name}, who cannot run ${BIN_DIR}: clone where ${name} can read`);
+    });
+    return user;
   }
+  throw new Error(
+    'PostgreSQL cannot run as root: add a postgres user (useradd postgres) or run as another user',
+  );
 }
 
 /** Starts `postgres` on the data folder and resolves once it accepts connections. */
