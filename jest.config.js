@@ -20,6 +20,7 @@ const MEDUSA = {
   roots: ['<rootDir>/e2e/medusa'],
   testPathIgnorePatterns: ['/node_modules/', '/.snapshots/'],
   modulePathIgnorePatterns: ['<rootDir>/e2e/medusa/node_modules/', '<rootDir>/e2e/medusa/.snapshots/'],
+  globalSetup: '<rootDir>/e2e/medusa/support/build-provider.ts',
   // Only the root config's testTimeout counts, and the other projects' hang detector is too short for Medusa.
   setupFilesAfterEnv: ['<rootDir>/e2e/medusa/support/timeouts.ts'],
 };
