@@ -144,3 +144,48 @@ test.concurrent(
     expect(orders.get(cart.email)![0].total).toBe(ITEM_PRICE + SHIPPING_PRICE);
   },
 );
+
+describe('the plugin down or its answer lost while Medusa initiates the payment leaves no orphan invoice', () => {
+  test.concurrent(
+    'an answer lost once: the provider sends the checkout again under the same foreign_id',
+    async () => {
+      const email = 'initiate-lost@shop.test';
+      const cart = await readyCart(shop, email);
+      shop.pluginGate.fail(email, 'answer-lost', 1);
+      const session = await choosePayment(shop, cart);
+      expect(shop.pluginGate.checkouts(email)).toBe(2);
+
+      const foreignId: string = session.data.foreign_id;
+      const creates = await shop.plugin.upstreamRequests('/v2/invoices/create');
+      const prefix = foreignId.slice(0, foreignId.lastIndexOf('.') + 1);
+      expect(creates.filter((one) => one.body.includes(prefix))).toHaveLength(1);
+      expect((await pluginInvoice(shop, foreignId)).status).toBe('awaiting_payment');
+    },
+  );
+
+  test.concurrent(
+    'down for every attempt: Medusa answers an error, and the customer trying again gets one invoice',
+    async () => {
+      const email = 'initiate-down@shop.test';
+      const cart = await readyCart(shop, email);
+      // The provider's default max_attempts is 4.
+      shop.pluginGate.fail(email, 'down', 4);
+      const refused = await choosePayment(shop, cart).then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      expect(refused?.message).toContain('No payment session');
+      expect(shop.pluginGate.checkouts(email)).toBe(4);
+
+      const session = await choosePayment(shop, cart);
+      expect(shop.pluginGate.checkouts(email)).toBe(5);
+      expect((await pluginInvoice(shop, session.data.foreign_id)).status).toBe('awaiting_payment');
+      await payInvoice(shop, session.data.foreign_id);
+      const orders = await eventually(
+        () => ordersByEmail(shop),
+        (found) => (found.get(email) ?? []).length > 0,
+      );
+      expect(orders.get(email)).toHaveLength(1);
+    },
+  );
+});

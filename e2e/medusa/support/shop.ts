@@ -1,6 +1,7 @@
 import { startHarness, type Harness } from '../../../test/support/local-stack';
 import { startMedusa, type MedusaServer } from './medusa';
 import { ADMIN, startDatabase, type Database } from './postgres';
+import { startPluginGate, type PluginGate } from './plugin-gate';
 import { startWebhookGate, type WebhookGate } from './webhook-gate';
 
 export interface MedusaAnswer<T = any> {
@@ -29,6 +30,8 @@ export interface Shop {
   plugin: Harness;
   /** Our webhooks pass through it on their way to Medusa. */
   gate: WebhookGate;
+  /** The provider's calls pass through it on their way to our API. */
+  pluginGate: PluginGate;
   medusa: MedusaServer;
   database: Database;
   /** Medusa's Admin API, as the shop's admin user. */
@@ -91,10 +94,12 @@ export async function startShop(): Promise<Shop> {
       env: { WEBHOOK_RETRY_SCALE: '0.01' },
     });
     closers.push(() => plugin.close());
+    const pluginGate = await startPluginGate(plugin.stack.url);
+    closers.push(() => pluginGate.listening.close());
     const medusa = await startMedusa({
       databaseUrl: database.url,
       providerOptions: {
-        api_url: plugin.stack.url,
+        api_url: pluginGate.listening.url,
         storefront_token: plugin.stack.storefrontToken,
         admin_token: plugin.stack.adminToken,
         webhook_secret: plugin.stack.webhookSecret,
@@ -120,6 +125,7 @@ export async function startShop(): Promise<Shop> {
     return {
       plugin,
       gate,
+      pluginGate,
       medusa,
       database,
       admin,
