@@ -13,6 +13,18 @@ const shared = {
 const LOCAL = ['local', 'soak', 'bench'];
 const BROWSER = ['browser'];
 
+/** The end-to-end suite on a real Medusa shop, whose own install (npm ci runs it) sits in e2e/medusa. */
+const MEDUSA = {
+  ...shared,
+  displayName: 'medusa',
+  roots: ['<rootDir>/e2e/medusa'],
+  testPathIgnorePatterns: ['/node_modules/', '/.snapshots/'],
+  modulePathIgnorePatterns: ['<rootDir>/e2e/medusa/node_modules/', '<rootDir>/e2e/medusa/.snapshots/'],
+  globalSetup: '<rootDir>/e2e/medusa/support/build-provider.ts',
+  // Only the root config's testTimeout counts, and the other projects' hang detector is too short for Medusa.
+  setupFilesAfterEnv: ['<rootDir>/e2e/medusa/support/timeouts.ts'],
+};
+
 /**
  * Projects so that `npm run test:unit` runs the fast tests alone (`--selectProjects unit`); plain `jest` runs them
  * all.
@@ -28,6 +40,7 @@ module.exports = {
     },
     { ...shared, displayName: 'local', roots: LOCAL.map((folder) => `<rootDir>/test/${folder}`) },
     { ...shared, displayName: 'browser', roots: BROWSER.map((folder) => `<rootDir>/test/${folder}`) },
+    MEDUSA,
   ],
   // A hang detector, not a speed assertion: on a busy 2-core machine the concurrency suites run 5-10x slower.
   testTimeout: 120000,

@@ -9,17 +9,9 @@ import {
   pluginInvoice,
   readyCart,
 } from './support/carts';
-import { startShop, type Shop } from './support/shop';
+import { useShop } from './support/use-shop';
 
-let shop: Shop;
-
-beforeAll(async () => {
-  shop = await startShop();
-});
-
-afterAll(async () => {
-  await shop?.close();
-});
+const shop = useShop();
 
 /** A cart paid in the sandbox and completed by the webhook: its order with its payments, and the invoice's id. */
 async function paidOrder(email: string, data: Record<string, string> = {}) {
@@ -38,50 +30,56 @@ async function paidOrder(email: string, data: Record<string, string> = {}) {
   return { order: order.body.order, foreignId: session.data.foreign_id as string };
 }
 
-test('an Admin refund arrives as our order refund, with a claim link for the customer', async () => {
-  const { order, foreignId } = await paidOrder('refund@shop.test');
-  const payment = order.payment_collections[0].payments[0];
+test.concurrent(
+  'an Admin refund arrives as our order refund, with a claim link for the customer',
+  async () => {
+    const { order, foreignId } = await paidOrder('refund@shop.test');
+    const payment = order.payment_collections[0].payments[0];
 
-  const refunded = await shop.admin('POST', `/admin/payments/${payment.id}/refund`, { amount: 10 });
-  expect(refunded.status).toBe(200);
+    const refunded = await shop.admin('POST', `/admin/payments/${payment.id}/refund`, { amount: 10 });
+    expect(refunded.status).toBe(200);
 
-  const read = await shop.admin('GET', `/admin/payments/${payment.id}?fields=id,data,*refunds`);
-  expect(read.body.payment.refunds).toHaveLength(1);
-  const ours = read.body.payment.data.refunds;
-  expect(ours).toHaveLength(1);
-  const refund = await shop.plugin.api('GET', `/refunds/${encodeURIComponent(ours[0].foreign_id)}`, {
-    token: 'admin',
-  });
-  expect(refund.status).toBe(200);
-  expect(refund.body).toMatchObject({ invoice_foreign_id: foreignId });
-  expect(Number(refund.body.debited_amount)).toBe(10);
-  // Medusa has no address for the customer: the refund waits for the customer's claim.
-  expect(refund.body.claim_url).toEqual(expect.any(String));
-  expect(read.body.payment.data.claim_url).toBe(refund.body.claim_url);
-});
-
-test('an Admin refund arrives as our order refund to the address the customer gave at checkout', async () => {
-  const address = 'bc1qrefundaddress0000000000000000000000';
-  const { order, foreignId } = await paidOrder('refund-address@shop.test', { refund_address: address });
-  const payment = order.payment_collections[0].payments[0];
-
-  const refunded = await shop.admin('POST', `/admin/payments/${payment.id}/refund`, { amount: 5 });
-  expect(refunded.status).toBe(200);
-
-  const read = await shop.admin('GET', `/admin/payments/${payment.id}?fields=id,data`);
-  const refund = await shop.plugin.api(
-    'GET',
-    `/refunds/${encodeURIComponent(read.body.payment.data.refunds[0].foreign_id)}`,
-    {
+    const read = await shop.admin('GET', `/admin/payments/${payment.id}?fields=id,data,*refunds`);
+    expect(read.body.payment.refunds).toHaveLength(1);
+    const ours = read.body.payment.data.refunds;
+    expect(ours).toHaveLength(1);
+    const refund = await shop.plugin.api('GET', `/refunds/${encodeURIComponent(ours[0].foreign_id)}`, {
       token: 'admin',
-    },
-  );
-  expect(refund.status).toBe(200);
-  expect(refund.body).toMatchObject({ invoice_foreign_id: foreignId, address, claim_url: null });
-  expect(Number(refund.body.debited_amount)).toBe(5);
-});
+    });
+    expect(refund.status).toBe(200);
+    expect(refund.body).toMatchObject({ invoice_foreign_id: foreignId });
+    expect(Number(refund.body.debited_amount)).toBe(10);
+    // Medusa has no address for the customer: the refund waits for the customer's claim.
+    expect(refund.body.claim_url).toEqual(expect.any(String));
+    expect(read.body.payment.data.claim_url).toBe(refund.body.claim_url);
+  },
+);
 
-test('a webhook with a bad signature sent to Medusa is refused and changes nothing', async () => {
+test.concurrent(
+  'an Admin refund arrives as our order refund to the address the customer gave at checkout',
+  async () => {
+    const address = 'bc1qrefundaddress0000000000000000000000';
+    const { order, foreignId } = await paidOrder('refund-address@shop.test', { refund_address: address });
+    const payment = order.payment_collections[0].payments[0];
+
+    const refunded = await shop.admin('POST', `/admin/payments/${payment.id}/refund`, { amount: 5 });
+    expect(refunded.status).toBe(200);
+
+    const read = await shop.admin('GET', `/admin/payments/${payment.id}?fields=id,data`);
+    const refund = await shop.plugin.api(
+      'GET',
+      `/refunds/${encodeURIComponent(read.body.payment.data.refunds[0].foreign_id)}`,
+      {
+        token: 'admin',
+      },
+    );
+    expect(refund.status).toBe(200);
+    expect(refund.body).toMatchObject({ invoice_foreign_id: foreignId, address, claim_url: null });
+    expect(Number(refund.body.debited_amount)).toBe(5);
+  },
+);
+
+test.concurrent('a webhook with a bad signature sent to Medusa is refused and changes nothing', async () => {
   const email = 'forged@shop.test';
   const cart = await readyCart(shop, email);
   const session = await choosePayment(shop, cart);
@@ -105,10 +103,10 @@ test('a webhook with a bad signature sent to Medusa is refused and changes nothi
   // Medusa takes every webhook and acts later: the provider refuses this one then.
   expect(answer.status).toBeLessThan(500);
   const refused = await eventually(
-    async () => shop.medusa.child.output(),
-    (log) => log.includes('does not verify with webhook_secret'),
+    async () => shop.medusa.child.said('does not verify with webhook_secret'),
+    Boolean,
   );
-  expect(refused).toContain('does not verify with webhook_secret');
+  expect(refused).toBe(true);
 
   const cartNow = await shop.store('GET', `/store/carts/${cart.id}?fields=id,completed_at`);
   expect(cartNow.body.cart.completed_at).toBeNull();
@@ -118,47 +116,53 @@ test('a webhook with a bad signature sent to Medusa is refused and changes nothi
 
 // Medusa 2.21.2 calls no provider method when an Admin cancels an order; these tests pin what a shop sees then.
 describe('an Admin order cancel (Medusa 2.21.2 does not ask the provider)', () => {
-  test('while the payment confirms: the order is cancelled, the invoice is not, and the payment still lands on it', async () => {
-    const cart = await readyCart(shop, 'cancel-confirming@shop.test');
-    const { data } = await choosePayment(shop, cart);
-    const held = await shop.plugin.control('POST', `/invoices/${encodeURIComponent(data.foreign_id)}/pay`, {
-      kind: 'full',
-      hold: true,
-    });
-    expect(held.status).toBe(200);
-    await eventually(
-      () => pluginInvoice(shop, data.foreign_id),
-      (view) => view.status === 'confirming',
-    );
-    // A confirming payment is pending_authorization: Medusa makes the order before the money is final.
-    const completed = await completeCart(shop, cart.id);
-    expect(completed.body.type).toBe('order');
+  test.concurrent(
+    'while the payment confirms: the order is cancelled, the invoice is not, and the payment still lands on it',
+    async () => {
+      const cart = await readyCart(shop, 'cancel-confirming@shop.test');
+      const { data } = await choosePayment(shop, cart);
+      const held = await shop.plugin.control('POST', `/invoices/${encodeURIComponent(data.foreign_id)}/pay`, {
+        kind: 'full',
+        hold: true,
+      });
+      expect(held.status).toBe(200);
+      await eventually(
+        () => pluginInvoice(shop, data.foreign_id),
+        (view) => view.status === 'confirming',
+      );
+      // A confirming payment is pending_authorization: Medusa makes the order before the money is final.
+      const completed = await completeCart(shop, cart.id);
+      expect(completed.body.type).toBe('order');
 
-    const cancelled = await shop.admin('POST', `/admin/orders/${completed.body.order.id}/cancel`);
-    expect(cancelled.status).toBe(200);
-    expect(cancelled.body.order.status).toBe('canceled');
-    expect((await pluginInvoice(shop, data.foreign_id)).status).toBe('confirming');
+      const cancelled = await shop.admin('POST', `/admin/orders/${completed.body.order.id}/cancel`);
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.body.order.status).toBe('canceled');
+      expect((await pluginInvoice(shop, data.foreign_id)).status).toBe('confirming');
 
-    // The money arrives anyway: the shop sees it captured on the cancelled order, to refund.
-    expect(
-      (await shop.plugin.control('POST', `/invoices/${encodeURIComponent(data.foreign_id)}/settle`)).status,
-    ).toBe(200);
-    const order = await eventually(
-      () => shop.admin('GET', `/admin/orders/${completed.body.order.id}?fields=id,status,payment_status`),
-      (read) => read.body.order.payment_status === 'captured',
-    );
-    expect(order.body.order).toMatchObject({ status: 'canceled', payment_status: 'captured' });
-    expect((await pluginInvoice(shop, data.foreign_id)).status).toBe('paid');
-  });
+      // The money arrives anyway: the shop sees it captured on the cancelled order, to refund.
+      expect(
+        (await shop.plugin.control('POST', `/invoices/${encodeURIComponent(data.foreign_id)}/settle`)).status,
+      ).toBe(200);
+      const order = await eventually(
+        () => shop.admin('GET', `/admin/orders/${completed.body.order.id}?fields=id,status,payment_status`),
+        (read) => read.body.order.payment_status === 'captured',
+      );
+      expect(order.body.order).toMatchObject({ status: 'canceled', payment_status: 'captured' });
+      expect((await pluginInvoice(shop, data.foreign_id)).status).toBe('paid');
+    },
+  );
 
-  test('once paid: Medusa counts a refund it never asked for, and the invoice stays paid', async () => {
-    const { order, foreignId } = await paidOrder('cancel-paid@shop.test');
-    const cancelled = await shop.admin('POST', `/admin/orders/${order.id}/cancel`);
-    expect(cancelled.status).toBe(200);
-    expect(cancelled.body.order.status).toBe('canceled');
-    const payment = cancelled.body.order.payment_collections[0].payments[0];
-    expect(payment.refunds).toEqual([]);
-    expect(payment.data.refunds).toBeUndefined();
-    expect((await pluginInvoice(shop, foreignId)).status).toBe('paid');
-  });
+  test.concurrent(
+    'once paid: Medusa counts a refund it never asked for, and the invoice stays paid',
+    async () => {
+      const { order, foreignId } = await paidOrder('cancel-paid@shop.test');
+      const cancelled = await shop.admin('POST', `/admin/orders/${order.id}/cancel`);
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.body.order.status).toBe('canceled');
+      const payment = cancelled.body.order.payment_collections[0].payments[0];
+      expect(payment.refunds).toEqual([]);
+      expect(payment.data.refunds).toBeUndefined();
+      expect((await pluginInvoice(shop, foreignId)).status).toBe('paid');
+    },
+  );
 });

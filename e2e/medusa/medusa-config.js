@@ -24,8 +24,7 @@ module.exports = defineConfig({
     {
       resolve: '@medusajs/medusa/payment',
       options: {
-        // Asks Medusa to process webhook events at once; 2.21.2 still waits its own few seconds, so tests poll.
-        webhook_delay: 0,
+        // No webhook_delay: Medusa 2.21.2's webhook route reads `webhook_delay || 5000`, so 0 means 5 s; tests poll.
         providers: providerOptions
           ? [
               {

