@@ -113,8 +113,8 @@ export class InvoiceService implements RefundReservations {
 
   /**
    * Creates the order's invoice once; a repeat of the same request answers the same invoice. With the invoice
-   * comes its client secret (see `InvoiceSends.clientSecretOf`). The payer (`sender`) goes to the service with this call's
-   * create and is kept nowhere: the record holds only a keyed digest of it, so that the same request again (after
+   * comes its client secret (see `InvoiceSends.clientSecretOf`). The payer (`sender`) goes to the service with
+   * this call's create and is kept nowhere: the record holds only a keyed digest of it, so that the same request again (after
    * a lost answer, say) resumes with the payer it brings, and another payer under the foreign_id is a conflict.
    */
   async checkout(request: CheckoutRequest, sender?: Sender): Promise<Checkout> {

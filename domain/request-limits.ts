@@ -18,13 +18,17 @@ export function sliceOf(limit: number): number {
 }
 
 /**
- * A lease's size: one more than the function served of the store in its last second (one for a store it has not
- * served), doubling within a second that needs more, at most `sliceOf(limit)`. Slices sized to use leave little
- * unused, so the limit is shared by as many functions as serve the store.
+ * A lease's size: one more than the function served of the store in its last second, or twice the last lease within
+ * a second, or the requests waiting on it if more, at most `sliceOf(limit)`; sized to use, leases leave little unused.
  */
-export function nextLeaseSize(limit: number, lastSecondServed: number, leasedBefore?: number): number {
+export function nextLeaseSize(
+  limit: number,
+  lastSecondServed: number,
+  leasedBefore?: number,
+  waiting = 0,
+): number {
   const wanted = leasedBefore === undefined ? lastSecondServed + 1 : leasedBefore * 2;
-  return Math.min(sliceOf(limit), Math.max(1, wanted));
+  return Math.min(sliceOf(limit), Math.max(1, wanted, waiting));
 }
 
 /** A store over its requests a second: refused before its request does anything. */
@@ -50,12 +54,7 @@ export interface StoreRequestLimitsDeps {
   now: () => number;
 }
 
-/**
- * What a warm function holds of a store's second: requests it may still admit, those it admitted, its last lease's
- * size, whether its last lease was refused (then it refuses till the next second), and the lease under way, which
- * the store's other requests wait for (`waiting`, so that it is large enough for them all). `lastSecondServed`: what
- * it admitted in the second before, which sizes the first lease.
- */
+/** What a warm function holds of a store's second, and what it served in the one before, which sizes its leases. */
 interface HeldSlice {
   second: number;
   left: number;
@@ -102,10 +101,7 @@ export class StoreRequestLimits {
 
   private async lease(storeId: StoreId, slice: HeldSlice): Promise<void> {
     const limit = await this.deps.limitOf(storeId);
-    const size = Math.min(
-      sliceOf(limit),
-      Math.max(nextLeaseSize(limit, slice.lastSecondServed, slice.leased), slice.waiting),
-    );
+    const size = nextLeaseSize(limit, slice.lastSecondServed, slice.leased, slice.waiting);
     slice.leased = size;
     if (await this.deps.leases.take(storeId, slice.second, size, limit)) slice.left += size;
     else slice.refused = new RateLimitedError(storeId, limit);

@@ -160,9 +160,10 @@ function errorResponse(error: unknown): Result {
   }
   if (error instanceof CallbackSignatureError) countMetric('CallbackSignatureFailures');
   if (error instanceof UnrenderableRecordError) countMetric('UnrenderableRecords');
-  if (error instanceof RateLimitedError) countMetric('StoreRateLimited', 1, { Store: error.storeId });
   const fields = { ...describeError(error), status: mapped.status };
-  if (mapped.status >= 500) log.error('request failed', fields);
+  // A refusal over a store's limit is counted, not logged: a runaway script would double the log's bill.
+  if (error instanceof RateLimitedError) countMetric('StoreRateLimited', 1, { Store: error.storeId });
+  else if (mapped.status >= 500) log.error('request failed', fields);
   else log.warn('request refused', fields);
   const { status, code, message, fields: invalid, refundable, minimum, headers } = mapped;
   return json({ status, headers, body: { error: { code, message, fields: invalid, refundable, minimum } } });

@@ -36,10 +36,7 @@ const API_LATENCY_P99_MS = 5_000;
  */
 export const THROTTLED_BY_DESIGN: readonly FunctionName[] = ['webhook-dispatcher'];
 
-/**
- * Counts on the dashboard but not alarmed: a store refused over its own limit is the limit at work, and a runaway
- * script would page all night. The dashboard shows which store.
- */
+/** On the dashboard, not alarmed: a store refused over its own limit is the limit at work, not a fault. */
 export const DASHBOARD_ONLY_METRICS = ['StoreRateLimited'] as const satisfies readonly MetricName[];
 
 /** The counts the functions emit as Embedded Metric Format log lines (observability/metrics.ts), each alarmed. */
