@@ -1,5 +1,6 @@
 // The heat model: from the units a run measured on each partition key, the load each key carries at a rate of new
 // orders, the highest rate no key throttles at, and the Lambda concurrency and API requests that rate needs.
+import { nextLeaseSize } from '../domain/request-limits';
 import type { KeyUnits } from './heat-meter';
 
 /** DynamoDB's per-partition-key limits, indexes included, and Lambda's and API Gateway's account defaults. */
@@ -122,11 +123,9 @@ export function heatOf(measured: Measured, rules: KeyRules, computed: KeyLoad[] 
 }
 
 /**
- * One store's request-limit count (domain/request-limits.ts) at a rate of orders spread evenly over `stores`: a warm
- * function leases once in each second it serves the store, so the count's writes a second are the instances of the
- * `limited` functions that serve the store in that second. An instance busy `billedMs` a call sees the store's
- * requests as a Poisson stream of 1000 / (billedMs × stores) a second, so it serves the store with chance
- * 1 − e^−(that); with one store, nearly every instance does. A refused lease is a write too.
+ * One store's request-limit count (domain/request-limits.ts) at a rate of orders spread evenly over `stores`: its
+ * writes a second are the leases of the instances of the `limited` functions that serve the store. An instance busy
+ * `billedMs` a call sees the store's requests as a Poisson stream of 1000 / (billedMs × stores) a second.
  */
 export function leaseLoad(
   measured: Measured,
@@ -141,9 +140,45 @@ export function leaseLoad(
     if (!fn || fn.invocations === 0 || fn.oneAtATime) continue;
     const billedMs = Math.ceil(fn.billedMs);
     const instancesPerOrder = (fn.invocations / measured.orders) * (billedMs / 1000);
-    writePerOrder += instancesPerOrder * (1 - Math.exp(-1000 / (billedMs * stores)));
+    writePerOrder += instancesPerOrder * leasesPerSecond(1000 / (billedMs * stores));
   }
   return { place, key, readPerOrder: 0, writePerOrder, maxRate: keyMaxRate(0, writePerOrder) };
+}
+
+/** A limit no lease reaches, so that only the lease rule sizes them. */
+const UNBOUNDED = Number.MAX_SAFE_INTEGER;
+
+/** The leases an instance takes in a second it serves `served` of a store's requests, `before` the second before. */
+export function leasesFor(served: number, before: number): number {
+  let leased = 0;
+  let size: number | undefined;
+  let count = 0;
+  while (leased < served) {
+    size = nextLeaseSize(UNBOUNDED, before, size);
+    leased += size;
+    count += 1;
+  }
+  return count;
+}
+
+/** Poisson probabilities of 0, 1, 2 … for `mean`, far enough that the rest is negligible. */
+function poisson(mean: number): number[] {
+  const last = Math.ceil(mean + 12 * Math.sqrt(mean) + 20);
+  const p = [Math.exp(-mean)];
+  for (let n = 1; n <= last; n++) p.push((p[n - 1] * mean) / n);
+  return p;
+}
+
+/** An instance's expected leases a second, its requests of the store (this second and the one before) Poisson. */
+export function leasesPerSecond(mean: number): number {
+  const p = poisson(mean);
+  let expected = 0;
+  for (let before = 0; before < p.length; before++) {
+    for (let served = 1; served < p.length; served++) {
+      expected += p[before] * p[served] * leasesFor(served, before);
+    }
+  }
+  return expected;
 }
 
 /** A key's units a second at `rate` new orders a second. */

@@ -6,6 +6,8 @@ import {
   heatOf,
   keyMaxRate,
   leaseLoad,
+  leasesFor,
+  leasesPerSecond,
   routeLimits,
   unitsAt,
 } from '../../bench/heat-model';
@@ -97,15 +99,30 @@ test("each route's throttle allows its rate over its requests an order, the tigh
   ]);
 });
 
-test("a store's request-limit count takes a write a second from each instance that serves the store", () => {
-  // One store: checkout's 0.2 instances an order and get-invoice's 0.1, nearly every instance serving it every second.
+test('an instance leases one more than it served the second before, doubling when that is not enough', () => {
+  expect(leasesFor(76, 0)).toBe(7); // 1 + 2 + 4 + 8 + 16 + 32 + 64
+  expect(leasesFor(76, 76)).toBe(1);
+  expect(leasesFor(80, 76)).toBe(2); // 77, then 154
+  expect(leasesFor(1, 0)).toBe(1);
+});
+
+test("an instance's leases a second: at least its chance of serving the store, more when a second lease is needed", () => {
+  // A rare store: one lease whenever it is served, almost never two.
+  expect(leasesPerSecond(0.01)).toBeCloseTo(1 - Math.exp(-0.01), 4);
+  // A busy one: Poisson demand passes last second's count and one about half the time.
+  expect(leasesPerSecond(50)).toBeGreaterThan(1.4);
+  expect(leasesPerSecond(50)).toBeLessThan(1.5);
+  for (const mean of [0.5, 2, 5]) expect(leasesPerSecond(mean)).toBeGreaterThan(1 - Math.exp(-mean));
+});
+
+test("a store's request-limit count: each serving instance's leases, the measured lease keys left out", () => {
   const one = leaseLoad(measured, ['checkout', 'get-invoice'], 1, 'table', 'LIMIT#<store>#<second>');
-  expect(one.writePerOrder).toBeCloseTo(0.2 * (1 - Math.exp(-5)) + 0.1 * (1 - Math.exp(-200)), 6);
+  // checkout: 0.2 instances an order, 5 of the store's requests a second each; get-invoice: 0.1, 200 each.
+  expect(one.writePerOrder).toBeCloseTo(0.2 * leasesPerSecond(5) + 0.1 * leasesPerSecond(200), 6);
   expect(one.maxRate).toBeCloseTo(1000 / one.writePerOrder, 6);
-  // A hundred stores: an instance serves a given store in a second less often; the scheduled job leases nothing.
+  // A hundred stores: an instance serves a given store less often; the scheduled job leases nothing.
   const many = leaseLoad(measured, ['checkout', 'get-invoice', 'reconcile'], 100, 'table', 'L');
-  expect(many.writePerOrder).toBeCloseTo(0.2 * (1 - Math.exp(-0.05)) + 0.1 * (1 - Math.exp(-2)), 6);
-  // The measured lease key is left out; the computed one joins the table's loads.
+  expect(many.writePerOrder).toBeCloseTo(0.2 * leasesPerSecond(0.05) + 0.1 * leasesPerSecond(2), 6);
   const report = heatOf(measured, rules, [one]);
   expect(report.loads.some((load) => load.key === 'LIMIT#shop#1')).toBe(false);
   expect(report.hottest.find((load) => load.place === 'table')).toBe(one);
