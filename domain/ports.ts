@@ -242,6 +242,6 @@ export interface StoreWebhookSenders {
 
 /** The count of each store's requests, by second (domain/request-limits.ts). */
 export interface RequestLeases {
-  /** Adds `slice` to the store's count for `second` if that count is under `limit`; false when it is not. */
-  take(storeId: StoreId, second: number, slice: number, limit: number): Promise<boolean>;
+  /** Adds `slice` to the store's `count`-th count of `second` if it is under `limit`; false when it is not. */
+  take(storeId: StoreId, second: number, count: number, slice: number, limit: number): Promise<boolean>;
 }

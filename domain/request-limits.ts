@@ -12,6 +12,15 @@ export const MAX_STORE_REQUESTS_PER_SECOND = 100_000;
 /** A function busy with a store takes its second in at most this many of the largest slices. */
 export const LEASES_PER_SECOND = 20;
 
+/** A store's second is counted on one item per this many requests of its limit, so that no count is a hot key. */
+export const REQUESTS_PER_COUNT = 1_000;
+
+/** The items a store's second is counted on, and each one's share of the limit. */
+export function countsOf(limit: number): { counts: number; share: number } {
+  const counts = Math.max(1, Math.ceil(limit / REQUESTS_PER_COUNT));
+  return { counts, share: Math.ceil(limit / counts) };
+}
+
 /** The most requests one lease admits: a twentieth of the limit, at least one. */
 export function sliceOf(limit: number): number {
   return Math.max(1, Math.ceil(limit / LEASES_PER_SECOND));
@@ -52,6 +61,8 @@ export interface StoreRequestLimitsDeps {
   /** The store's own limit, else the stage's. */
   limitOf: (storeId: StoreId) => Promise<number>;
   now: () => number;
+  /** Where among a store's counts this function starts each second, so that functions spread over them. */
+  seed: number;
 }
 
 /** What a warm function holds of a store's second, and what it served in the one before, which sizes its leases. */
@@ -61,6 +72,8 @@ interface HeldSlice {
   served: number;
   lastSecondServed: number;
   waiting: number;
+  /** The store's counts this second that refused this function: it leases from the next. */
+  full: number;
   leased?: number;
   refused?: RateLimitedError;
   leasing?: Promise<void>;
@@ -71,9 +84,9 @@ const MAX_HELD_STORES = 1_000;
 
 /**
  * Admits a store's request from the slice this function holds for the current second; with none left, it leases
- * another slice with one conditional write (`nextLeaseSize`). Once refused, the store's requests are refused here
- * till the next second, with no write. A store is refused only past its limit, less what other functions leased and
- * have not used: with slices sized to use, little.
+ * another slice with one conditional write (`nextLeaseSize`) on one of the store's counts (`countsOf`), and on the
+ * next when that one is full. Once every count refused, the store's requests are refused here till the next second,
+ * with no write. A store is refused only past its limit, less what other functions leased and have not used.
  */
 export class StoreRequestLimits {
   private readonly held = new Map<StoreId, HeldSlice>();
@@ -101,10 +114,17 @@ export class StoreRequestLimits {
 
   private async lease(storeId: StoreId, slice: HeldSlice): Promise<void> {
     const limit = await this.deps.limitOf(storeId);
-    const size = nextLeaseSize(limit, slice.lastSecondServed, slice.leased, slice.waiting);
-    slice.leased = size;
-    if (await this.deps.leases.take(storeId, slice.second, size, limit)) slice.left += size;
-    else slice.refused = new RateLimitedError(storeId, limit);
+    const { counts, share } = countsOf(limit);
+    for (; slice.full < counts; slice.full += 1) {
+      const count = (this.deps.seed + slice.second + slice.full) % counts;
+      const size = nextLeaseSize(share, slice.lastSecondServed, slice.leased, slice.waiting);
+      slice.leased = size;
+      if (await this.deps.leases.take(storeId, slice.second, count, size, share)) {
+        slice.left += size;
+        return;
+      }
+    }
+    slice.refused = new RateLimitedError(storeId, limit);
   }
 
   private current(storeId: StoreId, second: number): HeldSlice {
@@ -112,7 +132,7 @@ export class StoreRequestLimits {
     if (held?.second === second) return held;
     if (this.held.size >= MAX_HELD_STORES) this.held.clear();
     const lastSecondServed = held?.second === second - 1 ? held.served : 0;
-    const fresh: HeldSlice = { second, left: 0, served: 0, lastSecondServed, waiting: 0 };
+    const fresh: HeldSlice = { second, left: 0, served: 0, lastSecondServed, waiting: 0, full: 0 };
     this.held.set(storeId, fresh);
     return fresh;
   }

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { RequestLeases } from '../domain/ports';
 import { DEFAULT_STORE_REQUESTS_PER_SECOND, StoreRequestLimits } from '../domain/request-limits';
 import { DEFAULT_STORE_ID } from '../domain/stores';
@@ -25,12 +26,12 @@ const LEASE_WAIT_MS = 1_000;
 /** The leases, failing open: a lease that fails or is late admits its slice, and says so in the log. */
 function failingOpen(leases: RequestLeases): RequestLeases {
   return {
-    take: async (storeId, second, slice, limit) => {
+    take: async (storeId, second, count, slice, limit) => {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<'late'>((resolve) => {
         timer = setTimeout(() => resolve('late'), LEASE_WAIT_MS);
       });
-      const taken = leases.take(storeId, second, slice, limit).catch((error: unknown) => {
+      const taken = leases.take(storeId, second, count, slice, limit).catch((error: unknown) => {
         log.warn('request limit not counted', { storeId, ...describeError(error) });
         return true;
       });
@@ -54,4 +55,5 @@ export const storeLimits = /* @__PURE__ */ new StoreRequestLimits({
       ? deploymentLimit
       : ((await storeRegistry.get(storeId))?.requestsPerSecond ?? deploymentLimit),
   now: Date.now,
+  seed: randomInt(2 ** 30),
 });

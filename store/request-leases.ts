@@ -11,18 +11,18 @@ export const LEASE_PARTITION_PREFIX = 'LIMIT#';
 const KEPT_SECONDS = 60;
 
 /**
- * One item per store and second, `LIMIT#<store>#<epoch second>`: each second's writes land on a new key, so a busy
- * store's count never grows into a hot item that lasts. A lease is one conditional ADD.
+ * One item per store, second and count, `LIMIT#<store>#<epoch second>` and `#<count>` after the first: each second's
+ * writes land on new keys, and a store with a high limit on several. A lease is one conditional ADD.
  */
 export class DynamoRequestLeases implements RequestLeases {
   constructor(private readonly table: Table) {}
 
-  take(storeId: StoreId, second: number, slice: number, limit: number): Promise<boolean> {
+  take(storeId: StoreId, second: number, count: number, slice: number, limit: number): Promise<boolean> {
     return conditionalWrite(
       this.table,
       new UpdateItemCommand({
         TableName: this.table.name,
-        Key: itemKey(`${LEASE_PARTITION_PREFIX}${storeId}#${second}`, 'LIMIT'),
+        Key: itemKey(`${LEASE_PARTITION_PREFIX}${storeId}#${second}${count > 0 ? `#${count}` : ''}`, 'LIMIT'),
         UpdateExpression: 'ADD admitted :slice SET #ttl = :ttl',
         ConditionExpression: 'attribute_not_exists(admitted) OR admitted < :limit',
         ExpressionAttributeNames: { '#ttl': TABLE_SCHEMA.timeToLive },

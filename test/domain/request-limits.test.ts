@@ -1,5 +1,6 @@
 // The lease arithmetic of the per-store limits, against an in-memory count that behaves as the table's conditional ADD.
 import {
+  countsOf,
   LEASES_PER_SECOND,
   nextLeaseSize,
   RateLimitedError,
@@ -18,9 +19,12 @@ class MemoryLeases implements RequestLeases {
   readonly counts = new Map<string, number>();
   writes = 0;
 
-  async take(storeId: string, second: number, slice: number, limit: number): Promise<boolean> {
+  readonly writesByKey = new Map<string, number>();
+
+  async take(storeId: string, second: number, count: number, slice: number, limit: number): Promise<boolean> {
     this.writes += 1;
-    const key = `${storeId}#${second}`;
+    const key = `${storeId}#${second}#${count}`;
+    this.writesByKey.set(key, (this.writesByKey.get(key) ?? 0) + 1);
     const admitted = this.counts.get(key) ?? 0;
     if (admitted >= limit) return false;
     this.counts.set(key, admitted + slice);
@@ -34,11 +38,12 @@ function setUp(limits: Record<string, number>, startMs = 1_000_000) {
   const functions = (count: number) =>
     Array.from(
       { length: count },
-      () =>
+      (_, seed) =>
         new StoreRequestLimits({
           leases,
           limitOf: async (storeId) => limits[storeId],
           now: () => clock.ms,
+          seed,
         }),
     );
   return { leases, clock, functions };
@@ -130,16 +135,16 @@ test('a store spread thin over many functions is admitted up to its limit, not o
 test("a function's first lease of a second is sized by what it served in the second before", async () => {
   const { leases, clock, functions } = setUp({ shop: 10_000 });
   const [limits] = functions(1);
-  expect(await admitted(limits, 'shop', 76)).toBe(76);
-  // 1, 2, 4, 8, 16, 32 and 64: seven leases in the first second.
-  expect(leases.writes).toBe(7);
+  expect(await admitted(limits, 'shop', 40)).toBe(40);
+  // 1, 2, 4, 8, 16 and 32: six leases in the first second.
+  expect(leases.writes).toBe(6);
   clock.ms += 1000;
-  expect(await admitted(limits, 'shop', 76)).toBe(76);
-  expect(leases.writes).toBe(8);
+  expect(await admitted(limits, 'shop', 40)).toBe(40);
+  expect(leases.writes).toBe(7);
   // After a second without the store, it starts from one again.
   clock.ms += 2000;
   await limits.admit('shop');
-  expect(leases.writes).toBe(9);
+  expect(leases.writes).toBe(8);
 });
 
 test("a store over its limit leaves another store's requests admitted", async () => {
@@ -154,4 +159,38 @@ test("a function's concurrent requests of one store wait for one lease, not one 
   const [limits] = functions(1);
   await Promise.all(Array.from({ length: 10 }, () => limits.admit('shop')));
   expect(leases.writes).toBe(1);
+});
+
+test('a limit over a thousand is counted on one item per thousand, each its share', () => {
+  expect([1, 1000, 1001, 5000, 45_000].map(countsOf)).toEqual([
+    { counts: 1, share: 1 },
+    { counts: 1, share: 1000 },
+    { counts: 2, share: 501 },
+    { counts: 5, share: 1000 },
+    { counts: 45, share: 1000 },
+  ]);
+});
+
+test("many functions of a busy store spread their leases over its counts, and none admits past a count's share", async () => {
+  const { leases, functions } = setUp({ shop: 5000 });
+  const many = functions(100);
+  let total = 0;
+  for (const limits of many) total += await admitted(limits, 'shop', 30);
+  expect(total).toBe(3000);
+  const { counts, share } = countsOf(5000);
+  expect(leases.writesByKey.size).toBe(counts);
+  // Each count takes its share of the writes: no count is the hot one.
+  for (const writes of leases.writesByKey.values()) expect(writes).toBe(leases.writes / counts);
+  for (const admittedOnCount of leases.counts.values()) {
+    expect(admittedOnCount).toBeLessThanOrEqual(share - 1 + sliceOf(share));
+  }
+});
+
+test('one function alone moves from a full count to the next, and so reaches the whole limit', async () => {
+  const { functions } = setUp({ shop: 3000 });
+  const [limits] = functions(1);
+  const count = await admitted(limits, 'shop', 5000);
+  const { counts, share } = countsOf(3000);
+  expect(count).toBeGreaterThanOrEqual(3000);
+  expect(count).toBeLessThanOrEqual(counts * (share - 1 + sliceOf(share)));
 });
