@@ -1,6 +1,6 @@
 // The heat model: from the units a run measured on each partition key, the load each key carries at a rate of new
 // orders, the highest rate no key throttles at, and the Lambda concurrency and API requests that rate needs.
-import { nextLeaseSize } from '../domain/request-limits';
+import { countsOf, nextLeaseSize, REQUESTS_PER_COUNT } from '../domain/request-limits';
 import type { KeyUnits } from './heat-meter';
 
 /** DynamoDB's per-partition-key limits, indexes included, and Lambda's and API Gateway's account defaults. */
@@ -53,6 +53,8 @@ export interface KeyLoad {
   writePerOrder: number;
   /** The order rate at which this key reaches a limit. */
   maxRate: number;
+  /** Its write units a second at a rate, where they do not grow in step with it (a store's request-limit counts). */
+  writesAt?: (rate: number) => number;
 }
 
 export interface HeatReport {
@@ -123,9 +125,10 @@ export function heatOf(measured: Measured, rules: KeyRules, computed: KeyLoad[] 
 }
 
 /**
- * One store's request-limit count (domain/request-limits.ts) at a rate of orders spread evenly over `stores`: its
- * writes a second are the leases of the instances of the `limited` functions that serve the store. An instance busy
- * `billedMs` a call sees the store's requests as a Poisson stream of 1000 / (billedMs × stores) a second.
+ * One of a store's request-limit counts (domain/request-limits.ts), at a rate of orders spread evenly over `stores`,
+ * the store's limit set as docs/operations.md advises: its writes are the leases of the instances of the `limited`
+ * functions that serve the store, spread over the store's counts. An instance busy `billedMs` a call sees the store's
+ * requests as a Poisson stream of 1000 / (billedMs × stores) a second.
  */
 export function leaseLoad(
   measured: Measured,
@@ -142,8 +145,16 @@ export function leaseLoad(
     const instancesPerOrder = (fn.invocations / measured.orders) * (billedMs / 1000);
     writePerOrder += instancesPerOrder * leasesPerSecond(1000 / (billedMs * stores));
   }
-  return { place, key, readPerOrder: 0, writePerOrder, maxRate: keyMaxRate(0, writePerOrder) };
+  const storeLimitPerOrder = (SALE_HEADROOM * measured.apiRequests) / measured.orders / stores;
+  const writesAt = (rate: number) => (writePerOrder * rate) / countsOf(storeLimitPerOrder * rate).counts;
+  // The writes on one count peak just before the store's limit adds a count: there each count has REQUESTS_PER_COUNT.
+  const peak = (writePerOrder * REQUESTS_PER_COUNT) / storeLimitPerOrder;
+  const maxRate = peak < LIMITS.writeUnitsPerKey ? Number.POSITIVE_INFINITY : keyMaxRate(0, writePerOrder);
+  return { place, key, readPerOrder: 0, writePerOrder, maxRate, writesAt };
 }
+
+/** docs/operations.md's advice for a sale: a store's limit twice the requests it expects. */
+export const SALE_HEADROOM = 2;
 
 /** A limit no lease reaches, so that only the lease rule sizes them. */
 const UNBOUNDED = Number.MAX_SAFE_INTEGER;
@@ -183,7 +194,7 @@ export function leasesPerSecond(mean: number): number {
 
 /** A key's units a second at `rate` new orders a second. */
 export function unitsAt(load: KeyLoad, rate: number): { read: number; write: number } {
-  return { read: load.readPerOrder * rate, write: load.writePerOrder * rate };
+  return { read: load.readPerOrder * rate, write: load.writesAt?.(rate) ?? load.writePerOrder * rate };
 }
 
 /** Each function's concurrency at `rate` (invocations a second times seconds each), and their sum. */

@@ -141,7 +141,13 @@ export async function heatModel(
       sizes.manyStoreOrders,
     );
     const leases = (measured: Measured, stores: number) => [
-      leaseLoad(measured, LIMITED_FUNCTIONS, stores, 'table', `${LEASE_PARTITION_PREFIX}<store>#<second>`),
+      leaseLoad(
+        measured,
+        LIMITED_FUNCTIONS,
+        stores,
+        'table',
+        `${LEASE_PARTITION_PREFIX}<store>#<second>#<count>`,
+      ),
     ];
     const runs = [
       {
@@ -307,6 +313,9 @@ function keyRules(shards: IndexShards): KeyRules {
 
 const round = (value: number, digits = 2) => +value.toFixed(digits);
 
+/** A key's limiting rate; a key whose load levels off below the limits has none. */
+const rateText = (rate: number) => (Number.isFinite(rate) ? `${Math.floor(rate)}/s` : 'none');
+
 /** The functions whose routes count against a store's request limit (http/route.ts, `authorize`). */
 const LIMITED_FUNCTIONS: string[] = routes
   .filter((route) => ['storefront', 'admin', 'customer'].includes(route.access))
@@ -340,7 +349,7 @@ function heatFigures(
         label: `heat, ${name}: ${load.place}'s hottest key, write units per order`,
         value: round(load.writePerOrder, 3),
         unit: '',
-        detail: `${load.key}; ${round(load.readPerOrder, 3)} read units per order; limit at ${Math.floor(load.maxRate)}/s`,
+        detail: `${load.key}; ${round(load.readPerOrder, 3)} read units per order; limit at ${rateText(load.maxRate)}`,
       }),
     ),
     figure({
@@ -381,7 +390,7 @@ function renderHeat(name: string, measured: Measured, report: HeatReport): strin
     ...report.hottest.map(
       (load) =>
         `| ${load.place} | ${load.key} | ${round(load.readPerOrder, 3)} | ${round(load.writePerOrder, 3)} | ` +
-        `${Math.floor(load.maxRate)}/s | ${RATES.map((r) => round(unitsAt(load, r).write, 0)).join(' | ')} |`,
+        `${rateText(load.maxRate)} | ${RATES.map((r) => round(unitsAt(load, r).write, 0)).join(' | ')} |`,
     ),
     '',
     `An order's own item: at most ${round(report.orderKey.readUnits)} RCU and ${round(report.orderKey.writeUnits)} ` +

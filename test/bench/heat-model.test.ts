@@ -115,15 +115,22 @@ test("an instance's leases a second: at least its chance of serving the store, m
   for (const mean of [0.5, 2, 5]) expect(leasesPerSecond(mean)).toBeGreaterThan(1 - Math.exp(-mean));
 });
 
-test("a store's request-limit count: each serving instance's leases, the measured lease keys left out", () => {
-  const one = leaseLoad(measured, ['checkout', 'get-invoice'], 1, 'table', 'LIMIT#<store>#<second>');
+test("a store's request-limit counts: each serving instance's leases, spread over the counts its limit has", () => {
+  const one = leaseLoad(measured, ['checkout', 'get-invoice'], 1, 'table', 'LIMIT#<store>#<second>#<count>');
   // checkout: 0.2 instances an order, 5 of the store's requests a second each; get-invoice: 0.1, 200 each.
   expect(one.writePerOrder).toBeCloseTo(0.2 * leasesPerSecond(5) + 0.1 * leasesPerSecond(200), 6);
-  expect(one.maxRate).toBeCloseTo(1000 / one.writePerOrder, 6);
+  // The store's limit is twice its 23 requests an order: one count to 21 orders a second, then one per 1,000.
+  expect(unitsAt(one, 10).write).toBeCloseTo(one.writePerOrder * 10, 6);
+  expect(unitsAt(one, 1000).write).toBeCloseTo((one.writePerOrder * 1000) / 46, 6);
+  // Each count's writes level off far below a key's limit, so the counts never set the rate.
+  expect(one.maxRate).toBe(Number.POSITIVE_INFINITY);
+  // With few requests an order, one count carries the lease writes past the limit: the rate is where they reach it.
+  const few = leaseLoad({ ...measured, apiRequests: 10 }, ['checkout', 'get-invoice'], 1, 'table', 'L');
+  expect(few.maxRate).toBeCloseTo(1000 / few.writePerOrder, 6);
   // A hundred stores: an instance serves a given store less often; the scheduled job leases nothing.
   const many = leaseLoad(measured, ['checkout', 'get-invoice', 'reconcile'], 100, 'table', 'L');
   expect(many.writePerOrder).toBeCloseTo(0.2 * leasesPerSecond(0.05) + 0.1 * leasesPerSecond(2), 6);
-  const report = heatOf(measured, rules, [one]);
+  const report = heatOf(measured, rules, [few]);
   expect(report.loads.some((load) => load.key === 'LIMIT#shop#1')).toBe(false);
-  expect(report.hottest.find((load) => load.place === 'table')).toBe(one);
+  expect(report.hottest.find((load) => load.place === 'table')).toBe(few);
 });
