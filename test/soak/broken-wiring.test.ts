@@ -53,7 +53,10 @@ test('a webhook event skipped on the way to the shop is reported by invariant 7'
   }
 
   expect(skipped).toEqual(expect.any(String));
+  // Reported as a gap in the order's events (`invoice:<order>`), or as its last event behind its view when no later
+  // event came.
   const delivered = result.results[6];
-  expect(delivered.violations.map((violation) => violation.subject)).toContain(skipped);
+  const subjects = delivered.violations.map((violation) => violation.subject);
+  expect(subjects.some((subject) => subject === skipped || subject === `invoice:${skipped}`)).toBe(true);
   expect(result.passed).toBe(false);
 }, 300_000);
