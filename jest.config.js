@@ -13,7 +13,10 @@ const shared = {
 const LOCAL = ['local', 'soak', 'bench'];
 const BROWSER = ['browser'];
 
-/** The end-to-end suite on a real Medusa shop, whose own install (npm ci runs it) sits in e2e/medusa. */
+/**
+ * The end-to-end suite on a real Medusa shop, whose own install (npm ci runs it) sits in e2e/medusa. `npm test` runs
+ * it after the other projects, so that its database and servers never share the cores with the browser tests.
+ */
 const MEDUSA = {
   ...shared,
   displayName: 'medusa',
