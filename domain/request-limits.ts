@@ -1,6 +1,7 @@
 // Per-store request limits (issue 45): each store may make so many requests a second, counted in the table per
 // store and second, and leased to each warm function in slices sized to what it serves, so that the count costs few
-// writes however busy, and a store spread over many functions is not refused below its limit.
+// writes however busy. A store spread over many functions can be refused somewhat before its limit, as each one's
+// last lease of a second goes partly unused (docs/operations.md, "Per-store limits").
 import { DomainError } from './errors';
 import type { RequestLeases } from './ports';
 import type { StoreId } from './stores';
