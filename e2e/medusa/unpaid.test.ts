@@ -1,6 +1,7 @@
 import {
   choosePayment,
   completeCart,
+  confirmingCart,
   eventually,
   ordersByEmail,
   payInvoice,
@@ -102,17 +103,7 @@ test.concurrent(
 test.concurrent(
   'a cart changed while its payment confirms is refused with a clear error, and the payment goes on',
   async () => {
-    const cart = await readyCart(shop, 'changed-confirming@shop.test');
-    const { data } = await choosePayment(shop, cart);
-    const held = await shop.plugin.control('POST', `/invoices/${encodeURIComponent(data.foreign_id)}/pay`, {
-      kind: 'full',
-      hold: true,
-    });
-    expect(held.status).toBe(200);
-    await eventually(
-      () => pluginInvoice(shop, data.foreign_id),
-      (view) => view.status === 'confirming',
-    );
+    const { cart, data } = await confirmingCart(shop, 'changed-confirming@shop.test');
 
     const added = await shop.store('POST', `/store/carts/${cart.id}/line-items`, {
       variant_id: shop.variantId,

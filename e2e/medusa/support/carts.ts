@@ -56,6 +56,23 @@ export async function payInvoice(shop: Shop, foreignId: string, kind: 'full' | '
     throw new Error(`The sandbox did not pay ${foreignId}: ${JSON.stringify(paid.body)}`);
 }
 
+/** A cart whose customer has paid in full and whose payment is held confirming in the sandbox, with its session's data. */
+export async function confirmingCart(shop: Shop, email: string): Promise<{ cart: any; data: any }> {
+  const cart = await readyCart(shop, email);
+  const { data } = await choosePayment(shop, cart);
+  const held = await shop.plugin.control('POST', `/invoices/${encodeURIComponent(data.foreign_id)}/pay`, {
+    kind: 'full',
+    hold: true,
+  });
+  expect(held.status).toBe(200);
+  const view = await eventually(
+    () => pluginInvoice(shop, data.foreign_id),
+    (read) => read.status === 'confirming',
+  );
+  expect(view.status).toBe('confirming');
+  return { cart, data };
+}
+
 /** The storefront's last step: answers Medusa's `{type: 'order', order}` or `{type: 'cart', cart, error}`. */
 export async function completeCart(shop: Shop, cartId: string) {
   return shop.store('POST', `/store/carts/${cartId}/complete`);

@@ -36,6 +36,7 @@ import {
 } from './client';
 import { MerchantPaymentsError } from './errors';
 import { invoiceForeignId, MAX_REVISION, refundForeignId } from './ids';
+import { closeInvoice, readInvoice } from './invoices';
 import { REVISION_KEY, SESSION_KEY, SESSION_STATUS, WEBHOOK_ACTION } from './mapping';
 import { resolveOptions, type MerchantPaymentsOptions, type ResolvedOptions } from './options';
 import { verifiedEvent } from './webhook';
@@ -109,7 +110,7 @@ export class MerchantPaymentsProvider implements IPaymentProvider {
       return { data };
     }
     // The old invoice is closed before the new one opens, so a session never has two payable invoices.
-    await this.closeInvoice(current.foreign_id);
+    await closeInvoice(this.plugin, current.foreign_id);
     const opened = await this.openInvoice(input, current.session_id, current.revision + 1);
     return { status: SESSION_STATUS[opened.status], data: { ...data, ...opened } };
   }
@@ -120,7 +121,7 @@ export class MerchantPaymentsProvider implements IPaymentProvider {
 
   async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
     const data = input.data ?? {};
-    const view = await this.readInvoice(this.session(data, true)!.foreign_id);
+    const view = await readInvoice(this.plugin, this.session(data, true)!.foreign_id);
     return { status: SESSION_STATUS[view.status], data: { ...data, status: view.status } };
   }
 
@@ -146,7 +147,7 @@ export class MerchantPaymentsProvider implements IPaymentProvider {
     const session = this.session(data, true)!;
     const foreignId = refundForeignId(input.context?.idempotency_key);
     const amount = decimalString(input.amount, 'The refund amount');
-    const invoice = await this.readInvoice(session.foreign_id);
+    const invoice = await readInvoice(this.plugin, session.foreign_id);
     // The plugin refunds in the currency the store was credited in; Medusa's amount is in the cart's.
     if (invoice.net_currency !== null && invoice.net_currency !== invoice.currency) {
       throw new MerchantPaymentsError(
@@ -316,7 +317,7 @@ export class MerchantPaymentsProvider implements IPaymentProvider {
       if (answer.status !== 409 || answer.error?.code !== 'foreign_id_conflict') {
         throw refused(`Checking out ${foreignId}`, answer);
       }
-      await this.closeInvoice(foreignId);
+      await closeInvoice(this.plugin, foreignId);
     }
     throw new MerchantPaymentsError(
       'unexpected_state',
@@ -325,58 +326,10 @@ export class MerchantPaymentsProvider implements IPaymentProvider {
     );
   }
 
-  private async readInvoice(foreignId: string): Promise<InvoiceView> {
-    const answer = await this.plugin.send(() =>
-      this.plugin.storefront.GET('/invoices/{foreign_id}', { params: { path: { foreign_id: foreignId } } }),
-    );
-    if (answer.status !== 200) throw refused(`Reading ${foreignId}`, answer);
-    return answer.data as InvoiceView;
-  }
-
   private async closeSession(data: Record<string, unknown>): Promise<Record<string, unknown>> {
     const session = this.session(data, false);
     if (!session) return data;
-    const view = await this.closeInvoice(session.foreign_id);
+    const view = await closeInvoice(this.plugin, session.foreign_id);
     return view ? { ...data, status: view.status } : data;
-  }
-
-  /**
-   * Makes sure an invoice can take no payment: cancelled, or ended without one. Refuses, with a clear error, while
-   * the customer is paying it or once it is paid. Undefined when the plugin has no such invoice.
-   */
-  private async closeInvoice(foreignId: string): Promise<InvoiceView | undefined> {
-    const answer = await this.plugin.send(() =>
-      this.plugin.admin.POST('/invoices/{foreign_id}/cancel', {
-        params: { path: { foreign_id: foreignId } },
-      }),
-    );
-    if (answer.status === 200) return answer.data as InvoiceView;
-    if (answer.status === 404) return undefined;
-    const code = answer.error?.code;
-    if (answer.status !== 409) throw refused(`Cancelling ${foreignId}`, answer);
-    if (code === 'payment_confirming') {
-      throw new MerchantPaymentsError(
-        'not_allowed',
-        'payment_in_progress',
-        `The customer is paying invoice ${foreignId}: it cannot be cancelled or replaced until that payment ends`,
-      );
-    }
-    const view = code === 'invalid_invoice_state' ? await this.readInvoice(foreignId) : undefined;
-    if (code === 'invoice_paid' || view?.status === 'paid') {
-      throw new MerchantPaymentsError(
-        'not_allowed',
-        'invoice_paid',
-        `Invoice ${foreignId} is paid: it cannot be cancelled; refund it instead`,
-      );
-    }
-    if (view?.final) return view;
-    if (view?.status === 'creating') {
-      throw new MerchantPaymentsError(
-        'unexpected_state',
-        'invoice_creating',
-        `Invoice ${foreignId} is still being created (an answer was lost): try again in a moment`,
-      );
-    }
-    throw refused(`Cancelling ${foreignId}`, answer);
   }
 }
