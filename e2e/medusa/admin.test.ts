@@ -179,6 +179,11 @@ describe("an Admin order cancel, through the shop's cancel guard", () => {
       expect(cancelled.status).toBe(200);
       expect(cancelled.body.order.status).toBe('canceled');
       // Medusa's cancel asks a refund of the fees left over too: the plugin refuses it, so one refund is all there is.
+      const refusedInLog = await eventually(
+        async () => shop.medusa.child.said(`Error was thrown trying to cancel payment - ${payment.id}`),
+        Boolean,
+      );
+      expect(refusedInLog).toBe(true);
       const invoice = await pluginInvoice(shop, foreignId);
       expect(invoice.status).toBe('paid');
       expect(invoice.refunds).toHaveLength(1);
