@@ -112,10 +112,9 @@ export class InvoiceService implements RefundReservations {
   }
 
   /**
-   * Creates the order's invoice once; a repeat of the same request answers the same invoice. With the invoice
-   * comes its client secret (see `InvoiceSends.clientSecretOf`). The payer (`sender`) goes to the service with
-   * this call's create and is kept nowhere: the record holds only a keyed digest of it, so that the same request again (after
-   * a lost answer, say) resumes with the payer it brings, and another payer under the foreign_id is a conflict.
+   * Creates the order's invoice and its client secret once; a repeat of the same request answers the same invoice.
+   * The record keeps only a keyed digest of the payer (`sender`), so a retry resumes with the payer it brings and
+   * another payer under the foreign_id is a conflict.
    */
   async checkout(request: CheckoutRequest, sender?: Sender): Promise<Checkout> {
     checkSender(await this.senderRule(), sender);
@@ -196,11 +195,10 @@ export class InvoiceService implements RefundReservations {
   }
 
   /**
-   * Asks the service for the invoice's transaction and records its status and payment where they move forward.
-   * The spec promises lookups of deposits by id, not of invoices: an invoice the service does not find is counted
-   * (`onLookupNotFound`), never read as unpaid or expired, and the deposits its callbacks named are asked instead.
-   * Answers the record as it now stands. `listed`: the sweep's record is applied to as it listed it, not read again
-   * (see `mutate`); a cancel reads it afresh, as a payment may have landed since.
+   * Records the invoice's looked-up status and payment where they move forward; one the service does not find is
+   * counted, never read as unpaid, and its deposits are asked instead, as the spec promises only those lookups.
+   * `listed`: the sweep's record is used as listed (see `mutate`); a cancel reads afresh, as a payment may have
+   * landed.
    */
   async refresh(
     record: InvoiceRecord,
@@ -262,9 +260,8 @@ export class InvoiceService implements RefundReservations {
   }
 
   /**
-   * Applies news from the service (see `applyStatus`) and tells what it was: `applied`, a `duplicate` the record
-   * already holds, or `ignored` (older news, or of nothing the record keeps). With it comes the record as it now
-   * stands, written or as last read. Nothing is written when nothing moves: applying news twice is applying it once.
+   * Applies news from the service (see `applyStatus`) and answers the record with `applied`, `duplicate` or
+   * `ignored`. Nothing is written when nothing moves, so applying news twice is applying it once.
    */
   async applyNews(
     update: StatusUpdate,

@@ -11,12 +11,8 @@ export const FILTER_BATCH = 100;
 export const FILTER_BUDGET = 1_000;
 
 /**
- * A page of the records newest first, with only those `matches` keeps when given. A filter is applied to the
- * records read, not in the index: filtering in DynamoDB would need the status projected into the index, and so a
- * write to the index on every status change, where keys set once at creation cost one write per record (a second
- * index keyed by status would cost two per change, a delete and a put). Reading past a rare status costs reads
- * instead; they are bounded by FILTER_BUDGET, after which the page is short (even empty) and `next` says where the
- * reading stopped, so that no record is skipped.
+ * A page of the records newest first, filtered on the records read rather than in the index, so that a status
+ * change never writes the index (docs/internals.md, "Lists: why an opaque cursor").
  */
 export async function listNewest<T extends ListPosition>(
   store: NewestFirst<T>,

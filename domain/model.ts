@@ -17,8 +17,7 @@ export interface StatusChange {
  * Where a record is in its own life, apart from the service's status:
  * - `sending`: a create is in flight under a lease (`claimedAt`); a crash leaves it until the lease runs out.
  * - `unknown`: the last create may or may not have reached the service; a retry resumes it.
- * - `unsent`: the last create surely never reached the service (the connection refused, our keys refused): nothing
- *   was made, and a retry sends it afresh.
+ * - `unsent`: the last create surely never reached the service; nothing was made, and a retry sends it afresh.
  * - `rejected`: the service refused the request; the foreign_id may be used again.
  * - `abandoned`: the sweep gave up on an unknown create and cancelled whatever it may have left upstream.
  * - `sent`: the service answered and the record holds its answer.

@@ -128,12 +128,8 @@ export interface SweptStores {
 }
 
 /**
- * Refreshes refunds that are not final, closes out invoices the service reports final, and gives up on creates
- * whose outcome stayed unknown. A record whose look fails is marked looked at all the same, which pushes it back
- * in the queue as its schedule says (at least a couple of minutes, longer as it ages): a batch of records that
- * always fail never keeps the sweep from the others. Only a watch's last look is tried again first (see
- * LAST_LOOK_ATTEMPTS). The caller counts the failures. When its time runs low it takes no more records: they stay
- * due for the next run.
+ * Refreshes open refunds and invoices and gives up on creates whose outcome stayed unknown, marking even a failed
+ * look so that records that always fail never starve the rest (docs/internals.md, "Nothing is left behind").
  */
 export async function sweep(stores: SweptStores, options: SweepOptions): Promise<SweepReport> {
   const report: SweepReport = {
@@ -160,10 +156,8 @@ export async function sweep(stores: SweptStores, options: SweepOptions): Promise
     }
   };
   /**
-   * Looks at a record, up to `attempts` times while the run's time lasts, then marks it looked at whether or not
-   * the look failed: one failure at most per record. The record is read once, by the listing: the look starts from
-   * it, and the mark from what the look left (see `mutate`). Answers whether the look succeeded, or `left` when the
-   * run's time ran out before the attempts did: then it is not marked, and stays due.
+   * Looks at the listed record, not a fresh read (see `mutate`), up to `attempts` times, then marks it even if the
+   * look failed; answers `left`, unmarked and still due, when the run's time ran out first.
    */
   const look = async <T>(
     listed: T,

@@ -20,11 +20,8 @@ const CLAIM_RECEIVER =
   'is given by the customer with the address, on the claim page, for a refund without an address';
 
 /**
- * Refunds, each sent once per foreign_id. An order's refund is first reserved on the order (`orders`), within what
- * the order netted: claim, reserve, write what it sends, send. A refund that ends failed, declined, cancelled or
- * refused frees its reservation first, and only then is recorded so, so that a reservation never outlives a refund
- * that may still be sent; one whose send stays unknown keeps it until a retry or a lookup settles it. One held for
- * approval keeps it too.
+ * Refunds, each sent once per foreign_id, and an order's first reserved on the order (`orders`) so that its refunds
+ * stay within its net (docs/internals.md, "An order's refunds stay within its net").
  */
 export class RefundService {
   private readonly sends: RefundSends;
@@ -98,10 +95,9 @@ export class RefundService {
   }
 
   /**
-   * Asks the service for the withdrawal's status and records it. A send whose answer was lost is settled: our
-   * withdrawal is adopted, someone else's under the same foreign_id refuses the refund for good, and one no lookup
-   * finds is sent again. An order's refund that never got as far as writing what it sends has sent nothing: the
-   * sweep gives it up. `listed`: the sweep's record is applied to as it listed it, not read again (see `mutate`).
+   * Asks the service for the withdrawal's status and records it, settling a send whose answer was lost
+   * (docs/internals.md, "One withdrawal per refund"). `listed`: the sweep's record is used as listed, not read
+   * again (see `mutate`).
    */
   async refresh(
     record: RefundRecord,
@@ -141,9 +137,8 @@ export class RefundService {
   }
 
   /**
-   * Records a status from the service, moving only forward, ending the refund's reservation first; tells what it
-   * was: `applied`, a `duplicate` the refund already holds, or `ignored`. Nothing is written when nothing moves.
-   * `seen`: the refund as just read, then not read again (see `mutate`).
+   * Records a status from the service, moving only forward and ending the refund's reservation first, and answers
+   * `applied`, `duplicate` or `ignored`. `seen`: the refund as just read, not read again (see `mutate`).
    */
   async applyNews(
     foreignId: string,

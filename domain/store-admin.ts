@@ -66,11 +66,9 @@ export class StoreAdmin {
   }
 
   /**
-   * New keys go into the store's secret before the store item says it has its own account. A shared store may move
-   * at any time: each order stays on the account it was claimed on (issue 40). An own account's keys may change,
-   * but only for the same merchant account's.
-   * A change of keys holds the store's secret with a lease on the store item first: the item and the secret are
-   * each written by the one request that holds it, so two changes never leave one's base URL with the other's keys.
+   * A change of keys writes the store's secret under a lease on the store item, before the item names its own
+   * account, so two changes never mix one's base URL with the other's keys. An own account's keys may change only
+   * to the same merchant account's (docs/architecture.md, "The account a record was claimed on").
    */
   async update(storeId: StoreId, changes: StoreChanges): Promise<StoreRecord> {
     if (storeId === DEFAULT_STORE_ID) throw new DefaultStoreError();
@@ -120,10 +118,9 @@ export class StoreAdmin {
   }
 
   /**
-   * A new webhook secret, answered once; the one it replaces signs beside it for `graceSeconds`, and one replaced
-   * earlier stops now. It holds the store's secret with the lease a change of keys takes, so that neither writes
-   * over the other's. The store item says when the current secret stops before the secret names a new one: the
-   * secret's write alone completes the rotation, and one that surely failed leaves the store as it was.
+   * A new webhook secret, answered once; the one it replaces signs beside it for `graceSeconds`, and an older one
+   * stops. It takes the key change's lease on the secret, and the secret's write comes last, so one that surely
+   * failed leaves the store as it was.
    */
   async rotateWebhookSecret(
     storeId: StoreId,

@@ -92,10 +92,8 @@ function refundStage(record: RefundRecord): RefundStage | null {
 const NOTHING_ANNOUNCED: Announced = { status: 'creating', exception: null };
 
 /**
- * Events an outbox holds at most: a record's life makes a handful (status only moves forward), and with these the
- * largest item stays well under DynamoDB's 400 KB (test/store/item-bounds.test.ts). A write that would pass it
- * answers "in progress" until the dispatcher has drained some: a callback answers 503 and comes again, and the
- * sweep looks again, so nothing is lost.
+ * Events an outbox holds at most, so that every item stays under DynamoDB's 400 KB; a write past it answers "in
+ * progress" and comes again (docs/internals.md, "The webhook outbox").
  */
 export const OUTBOX_CAP = 8;
 
@@ -106,10 +104,9 @@ export const OUTBOX_CAP = 8;
 export const OUTBOX_CAP_AT_TAKEOVER = 1;
 
 /**
- * `record` with the events its state makes since the last ones it announced, appended to its outbox. The one
- * place events are made: every write of a claimed record passes through it (domain/records.ts). `previous` is the
- * stored record it replaces: one without an outbox was written while events were off, and what it showed then is
- * taken as announced, so that turning events on announces only the changes made since.
+ * `record` with the events its state makes since its last announcement appended to its outbox: every write of a
+ * claimed record passes through here (domain/records.ts). A stored `previous` without an outbox counts as
+ * announced, so that turning events on announces only the changes made since.
  */
 export function withEvents<T extends ClaimedRecord<unknown>>(
   kind: EventKind<T>,
@@ -136,11 +133,8 @@ export function withEvents<T extends ClaimedRecord<unknown>>(
 }
 
 /**
- * What stays put while a record's events wait, so that an event need not keep it: its key and creation time, the
- * request, the history (it only grows: an event keeps its length), and an invoice's details and client secret's
- * hash (set by the create's answer; only the details' expiry moves later, and an event keeps that), and an invoice's
- * deposits (they are only added to, and only their confirmations grow: an event keeps those). Only a claim that takes
- * the record over changes them, and it keeps them in the events it carries.
+ * What stays put while a record's events wait, so that an event need not keep it (docs/internals.md, "The webhook
+ * outbox").
  */
 const STAYS_PUT = [
   'foreignId',
@@ -227,9 +221,8 @@ export function eventId(subject: WebhookSubject, foreignId: string, createdAt: n
 export const EVENT_ID = /^evt_[A-Za-z0-9_-]{24}$/;
 
 /**
- * The id a store's event is delivered under (its `webhook-id`): the event's own for the default store, as before
- * stores; for another store one of its own, so that two stores' events never share an id, even for the same
- * foreign_id made in the same millisecond (issue 33).
+ * The id a store's event is delivered under (its `webhook-id`): the event's own for the default store, and one of
+ * its own for another store, so that two stores' events never share an id.
  */
 export function deliveryIdOf(storeId: StoreId, id: string): string {
   if (storeId === DEFAULT_STORE_ID) return id;
