@@ -20,15 +20,8 @@ const BATCH_GET_BACKOFF_MS = 50;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Records of one kind, newest first, from the keys-only `created` index: one Query per shard, merged, and then
- * one BatchGetItem for the page's records.
- *
- * Keys-only over projecting the records: a projection holding `data` would copy every status change and sweep
- * mark into the index, a second write per update; keys-only, the index is written once per record. The price is
- * the BatchGetItem, one more round trip per page (measured in the README, "Lists").
- *
- * Each instance lists one store's records, from that store's own partitions of the index: `forStore` makes
- * another store's.
+ * One store's records of one kind, newest first: one Query per shard of the keys-only `created` index, merged, then
+ * one BatchGetItem (docs/internals.md, "Lists query the `created` index, never scan").
  */
 export class DynamoRecordList<T extends { createdAt: number; version: number }> implements NewestFirst<T> {
   constructor(
@@ -82,12 +75,8 @@ export class DynamoRecordList<T extends { createdAt: number; version: number }> 
   }
 
   /**
-   * The records, in the order of `foreignIds`, up to the first that cannot be read. An index key can come before
-   * its record is readable (a DynamoDB index can be ahead of an eventually consistent read of the table), so such
-   * a key is re-read consistently. If it is still unreadable the page stops before it:
-   * the page's last record is then the last key it consumed, and the next page, continuing after it, starts at
-   * the unreadable key. Dropping the key instead would skip its record for good; no key is consumed twice, so
-   * none is listed twice. A page that would be empty fails, to be retried, as its cursor could not move on.
+   * The records, in the order of `foreignIds`, up to the first that even a consistent read cannot find, so that the
+   * next page starts at it instead of skipping it (docs/internals.md, "Lists: why an opaque cursor").
    */
   private async readUpToUnreadable(foreignIds: string[]): Promise<T[]> {
     const found = new Map<string, T>();

@@ -8,9 +8,8 @@ export const TABLE_SCHEMA = {
 } as const;
 
 /**
- * Sparse and keys-only: only open records carry its keys, and the sweep reads each record it lists. One list per kind
- * for every store, partitioned `OPEN#<KIND>` (shard 0) and `OPEN#<KIND>#<shard>`, sorted by when the sweep is due to
- * look. `shards` is the default of the stage setting `openShards`; the sweep queries every shard.
+ * The sweep's work, sparse and keys-only: open records of every store, sorted by when the sweep is due to look
+ * (docs/architecture.md, "The table's items"). `shards` is the default of the stage setting `openShards`.
  */
 export const OPEN_ITEMS_INDEX = {
   name: 'open-items',
@@ -20,12 +19,8 @@ export const OPEN_ITEMS_INDEX = {
 } as const;
 
 /**
- * Every invoice and refund by creation time, for the lists: partition `<KIND>#<shard>`, sort
- * `<created_at ms>#<foreign_id>`. The shard (a hash of the foreign_id) spreads the writes of a busy shop over
- * `shards` partitions instead of one; a page reads every shard and merges. Changing `shards` needs a backfill.
- *
- * Keys-only, and the keys are set once at creation: a status change or a sweep mark writes only the table,
- * never this index. A page then reads its records with one BatchGetItem (README, "Lists", has the figures).
+ * Every record by creation time, for the lists, with keys set once so that no update writes it (docs/internals.md,
+ * "Lists query the `created` index, never scan"). Changing `shards` needs a backfill.
  */
 export const CREATED_INDEX = {
   name: 'created',
@@ -35,12 +30,9 @@ export const CREATED_INDEX = {
 } as const;
 
 /**
- * The webhook dispatcher's work, sparse and keys-only: records whose outbox holds events (due a grace after the
- * first, `WEBHOOK_OUTBOX_GRACE_MS`: the run the stream woke has them till then) and
- * deliveries waiting for an attempt (due at their next attempt), partitioned `DUE#<shard>` and sorted by due time;
- * deliveries that ran out of retries, under each store's `FAILED#<shard>`, for an admin's re-send. A run queries what
- * is due only. `shards` is the default of the stage setting `dueShards`, and its least: deployments before it listed
- * on four. `failedShards` is fixed.
+ * The webhook dispatcher's work, sparse and keys-only: what is due under `DUE#<shard>`, and failed deliveries under
+ * their store's `FAILED#<shard>` (docs/architecture.md, "The table's items"). `shards` is the default of the stage
+ * setting `dueShards`, `leastShards` its least (docs/internals.md, "Index shards"); `failedShards` is fixed.
  */
 export const DELIVERIES_DUE_INDEX = {
   name: 'deliveries-due',

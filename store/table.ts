@@ -47,11 +47,8 @@ export function ttlAfter(nowMs: number, days: number): number {
 }
 
 /**
- * A stable shard for `key`, so that a busy shop's writes spread evenly over an index's partitions. FNV-1a, its bits
- * then mixed (MurmurHash3's finaliser) since its low bits see only the low bits of each character: a loop of our
- * own rather than a crypto digest, which a checkout pays for as a native call on code a wait has left cold. No
- * reader works a shard out from a key: each queries every shard, so a change of function needs no backfill (an
- * item written before it moves its entry on its next write that sets the keys, a webhook delivery's on every one).
+ * A stable shard for `key`, so that a busy shop's writes spread evenly over an index's partitions; a cheap hash, as
+ * no reader works a shard out from a key (docs/internals.md, "Index shards").
  */
 export function shardOf(key: string, shards: number): number {
   let hash = 0x811c9dc5;

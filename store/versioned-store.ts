@@ -56,15 +56,8 @@ interface Keyed {
 }
 
 /**
- * Records of one kind, one item each, written only with single-item conditional writes. The record lives as
- * JSON in `data` (store/record-item.ts); `version` guards every change, and open
- * records carry the keys of the sparse, keys-only `open-items` index. Every record carries the `created` index's
- * keys from its creation on, and they never change. A record whose outbox holds webhook events carries the
- * `deliveries-due` index's keys, due a grace after the first event (the run its write woke has it meanwhile).
- *
- * Each instance reads and writes one store's records (store/store-scope.ts): `forStore` makes another store's. The
- * open-items and deliveries-due indexes are global, one queue for all stores; an item of a store other than the
- * default one carries a `store` attribute, and its key names its store for readers of a keys-only index.
+ * One store's records of one kind (`forStore` makes another's), one item each, written only with single-item
+ * conditional writes on `version`; their items and index keys are in docs/architecture.md, "The table's items".
  */
 export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>, OpenItems<T> {
   constructor(
@@ -126,11 +119,9 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
   }
 
   /**
-   * With `previous`, the open-items keys are written only when they change: an answer due when its claim was, or a
-   * status that leaves the next look where it was, writes no open-items entry. The deliveries-due keys are set
-   * whenever the outbox holds events: the dispatcher drains it (and removes them) without moving the version, so
-   * `previous` may show keys that are gone. An update never removes them: it only adds events (domain/webhooks.ts),
-   * so only the drain empties an outbox, and it takes the keys with them.
+   * With `previous`, the open-items keys are written only when they change; the deliveries-due keys are set
+   * whenever the outbox holds events, as `previous` may show keys a drain removed (docs/internals.md, "The webhook
+   * outbox").
    */
   async update(record: T, expectedVersion: number, previous?: T): Promise<boolean> {
     const due = this.openSortKey(record);
@@ -178,10 +169,8 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
   }
 
   /**
-   * Drops the outbox's events up to `progress.through` and stores `progress`, if the record's version and progress
-   * are as read, keeping the version: a concurrent change then still wins its compare-and-set. If that change was
-   * made from the record before this drain, it writes the dropped events back, but not the progress, which lives in
-   * an attribute of its own that only this writes: the dispatcher then knows them as handed on.
+   * Drops the outbox's events up to `progress.through` and stores `progress` if the version and progress are as
+   * read, keeping the version so that a concurrent change still wins (docs/internals.md, "The webhook outbox").
    */
   async drainOutbox({ record, progress: asRead }: OutboxRead, progress: WebhookProgress): Promise<boolean> {
     const pending = (record.outbox?.pending ?? []).filter((event) => event.seq > progress.through);
@@ -283,10 +272,7 @@ export class VersionedDynamoStore<T extends Keyed> implements VersionedStore<T>,
   }
 }
 
-/**
- * A shard's partition of a kind's open list. Shard 0 keeps the one partition of before shards, `OPEN#<KIND>`, so
- * that entries written then are read as its own and need no backfill.
- */
+/** A shard's partition of a kind's open list; shard 0's has no suffix (docs/internals.md, "Index shards"). */
 export function openPartitionOf(kind: RecordKind, shard: number): string {
   return shard === 0 ? `OPEN#${kind}` : `OPEN#${kind}#${shard}`;
 }
