@@ -19,11 +19,9 @@ export function fields<E extends v.ObjectEntries>(entries: E) {
 }
 
 /**
- * Validates a JSON body or a query string against its schema, collecting every failure, so that one 400 names
- * all the fields at fault, each with the first rule it breaks. A null field counts as absent, as an undefined one does,
- * except one named in `nullRefused`, whose schema then judges the null. Fields the schema
- * does not know are refused too, since a typo must not pass silently; this is checked here rather than by
- * valibot, which stops at the first unknown key and passes over keys such as `__proto__` and `constructor`.
+ * Validates a JSON body or a query string against its schema and collects every failure, so that one 400 names all
+ * the fields at fault; a null counts as absent unless its field is in `nullRefused`. Unknown fields are refused, so
+ * that a typo never passes silently, here rather than by valibot, which passes over `__proto__` and `constructor`.
  */
 export function readFields<S extends FieldsSchema>(
   schema: S,

@@ -27,13 +27,9 @@ export interface PluginFunctionProps {
 }
 
 /**
- * A Lambda function with the project's defaults: Node 22 on arm64, its own log group, and a role that holds only
- * what is granted to it (no AWS managed policy). The bundle is minified with source maps and holds every
- * dependency at the version in the lockfile, including the AWS SDK clients the module imports.
- *
- * X-Ray is off. Active tracing with no instrumentation shows one segment per run, which the Duration metric and
- * the logs already give; instrumenting the service and DynamoDB calls (aws-xray-sdk-core 3.12) adds 115 KB to a
- * 526 KB bundle, against the 1.10x budget of the poll bundle.
+ * A Lambda function with the project's defaults: Node 22 on arm64, its own log group, a role with only what is
+ * granted to it, and a minified bundle that holds every dependency at the lockfile's version, the AWS SDK included.
+ * X-Ray is off (docs/internals.md, "Weighed and left").
  */
 export class PluginFunction extends Construct {
   readonly function: NodejsFunction;

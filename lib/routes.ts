@@ -6,11 +6,14 @@ import type { IndexName } from '../store/schema';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH';
 
 /**
- * Who may call a route: a bearer token of a scope (`platform`: the platform token alone, which manages stores; it
- * also opens every storefront and admin route, for the store in `Store-Id`), the service itself (it signs; the handler verifies), the
- * customer's browser on the shop's page, from any origin, with one invoice's client secret (the handler checks it),
- * a customer on our claim page with a refund's claim token (`claimant`; the handler checks it), or anyone
- * (`public`: what it serves is no secret).
+ * Who may call a route:
+ * - `storefront`, `admin`: a bearer token of that scope.
+ * - `platform`: the platform token alone; it manages stores, and opens every storefront and admin route for the
+ *   store in `Store-Id`.
+ * - `service`: the payment service itself, which signs; the handler verifies.
+ * - `customer`: the customer's browser on the shop's page, from any origin, with one invoice's client secret.
+ * - `claimant`: a customer on our claim page with a refund's claim token.
+ * - `public`: anyone, as what it serves is no secret.
  */
 export type Access = 'storefront' | 'admin' | 'platform' | 'service' | 'customer' | 'claimant' | 'public';
 
@@ -60,7 +63,7 @@ export const LIMITED_BY_ACCESS = {
 export type StoreSecretAccess = 'none' | 'read' | 'create' | 'write';
 
 /**
- * `shared`: the account's unreserved pool. `{ reserved: n }`: n set aside for this function alone, and never more
+ * `shared`: the account's unreserved pool; `{ reserved: n }`: n set aside for this function alone, and never more
  * than n at once. Lambda keeps 100 of an account's concurrency unreserved, so the account needs 100 plus the sum.
  */
 export type Concurrency = 'shared' | { reserved: number };
@@ -91,10 +94,9 @@ type PathOf<Key> = Key extends `${HttpMethod} ${infer Path}` ? Path : never;
 type NoOtherKeys<Given, Known> = Record<Exclude<keyof Given, keyof Known>, never>;
 
 /**
- * One route's row: its key as API Gateway writes it (`'GET /invoices/{foreign_id}'`), its function's name, who may
- * call it, and what it may touch. Its concurrency is the account's shared pool unless the row reserves some. The
- * type parameters keep every literal, as `as const` would. No side effects: a function's bundle keeps its own row,
- * esbuild drops the others.
+ * One route's row: its key as API Gateway writes it (`'GET /invoices/{foreign_id}'`), its function, who may call
+ * it, what it may touch, and its concurrency (the shared pool unless reserved). It is marked free of side effects
+ * so that esbuild drops the other rows from a function's bundle.
  */
 /* @__NO_SIDE_EFFECTS__ */ function route<
   const Key extends `${HttpMethod} /${string}`,
@@ -261,8 +263,7 @@ export const callbacksRoute = route('POST /callbacks', 'callbacks', 'service', {
   secrets: ['processingKeys'],
   // A store on its own account has its callbacks verified with its own keys.
   storeSecrets: 'read',
-  // Its own, so that a flood on the public routes cannot starve the payment callbacks; 20 carry its 100/s
-  // throttle at about 200 ms each.
+  // Its own, so that a flood on the public routes cannot starve the payment callbacks (docs/operations.md).
   concurrency: { reserved: 20 },
 });
 

@@ -19,13 +19,9 @@ export interface WebhookTriggerProps {
 const WAKE_RETENTION = Duration.hours(1);
 
 /**
- * Wakes the webhook dispatcher when a write leaves events waiting in an invoice's or a refund's outbox, through the
- * table's stream, so that a new event goes out within about a second; and when a retry comes due, through a queue of
- * delayed messages the dispatcher sends itself (webhooks/wake.ts), so that the first retries come in seconds.
- * Neither carries work: the dispatcher reads what is due from the `deliveries-due` index, so a lost or failed
- * trigger loses nothing, and the schedule's next run, or the next change, picks it up. The filter keeps only record
- * writes whose new image holds the index's keys (events waiting): the dispatcher's own deliveries and outbox drops,
- * and writes that make no event (a sweep's mark), wake nothing.
+ * Wakes the webhook dispatcher through the table's stream when a write leaves events waiting, and through a queue
+ * of delayed messages when a retry comes due (webhooks/wake.ts). Neither carries work, so a lost wake loses nothing
+ * (docs/webhooks.md, "AWS trigger" and "Retries in seconds").
  */
 export class WebhookTrigger extends Construct {
   readonly wakeQueue: Queue;

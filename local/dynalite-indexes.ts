@@ -1,10 +1,5 @@
-// dynalite keeps a table's secondary indexes as DynamoDB's queries read them, but not at DynamoDB's cost:
-// - DynamoDB writes an item's index entry only when a write changes it, its keys or what it projects ("If you
-//   update a table item and the update doesn't modify any of the index key attributes or projected attributes,
-//   then no write to the index occurs"); dynalite rewrites every entry of the item on every write.
-// - DynamoDB answers a write without waiting for its global secondary indexes, which it updates asynchronously,
-//   on none of its callers' time; dynalite writes every entry, one event-loop turn each, before it answers.
-// Both put local write latency where AWS has none, which the bench would count against the design.
+// Gives dynalite's index writes DynamoDB's cost, so that the bench does not count local latency that AWS lacks
+// (docs/performance.md, "The local DynamoDB's indexes").
 import dynaliteDb, { type Index, type Item, type Table, type UpdateIndexes } from 'dynalite/db';
 
 const INDEX_TYPES = ['Local', 'Global'] as const;

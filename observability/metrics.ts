@@ -30,11 +30,9 @@ export interface CountDimensions {
 }
 
 /**
- * Emits one count in CloudWatch Embedded Metric Format: a log line that CloudWatch turns into a metric. It goes
- * to stdout as a raw JSON line, not through `console`, which the Lambda runtime wraps (in a text prefix, or in the
- * `message` of its JSON log format): CloudWatch only extracts a metric from a log event that is the EMF object.
- * With `dimensions`, the same count is also recorded per those dimensions, beside the stage's total, which the
- * alarms watch: one alarm for every store, and a graph per store.
+ * Emits one count in CloudWatch Embedded Metric Format as a raw stdout line, not through `console`, whose wrapping
+ * stops CloudWatch from reading it as a metric. With `dimensions`, it is also counted per those dimensions beside
+ * the stage's total, so that one alarm watches every store and each store has a graph.
  */
 export function countMetric(name: MetricName, count = 1, dimensions: CountDimensions = {}): void {
   const extra = Object.keys(dimensions).sort();

@@ -13,11 +13,8 @@ const PURPOSES = {
 } as const;
 
 /**
- * Client secrets (and refund claim tokens, `purpose`) derived, not stored: an HMAC of the invoice's foreign_id and creation time under a key derived
- * (HKDF) from the processing secret key, which only the checkout and the functions that call the service hold.
- * The same invoice gets the same secret every time; no secret is ever an HMAC under the processing key itself.
- * Another store's secrets name the store, and its HMAC covers the store's id too: stores sharing one account never
- * share a secret (domain/customer-secret.ts).
+ * Client secrets and refund claim tokens (`purpose`), derived rather than stored, so that a repeated checkout
+ * answers the same secret and the table never holds one (docs/internals.md, "The client secret").
  */
 export function customerSecretIssuer(
   keys: KeySource,

@@ -9,10 +9,9 @@ export interface StoreSendersOptions {
 }
 
 /**
- * Each store's sender, one per endpoint, kept in the warm container with its keep-alive sockets. The default store's
- * is the deployment's own (WEBHOOK_URL, signed with the webhook secret); another store's goes to its account's
- * endpoint, signed with its account's secrets as they are at each attempt (a rotation is seen at once). A disabled
- * store's webhooks are still sent: its news is never dropped (issue 33).
+ * Each store's sender, one per endpoint, kept warm with its keep-alive sockets; another store's is signed with its
+ * secrets as they are at each attempt, so that a rotation is seen at once. A disabled store's webhooks are still
+ * sent, so that its news is never dropped.
  */
 export class StoreWebhookEndpoints implements StoreWebhookSenders {
   private readonly senders = new Map<StoreId, { url: string; sender: WebhookSender }>();
