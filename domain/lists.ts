@@ -12,7 +12,7 @@ export const FILTER_BUDGET = 1_000;
 
 /**
  * A page of the records newest first, filtered on the records read rather than in the index, so that a status
- * change never writes the index (docs/internals.md, "Lists: why an opaque cursor").
+ * change never writes the index; a page that reads FILTER_BUDGET stops short (docs/internals.md, "Lists").
  */
 export async function listNewest<T extends ListPosition>(
   store: NewestFirst<T>,
