@@ -1,9 +1,17 @@
 // The demo store's backend, served by `npm start` under /demo/api/: what a shop's own server does. It holds the
-// storefront token, calls POST /checkout, and hands the browser only the invoice's customer URL and client secret.
-// With the embedded sandbox it also stands in for the customer's wallet (pay in full, too little, too much, late,
-// or let the timer run out), through the sandbox's control API, which the browser never sees. It is also the shop's
-// webhook endpoint: what its receiver verified, the page lists under "Order events".
+// storefront token, calls POST /checkout through the typed client (client/plugin-client.ts), and hands the browser
+// only the invoice's customer URL and client secret. With the embedded sandbox it also stands in for the customer's
+// wallet (pay in full, too little, too much, late, or let the timer run out), through the sandbox's control API,
+// which the browser never sees. It is also the shop's webhook endpoint: what its receiver verified, the page lists
+// under "Order events".
 import { randomBytes } from 'node:crypto';
+import {
+  createPluginClient,
+  PluginClientError,
+  type Answered,
+  type CheckoutBody,
+  type CheckoutView,
+} from '../client/plugin-client';
 import { readJson, type LocalBackend, type LocalPage } from './gateway';
 import { startWebhookReceiver, type ReceivedEvent, type WebhookReceiver } from './webhook-receiver';
 
@@ -16,6 +24,10 @@ export interface DemoStoreOptions {
   /** What the store's webhook endpoint received; without it the page says how to switch webhooks on. */
   events?: OrderEvents;
 }
+
+/** How long the store waits for one checkout answer, and how often it sends the checkout at most. */
+const CHECKOUT_TIMEOUT_MS = 10_000;
+const CHECKOUT_ATTEMPTS = 3;
 
 /** The product the demo sells. */
 export const DEMO_PRODUCT = { title: 'Espresso machine', amount: '25.50', currency: 'EUR' } as const;
@@ -131,29 +143,40 @@ async function checkout(options: DemoStoreOptions, body: Buffer): Promise<LocalP
   const api = options.apiUrl();
   const { title } = readJson(body.toString('utf8'));
   const foreignId = `demo-${Date.now()}-${randomBytes(3).toString('hex')}`;
-  const answer = await fetch(`${api}/checkout`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${options.storefrontToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      foreign_id: foreignId,
-      amount: DEMO_PRODUCT.amount,
-      currency: DEMO_PRODUCT.currency,
-      sender_currency: 'BTC',
-      type: 'fill_or_kill',
-      timer: true,
-      title: typeof title === 'string' && title !== '' ? title : DEMO_PRODUCT.title,
-      email: 'customer@example.com',
-      // The order goes along, so that the page the customer lands on can list its events too.
-      url_success: `${api}/demo/?order=${foreignId}&outcome=paid`,
-      url_failed: `${api}/demo/?order=${foreignId}&outcome=unpaid`,
-    }),
+  const plugin = createPluginClient({
+    apiUrl: api,
+    token: options.storefrontToken,
+    timeoutMs: CHECKOUT_TIMEOUT_MS,
+    maxAttempts: CHECKOUT_ATTEMPTS,
   });
-  const invoice = readJson(await answer.text());
-  if (!answer.ok) return json(answer.status, { error: invoice.error ?? { message: 'The checkout failed' } });
+  const checkoutBody: CheckoutBody = {
+    foreign_id: foreignId,
+    amount: DEMO_PRODUCT.amount,
+    currency: DEMO_PRODUCT.currency,
+    sender_currency: 'BTC',
+    type: 'fill_or_kill',
+    timer: true,
+    title: typeof title === 'string' && title !== '' ? title : DEMO_PRODUCT.title,
+    email: 'customer@example.com',
+    // The order goes along, so that the page the customer lands on can list its events too.
+    url_success: `${api}/demo/?order=${foreignId}&outcome=paid`,
+    url_failed: `${api}/demo/?order=${foreignId}&outcome=unpaid`,
+  };
+  let answer: Answered<CheckoutView>;
+  try {
+    // A checkout is safe to send again: the plugin answers the same invoice for the same foreign_id.
+    answer = await plugin.send(() => plugin.POST('/checkout', { body: checkoutBody }));
+  } catch (error) {
+    if (!(error instanceof PluginClientError)) throw error;
+    return json(502, { error: { code: error.code, message: error.message } });
+  }
+  if (!answer.data) {
+    return json(answer.status, { error: answer.error ?? { message: 'The checkout failed' } });
+  }
   return json(201, {
     foreign_id: foreignId,
     invoice_url: `${api}/public/invoices/${foreignId}`,
-    client_secret: invoice.client_secret,
+    client_secret: answer.data.client_secret,
     sandbox: options.sandboxUrl !== undefined,
   });
 }

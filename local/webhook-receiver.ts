@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { Webhook } from 'standardwebhooks';
+import { verifyWebhook, type WebhookEvent } from '../client/plugin-client';
 import { listen, type Listening } from './listen';
 
 export interface ReceivedEvent {
@@ -17,8 +17,9 @@ export interface WebhookReceiver extends Listening {
 }
 
 /**
- * A shop's endpoint for `npm start` and the tests: verifies each webhook with the `standardwebhooks` package, as a
- * receiver would, and answers `answer(event)` (200 by default); 401 for one that does not verify.
+ * A shop's endpoint for `npm start` and the tests: verifies each webhook with the typed client's `verifyWebhook`, as
+ * a receiver would, with the Standard Webhooks libraries' tolerance. It answers `answer(event)` (200 by default), and
+ * 401 for one that does not verify.
  */
 export async function startWebhookReceiver(
   secret: string,
@@ -28,16 +29,15 @@ export async function startWebhookReceiver(
     onEvent?: (event: ReceivedEvent) => void;
   } = {},
 ): Promise<WebhookReceiver> {
-  const verifier = new Webhook(secret);
   const received: ReceivedEvent[] = [];
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      let payload: { id: string; type: string; sequence: number };
+      let payload: WebhookEvent;
       try {
-        payload = verifier.verify(body, request.headers as Record<string, string>) as typeof payload;
+        payload = verifyWebhook(secret, body, request.headers);
       } catch {
         response.writeHead(401).end();
         return;

@@ -54,6 +54,7 @@ const CASES: Array<[file: string, source: string, verdict: Verdict]> = [
   ['sandbox/any.ts', "import { x } from '../lib/settings';", 'refused'],
   ['lib/any.ts', "import { x } from './plugin-api';", 'allowed'],
   ['local/any.ts', "import { x } from '../lib/plugin-api';", 'allowed'],
+  ['local/any.ts', "import { x } from '../client/plugin-client';", 'allowed'],
   ['test/any.test.ts', "import { x } from '../processing/client';", 'allowed'],
   ['packages/medusa-payment/src/any.ts', "import { x } from './client';", 'allowed'],
   ['packages/medusa-payment/src/any.ts', "import { x } from 'openapi-fetch';", 'allowed'],
