@@ -1,4 +1,6 @@
-import { OrderEvents } from '../../local/demo-store';
+import { createServer } from 'node:http';
+import { demoStore, OrderEvents } from '../../local/demo-store';
+import { listen } from '../../local/listen';
 import type { ReceivedEvent } from '../../local/webhook-receiver';
 
 const received = (
@@ -55,4 +57,20 @@ test('past 1,000 orders, the one heard from least recently goes', () => {
   expect(events.of('demo-0')).toHaveLength(1_001);
   expect(events.of('demo-1')).toEqual([]);
   expect(events.of('demo-2')).toHaveLength(1);
+});
+
+test("a checkout the plugin never answers gets 502 with the client's reason, and no token", async () => {
+  // A plugin that drops every request unanswered.
+  const silent = createServer((request) => request.socket.destroy());
+  const plugin = await listen(silent);
+  const store = demoStore({ apiUrl: () => plugin.url, storefrontToken: 'storefront-token-never-shown' });
+
+  const page = await store('/demo/api/checkout', { method: 'POST', body: Buffer.from('{}') });
+  await plugin.close();
+
+  expect(page?.status).toBe(502);
+  const body = JSON.parse(page!.body as string) as { error: { code: string; message: string } };
+  expect(body.error.code).toBe('plugin_unreachable');
+  expect(body.error.message).toMatch(/after 3 attempts/);
+  expect(page!.body).not.toContain('storefront-token-never-shown');
 });
