@@ -3,9 +3,9 @@ import type { PluginUnderTest } from './plugin';
 import type { Call } from './timing';
 import { invocation, type ApiCall } from './lambda-events';
 
-/** A storefront checkout as a shop sends it; the invoice gets an address and a quote in BTC. */
-export function checkoutRequest(foreignId: string): string {
-  return JSON.stringify({
+/** A storefront checkout's fields as a shop sends them; the invoice gets an address and a quote in BTC. */
+export function checkoutFields(foreignId: string) {
+  return {
     foreign_id: foreignId,
     amount: '25.50',
     currency: 'EUR',
@@ -15,7 +15,12 @@ export function checkoutRequest(foreignId: string): string {
     email: 'customer@example.com',
     url_success: 'https://shop.example/paid',
     url_failed: 'https://shop.example/failed',
-  });
+  };
+}
+
+/** The same checkout as its JSON body. */
+export function checkoutRequest(foreignId: string): string {
+  return JSON.stringify(checkoutFields(foreignId));
 }
 
 /** Unique foreign_ids: every measured checkout creates a new invoice. */

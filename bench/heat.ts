@@ -15,6 +15,7 @@ import {
   SHARDS_ENV,
   type IndexShards,
 } from '../store/schema';
+import { checkoutFields } from './calls';
 import { atLeast, figure, type Figure } from './figures';
 import { startHeatMeter, type HeatMeter } from './heat-meter';
 import {
@@ -227,17 +228,7 @@ async function measuredRun(
 async function order(stack: LocalStack, store: Store, foreignId: string): Promise<void> {
   const api = (method: string, path: string, token: string, body?: unknown) =>
     call(`${stack.url}${path}`, method, body, { authorization: `Bearer ${token}` });
-  const created = await api('POST', '/checkout', store.storefront, {
-    foreign_id: foreignId,
-    amount: '25.50',
-    currency: 'EUR',
-    sender_currency: 'BTC',
-    title: `Order ${foreignId}`,
-    email: 'customer@example.com',
-    url_success: 'https://shop.example/ok',
-    url_failed: 'https://shop.example/failed',
-    timer: true,
-  });
+  const created = await api('POST', '/checkout', store.storefront, checkoutFields(foreignId));
   if (created.status !== 201) throw new Error(`checkout ${foreignId}: ${created.status}`);
   const poll = () => api('GET', `/invoices/${foreignId}`, store.storefront);
   const paid = draw(`paid ${foreignId}`) < PAID;
