@@ -171,6 +171,24 @@ test('ended invoices, other providers and cancelled orders pass without a change
   expect((await view(others.foreign_id)).status).toBe('awaiting_payment');
 });
 
+test('an invoice the plugin does not know answers 409, and no other invoice of the order is cancelled', async () => {
+  const open = await session('guard_beside_unknown');
+  const unknown = { ...open, foreign_id: 'ms.guard_unknown.r1' };
+  const outcome = await cancel([
+    { provider_id: OURS, data: open },
+    { provider_id: OURS, data: unknown },
+  ]);
+  expect(outcome.next).toBeUndefined();
+  expect(outcome).toMatchObject({
+    status: 409,
+    body: {
+      type: 'not_allowed',
+      message: `The order was not cancelled: the payments plugin does not know invoice ${unknown.foreign_id}. Give the guard the options of the provider that made it.`,
+    },
+  });
+  expect((await view(open.foreign_id)).status).toBe('awaiting_payment');
+});
+
 test('a plugin that cannot be reached answers 503, and Medusa never runs its cancel', async () => {
   const data = await session('guard_unreachable');
   // A port that was free a moment ago: nothing listens there.

@@ -149,6 +149,14 @@ async function asked<T>(
   } catch (error) {
     if (!(error instanceof MerchantPaymentsError)) throw error;
     if (error.code === 'payment_in_progress') return { refusal: confirming(foreignId) };
+    // The provider made this invoice: a plugin that does not know it is most likely another store's.
+    if (error.code === 'not_found') {
+      return {
+        refusal: notAllowed(
+          `The order was not cancelled: the payments plugin does not know invoice ${foreignId}. Give the guard the options of the provider that made it.`,
+        ),
+      };
+    }
     if (error.code === 'invoice_paid') {
       return {
         refusal: notAllowed(
