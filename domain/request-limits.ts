@@ -97,20 +97,27 @@ export class StoreRequestLimits {
   async admit(storeId: StoreId): Promise<void> {
     for (;;) {
       const slice = this.current(storeId, Math.floor(this.deps.now() / 1000));
+      if (slice.left === 0 && !slice.refused) await this.waitForLease(storeId, slice);
+      // A lease may end in the next second: what it leased still admits the requests that waited on it, or a slow
+      // table would have them lease again every second.
       if (slice.left > 0) {
         slice.left -= 1;
         slice.served += 1;
         return;
       }
       if (slice.refused) throw slice.refused;
-      slice.leasing ??= this.lease(storeId, slice).finally(() => {
-        slice.leasing = undefined;
-      });
-      slice.waiting += 1;
-      await slice.leasing.finally(() => {
-        slice.waiting -= 1;
-      });
     }
+  }
+
+  /** One lease at a time for a slice: the requests that come while it is out wait for it, and size it. */
+  private async waitForLease(storeId: StoreId, slice: HeldSlice): Promise<void> {
+    slice.leasing ??= this.lease(storeId, slice).finally(() => {
+      slice.leasing = undefined;
+    });
+    slice.waiting += 1;
+    await slice.leasing.finally(() => {
+      slice.waiting -= 1;
+    });
   }
 
   private async lease(storeId: StoreId, slice: HeldSlice): Promise<void> {

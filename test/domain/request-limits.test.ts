@@ -161,6 +161,20 @@ test("a function's concurrent requests of one store wait for one lease, not one 
   expect(leases.writes).toBe(1);
 });
 
+test('a lease that ends in the next second admits the requests that waited on it, with no other write', async () => {
+  const { leases, clock, functions } = setUp({ shop: 1000 });
+  const [limits] = functions(1);
+  // The table answers only once the second is over, as a slow or failing-open lease does.
+  const take = leases.take.bind(leases);
+  leases.take = async (...args) => {
+    if (leases.writes >= 5) throw new Error('leased again every second');
+    clock.ms += 1_500;
+    return take(...args);
+  };
+  await Promise.all(Array.from({ length: 3 }, () => limits.admit('shop')));
+  expect(leases.writes).toBe(1);
+});
+
 test('a limit over a thousand is counted on one item per thousand, each its share', () => {
   expect([1, 1000, 1001, 5000, 45_000].map(countsOf)).toEqual([
     { counts: 1, share: 1 },
