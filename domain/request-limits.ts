@@ -98,7 +98,7 @@ export class StoreRequestLimits {
     for (;;) {
       const slice = this.current(storeId, Math.floor(this.deps.now() / 1000));
       if (slice.left === 0 && !slice.refused) await this.waitForLease(storeId, slice);
-      // A lease may end in the next second: what it leased still admits the requests that waited on it, or a slow
+      // A lease may end in the next second: it still admits or refuses the requests that waited on it, or a slow
       // table would have them lease again every second.
       if (slice.left > 0) {
         slice.left -= 1;

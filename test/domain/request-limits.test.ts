@@ -175,6 +175,25 @@ test('a lease that ends in the next second admits the requests that waited on it
   expect(leases.writes).toBe(1);
 });
 
+test('a lease refused as the second ends refuses the requests that waited on it; the next request leases anew', async () => {
+  const { leases, clock, functions } = setUp({ shop: 1 });
+  const [limits] = functions(1);
+  leases.counts.set(`shop#${Math.floor(clock.ms / 1000)}#0`, 1);
+  const take = leases.take.bind(leases);
+  leases.take = async (...args) => {
+    const taken = await take(...args);
+    clock.ms += 1_500;
+    return taken;
+  };
+  const waited = await Promise.allSettled([limits.admit('shop'), limits.admit('shop')]);
+  for (const outcome of waited) {
+    expect(outcome).toMatchObject({ status: 'rejected', reason: expect.any(RateLimitedError) });
+  }
+  expect(leases.writes).toBe(1);
+  await limits.admit('shop');
+  expect(leases.writes).toBe(2);
+});
+
 test('a limit over a thousand is counted on one item per thousand, each its share', () => {
   expect([1, 1000, 1001, 5000, 45_000].map(countsOf)).toEqual([
     { counts: 1, share: 1 },
