@@ -65,12 +65,13 @@ export async function coldStart(
   const standard = await bundleFunctions(yardsticks, path.join(outDir, 'standard'), STANDARD_BUNDLING);
   const trimmed = await bundleFunctions(yardsticks, path.join(outDir, 'trimmed'));
 
-  // What lib/plugin-function.ts adds to every function's environment.
+  // What lib/plugin-function.ts adds to every function's environment, and the function name Lambda adds.
   const env = {
     ...plugin.backends.env,
     ...peer.env,
     NODE_OPTIONS: '--enable-source-maps',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    AWS_LAMBDA_FUNCTION_NAME: 'payments-plugin-bench',
   };
   const ourId = idSequence('bench-cold');
   const peerId = idSequence('bench-cold-peer');

@@ -87,7 +87,9 @@ export interface PluginUnderTest {
 /** `env` is set over the local stack's environment (e.g. webhooks on), before the handlers read it. */
 export async function startPlugin(env: Record<string, string> = {}): Promise<PluginUnderTest> {
   const backends = await startBackends();
-  Object.assign(process.env, backends.env, env);
+  // Lambda names the function in its environment: the handlers then hold one invocation's context at a time
+  // (observability/context.ts), as each deployed environment does.
+  Object.assign(process.env, backends.env, { AWS_LAMBDA_FUNCTION_NAME: 'payments-plugin-bench' }, env);
   // Loaded only now: handler modules read the environment they were just given.
   const [
     checkout,

@@ -77,8 +77,13 @@ async function main(): Promise<void> {
       `${missed} target(s) not met. Written to ${path.relative(process.cwd(), outFile)}`,
   );
   // A process of its own: the local stack it starts loads the handlers afresh, which this process has loaded already.
+  // It runs many invocations at once, so it is not given the Lambda function name this process set for its handlers.
+  const { AWS_LAMBDA_FUNCTION_NAME: _, ...localStackEnv } = process.env;
   if (!smoke)
-    execFileSync(process.execPath, ['--import', 'tsx', __filename, '--part', 'heat'], { stdio: 'inherit' });
+    execFileSync(process.execPath, ['--import', 'tsx', __filename, '--part', 'heat'], {
+      stdio: 'inherit',
+      env: localStackEnv,
+    });
 }
 
 main().catch((error: unknown) => {

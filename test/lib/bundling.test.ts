@@ -136,7 +136,9 @@ describe('the bundles with the default timeouts, under a service that never answ
             .filter((name) => SECRET_ENV[name] in fn.environment)
             .map((name) => [SECRET_ENV[name], stack.secretIds[name]]),
         );
-        return startBundledFunction(fn, environmentFor(fn, { ...local, ...secrets }));
+        // Lambda names the function, so each bundle holds one invocation's context at a time, as deployed.
+        const lambda = { AWS_LAMBDA_FUNCTION_NAME: fn.name };
+        return startBundledFunction(fn, environmentFor(fn, { ...local, ...secrets, ...lambda }));
       }),
     );
     gateway = await startGateway(
