@@ -18,7 +18,7 @@ import type { CallCost } from './lifecycle';
 import { orderLifecycle } from './lifecycle';
 import { SIZES, type Mode, type Sizes } from './modes';
 import { checkoutOverhead, peerWarm, pollOverhead } from './overhead';
-import { checkoutSegments } from './segments';
+import { checkoutSegments, pollSegments } from './segments';
 import { checkouts } from './checkouts';
 import { startPeer, type Peer } from './peer';
 import { countCommands, cpuMeter, startPlugin, type PluginUnderTest } from './plugin';
@@ -131,6 +131,14 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
       progress('poll overhead');
       const poll = await pollOverhead(plugin, baseline, sizes, POLL_ID, cpuMeter(plugin.backends));
       figures.push(...poll.figures);
+      progress("where a poll's time goes");
+      figures.push(
+        ...(await pollSegments(
+          () => pollByHandler(plugin, POLL_ID),
+          pollByHand(baseline, POLL_ID),
+          sizes.segmentPolls,
+        )),
+      );
       progress('beside the peer');
       const peerTimes = await peerWarm(checkouts(plugin, baseline, peer, 'bench-vs-peer'), sizes);
       figures.push(...peerTimes.figures);

@@ -22,6 +22,8 @@ export interface Sizes {
   checkoutConcurrent: number;
   /** Sequential checkouts a side split at their I/O (bench/segments.ts). */
   segmentCheckouts: number;
+  /** Sequential polls a side split at their read. */
+  segmentPolls: number;
   pollSequential: number;
   pollConcurrent: number;
   concurrency: number;
@@ -47,6 +49,7 @@ const BY_SIZE: { [Name in keyof Sizes]: Record<Mode, Sizes[Name]> } = {
   checkoutSequential: { full: 1500, smoke: 6 },
   checkoutConcurrent: { full: 2000, smoke: 32 },
   segmentCheckouts: { full: 500, smoke: 4 },
+  segmentPolls: { full: 3000, smoke: 6 },
   pollSequential: { full: 3000, smoke: 6 },
   pollConcurrent: { full: 3600, smoke: 32 },
   concurrency: { full: 16, smoke: 16 },

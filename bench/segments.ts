@@ -1,13 +1,16 @@
-// Where a sequential checkout's time goes: each checkout split where its HTTP requests are sent and answered, into
-// the CPU spent between its I/O and its three waits on the backends.
+// Where a sequential call's time goes: each checkout or poll split where its HTTP requests are sent and answered,
+// into the CPU spent between its I/O and its waits on the backends.
 import { ClientRequest } from 'node:http';
 import type { Checkouts } from './checkouts';
 import { figure, type Figure } from './figures';
 import { median } from './stats';
 import type { Call } from './timing';
 
-/** A checkout's segments in order: CPU, then a wait, and so on (claim, create, the answer's write), then CPU. */
-const SEGMENTS = [
+/** Segments in order: CPU, then a wait, and so on, then CPU; each with its id and what it holds. */
+type Segments = ReadonlyArray<readonly [id: string, label: string]>;
+
+/** A checkout's segments: claim, create, the answer's write. */
+const CHECKOUT_SEGMENTS = [
   ['cpuToClaim', 'CPU until the claim is sent (token, body, validation, the claim, its item)'],
   ['claimWait', "the claim's wait"],
   ['cpuToCreate', "CPU until the create is sent (the claim's answer, the client secret, the send)"],
@@ -17,17 +20,35 @@ const SEGMENTS = [
   ['cpuToReply', "CPU until the reply (the write's answer, the view)"],
 ] as const;
 
+/** A poll's segments: its one read. */
+const POLL_SEGMENTS = [
+  ['cpuToRead', 'CPU until the read is sent (the token, its store, the limit, the key, the send)'],
+  ['readWait', "the read's wait"],
+  ['cpuToReply', "CPU until the reply (the read's answer, the record, the view, its JSON)"],
+] as const;
+
 /**
  * The handler, the least I/O by hand and the bare checkout, `count` sequential checkouts each, taking turns: per
  * segment, the handler's median less the by-hand one, in ms (the detail holds all three medians).
  */
-export async function checkoutSegments(calls: Checkouts, bare: Call, count: number): Promise<Figure[]> {
-  const sides = { handler: calls.ours, byHand: calls.byHand('least'), bare };
-  const names = Object.keys(sides) as Array<keyof typeof sides>;
-  const splits = Object.fromEntries(names.map((name) => [name, [] as number[][]])) as Record<
-    keyof typeof sides,
-    number[][]
-  >;
+export function checkoutSegments(calls: Checkouts, bare: Call, count: number): Promise<Figure[]> {
+  const sides = { handler: calls.ours, 'by hand': calls.byHand('least'), bare };
+  return segmentFigures('checkout', CHECKOUT_SEGMENTS, sides, count);
+}
+
+/** The same for the poll: the handler and the least I/O by hand. */
+export function pollSegments(handler: Call, byHand: Call, count: number): Promise<Figure[]> {
+  return segmentFigures('poll', POLL_SEGMENTS, { handler, 'by hand': byHand }, count);
+}
+
+async function segmentFigures(
+  kind: string,
+  segments: Segments,
+  sides: { handler: Call; 'by hand': Call } & Record<string, Call>,
+  count: number,
+): Promise<Figure[]> {
+  const names = Object.keys(sides);
+  const splits = Object.fromEntries(names.map((name) => [name, [] as number[][]]));
   const marks: number[] = [];
   const mark = () => marks.push(performance.now());
   // Every request here, the SDK's and the service client's, is a node ClientRequest that ends with `end`, and is
@@ -48,8 +69,8 @@ export async function checkoutSegments(calls: Checkouts, bare: Call, count: numb
         const start = performance.now();
         await run();
         const times = [start, ...marks, performance.now()];
-        // A call with a retried or extra request has more marks: it is not a first try, so it is left out.
-        if (times.length === SEGMENTS.length + 1)
+        // A call with a retried or extra request (a request limit's lease) has more marks: it is left out.
+        if (times.length === segments.length + 1)
           splits[name].push(times.slice(1).map((time, i) => time - times[i]));
       }
     }
@@ -58,17 +79,16 @@ export async function checkoutSegments(calls: Checkouts, bare: Call, count: numb
     else delete (ClientRequest.prototype as Partial<ClientRequest>).end;
   }
   for (const name of names)
-    if (splits[name].length === 0) throw new Error(`${name}: no checkout was split into its segments`);
-  const segmentMedian = (name: keyof typeof sides, i: number) =>
-    median(splits[name].map((segments) => segments[i]));
-  return SEGMENTS.map(([id, label], i) => {
-    const [handler, byHand, bareCheckout] = names.map((name) => segmentMedian(name, i));
+    if (splits[name].length === 0) throw new Error(`${kind}, ${name}: no call was split into its segments`);
+  const segmentMedian = (name: string, i: number) => median(splits[name].map((split) => split[i]));
+  return segments.map(([id, label], i) => {
+    const medians = names.map((name) => segmentMedian(name, i));
     return figure({
-      id: `checkout.segments.${id}`,
-      label: `checkout, sequential, ${label}: handler - by hand, p50`,
-      value: handler - byHand,
+      id: `${kind}.segments.${id}`,
+      label: `${kind}, sequential, ${label}: handler - by hand, p50`,
+      value: segmentMedian('handler', i) - segmentMedian('by hand', i),
       unit: 'ms',
-      detail: `handler ${handler.toFixed(3)}, by hand ${byHand.toFixed(3)}, bare ${bareCheckout.toFixed(3)} ms; n=${names.map((name) => splits[name].length).join('/')}`,
+      detail: `${names.map((name, n) => `${name} ${medians[n].toFixed(3)}`).join(', ')} ms; n=${names.map((name) => splits[name].length).join('/')}`,
     });
   });
 }
