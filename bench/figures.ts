@@ -33,13 +33,13 @@ export function figure(fields: Omit<Figure, 'met'>): Figure {
   return { ...fields, met };
 }
 
-function formatValue(value: number, unit: string): string {
+export function formatValue(value: number, unit: string): string {
   const digits = unit === 'x' ? 3 : Number.isInteger(value) ? 0 : value < 10 ? 2 : 1;
   const text = value.toFixed(digits);
   return unit === 'x' ? `${text}x` : `${text} ${unit}`.trimEnd();
 }
 
-function formatTarget(target: Target | undefined, unit: string): string {
+export function formatTarget(target: Target | undefined, unit: string): string {
   if (!target) return '-';
   const sign = { max: '<=', min: '>=', exact: '=' }[target.kind];
   return `${sign} ${formatValue(target.value, unit)}`;

@@ -5,6 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runBenchmark, type BenchResults } from './benchmark';
 import { renderTable } from './figures';
+import { writePerformanceDoc } from './performance-doc';
 import { billedMsOf, HEAT_SIZES, heatModel } from './heat';
 import { withOutputDiscarded } from './quiet';
 import { resolveSettings } from '../lib/settings';
@@ -36,16 +37,15 @@ async function runPart(name: keyof typeof PARTS, outFile: string): Promise<void>
   const previous = JSON.parse(readFileSync(outFile, 'utf8')) as BenchResults;
   const { figures, table } = await PARTS[name](previous);
   const kept = previous.figures.filter((f) => !f.id.startsWith(`${name}.`));
-  writeFileSync(
-    outFile,
-    `${JSON.stringify({ ...previous, figures: [...kept, ...figures], [`${name}Table`]: table }, null, 2)}\n`,
-  );
+  const results = { ...previous, figures: [...kept, ...figures], [`${name}Table`]: table };
+  writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
+  await writePerformanceDoc(results);
   console.log(renderTable(figures));
   console.log(`\n${table}`);
   const missed = figures.filter((f) => f.met === false).length;
   console.log(
     `\nPart ${name}, ${Math.round((Date.now() - started) / 1000)} s; ${missed} target(s) not met. ` +
-      `Written to ${path.relative(process.cwd(), outFile)}`,
+      `Written to ${path.relative(process.cwd(), outFile)} and docs/performance.md`,
   );
 }
 
@@ -71,10 +71,12 @@ async function main(): Promise<void> {
   });
   console.log(renderTable(results.figures));
   console.log(`\nThe cost of a million orders (bench/prices.ts):\n\n${results.costTable}`);
+  if (!smoke) await writePerformanceDoc(results);
   const missed = results.figures.filter((f) => f.met === false).length;
   console.log(
     `\n${results.mode} run, ${results.seconds} s, Node ${results.machine.node}, ${results.machine.cpus} CPUs; ` +
-      `${missed} target(s) not met. Written to ${path.relative(process.cwd(), outFile)}`,
+      `${missed} target(s) not met. Written to ${path.relative(process.cwd(), outFile)}` +
+      (smoke ? '' : ' and docs/performance.md'),
   );
   // A process of its own: the local stack it starts loads the handlers afresh, which this process has loaded already.
   // It runs many invocations at once, so it is not given the Lambda function name this process set for its handlers.
