@@ -10,7 +10,8 @@ export const PERFORMANCE_DOC = path.join(__dirname, '..', 'docs', 'performance.m
 /** The page's generated blocks, each between `<!-- bench:NAME -->` and `<!-- /bench:NAME -->`. */
 export type BlockName = 'run' | 'figures' | 'cost';
 
-const cell = (text: string) => text.replace(/\|/g, '\\|');
+/** A table cell's text: a pipe would end the cell, and `<` would open an HTML tag (`INVOICE#<n>`). */
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/</g, '&lt;');
 
 /** Each block's markdown for `results`. */
 export function performanceBlocks(results: BenchResults): Record<BlockName, string> {

@@ -104,6 +104,9 @@ const STREAM_POLL_MS = 250;
  * process runs one local stack.
  */
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  // Its functions run many invocations at once in this process, so each keeps its own context, whatever the shell
+  // names (observability/context.ts).
+  delete process.env.AWS_LAMBDA_FUNCTION_NAME;
   const storefrontToken = options.storefrontToken ?? randomToken();
   const adminToken = options.adminToken ?? randomToken();
   const platformToken = options.platformToken ?? randomToken();

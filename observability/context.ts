@@ -1,8 +1,5 @@
-// What an invocation carries through every call it makes: its log fields and its deadline. Where one process runs
-// several invocations at once (the local stack, the tests, Lambda with AWS_LAMBDA_MAX_CONCURRENCY), an
-// AsyncLocalStorage keeps each one's apart; it hooks every promise the process makes, the SDK's included. A Lambda
-// environment runs one invocation at a time, so there the current one is simply held, as the AWS SDK and Powertools
-// hold theirs.
+// What an invocation carries through every call it makes: its log fields and its deadline (docs/architecture.md,
+// rule 5, says where it is held and why).
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 export interface InvocationContext {
@@ -31,35 +28,34 @@ function storedPerChain(): ContextHolder {
 }
 
 /**
- * One context for the whole process. A nested `run` holds until its work settles; work an invocation leaves running
- * after it answers sees the next invocation's context.
+ * One context for the whole process, as Lambda runs one invocation at a time in it: the newest `run` whose work has
+ * not settled, else the invocation's. Work an invocation leaves running after it answers sees the next one's.
  */
 function heldForTheProcess(): ContextHolder {
-  let current: InvocationContext | undefined;
+  let entered: InvocationContext | undefined;
+  const running: InvocationContext[] = [];
   return {
     run: (context, work) => {
-      const outer = current;
-      current = context;
-      const restore = () => {
-        if (current === context) current = outer;
+      running.push(context);
+      const settled = () => {
+        const at = running.lastIndexOf(context);
+        if (at >= 0) running.splice(at, 1);
       };
       try {
         const result = work();
-        if (result instanceof Promise) {
-          result.then(restore, restore);
-          return result;
-        }
-        restore();
+        if (result instanceof Promise) result.then(settled, settled);
+        else settled();
         return result;
       } catch (error) {
-        restore();
+        settled();
         throw error;
       }
     },
     enter: (context) => {
-      current = context;
+      entered = context;
+      running.length = 0;
     },
-    get: () => current,
+    get: () => running.at(-1) ?? entered,
   };
 }
 
@@ -69,29 +65,29 @@ export function runsOneInvocationAtATime(env: NodeJS.ProcessEnv = process.env): 
 }
 
 let chosen: ContextHolder | undefined;
-/** Chosen at the first invocation, from the environment the function was given. */
-const contexts = () => (chosen ??= runsOneInvocationAtATime() ? heldForTheProcess() : storedPerChain());
+/** Chosen at first use, from the environment the function was given. */
+const holder = () => (chosen ??= runsOneInvocationAtATime() ? heldForTheProcess() : storedPerChain());
 
 /** Runs `work` in `context`, which every call it makes, and every call those make, sees. */
 export function runInContext<T>(context: InvocationContext, work: () => T): T {
-  return contexts().run(context, work);
+  return holder().run(context, work);
 }
 
 /**
  * Puts `context` on the invocation running now and all that it starts: a middleware cannot wrap the handler in
- * `runInContext`. Work left running after the invocation keeps it, so `endContext` marks it ended then.
+ * `runInContext`. Work left running after the invocation may still see it, so `endContext` marks it ended then.
  */
 export function enterContext(context: InvocationContext): void {
-  contexts().enter(context);
+  holder().enter(context);
 }
 
 export function endContext(): void {
-  const context = contexts().get();
+  const context = holder().get();
   if (context) context.ended = true;
 }
 
 /** The context of the invocation running now; undefined outside any. */
 export function currentContext(): InvocationContext | undefined {
-  const context = contexts().get();
+  const context = holder().get();
   return context?.ended ? undefined : context;
 }

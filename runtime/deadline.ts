@@ -16,7 +16,10 @@ export const ANSWER_MARGIN_MS = 2_000;
  */
 export const REPLY_MARGIN_MS = 1_000;
 
-/** Runs `work` with a deadline at `deadline` (epoch ms), which every call it makes sees through `deadlineAt`. */
+/**
+ * Runs `work` with a deadline at `deadline` (epoch ms), which every call it makes sees through `deadlineAt`; in a
+ * Lambda environment, work running beside it sees it too until it settles (observability/context.ts).
+ */
 export function runWithDeadline<T>(deadline: number, work: () => T): T {
   return runInContext({ fields: currentContext()?.fields ?? {}, deadline }, work);
 }

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { RequestLeases } from '../domain/ports';
 import { DEFAULT_STORE_REQUESTS_PER_SECOND, StoreRequestLimits } from '../domain/request-limits';
 import { DEFAULT_STORE_ID } from '../domain/stores';
+import { currentContext } from '../observability/context';
 import { describeError, log } from '../observability/log';
 import { DynamoRequestLeases } from '../store/request-leases';
 import { storeRegistry } from './store-registry';
@@ -31,8 +32,10 @@ function failingOpen(leases: RequestLeases): RequestLeases {
       const late = new Promise<'late'>((resolve) => {
         timer = setTimeout(() => resolve('late'), LEASE_WAIT_MS);
       });
+      // A lease that fails after its request has answered is logged with that request's fields, not the next one's.
+      const asked = currentContext()?.fields;
       const taken = leases.take(storeId, second, count, slice, limit).catch((error: unknown) => {
-        log.warn('request limit not counted', { storeId, ...describeError(error) });
+        log.warn('request limit not counted', { ...asked, storeId, ...describeError(error) });
         return true;
       });
       try {

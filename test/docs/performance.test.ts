@@ -25,7 +25,7 @@ test.each(Object.keys(rendered) as BlockName[])('the page shows the committed ru
   expect(normalized(blockOf(page, name))).toEqual(normalized(rendered[name]));
 });
 
-test('every figure of the run is in the page, each once', () => {
+test('every figure of the run has its row in the page', () => {
   const rows = normalized(blockOf(page, 'figures')).slice(1);
   expect(rows).toHaveLength(results.figures.length);
 });
