@@ -79,13 +79,9 @@ async function main(): Promise<void> {
       (smoke ? '' : ' and docs/performance.md'),
   );
   // A process of its own: the local stack it starts loads the handlers afresh, which this process has loaded already.
-  // It runs many invocations at once, so it is not given the Lambda function name this process set for its handlers.
-  const { AWS_LAMBDA_FUNCTION_NAME: _, ...localStackEnv } = process.env;
+  // That stack drops the Lambda function name this process set, as it runs many invocations at once (local/stack.ts).
   if (!smoke)
-    execFileSync(process.execPath, ['--import', 'tsx', __filename, '--part', 'heat'], {
-      stdio: 'inherit',
-      env: localStackEnv,
-    });
+    execFileSync(process.execPath, ['--import', 'tsx', __filename, '--part', 'heat'], { stdio: 'inherit' });
 }
 
 main().catch((error: unknown) => {
