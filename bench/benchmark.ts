@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { storedData } from '../store/record-item';
 import { bareCheckout } from './bare-checkout';
+import { barePoll } from './bare-poll';
 import { BaselineIo } from './baseline-io';
 import { checkoutByHandler, createBodyTemplate, pollByHand, pollByHandler } from './calls';
 import { CapacityMeter, type Units } from './capacity';
@@ -61,7 +62,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
   progress('starting the backends in their own process');
   const plugin = await startPlugin();
   let baseline: BaselineIo | undefined;
-  const bare = bareCheckout(plugin);
+  const bare = { checkout: bareCheckout(plugin), poll: barePoll(plugin, POLL_ID) };
   const meters: CapacityMeter[] = [];
   const meter = (client: ConstructorParameters<typeof CapacityMeter>[0]) => {
     const created = new CapacityMeter(client);
@@ -70,8 +71,10 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
   };
   // Before the handlers' first call: their clients fix each command's middleware at its first send.
   const ourMeter = meter(plugin.dynamo);
-  countCommands(bare.client);
-  meter(bare.client);
+  for (const { client } of Object.values(bare)) {
+    countCommands(client);
+    meter(client);
+  }
   let costTable: string;
   try {
     // The handlers' own log lines would bury the table: stdout is discarded while they run.
@@ -115,7 +118,7 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
       progress('checkout overhead');
       const checkout = await checkoutOverhead(
         checkouts(plugin, baseline, peer, 'bench-overhead'),
-        bare.call,
+        bare.checkout.call,
         sizes,
         cpuMeter(plugin.backends),
       );
@@ -124,18 +127,26 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
       figures.push(
         ...(await checkoutSegments(
           checkouts(plugin, baseline, peer, 'bench-segments'),
-          bare.call,
+          bare.checkout.call,
           sizes.segmentCheckouts,
         )),
       );
       progress('poll overhead');
-      const poll = await pollOverhead(plugin, baseline, sizes, POLL_ID, cpuMeter(plugin.backends));
+      const poll = await pollOverhead(
+        plugin,
+        baseline,
+        bare.poll.call,
+        sizes,
+        POLL_ID,
+        cpuMeter(plugin.backends),
+      );
       figures.push(...poll.figures);
       progress("where a poll's time goes");
       figures.push(
         ...(await pollSegments(
           () => pollByHandler(plugin, POLL_ID),
           pollByHand(baseline, POLL_ID),
+          bare.poll.call,
           sizes.segmentPolls,
         )),
       );
@@ -193,7 +204,8 @@ export async function runBenchmark(options: BenchOptions): Promise<BenchResults>
   } finally {
     meters.forEach((meter) => meter.close());
     await baseline?.close();
-    bare.close();
+    bare.checkout.close();
+    bare.poll.close();
     await plugin.backends.close();
   }
 
@@ -265,7 +277,7 @@ async function meteredUnits(
 
 /**
  * Fetches the secrets, opens the connection pools and runs every timed call's code. The sides of each targeted
- * ratio and the peer run `settle` calls, by when V8 has compiled most of their code (the bare checkout settles
+ * ratio and the peer run `settle` calls, by when V8 has compiled most of their code (the bare handlers settle
  * before its own figures, bench/overhead.ts); the others `warmup`.
  */
 async function warmUp(

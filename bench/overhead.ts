@@ -27,7 +27,7 @@ const YARDSTICKS = {
 } as const;
 
 /**
- * Fewer calls, to keep the run within five minutes: half for the bare checkout (no target), a quarter for the SDK's
+ * Fewer calls, to keep the run within five minutes: half for the bare checkout and poll (no target), a quarter for the SDK's
  * default client (no target) and for the peer (its target met with a wide margin in every run so far), a sixth for
  * each of the five shares (no target).
  */
@@ -148,7 +148,18 @@ export async function checkoutOverhead(
     },
     cpu,
   );
-  const bareFigures = await bareBesideByHand(bare, byHand('least'), sizes, cpu);
+  const bareFigures = await bareBesideByHand(
+    'checkout',
+    bare,
+    byHand('least'),
+    {
+      sequential: sizes.checkoutSequential,
+      concurrent: sizes.checkoutConcurrent,
+      concurrency: sizes.concurrency,
+      settle: sizes.settle,
+    },
+    cpu,
+  );
   const side = (name: Side) => (name === 'handler' ? handler : byHand(name));
   const shares: Figure[] = [];
   for (const share of SHARES) {
@@ -172,57 +183,65 @@ export async function checkoutOverhead(
 }
 
 /**
- * The least code a checkout handler needs (bench/bare-checkout.ts) beside the same least I/O, sequentially and at
- * `concurrency`: the floor under the checkout's ratio on this machine, whatever the implementation.
+ * The least code a handler needs (bench/bare-checkout.ts, bench/bare-poll.ts) beside the same least I/O,
+ * sequentially and at `concurrency`: the floor under the handler's ratio on this machine, whatever the
+ * implementation.
  */
-async function bareBesideByHand(bare: Call, least: Call, sizes: Sizes, cpu: CpuMeter): Promise<Figure[]> {
-  await warmCalls(bare, sizes.settle, sizes.concurrency);
+async function bareBesideByHand(
+  kind: keyof typeof SEQUENTIAL_TARGETS,
+  bare: Call,
+  least: Call,
+  counts: { sequential: number; concurrent: number; concurrency: number; settle: number },
+  cpu: CpuMeter,
+): Promise<Figure[]> {
+  await warmCalls(bare, counts.settle, counts.concurrency);
   // Its CPU at concurrency, beside the handler's: the floor there too.
   const modes = [
-    ['sequential', 'sequential', half(sizes.checkoutSequential), 1, undefined],
-    [
-      'concurrent',
-      `concurrency ${sizes.concurrency}`,
-      half(sizes.checkoutConcurrent),
-      sizes.concurrency,
-      cpu,
-    ],
+    ['sequential', 'sequential', half(counts.sequential), 1, undefined],
+    ['concurrent', `concurrency ${counts.concurrency}`, half(counts.concurrent), counts.concurrency, cpu],
   ] as const;
   const figures: Figure[] = [];
   for (const [mode, label, count, concurrency, meter] of modes) {
     const times = await sideBySide(bare, least, count, concurrency, meter);
     figures.push(
       figure({
-        id: `checkout.bare.${mode}.ratio`,
-        label: `checkout, ${label}, the least code a handler needs around the least I/O / the least I/O`,
+        id: `${kind}.bare.${mode}.ratio`,
+        label: `${kind}, ${label}, the least code a handler needs around the least I/O / the least I/O`,
         value: ratio(times),
         unit: 'x',
         detail: `p50 ${median(times.subject).toFixed(2)} / ${median(times.baseline).toFixed(2)} ms, n=${times.subject.length}; no layers, no guarantees past a first try that succeeds`,
       }),
-      ...cpuFigures(`checkout.bare.${mode}.cpu`, `checkout, ${label}`, times, ['bare', 'least I/O']),
+      ...cpuFigures(`${kind}.bare.${mode}.cpu`, `${kind}, ${label}`, times, ['bare', 'least I/O']),
     );
   }
   return figures;
 }
 
-/** The poll handler beside a bare GetItem of the same item. */
+/** The poll handler beside a bare GetItem of the same item, and the bare poll beside it too. */
 export async function pollOverhead(
   plugin: PluginUnderTest,
   baseline: BaselineIo,
+  bare: Call,
   sizes: Sizes,
   foreignId: string,
   cpu: CpuMeter,
 ): Promise<Timed> {
   const handler = () => pollByHandler(plugin, foreignId);
   const byHand = (yardstick: Yardstick) => pollByHand(baseline, foreignId, yardstick);
-  return besideByHand(
+  const counts = {
+    sequential: sizes.pollSequential,
+    concurrent: sizes.pollConcurrent,
+    concurrency: sizes.concurrency,
+  };
+  const timed = await besideByHand('poll', 'poll', handler, byHand, counts, cpu);
+  const bareFigures = await bareBesideByHand(
     'poll',
-    'poll',
-    handler,
-    byHand,
-    { sequential: sizes.pollSequential, concurrent: sizes.pollConcurrent, concurrency: sizes.concurrency },
+    bare,
+    byHand('least'),
+    { ...counts, settle: sizes.settle },
     cpu,
   );
+  return { means: timed.means, figures: [...timed.figures, ...bareFigures] };
 }
 
 /**

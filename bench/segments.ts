@@ -36,9 +36,9 @@ export function checkoutSegments(calls: Checkouts, bare: Call, count: number): P
   return segmentFigures('checkout', CHECKOUT_SEGMENTS, sides, count);
 }
 
-/** The same for the poll: the handler and the least I/O by hand. */
-export function pollSegments(handler: Call, byHand: Call, count: number): Promise<Figure[]> {
-  return segmentFigures('poll', POLL_SEGMENTS, { handler, 'by hand': byHand }, count);
+/** The same for the poll: the handler, the least I/O by hand and the bare poll. */
+export function pollSegments(handler: Call, byHand: Call, bare: Call, count: number): Promise<Figure[]> {
+  return segmentFigures('poll', POLL_SEGMENTS, { handler, 'by hand': byHand, bare }, count);
 }
 
 async function segmentFigures(
