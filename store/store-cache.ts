@@ -16,18 +16,23 @@ class TimedCache<T> {
     if (entry && this.now() < entry.until) return entry.value;
     let pending = this.reading.get(key);
     if (!pending) {
-      pending = read()
+      const own: Promise<T> = read()
         .then((value) => {
-          this.set(key, value);
+          // A value set while this read was out is newer than what it read.
+          if (this.reading.get(key) === own) this.set(key, value);
           return value;
         })
-        .finally(() => this.reading.delete(key));
-      this.reading.set(key, pending);
+        .finally(() => {
+          if (this.reading.get(key) === own) this.reading.delete(key);
+        });
+      pending = own;
+      this.reading.set(key, own);
     }
     return pending;
   }
 
   set(key: string, value: T): void {
+    this.reading.delete(key);
     if (this.ttlMs <= 0) return;
     this.entries.delete(key);
     // The oldest entry goes first: a flood of unknown tokens cannot grow the container's memory.

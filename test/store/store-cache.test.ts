@@ -79,3 +79,22 @@ test('a cache time of 0 reads every time', async () => {
   await cached.get('shop-a');
   expect(registry.reads.store).toBe(2);
 });
+
+test('a read under way when a change lands does not put the older record back', async () => {
+  const { registry, cached } = setup();
+  const before = await registry.get('shop-a');
+  let answer!: () => void;
+  const answered = new Promise<void>((resolve) => (answer = resolve));
+  const read = registry.get.bind(registry);
+  // Each read takes the record as it is when asked, and answers only when the test says so.
+  registry.get = async (storeId) => {
+    const record = await read(storeId);
+    await answered;
+    return record;
+  };
+  const older = cached.get('shop-a');
+  expect(await cached.update({ ...before!, status: 'disabled', version: 2 })).toBe(true);
+  answer();
+  expect((await older)?.status).toBe('active');
+  expect((await cached.get('shop-a'))?.status).toBe('disabled');
+});
