@@ -47,9 +47,15 @@ async function exportFile(page: Page): Promise<string[][]> {
 test("Export downloads the period's orders as CSV, the same rows as the list shows", async () => {
   const { page, errors } = await suite.open();
   await pageSays(page, 'Page 1: 6 invoices.');
-  const today = new Date().toISOString().slice(0, 10);
-  await page.getByLabel('From (UTC)').fill(today);
-  await page.getByLabel('To (UTC)').fill(today);
+  // The orders' own days, not the clock's: a run may cross midnight.
+  const days = await Promise.all(
+    ['export-1', 'export-formula'].map(async (id) => {
+      const order = await suite.harness.api('GET', `/invoices/${id}`, { token: 'admin' });
+      return (order.body.created_at as string).slice(0, 10);
+    }),
+  );
+  await page.getByLabel('From (UTC)').fill(days[0]);
+  await page.getByLabel('To (UTC)').fill(days[1]);
   await pageSays(page, 'Page 1: 6 invoices.');
   await expectAccessibleState(page, 'invoices-period');
   const shown = await shownRows(page);
@@ -72,8 +78,8 @@ test("Export downloads the period's orders as CSV, the same rows as the list sho
   }
   expect(rows.find((row) => row[column('order_id')] === 'export-2')?.[column('status')]).toBe('cancelled');
 
-  // A period that ends before today: the list and the file are both empty.
-  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  // A period that ends the day before the first order: the list and the file are both empty.
+  const yesterday = new Date(Date.parse(days[0]) - 86_400_000).toISOString().slice(0, 10);
   await page.getByLabel('From (UTC)').fill(yesterday);
   await page.getByLabel('To (UTC)').fill(yesterday);
   await pageSays(page, 'Page 1: 0 invoices.');
