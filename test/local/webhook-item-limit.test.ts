@@ -8,8 +8,11 @@ import { checkoutBody, startHarness, type Harness } from '../support/local-stack
 import { storedRecord } from '../support/table';
 import { waitFor } from '../support/wait';
 
-/** The dispatcher gives an endpoint this long; the endpoint below holds its first answer longer. */
-const TIMEOUT_MS = 8_000;
+/**
+ * The dispatcher gives an endpoint this long; the endpoint below holds its first answer longer. Long enough for the
+ * wide order's steps on a busy machine: the events pile up only while the dispatcher waits.
+ */
+const TIMEOUT_MS = 30_000;
 const WIDE = '\u{1F600}';
 const wide = (characters: number) => WIDE.repeat(characters);
 const FOREIGN_ID = 'wide-1';
@@ -20,15 +23,18 @@ let receiver: WebhookReceiver;
 let release: () => void = () => undefined;
 const held = new Promise<void>((resolve) => (release = resolve));
 let firstAttempt: ReceivedEvent | undefined;
+let firstAttemptAt = 0;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver(secret, {
     answer: async (event) => {
       if (firstAttempt) return 200;
       firstAttempt = event;
+      firstAttemptAt = Date.now();
       // Held until the test has seen the events pile up, then past the dispatcher's timeout: it gave up by then.
       await held;
-      await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS));
+      const pastTimeout = firstAttemptAt + TIMEOUT_MS + 100 - Date.now();
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, pastTimeout)));
       return 503;
     },
   });
