@@ -7,7 +7,8 @@ import { waitFor } from '../support/wait';
 let service: Sandbox;
 let harness: Harness;
 const keys = { apiKey: 'external-api-key', secretKey: 'external-secret-key' };
-const SECRET_TTL_SECONDS = 3;
+/** Long enough that the rotation case below runs its steps within one period on a busy machine. */
+const SECRET_TTL_SECONDS = 10;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
