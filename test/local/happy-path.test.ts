@@ -1,6 +1,7 @@
 // Written as a store would write it: with the typed client made from openapi.json (client/api.ts).
 import { checkoutBody, startHarness, type Harness } from '../support/local-stack';
 import { captureOutput, type CapturedOutput } from '../support/output';
+import { waitFor } from '../support/wait';
 
 let harness: Harness;
 let output: CapturedOutput;
@@ -12,15 +13,6 @@ afterAll(async () => {
   await harness.close();
   output.restore();
 });
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 test('checkout with timer and sender_currency, payment, signed callback, poll shows paid', async () => {
   const shop = harness.client('storefront');

@@ -158,9 +158,10 @@ export async function startReceiver(statuses: number[] = []) {
   };
 }
 
+/** Polls `probe` until it answers a value; long by default, as a loaded machine can take seconds for a callback. */
 export async function waitFor<T>(
   probe: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 3000,
+  timeoutMs = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

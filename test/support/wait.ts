@@ -1,8 +1,11 @@
-/** Polls `read` until `done` holds or the time is up, and answers the last value either way. */
+/**
+ * Polls `read` until `done` holds or the time is up, and answers the last value either way. The default is long, as
+ * a loaded 2-core machine can take seconds for what takes milliseconds when idle; a wait that holds returns at once.
+ */
 export async function waitFor<T>(
   read: () => Promise<T>,
   done: (value: T) => boolean,
-  timeoutMs = 5000,
+  timeoutMs = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
