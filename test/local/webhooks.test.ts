@@ -21,7 +21,9 @@ beforeAll(async () => {
   });
   harness = await startHarness({
     webhooks: { url: receiver.url, secret, intervalMs: 50 },
-    env: { WEBHOOK_RETRY_SCALE: String(SCALE) },
+    // The in-flight case holds an attempt open while it re-sends: neither the attempt's timeout nor its lease, which
+    // outlasts it, may end meanwhile, however busy the machine.
+    env: { WEBHOOK_RETRY_SCALE: String(SCALE), WEBHOOK_TIMEOUT_MS: '60000', WEBHOOK_LEASE_MS: '90000' },
   });
 });
 afterAll(async () => {
