@@ -40,7 +40,12 @@ beforeAll(async () => {
   });
   harness = await startHarness({
     webhooks: { url: receiver.url, secret, intervalMs: 50 },
-    env: { WEBHOOK_RETRY_SCALE: '0.01', WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) },
+    env: {
+      WEBHOOK_RETRY_SCALE: '0.01',
+      WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+      // An attempt's lease outlasts its timeout, as the deployment's do.
+      WEBHOOK_LEASE_MS: String(TIMEOUT_MS * 1.5),
+    },
   });
 });
 afterAll(async () => {
