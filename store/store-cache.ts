@@ -14,21 +14,21 @@ class TimedCache<T> {
   async get(key: string, read: () => Promise<T>): Promise<T> {
     const entry = this.entries.get(key);
     if (entry && this.now() < entry.until) return entry.value;
-    let pending = this.reading.get(key);
-    if (!pending) {
-      const own: Promise<T> = read()
-        .then((value) => {
-          // A value set while this read was out is newer than what it read.
-          if (this.reading.get(key) === own) this.set(key, value);
-          return value;
-        })
-        .finally(() => {
-          if (this.reading.get(key) === own) this.reading.delete(key);
-        });
-      pending = own;
-      this.reading.set(key, own);
-    }
-    return pending;
+    return this.reading.get(key) ?? this.refresh(key, read);
+  }
+
+  /** Reads the key now, and keeps what it read unless a value was set while the read was out: that one is newer. */
+  refresh(key: string, read: () => Promise<T>): Promise<T> {
+    const own: Promise<T> = read()
+      .then((value) => {
+        if (this.reading.get(key) === own) this.set(key, value);
+        return value;
+      })
+      .finally(() => {
+        if (this.reading.get(key) === own) this.reading.delete(key);
+      });
+    this.reading.set(key, own);
+    return own;
   }
 
   set(key: string, value: T): void {
@@ -68,11 +68,7 @@ export class CachedStoreRegistry implements StoreRegistry {
   /** The same registry, but each store is read from the table, as a change must (its cache is updated). */
   forChanges(): StoreRegistry {
     return {
-      get: async (storeId) => {
-        const record = await this.registry.get(storeId);
-        this.stores.set(storeId, record);
-        return record;
-      },
+      get: (storeId) => this.stores.refresh(storeId, () => this.registry.get(storeId)),
       create: (record) => this.create(record),
       update: (record) => this.update(record),
       addToken: (owner) => this.addToken(owner),

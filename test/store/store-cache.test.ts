@@ -80,21 +80,65 @@ test('a cache time of 0 reads every time', async () => {
   expect(registry.reads.store).toBe(2);
 });
 
-test('a read under way when a change lands does not put the older record back', async () => {
-  const { registry, cached } = setup();
-  const before = await registry.get('shop-a');
+/** Reads of the store that take the record as it is when asked, and answer only once `answer` is called. */
+function heldStoreReads(registry: MemoryStoreRegistry) {
   let answer!: () => void;
   const answered = new Promise<void>((resolve) => (answer = resolve));
   const read = registry.get.bind(registry);
-  // Each read takes the record as it is when asked, and answers only when the test says so.
   registry.get = async (storeId) => {
     const record = await read(storeId);
     await answered;
     return record;
   };
+  return answer;
+}
+
+test('a read under way when a change lands does not put the older record back', async () => {
+  const { registry, cached } = setup();
+  const before = await registry.get('shop-a');
+  const answer = heldStoreReads(registry);
   const older = cached.get('shop-a');
   expect(await cached.update({ ...before!, status: 'disabled', version: 2 })).toBe(true);
   answer();
   expect((await older)?.status).toBe('active');
   expect((await cached.get('shop-a'))?.status).toBe('disabled');
+});
+
+test("nor does a change's own read of the store, under way when another change lands", async () => {
+  const { registry, cached } = setup();
+  const before = await registry.get('shop-a');
+  const answer = heldStoreReads(registry);
+  const older = cached.forChanges().get('shop-a');
+  expect(await cached.update({ ...before!, status: 'disabled', version: 2 })).toBe(true);
+  answer();
+  expect((await older)?.status).toBe('active');
+  expect((await cached.get('shop-a'))?.status).toBe('disabled');
+});
+
+test('with a cache time of 0, a read asked after a change does not share a read from before it', async () => {
+  const { registry, cached } = setup(0);
+  const before = await registry.get('shop-a');
+  const answer = heldStoreReads(registry);
+  const older = cached.get('shop-a');
+  expect(await cached.update({ ...before!, status: 'disabled', version: 2 })).toBe(true);
+  const after = cached.get('shop-a');
+  answer();
+  expect([(await older)?.status, (await after)?.status]).toEqual(['active', 'disabled']);
+});
+
+test("a token added while its owner is being looked up is not remembered as no one's", async () => {
+  const { registry, cached } = setup();
+  let answer!: () => void;
+  const answered = new Promise<void>((resolve) => (answer = resolve));
+  const lookUp = registry.tokenOwner.bind(registry);
+  registry.tokenOwner = async (hash) => {
+    const owner = await lookUp(hash);
+    await answered;
+    return owner;
+  };
+  const before = cached.tokenOwner('cc');
+  await cached.addToken({ hash: 'cc', storeId: 'shop-a', scope: 'admin' });
+  answer();
+  expect(await before).toBeUndefined();
+  expect(await cached.tokenOwner('cc')).toMatchObject({ storeId: 'shop-a', scope: 'admin' });
 });
