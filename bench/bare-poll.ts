@@ -4,6 +4,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { InvoiceRecord } from '../domain/model';
 import { invoiceEtag, invoiceView } from '../http/views';
 import { awsClientConfig, withoutSdkLogging } from '../runtime/aws-clients';
+import { explorers } from '../runtime/explorers';
 import { str as S } from '../store/table';
 import { pollCall } from './calls';
 import { apiEvent } from './lambda-events';
@@ -45,7 +46,7 @@ export function barePoll(plugin: PluginUnderTest, foreignId: string) {
         'cache-control': 'private, no-cache',
         etag: invoiceEtag(record),
       },
-      body: JSON.stringify(invoiceView(record, Date.now())),
+      body: JSON.stringify(invoiceView(record, Date.now(), explorers)),
     };
   };
 

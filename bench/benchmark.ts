@@ -278,7 +278,7 @@ async function meteredUnits(
 /**
  * Fetches the secrets, opens the connection pools and runs every timed call's code. The sides of each targeted
  * ratio and the peer run `settle` calls, by when V8 has compiled most of their code (the bare handlers settle
- * before its own figures, bench/overhead.ts); the others `warmup`.
+ * before their own figures, bench/overhead.ts); the others `warmup`.
  */
 async function warmUp(
   plugin: PluginUnderTest,

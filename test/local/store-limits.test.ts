@@ -123,7 +123,7 @@ test("a customer's polls count against their store's limit once the secret is ch
   expect(made.status).toBe(201);
   const poll = (secret: string) =>
     harness.api('GET', '/public/invoices/counted-customer', { headers: { 'x-client-secret': secret } });
-  // A secret naming the store that its record does not hold is refused as not found, and spends nothing.
+  // A secret naming the store that its record does not hold is refused as not found, whatever the burst.
   const forged = await Promise.all(Array.from({ length: BURST }, () => poll('cs_counted!made-up')));
   expect(new Set(forged.map((answer) => answer.status))).toEqual(new Set([404]));
   const polls = await Promise.all(Array.from({ length: BURST }, () => poll(made.body.client_secret)));

@@ -167,21 +167,25 @@ test('a re-send while an attempt is under way starts no second send of the event
       underWay.set(event.id, underWay.get(event.id)! - 1);
     }
   };
-  expect(
-    (await harness.api('POST', '/checkout', { token: 'storefront', body: checkoutBody('hook-in-flight') }))
-      .status,
-  ).toBe(201);
-  await waitFor(
-    async () => heldId,
-    (id) => id !== undefined,
-    30_000,
-  );
-  const resent = await harness.api('POST', `/webhooks/deliveries/${heldId}/resend`, { token: 'admin' });
-  expect(resent.status).toBe(409);
-  expect(resent.body.error.code).toBe('in_progress');
-  // Runs meanwhile find it held: none starts a second send.
-  harness.stack.dispatchWebhooks();
-  releaseHeld();
+  // Released whatever fails, so that a failure here leaves no attempt open for the next tests.
+  try {
+    expect(
+      (await harness.api('POST', '/checkout', { token: 'storefront', body: checkoutBody('hook-in-flight') }))
+        .status,
+    ).toBe(201);
+    await waitFor(
+      async () => heldId,
+      (id) => id !== undefined,
+      30_000,
+    );
+    const resent = await harness.api('POST', `/webhooks/deliveries/${heldId}/resend`, { token: 'admin' });
+    expect(resent.status).toBe(409);
+    expect(resent.body.error.code).toBe('in_progress');
+    // Runs meanwhile find it held: none starts a second send.
+    harness.stack.dispatchWebhooks();
+  } finally {
+    releaseHeld();
+  }
   const delivered = await waitFor(
     async () => receiver.received.filter((event) => event.id === heldId),
     (found) => found.length > 0,
